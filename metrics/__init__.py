@@ -1,0 +1,1 @@
+"""The evaluate metric modules, shipped as package data (see ``nested_span_f1.metric_path``)."""

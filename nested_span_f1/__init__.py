@@ -1,0 +1,20 @@
+"""nested-span-f1: entity-level span F1 for flat, lenient and nested evaluation.
+
+The core imports only numpy; transformers, torch, evaluate and datasets are
+imported lazily by the modules at the edge that need them.
+"""
+from .counts import Counts, Tally
+from .flat import count_tags, decode_pair, score_tags, tags_to_spans
+from .matching import match_exact
+from .paths import metric_path
+from .schemes import SCHEMES, get_scheme
+from .scores import UndefinedMetricWarning, summarize
+from .spans import Span, SpanArrays, spans_from_lists
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Counts", "Tally", "Span", "SpanArrays", "SCHEMES", "UndefinedMetricWarning",
+    "count_tags", "decode_pair", "score_tags", "tags_to_spans", "match_exact",
+    "metric_path", "get_scheme", "summarize", "spans_from_lists",
+]

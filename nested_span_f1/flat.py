@@ -1,0 +1,189 @@
+"""Flat tag sequences -> spans -> counts -> scores: the ``span_f1`` pipeline.
+
+``mode=None`` decodes as seqeval's default mode (conlleval-compatible: malformed
+chunks are repaired); ``mode="strict"`` decodes as seqeval's strict mode for a
+scheme (malformed chunks are dropped). Either way the chunks the scheme rejects
+are counted as ``invalid_predicted_chunks`` / ``invalid_reference_chunks``, so a
+user sees how far the two modes are apart and why.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from .counts import Counts
+from .decoding import Layout, decode_default, decode_strict, layout
+from .labels import Encoded, ParsedTags, encode_ids, encode_pair, parse_tags
+from .matching import match_exact, span_keys
+from .schemes import CONLLEVAL_DEFAULT, PREFIXES, SEQEVAL_DEFAULT, DefaultRules, Scheme, detect_scheme, get_scheme
+from .scores import ZeroDivision, summarize
+from .spans import SpanArrays
+
+MODES = (None, "default", "strict")
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """Both sides of a tagged corpus, decoded, with what the chosen mode repaired or dropped."""
+
+    predictions: SpanArrays
+    references: SpanArrays
+    encoded_predictions: Encoded
+    encoded_references: Encoded
+    scheme: Scheme | None
+    notes: dict[str, int]
+
+    def counts(self) -> Counts:
+        """Exact-match counts plus token accuracy and the invalid-chunk notes."""
+        matched = match_exact(self.predictions, self.references)
+        correct = int(np.count_nonzero(self.encoded_predictions.codes == self.encoded_references.codes))
+        return Counts(matched.labels, matched.untyped, len(self.encoded_references.codes), correct, self.notes)
+
+
+def _fail(side: str, enc: Encoded, code: int, message: str) -> None:
+    s, p = enc.locate(int(np.argmax(enc.codes == code)))
+    raise ValueError(f"{side}, sentence {s}, token {p}: tag {enc.tags[code]!r}: {message}")
+
+
+def _parse(sides: dict[str, Encoded], suffix: bool) -> tuple[ParsedTags, np.ndarray]:
+    """Parse the shared tag vocabulary; fail on the first malformed tag actually used."""
+    any_side = next(iter(sides.values()))
+    parsed, problems = parse_tags(any_side.tags, suffix)
+    used = np.zeros(len(any_side.tags), dtype=bool)
+    for side, enc in sides.items():
+        used[np.unique(enc.codes)] = True
+        for code in problems:
+            if (enc.codes == code).any():
+                _fail(side, enc, code, f"malformed: {problems[code]}")
+    return parsed, used
+
+
+def _check_scheme(sides: dict[str, Encoded], parsed: ParsedTags, scheme: Scheme) -> None:
+    for side, enc in sides.items():
+        present = np.unique(enc.codes)
+        bad = present[~scheme.allowed[parsed.prefix[present]]]
+        if len(bad):
+            allowed = ", ".join(scheme.letters)
+            _fail(side, enc, int(bad[0]), f"prefix {PREFIXES[parsed.prefix[bad[0]]]} is not part of scheme "
+                  f"{scheme.name} (allowed: {allowed}); pick the scheme the tags use, or mode=None")
+
+
+def _invalid(default: SpanArrays, strict: SpanArrays) -> int:
+    """How many default-mode chunks strict decoding does not produce."""
+    width = int(max(default.end.max(initial=0), strict.end.max(initial=0)))
+    n = len(default.labels)
+    return len(np.setdiff1d(span_keys(default, width, n), span_keys(strict, width, n)))
+
+
+def decode_pair(
+    predictions: Any,
+    references: Any,
+    *,
+    scheme: str | Scheme | None = None,
+    mode: str | None = None,
+    suffix: bool = False,
+    label_list: Sequence[str] | None = None,
+    default_rules: DefaultRules = SEQEVAL_DEFAULT,
+) -> Decoded:
+    """Decode predicted and reference tag sequences (strings, or ids with ``label_list``).
+
+    Raises:
+        ValueError: misaligned sides, a malformed tag, a prefix outside the strict
+            scheme, an id outside ``label_list``; messages name side, sentence,
+            token and value.
+        TypeError: a tag that is not a string (integer ids without ``label_list``).
+    """
+    if mode not in MODES:
+        raise ValueError(f'mode must be None (conlleval-style repair) or "strict", got {mode!r}')
+    strict = mode == "strict"
+    if label_list is not None:
+        pred, ref = encode_ids(predictions, references, label_list)
+    else:
+        pred, ref = encode_pair(predictions, references)
+    sides = {"predictions": pred, "references": ref}
+    parsed, used = _parse(sides, suffix)
+    chosen = get_scheme(scheme) if scheme is not None else None
+    if strict:
+        if chosen is None:
+            # seqeval detects the strict scheme from the references
+            chosen = detect_scheme(np.unique(parsed.prefix[np.unique(ref.codes)]))
+            if chosen is None:
+                raise ValueError("mode='strict' needs a scheme: pass scheme='IOB2' (or IOB1, IOE1, IOE2, IOBES, BILOU, IO)")
+        _check_scheme(sides, parsed, chosen)
+    else:
+        present = np.unique(parsed.prefix[used])
+        if chosen is None or not chosen.allowed[present].all():
+            chosen = detect_scheme(present)
+    lays = {side: layout(enc, parsed) for side, enc in sides.items()}
+    decoded, notes = {}, {}
+    for side, lay in lays.items():
+        default = decode_default(lay, default_rules, parsed.types)
+        if chosen is None:
+            decoded[side] = default
+            continue
+        strict_spans = decode_strict(lay, chosen, parsed.types)
+        decoded[side] = strict_spans if strict else default
+        notes[f"invalid_{'predicted' if side == 'predictions' else 'reference'}_chunks"] = _invalid(default, strict_spans)
+    return Decoded(decoded["predictions"], decoded["references"], pred, ref, chosen, notes)
+
+
+def count_tags(predictions: Any, references: Any, **options: Any) -> Counts:
+    """Counts for tagged sentences; takes the options of :func:`decode_pair`.
+
+    >>> c = count_tags([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "B-LOC"]])
+    >>> c.labels["PER"], c.labels["LOC"], c.correct_tokens
+    (Tally(tp=1, predicted=1, gold=1), Tally(tp=0, predicted=0, gold=1), 2)
+    """
+    return decode_pair(predictions, references, **options).counts()
+
+
+def score_tags(
+    predictions: Any,
+    references: Any,
+    *,
+    scheme: str | Scheme | None = None,
+    mode: str | None = None,
+    suffix: bool = False,
+    zero_division: ZeroDivision = "warn",
+    label_list: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """Entity-level scores of tagged sentences, as :func:`nested_span_f1.scores.summarize` returns them.
+
+    Args:
+        predictions, references: lists of tag lists (``"B-PER"``...), or integer label
+            ids (lists or 2-D arrays, -100 in references ignored) with ``label_list``.
+        scheme: IO, IOB1, IOB2, IOE1, IOE2, IOBES, BILOU; needed by ``mode="strict"``
+            (detected from the references when omitted, as seqeval does).
+        mode: None (seqeval default / conlleval) or ``"strict"``.
+        suffix: tags are ``PER-B`` rather than ``B-PER``.
+        zero_division: "warn", 0 or 1, as in scikit-learn.
+        label_list: tag string of each label id.
+
+    >>> r = score_tags([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "B-LOC"]])
+    >>> r["overall_precision"], r["overall_recall"], r["LOC"]["number"]
+    (1.0, 0.5, 1)
+    """
+    counts = count_tags(
+        predictions, references, scheme=scheme, mode=mode, suffix=suffix, label_list=label_list
+    )
+    return summarize(counts, zero_division)
+
+
+def tags_to_spans(
+    sentences: Sequence[Sequence[str]],
+    *,
+    scheme: str | Scheme | None = None,
+    mode: str | None = None,
+    suffix: bool = False,
+) -> list[list[tuple[int, int, str]]]:
+    """Decode one side's tag sequences into per-sentence ``(start, end, label)`` lists.
+
+    >>> tags_to_spans([["B-PER", "I-PER", "O", "I-LOC"]])
+    [[(0, 2, 'PER'), (3, 4, 'LOC')]]
+    """
+    return decode_pair(sentences, sentences, scheme=scheme, mode=mode, suffix=suffix).references.to_lists()
+
+
+__all__ = ["Decoded", "decode_pair", "count_tags", "score_tags", "tags_to_spans", "CONLLEVAL_DEFAULT", "Layout"]

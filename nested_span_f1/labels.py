@@ -1,0 +1,246 @@
+"""Tag strings and label ids -> integer codes, with validation that points at the bad token.
+
+Every distinct tag string is parsed once into ``(prefix code, type id)``; the corpus
+itself is only ever handled as an int array of tag codes. Code 0 is always ``O``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import chain
+from typing import Any, Sequence
+
+import numpy as np
+
+from .schemes import OUTSIDE, PREFIXES
+
+EMPTY_TYPE = "_"
+"""Type name of untyped chunks (bare ``B``/``I``) and of ``O``, as seqeval names it."""
+IGNORE_INDEX = -100
+"""Label id that marks positions to ignore (special tokens, non-first sub-tokens)."""
+
+
+def _where(sentence: int, position: int) -> str:
+    return f"sentence {sentence}, token {position}"
+
+
+class _Vocab(dict):
+    """tag -> code, assigning the next code to each new tag on first lookup."""
+
+    def __missing__(self, tag: Any) -> int:
+        code = self[tag] = len(self)
+        return code
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """A tokenised corpus side as integer tag codes.
+
+    ``codes`` holds one code per token, sentences concatenated; ``lengths`` the
+    number of tokens in each sentence; ``tags`` the tag string of each code.
+    """
+
+    codes: np.ndarray
+    lengths: np.ndarray
+    tags: tuple[str, ...]
+
+    @property
+    def offsets(self) -> np.ndarray:
+        """Start of each sentence in ``codes`` (length n_sentences + 1)."""
+        out = np.zeros(len(self.lengths) + 1, dtype=np.int64)
+        np.cumsum(self.lengths, out=out[1:])
+        return out
+
+    def locate(self, flat_index: int) -> tuple[int, int]:
+        """(sentence, position) of a token given its index in ``codes``."""
+        offsets = self.offsets
+        sentence = int(np.searchsorted(offsets, flat_index, side="right") - 1)
+        return sentence, int(flat_index - offsets[sentence])
+
+
+def _check_sentences(side: str, sentences: Any) -> None:
+    if isinstance(sentences, (str, bytes)) or not hasattr(sentences, "__len__"):
+        raise TypeError(f"{side} must be a list of sentences (lists of tags), got {type(sentences).__name__}")
+    for index, sentence in enumerate(sentences):
+        if isinstance(sentence, (str, bytes)) or not hasattr(sentence, "__len__"):
+            raise TypeError(
+                f"{side}, sentence {index}: expected a list of tags, got {type(sentence).__name__} {sentence!r}"
+            )
+
+
+def encode_tags(
+    sentences: Sequence[Sequence[str]], vocab: _Vocab, side: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Map every tag of ``sentences`` to its code in ``vocab`` (adding new tags).
+
+    Returns the codes of all tokens, concatenated, and the length of each sentence.
+    """
+    _check_sentences(side, sentences)
+    lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+    try:
+        codes = np.fromiter(
+            map(vocab.__getitem__, chain.from_iterable(sentences)), dtype=np.int64, count=int(lengths.sum())
+        )
+    except TypeError:
+        for s, sentence in enumerate(sentences):
+            for p, tag in enumerate(sentence):
+                if not isinstance(tag, str):
+                    raise TypeError(f"{side}, {_where(s, p)}: tag {tag!r} is not a string") from None
+        raise
+    return codes, lengths
+
+
+def encode_pair(
+    predictions: Sequence[Sequence[str]], references: Sequence[Sequence[str]]
+) -> tuple[Encoded, Encoded]:
+    """Encode both sides with one shared vocabulary and check they align.
+
+    Raises:
+        ValueError: different numbers of sentences, or a sentence whose lengths differ.
+        TypeError: a sentence that is not a list, or a tag that is not a string.
+    """
+    vocab = _Vocab(O=OUTSIDE)
+    pred_codes, pred_lengths = encode_tags(predictions, vocab, "predictions")
+    ref_codes, ref_lengths = encode_tags(references, vocab, "references")
+    check_aligned(pred_lengths, ref_lengths)
+    tags = tuple(vocab)
+    for code, tag in enumerate(tags):
+        if not isinstance(tag, str):
+            side, codes, lengths = (
+                ("predictions", pred_codes, pred_lengths)
+                if (pred_codes == code).any()
+                else ("references", ref_codes, ref_lengths)
+            )
+            where = Encoded(codes, lengths, tags).locate(int(np.argmax(codes == code)))
+            hint = " (integer label ids need label_list)" if isinstance(tag, (int, np.integer)) else ""
+            raise TypeError(f"{side}, {_where(*where)}: tag {tag!r} is not a string{hint}")
+    return Encoded(pred_codes, pred_lengths, tags), Encoded(ref_codes, ref_lengths, tags)
+
+
+def check_aligned(pred_lengths: np.ndarray, ref_lengths: np.ndarray) -> None:
+    """Raise ValueError naming the first sentence whose predicted and reference lengths differ."""
+    if len(pred_lengths) != len(ref_lengths):
+        raise ValueError(
+            f"{len(pred_lengths)} predicted sentences but {len(ref_lengths)} reference sentences; "
+            "they must align sentence by sentence"
+        )
+    bad = np.flatnonzero(pred_lengths != ref_lengths)
+    if len(bad):
+        s = int(bad[0])
+        raise ValueError(
+            f"sentence {s}: {pred_lengths[s]} predicted tags but {ref_lengths[s]} reference tags; "
+            "they must align token by token"
+        )
+
+
+def encode_ids(
+    predictions: Any, references: Any, label_list: Sequence[str]
+) -> tuple[Encoded, Encoded]:
+    """Encode integer label ids (Trainer's arrays); positions whose reference is -100 are dropped.
+
+    ``predictions``/``references`` are 2-D arrays (padded with -100) or lists of
+    int lists. ``label_list[i]`` is the tag string of id ``i``.
+    """
+    labels = list(label_list)
+    if not all(isinstance(t, str) for t in labels):
+        raise TypeError("label_list must be a list of tag strings, one per label id")
+    pred_rows, ref_rows = _as_rows(predictions, "predictions"), _as_rows(references, "references")
+    if len(pred_rows) != len(ref_rows):
+        raise ValueError(
+            f"{len(pred_rows)} predicted sentences but {len(ref_rows)} reference sentences; "
+            "they must align sentence by sentence"
+        )
+    if isinstance(pred_rows, np.ndarray) and isinstance(ref_rows, np.ndarray) and pred_rows.shape == ref_rows.shape:
+        keep = ref_rows != IGNORE_INDEX
+        lengths = keep.sum(axis=1).astype(np.int64)
+        pred, ref = pred_rows[keep].astype(np.int64), ref_rows[keep].astype(np.int64)
+    else:
+        check_aligned(
+            np.fromiter(map(len, pred_rows), np.int64, len(pred_rows)),
+            np.fromiter(map(len, ref_rows), np.int64, len(ref_rows)),
+        )
+        keeps = [np.asarray(r) != IGNORE_INDEX for r in ref_rows]
+        lengths = np.fromiter((k.sum() for k in keeps), np.int64, len(keeps))
+        pred = np.concatenate([np.asarray(p, dtype=np.int64)[k] for p, k in zip(pred_rows, keeps)] or [np.zeros(0, np.int64)])
+        ref = np.concatenate([np.asarray(r, dtype=np.int64)[k] for r, k in zip(ref_rows, keeps)] or [np.zeros(0, np.int64)])
+    # Re-code so that "O" is code 0 whatever id the label list gives it.
+    vocab = _Vocab(O=OUTSIDE)
+    remap = np.fromiter(map(vocab.__getitem__, labels), np.int64, len(labels))
+    tags = tuple(vocab)
+    out = []
+    for side, ids in (("predictions", pred), ("references", ref)):
+        bad = np.flatnonzero((ids < 0) | (ids >= len(labels)))
+        if len(bad):
+            where = Encoded(ids, lengths, tags).locate(int(bad[0]))
+            raise ValueError(
+                f"{side}, {_where(*where)}: label id {int(ids[bad[0]])} is outside label_list "
+                f"(ids 0..{len(labels) - 1}; -100 is only ignored in references)"
+            )
+        out.append(Encoded(remap[ids], lengths, tags))
+    return out[0], out[1]
+
+
+def _as_rows(values: Any, side: str) -> Any:
+    if isinstance(values, np.ndarray) or hasattr(values, "numpy"):
+        array = np.asarray(values.numpy() if hasattr(values, "numpy") else values)
+        if array.ndim != 2 or not np.issubdtype(array.dtype, np.integer):
+            raise TypeError(f"{side}: expected a 2-D integer array of label ids, got shape {array.shape} {array.dtype}")
+        return array
+    _check_sentences(side, values)
+    return values
+
+
+@dataclass(frozen=True)
+class ParsedTags:
+    """Per-code prefix and type: ``prefix[code]``, ``type_id[code]`` index ``types``."""
+
+    prefix: np.ndarray
+    type_id: np.ndarray
+    types: tuple[str, ...]
+
+
+def parse_tags(tags: Sequence[str], suffix: bool = False) -> tuple[ParsedTags, dict[int, str]]:
+    """Split each distinct tag into prefix and type.
+
+    Returns the parsed table and ``{code: reason}`` for tags that are malformed:
+    no prefix (``PER``), an empty type (``B-``), a prefix outside ``OBIESUL``
+    (``b-PER``, ``X-PER``, ``-100``), or a typed ``O``. The caller turns a reason
+    into an error that names where the tag first occurs.
+    """
+    types: dict[str, int] = {EMPTY_TYPE: 0}
+    prefix = np.zeros(len(tags), dtype=np.int64)
+    type_id = np.zeros(len(tags), dtype=np.int64)
+    problems: dict[int, str] = {}
+    for code, tag in enumerate(tags):
+        letter, name, problem = _split(tag, suffix)
+        if problem:
+            problems[code] = problem
+            continue
+        prefix[code] = PREFIXES.index(letter)
+        type_id[code] = types.setdefault(name or EMPTY_TYPE, len(types))
+    return ParsedTags(prefix, type_id, tuple(types)), problems
+
+
+def _split(tag: str, suffix: bool) -> tuple[str, str, str]:
+    if tag == "O":
+        return "O", "", ""
+    if not tag:
+        return "", "", "an empty tag"
+    letter, rest = (tag[-1], tag[:-1]) if suffix else (tag[0], tag[1:])
+    if letter not in PREFIXES:
+        form = "TYPE-B" if suffix else "B-TYPE"
+        return "", "", f"no valid prefix: tags are O or {form} with a prefix among {', '.join(PREFIXES)}"
+    if not rest:
+        if letter == "O":
+            return "O", "", ""
+        return letter, "", ""
+    sep, name = (rest[-1], rest[:-1]) if suffix else (rest[0], rest[1:])
+    if sep != "-":
+        form = f"TYPE-{letter}" if suffix else f"{letter}-TYPE"
+        return "", "", f"no valid prefix: expected {form}, O or a bare prefix"
+    if not name:
+        return "", "", "an empty type after the prefix"
+    if name[0] == "-" or name[-1] == "-":
+        return "", "", "a type that begins or ends with '-'"
+    if letter == "O":
+        return "", "", "O takes no type"
+    return letter, name, ""

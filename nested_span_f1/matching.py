@@ -1,0 +1,74 @@
+"""Exact matching of span sets: a span is correct iff gold has the same (start, end, label).
+
+Matching is on sets per sentence: duplicates on either side are removed first
+and counted, and the same boundaries with two labels are two items. Flat
+scoring is this same matcher applied to decoded chunks.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .counts import Counts, Tally, tallies
+from .spans import SpanArrays, shared_labels
+
+
+def span_keys(spans: SpanArrays, max_end: int, n_labels: int, typed: bool = True) -> np.ndarray:
+    """One int64 key per span: (sentence, start, end[, label]) packed into a number."""
+    width = max_end + 1
+    key = (spans.sentence * width + spans.start) * width + spans.end
+    if typed:
+        key = key * n_labels + spans.label
+    return key
+
+
+def _key_room(n_sentences: int, max_end: int, n_labels: int) -> bool:
+    return n_sentences * (max_end + 1) ** 2 * max(n_labels, 1) < 2**62
+
+
+def unique_spans(spans: SpanArrays) -> tuple[SpanArrays, int]:
+    """Remove duplicate (sentence, start, end, label) rows; return them and how many went."""
+    if not len(spans):
+        return spans, 0
+    rows = np.stack([spans.sentence, spans.start, spans.end, spans.label], axis=1)
+    uniq = np.unique(rows, axis=0)
+    out = SpanArrays(uniq[:, 0], uniq[:, 1], uniq[:, 2], uniq[:, 3], spans.labels, spans.n_sentences)
+    return out, len(spans) - len(uniq)
+
+
+def match_exact(predictions: SpanArrays, references: SpanArrays) -> Counts:
+    """Count exact matches per label, untyped matches, and duplicates on each side.
+
+    Returns :class:`Counts` without token statistics; ``notes`` carries
+    ``duplicate_predictions`` and ``duplicate_references``.
+    """
+    if predictions.n_sentences != references.n_sentences:
+        raise ValueError(
+            f"{predictions.n_sentences} predicted sentences but {references.n_sentences} reference "
+            "sentences; they must align sentence by sentence"
+        )
+    predictions, references = shared_labels(predictions, references)
+    n_labels = len(predictions.labels)
+    max_end = int(max(predictions.end.max(initial=0), references.end.max(initial=0)))
+    if not _key_room(predictions.n_sentences, max_end, n_labels):
+        raise ValueError(
+            f"corpus too large to pack span keys ({predictions.n_sentences} sentences, "
+            f"offsets up to {max_end}); score it in batches and add the counts"
+        )
+    pred_keys = span_keys(predictions, max_end, n_labels)
+    ref_keys = span_keys(references, max_end, n_labels)
+    pred_u, ref_u = np.unique(pred_keys), np.unique(ref_keys)
+    hit = np.intersect1d(pred_u, ref_u, assume_unique=True)
+    per_label = tallies(
+        np.bincount(hit % max(n_labels, 1), minlength=n_labels),
+        np.bincount(pred_u % max(n_labels, 1), minlength=n_labels),
+        np.bincount(ref_u % max(n_labels, 1), minlength=n_labels),
+        predictions.labels,
+    )
+    pred_b = np.unique(span_keys(predictions, max_end, n_labels, typed=False))
+    ref_b = np.unique(span_keys(references, max_end, n_labels, typed=False))
+    untyped = Tally(len(np.intersect1d(pred_b, ref_b, assume_unique=True)), len(pred_b), len(ref_b))
+    notes = {
+        "duplicate_predictions": len(pred_keys) - len(pred_u),
+        "duplicate_references": len(ref_keys) - len(ref_u),
+    }
+    return Counts(per_label, untyped, notes=notes)

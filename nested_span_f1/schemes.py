@@ -1,0 +1,196 @@
+"""Tagging schemes as data: prefix alphabets and transition tables.
+
+A scheme is a table, not code. Each rule is a three-character pattern
+``<previous prefix><current prefix><type condition>``, where a prefix is one of
+``O B I E S U L`` or ``*`` (any), and the condition is ``=`` (same type), ``~``
+(different type) or ``*`` (any). Adding a scheme is adding a table.
+
+Two kinds of tables live here:
+
+* default-mode rules (``CONLLEVAL_DEFAULT``, ``SEQEVAL_DEFAULT``): when does a
+  chunk end before the current token, and when does one start at it. These
+  decode any prefix mix the way conlleval.pl / seqeval's default mode do.
+* strict schemes (``SCHEMES``): the allowed prefixes and the start / inside /
+  end rules of seqeval's strict mode, plus IO, which seqeval lacks.
+
+Every table is compiled once to boolean arrays indexed by
+``[previous prefix, current prefix, same type]`` so decoding is array lookups.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import numpy as np
+
+PREFIXES = "OBIESUL"
+"""Prefix alphabet; the position of a letter is its integer prefix code."""
+OUTSIDE = 0
+_CODE = {letter: code for code, letter in enumerate(PREFIXES)}
+
+
+def _compile(rules: str) -> np.ndarray:
+    """Compile space-separated rule patterns to a bool table [prev, cur, same]."""
+    table = np.zeros((len(PREFIXES), len(PREFIXES), 2), dtype=bool)
+    for rule in rules.split():
+        prev, cur, cond = rule
+        prevs = range(len(PREFIXES)) if prev == "*" else [_CODE[prev]]
+        curs = range(len(PREFIXES)) if cur == "*" else [_CODE[cur]]
+        sames = {"*": (0, 1), "=": (1,), "~": (0,)}[cond]
+        for p in prevs:
+            for c in curs:
+                for s in sames:
+                    table[p, c, s] = True
+    return table
+
+
+def _any_typed(letters: str, cond: str) -> str:
+    """Rules 'any previous non-O prefix, any current prefix' for a type condition."""
+    return " ".join(f"{p}*{cond}" for p in letters)
+
+
+@dataclass(frozen=True)
+class DefaultRules:
+    """Chunk end/start rules of a default (repairing) decoder.
+
+    ``ends[p, c, s]``: a chunk ends just before a token with prefix ``c`` that
+    follows prefix ``p`` (``s``: same type). ``starts`` likewise.
+    """
+
+    name: str
+    ends: np.ndarray
+    starts: np.ndarray
+
+
+def _default_rules(name: str, ends: str, starts: str, change_letters: str) -> DefaultRules:
+    # Both reference scorers end a chunk at any type change after a non-O tag and
+    # start one at any type change onto a non-O tag.
+    type_change_end = _any_typed(change_letters, "~")
+    type_change_start = " ".join(f"*{c}~" for c in change_letters)
+    return DefaultRules(
+        name,
+        _compile(f"{ends} {type_change_end}"),
+        _compile(f"{starts} {type_change_start}"),
+    )
+
+
+# conlleval.pl (2004-01-26): only B/I/E transitions are known; S, U, L tags only
+# change chunks through type changes.
+CONLLEVAL_DEFAULT = _default_rules(
+    "conlleval",
+    ends="BB* BO* IB* IO* EE* EI* EO*",
+    starts="BB* IB* OB* OI* EE* EI* OE*",
+    change_letters="BIESUL",
+)
+# seqeval's default mode: conlleval plus S- singletons and "E/S always end".
+SEQEVAL_DEFAULT = _default_rules(
+    "seqeval",
+    ends="E** S** BB* BS* BO* IB* IS* IO*",
+    starts="*B* *S* EE* EI* SE* SI* OE* OI*",
+    change_letters="BIESUL",
+)
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """A strict tagging scheme: allowed prefixes and start/inside/end rules."""
+
+    name: str
+    letters: str
+    starts: np.ndarray = field(repr=False)
+    inside: np.ndarray = field(repr=False)
+    ends: np.ndarray = field(repr=False)
+
+    @property
+    def allowed(self) -> np.ndarray:
+        """Bool mask over prefix codes: which prefixes the scheme admits."""
+        return np.array([p in self.letters for p in PREFIXES])
+
+
+def _scheme(name: str, letters: str, starts: str, inside: str, ends: str) -> Scheme:
+    return Scheme(name, letters, _compile(starts), _compile(inside), _compile(ends))
+
+
+# Strict tables reproduce seqeval 1.2.2's strict mode rule for rule, so that
+# strict scores equal seqeval's (including its IOB1/IOE1 quirks).
+SCHEMES: dict[str, Scheme] = {
+    s.name: s
+    for s in (
+        _scheme("IO", "IO", starts="OI* II~", inside="II=", ends="IO* II~"),
+        _scheme(
+            "IOB1", "IOB",
+            starts="OI* II~ BI* IB= BB=",
+            inside="BI= II=",
+            ends="II~ IO* IB* BO* BI~ BB=",
+        ),
+        _scheme(
+            "IOB2", "IOB",
+            starts="*B*",
+            inside="BI= II=",
+            ends="IO* II~ IB* BO* BI~ BB*",
+        ),
+        _scheme(
+            "IOE1", "IOE",
+            starts="OI* II~ EI* EE=",
+            inside="II= IE=",
+            ends="II~ IO* IE~ EI= EE=",
+        ),
+        _scheme(
+            "IOE2", "IOE",
+            starts="OI* OE* EI* EE* II~ IE~",
+            inside="IE= II=",
+            ends="E**",
+        ),
+        _scheme(
+            "IOBES", "IOBES",
+            starts="*B* *S*",
+            inside="BI= BE= II= IE=",
+            ends="S** E**",
+        ),
+        _scheme(
+            "BILOU", "IOBLU",
+            starts="*B* *U*",
+            inside="BI= BL= II= IL=",
+            ends="U** L**",
+        ),
+    )
+}
+ALIASES = {"BIO": "IOB2", "BIOES": "IOBES", "IOBES": "IOBES", "BILUO": "BILOU"}
+
+
+def get_scheme(name: str | Scheme) -> Scheme:
+    """Return the strict scheme called ``name`` (case-insensitive; BIO, BIOES accepted).
+
+    >>> get_scheme("bio").name
+    'IOB2'
+    """
+    if isinstance(name, Scheme):
+        return name
+    # seqeval passes scheme classes; accept them by their class name.
+    key = getattr(name, "__name__", name)
+    if not isinstance(key, str):
+        raise TypeError(f"scheme must be a name such as 'IOB2', got {name!r}")
+    key = key.upper()
+    key = ALIASES.get(key, key)
+    if key not in SCHEMES:
+        raise ValueError(
+            f"unknown scheme {name!r}; choose one of {', '.join(SCHEMES)} "
+            f"(aliases: {', '.join(ALIASES)})"
+        )
+    return SCHEMES[key]
+
+
+def detect_scheme(prefixes: Iterable[int]) -> Scheme | None:
+    """Guess the scheme from the prefix codes present, as seqeval's auto-detection does.
+
+    B/I/O only -> IOB2; I/E/O -> IOE2; S or B+E -> IOBES; U or L -> BILOU;
+    only I/O -> IO. Returns None for a mix no scheme admits.
+
+    >>> detect_scheme([_CODE["B"], _CODE["I"], OUTSIDE]).name
+    'IOB2'
+    """
+    letters = {PREFIXES[p] for p in prefixes} - {"O"}
+    for name in ("IO", "IOB2", "IOE2", "IOBES", "BILOU"):
+        if letters <= set(SCHEMES[name].letters):
+            return SCHEMES[name]
+    return None

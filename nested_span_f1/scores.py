@@ -1,0 +1,127 @@
+"""Counts -> precision, recall, F1 and their averages (the only place with score arithmetic).
+
+Values equal scikit-learn's and seqeval's ``precision_recall_fscore_support``:
+the same divisions in the same order, the same ``zero_division`` policy, macro
+as the unweighted mean over labels seen in gold or predictions, weighted by
+gold support.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Any, Union
+
+import numpy as np
+
+from .counts import Counts, Tally
+
+ZeroDivision = Union[str, int, float]
+
+
+class UndefinedMetricWarning(UserWarning):
+    """A score divided by zero and was set by ``zero_division`` (pass 0 or 1 to silence)."""
+
+
+def check_zero_division(zero_division: ZeroDivision) -> float:
+    """Validate ``zero_division`` and return the value it stands for."""
+    if isinstance(zero_division, str):
+        if zero_division != "warn":
+            raise ValueError(f'zero_division must be "warn", 0 or 1, got {zero_division!r}')
+        return 0.0
+    if isinstance(zero_division, bool) or zero_division not in (0, 1):
+        raise ValueError(f'zero_division must be "warn", 0 or 1, got {zero_division!r}')
+    return float(zero_division)
+
+
+def _divide(num: np.ndarray, den: np.ndarray, zero_division: ZeroDivision, what: str) -> np.ndarray:
+    value = check_zero_division(zero_division)
+    out = np.full(num.shape, value, dtype=np.float64)
+    ok = den > 0
+    out[ok] = num[ok] / den[ok]
+    if zero_division == "warn" and not ok.all():
+        warnings.warn(
+            f"{what} is ill-defined and set to 0.0 where there is nothing to divide by; "
+            "use the zero_division parameter (0 or 1) to control this",
+            UndefinedMetricWarning,
+            stacklevel=4,
+        )
+    return out
+
+
+def _f1(precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
+    denom = precision + recall
+    denom[denom == 0.0] = 1.0
+    return 2.0 * precision * recall / denom
+
+
+def prf(tallies: list[Tally], zero_division: ZeroDivision = "warn") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Precision, recall and F1 arrays for a list of tallies."""
+    tp = np.array([t.tp for t in tallies], dtype=np.float64)
+    predicted = np.array([t.predicted for t in tallies], dtype=np.float64)
+    gold = np.array([t.gold for t in tallies], dtype=np.float64)
+    precision = _divide(tp, predicted, zero_division, "precision")
+    recall = _divide(tp, gold, zero_division, "recall")
+    return precision, recall, _f1(precision, recall)
+
+
+def summarize(counts: Counts, zero_division: ZeroDivision = "warn") -> dict[str, Any]:
+    """The result dict: evaluate-seqeval's keys plus averages, untyped scores and counts.
+
+    Keys: ``{LABEL: {precision, recall, f1, number}}`` per label; ``overall_*``
+    (micro) precision/recall/f1 and ``overall_accuracy``; ``macro_*`` and
+    ``weighted_*``; ``untyped_*``; ``tp``, ``fp``, ``fn``; then every note of the
+    counts (duplicates, invalid chunks). All values are Python ints and floats.
+    When no label is seen at all, macro and weighted scores take the
+    ``zero_division`` value (seqeval gives NaN for macro there).
+
+    >>> from nested_span_f1.counts import Counts, Tally
+    >>> r = summarize(Counts({"PER": Tally(1, 2, 1)}, Tally(1, 2, 1), 4, 3))
+    >>> r["PER"], r["overall_f1"], r["overall_accuracy"]
+    ({'precision': 0.5, 'recall': 1.0, 'f1': 0.6666666666666666, 'number': 1}, 0.6666666666666666, 0.75)
+    """
+    check_zero_division(zero_division)
+    names = list(counts.labels)
+    per = list(counts.labels.values())
+    result: dict[str, Any] = {}
+    p, r, f = prf(per, zero_division)
+    if per:
+        for name, tally, pi, ri, fi in zip(names, per, p, r, f):
+            result[name] = {"precision": float(pi), "recall": float(ri), "f1": float(fi), "number": tally.gold}
+    total = counts.total
+    (mp,), (mr,), (mf,) = prf([total], zero_division)
+    result["overall_precision"] = float(mp)
+    result["overall_recall"] = float(mr)
+    result["overall_f1"] = float(mf)
+    result["overall_accuracy"] = (
+        counts.correct_tokens / counts.tokens if counts.tokens else check_zero_division(zero_division)
+    )
+    result.update(_averages(per, p, r, f, zero_division))
+    (up,), (ur,), (uf,) = prf([counts.untyped], zero_division)
+    result["untyped_precision"], result["untyped_recall"], result["untyped_f1"] = float(up), float(ur), float(uf)
+    result["tp"], result["fp"], result["fn"] = total.tp, total.fp, total.fn
+    result.update(counts.notes)
+    return result
+
+
+def _averages(
+    per: list[Tally], p: np.ndarray, r: np.ndarray, f: np.ndarray, zero_division: ZeroDivision
+) -> dict[str, float]:
+    fallback = check_zero_division(zero_division)
+    if not per:
+        return {f"{avg}_{m}": fallback for avg in ("macro", "weighted") for m in ("precision", "recall", "f1")}
+    out = {"macro_precision": float(np.mean(p)), "macro_recall": float(np.mean(r)), "macro_f1": float(np.mean(f))}
+    gold = np.array([t.gold for t in per])
+    if gold.sum() == 0:
+        # scikit-learn's rule: nothing to weight by; precision and F1 are 0 once anything was predicted
+        predicted_any = any(t.predicted for t in per)
+        out.update(
+            weighted_precision=0.0 if predicted_any else fallback,
+            weighted_recall=fallback,
+            weighted_f1=0.0 if predicted_any else fallback,
+        )
+    else:
+        out.update(
+            weighted_precision=float(np.average(p, weights=gold)),
+            weighted_recall=float(np.average(r, weights=gold)),
+            weighted_f1=float(np.average(f, weights=gold)),
+        )
+    return out

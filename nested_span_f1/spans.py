@@ -1,0 +1,127 @@
+"""Spans: ``(start, end, label)`` with half-open token offsets, and their array form.
+
+Python-facing code speaks tuples; scoring speaks :class:`SpanArrays`, four
+parallel int arrays (sentence, start, end, label id) plus the label names, so
+that matching a whole corpus is a handful of array operations.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence, Tuple
+
+import numpy as np
+
+Span = Tuple[int, int, str]
+"""``(start, end, label)``: token offsets, start inclusive, end exclusive."""
+
+
+@dataclass(frozen=True)
+class SpanArrays:
+    """Spans of a whole corpus side, one row per span.
+
+    ``sentence[i], start[i], end[i], label[i]`` describe span ``i``; ``label``
+    indexes ``labels``. ``n_sentences`` counts sentences, including empty ones.
+    """
+
+    sentence: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    label: np.ndarray
+    labels: tuple[str, ...]
+    n_sentences: int
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+    def to_lists(self) -> list[list[Span]]:
+        """Per-sentence lists of ``(start, end, label)`` tuples, in array order."""
+        out: list[list[Span]] = [[] for _ in range(self.n_sentences)]
+        names = self.labels
+        for s, b, e, lab in zip(
+            self.sentence.tolist(), self.start.tolist(), self.end.tolist(), self.label.tolist()
+        ):
+            out[s].append((b, e, names[lab]))
+        return out
+
+    def relabel(self, labels: Sequence[str]) -> "SpanArrays":
+        """The same spans with label ids re-indexed into ``labels`` (a superset of ``self.labels``)."""
+        index = {name: i for i, name in enumerate(labels)}
+        remap = np.array([index[name] for name in self.labels], dtype=np.int64)
+        label = remap[self.label] if len(self.labels) else self.label
+        return SpanArrays(self.sentence, self.start, self.end, label, tuple(labels), self.n_sentences)
+
+
+def empty_spans(n_sentences: int, labels: Sequence[str] = ()) -> SpanArrays:
+    """A corpus side with no spans."""
+    z = np.zeros(0, dtype=np.int64)
+    return SpanArrays(z, z, z, z, tuple(labels), n_sentences)
+
+
+def shared_labels(*sides: SpanArrays) -> tuple[SpanArrays, ...]:
+    """Re-index several sides onto one label list (sorted union of their labels)."""
+    labels = sorted(set().union(*(side.labels for side in sides)))
+    return tuple(side if list(side.labels) == labels else side.relabel(labels) for side in sides)
+
+
+def _field(span: Any, key: str, index: int) -> Any:
+    if isinstance(span, Mapping):
+        return span[key]
+    return span[index]
+
+
+def spans_from_lists(
+    sentences: Sequence[Iterable[Any]],
+    lengths: Sequence[int] | None = None,
+    side: str = "spans",
+) -> SpanArrays:
+    """Validate per-sentence span lists and convert them to :class:`SpanArrays`.
+
+    Each span is a ``{"start", "end", "label"}`` mapping or a ``(start, end, label)``
+    tuple. ``lengths`` (tokens per sentence), when known, bounds the ends.
+
+    Raises:
+        ValueError: a missing key, ``start >= end``, a negative start, an end beyond
+            the sentence, or an empty label; the message names sentence and span.
+        TypeError: non-integer offsets or a non-string label.
+    """
+    if isinstance(sentences, (str, bytes, Mapping)):
+        raise TypeError(f"{side} must be a list with one list of spans per sentence")
+    if lengths is not None and len(lengths) != len(sentences):
+        raise ValueError(f"{side}: {len(sentences)} sentences of spans but {len(lengths)} sentences of tokens")
+    sent, start, end, label = [], [], [], []
+    names: dict[str, int] = {}
+    for s, spans in enumerate(sentences):
+        if isinstance(spans, (str, bytes, Mapping)):
+            raise TypeError(f"{side}, sentence {s}: expected a list of spans, got {spans!r}")
+        for span in spans:
+            try:
+                b, e, lab = _field(span, "start", 0), _field(span, "end", 1), _field(span, "label", 2)
+            except (KeyError, IndexError, TypeError):
+                raise ValueError(
+                    f"{side}, sentence {s}: span {span!r} must have start, end and label "
+                    "(a {'start', 'end', 'label'} dict or a (start, end, label) tuple)"
+                ) from None
+            if not isinstance(b, (int, np.integer)) or isinstance(b, bool) or not isinstance(e, (int, np.integer)) or isinstance(e, bool):
+                raise TypeError(f"{side}, sentence {s}: span {span!r} has non-integer offsets")
+            if not isinstance(lab, str) or not lab:
+                raise TypeError(f"{side}, sentence {s}: span {span!r} needs a non-empty string label")
+            if b < 0 or b >= e or (lengths is not None and e > lengths[s]):
+                bound = f" and end <= {lengths[s]} (the sentence length)" if lengths is not None else ""
+                raise ValueError(
+                    f"{side}, sentence {s}: span {span!r} is out of range; spans need 0 <= start < end{bound}"
+                )
+            sent.append(s)
+            start.append(int(b))
+            end.append(int(e))
+            label.append(names.setdefault(lab, len(names)))
+    arrays = [np.array(x, dtype=np.int64) for x in (sent, start, end, label)]
+    return SpanArrays(*arrays, tuple(names), len(sentences))
+
+
+def overlaps(a: Span, b: Span) -> bool:
+    """True when two spans share at least one token (touching spans do not overlap).
+
+    >>> overlaps((0, 2, "A"), (1, 3, "B")), overlaps((0, 2, "A"), (2, 3, "B"))
+    (True, False)
+    """
+    return max(a[0], b[0]) < min(a[1], b[1])

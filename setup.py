@@ -1,0 +1,50 @@
+"""Packaging for nested-span-f1.
+
+The three evaluate modules live in the top-level ``metrics/`` folder of the
+repository (each a Hub-Space-ready folder) and are installed as package data
+under ``nested_span_f1/metrics/`` so that ``nested_span_f1.metric_path(name)``
+finds them after a plain ``pip install``.
+"""
+from pathlib import Path
+
+from setuptools import setup
+
+HERE = Path(__file__).parent
+
+setup(
+    name="nested-span-f1",
+    version="0.1.0",
+    description="Entity-level span F1 for flat, lenient (MUC/SemEval) and nested NER evaluation",
+    long_description=(HERE / "README.md").read_text(encoding="utf-8"),
+    long_description_content_type="text/markdown",
+    license="Apache-2.0",
+    python_requires=">=3.9",
+    packages=["nested_span_f1", "nested_span_f1.commands", "nested_span_f1.metrics"],
+    package_dir={"nested_span_f1.metrics": "metrics"},
+    package_data={
+        "nested_span_f1": ["sample_data/*"],
+        "nested_span_f1.metrics": ["*/*.py", "*/*.md", "*/*.txt"],
+    },
+    install_requires=["numpy>=1.22", "tqdm>=4.60"],
+    extras_require={
+        "evaluate": ["evaluate>=0.4.1", "datasets>=2.14"],
+        "train": ["torch", "transformers>=4.40", "accelerate>=0.26"],
+        "plots": ["matplotlib>=3.5"],
+        "app": ["gradio>=5"],
+        "test": [
+            "pytest>=7",
+            "hypothesis>=6",
+            "seqeval==1.2.2",
+            "nervaluate==1.2.1",
+            "evaluate>=0.4.1",
+            "datasets>=2.14",
+            "matplotlib>=3.5",
+        ],
+    },
+    entry_points={"console_scripts": ["nested-span-f1=nested_span_f1.cli:main"]},
+    classifiers=[
+        "Programming Language :: Python :: 3",
+        "Topic :: Scientific/Engineering :: Artificial Intelligence",
+        "License :: OSI Approved :: Apache Software License",
+    ],
+)
