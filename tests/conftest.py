@@ -1,0 +1,25 @@
+"""Shared test set-up: offline Hugging Face settings and the optional real data."""
+import os
+from pathlib import Path
+
+import pytest
+
+for _var in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "HF_EVALUATE_OFFLINE"):
+    os.environ.setdefault(_var, "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """The real data in ../shared/data; tests that need it skip when it is absent."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"real data not found at {SHARED_DATA} (a fresh clone has no ../shared/data)")
+    return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    return ROOT
