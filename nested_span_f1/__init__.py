@@ -5,6 +5,7 @@ imported lazily by the modules at the edge that need them.
 """
 from .counts import Counts, Tally
 from .flat import count_tags, decode_pair, score_tags, tags_to_spans
+from .lenient import LenientCounts, count_lenient, score_lenient
 from .matching import match_exact
 from .paths import metric_path
 from .schemes import SCHEMES, get_scheme
@@ -17,4 +18,5 @@ __all__ = [
     "Counts", "Tally", "Span", "SpanArrays", "SCHEMES", "UndefinedMetricWarning",
     "count_tags", "decode_pair", "score_tags", "tags_to_spans", "match_exact",
     "metric_path", "get_scheme", "summarize", "spans_from_lists",
+    "LenientCounts", "count_lenient", "score_lenient",
 ]

@@ -6,7 +6,7 @@ import importlib
 import sys
 from typing import Sequence
 
-COMMANDS = ("demo", "score", "conlleval")
+COMMANDS = ("demo", "score", "conlleval", "nested")
 
 
 def build_parser() -> argparse.ArgumentParser:

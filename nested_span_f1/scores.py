@@ -125,3 +125,15 @@ def _averages(
             weighted_f1=float(np.average(f, weights=gold)),
         )
     return out
+
+
+def percent_prf(tally: Tally) -> tuple[float, float, float]:
+    """Precision, recall and F1 in percent, computed in conlleval.pl's order of operations.
+
+    conlleval scales before dividing (``100*correct/found``) and takes 0 for an
+    empty denominator; keeping its order makes the printed digits identical.
+    """
+    precision = 100 * tally.tp / tally.predicted if tally.predicted else 0.0
+    recall = 100 * tally.tp / tally.gold if tally.gold else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision, recall, f1

@@ -1,0 +1,133 @@
+"""nested_span_f1: exact span F1 for nested NER (ACE2004, ACE2005, GENIA, KBP2017) with breakdowns.
+
+The scoring lives in the ``nested_span_f1`` package; this script only declares
+the inputs and hands them over. It is named like that package, so before
+importing it the script drops every ``sys.path`` entry whose folder holds a
+``nested_span_f1.py`` file (this folder, when a Space runs ``app.py`` from it),
+and forgets the script itself if it was imported under the package's name.
+"""
+import os
+import sys
+
+for _entry in [p for p in sys.path if os.path.isfile(os.path.join(p or os.curdir, "nested_span_f1.py"))]:
+    if not os.path.isfile(os.path.join(_entry or os.curdir, "nested_span_f1", "__init__.py")):
+        sys.path.remove(_entry)
+if os.path.basename(getattr(sys.modules.get("nested_span_f1"), "__file__", None) or "") == "nested_span_f1.py":
+    del sys.modules["nested_span_f1"]
+
+import datasets
+import evaluate
+
+from nested_span_f1.nested import count_layered, count_nested, count_nested_tags, summarize_nested
+
+_CITATION = """\
+@article{kim2003genia,
+  title={{GENIA} corpus---a semantically annotated corpus for bio-textmining},
+  author={Kim, Jin-Dong and Ohta, Tomoko and Tateisi, Yuka and Tsujii, Jun'ichi},
+  journal={Bioinformatics},
+  volume={19},
+  number={suppl_1},
+  pages={i180--i182},
+  year={2003}
+}
+@inproceedings{doddington2004ace,
+  title={The Automatic Content Extraction ({ACE}) Program -- Tasks, Data, and Evaluation},
+  author={Doddington, George and Mitchell, Alexis and Przybocki, Mark and Ramshaw, Lance and Strassel, Stephanie and Weischedel, Ralph},
+  booktitle={Proceedings of LREC 2004},
+  year={2004}
+}
+@misc{walker2006ace,
+  title={{ACE} 2005 Multilingual Training Corpus},
+  author={Walker, Christopher and Strassel, Stephanie and Medero, Julie and Maeda, Kazuaki},
+  publisher={Linguistic Data Consortium},
+  note={LDC2006T06},
+  year={2006}
+}
+@inproceedings{finkel2009nested,
+  title={Nested Named Entity Recognition},
+  author={Finkel, Jenny Rose and Manning, Christopher D.},
+  booktitle={Proceedings of EMNLP 2009},
+  pages={141--150},
+  year={2009}
+}
+"""
+
+_DESCRIPTION = """\
+Entity-level exact-match precision, recall and F1 for nested (overlapping) entity sets, as in ACE2004,
+ACE2005, GENIA and KBP2017. A predicted span is correct iff the reference has the same start, end and
+label in the same sentence. Both sides are deduplicated per sentence (duplicates are counted and
+reported), the same boundaries with two labels are two items, crossing spans are scored like any
+other span and counted. Besides micro, macro, weighted and per-type scores it breaks the scores down by
+nested versus flat spans, nesting depth and span length: recall by the reference span's bucket,
+precision by the predicted span's bucket among the predictions. Inputs are span lists, layered tag
+sequences (one tag layer per nesting level) or flat tag sequences.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions: one list per sentence of spans ``{"start": int, "end": int, "label": str}`` (token
+        offsets, end exclusive); or per sentence a list of tag layers (each a list of tags such as
+        ``"B-protein"``); or per sentence a flat list of tags.
+    references: the gold side, in the same shape as ``predictions``.
+    zero_division: "warn" (default), 0 or 1: the value of a score that divides by zero.
+    scheme: tagging scheme of tag input (IO, IOB1, IOB2, IOE1, IOE2, IOBES, BILOU); default: detected.
+    mode: None (seqeval's default decoding) or "strict" (drop chunks the scheme does not allow).
+    suffix: tags are written ``protein-B`` rather than ``B-protein``.
+Returns:
+    overall_precision, overall_recall, overall_f1: micro scores over all spans.
+    {LABEL}: {precision, recall, f1, number} per type (number = reference spans).
+    macro_*, weighted_*, untyped_* (boundaries only) precision/recall/f1.
+    tp, fp, fn; duplicate_predictions, duplicate_references; crossing_predictions,
+    crossing_references (overlapping, non-nested pairs); discontinuous_predictions/references (0 here).
+    by_nesting {flat, nested}, by_depth {"1" = outermost, ...}, by_length {"1", "2", ..., "8+"}:
+    each bucket {precision, recall, f1, number, predicted}.
+    overall_accuracy: token accuracy, for flat tag input only; invalid_*_chunks for tag input.
+Examples:
+    >>> metric = evaluate.load("nested_span_f1")
+    >>> references = [[{"start": 0, "end": 2, "label": "protein"}, {"start": 0, "end": 1, "label": "protein"}]]
+    >>> predictions = [[{"start": 0, "end": 2, "label": "protein"}]]
+    >>> r = metric.compute(predictions=predictions, references=references)
+    >>> r["overall_precision"], r["overall_recall"], r["by_depth"]["2"]["recall"]
+    (1.0, 0.5, 0.0)
+"""
+
+_SPAN = {"start": datasets.Value("int32"), "end": datasets.Value("int32"), "label": datasets.Value("string")}
+_TAGS = datasets.Sequence(datasets.Value("string"))
+
+
+def _kind(predictions: list, references: list) -> str:
+    """Which input was given: "spans", "layers" or "tags" (from the first non-empty sentence)."""
+    first = next((sentence[0] for sentence in [*predictions, *references] if len(sentence)), None)
+    if isinstance(first, str):
+        return "tags"
+    if isinstance(first, (list, tuple)):
+        return "layers"
+    return "spans"
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class NestedSpanF1(evaluate.Metric):
+    """Exact span F1 with nested, depth and length breakdowns."""
+
+    def _info(self) -> evaluate.MetricInfo:
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=[
+                datasets.Features({"predictions": [_SPAN], "references": [_SPAN]}),
+                datasets.Features({"predictions": datasets.Sequence(_TAGS), "references": datasets.Sequence(_TAGS)}),
+                datasets.Features({"predictions": _TAGS, "references": _TAGS}),
+            ],
+            reference_urls=["https://aclanthology.org/D09-1015", "https://doi.org/10.1093/bioinformatics/btg1023"],
+        )
+
+    def _compute(self, predictions, references, zero_division="warn", scheme=None, mode=None, suffix=False):
+        kind = _kind(predictions, references)
+        if kind == "spans":
+            counts = count_nested(predictions, references)
+        elif kind == "layers":
+            counts = count_layered(predictions, references, scheme=scheme, mode=mode, suffix=suffix)
+        else:
+            counts = count_nested_tags(predictions, references, scheme=scheme, mode=mode, suffix=suffix)
+        return summarize_nested(counts, zero_division)

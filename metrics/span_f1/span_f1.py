@@ -1,0 +1,106 @@
+"""span_f1: exact-match entity F1 of tag sequences, a drop-in for evaluate's seqeval metric."""
+
+import warnings
+
+import datasets
+import evaluate
+import nested_span_f1
+from nested_span_f1 import hub
+
+_CITATION = """\
+@inproceedings{tjong-kim-sang-buchholz-2000-introduction,
+    title = "Introduction to the {C}o{NLL}-2000 Shared Task Chunking",
+    author = "Tjong Kim Sang, Erik F. and Buchholz, Sabine",
+    booktitle = "Fourth Conference on Computational Natural Language Learning and the Second Learning Language in Logic Workshop",
+    year = "2000",
+    url = "https://aclanthology.org/W00-0726",
+    pages = "127--132",
+}
+@inproceedings{tjong-kim-sang-de-meulder-2003-introduction,
+    title = "Introduction to the {C}o{NLL}-2003 Shared Task: Language-Independent Named Entity Recognition",
+    author = "Tjong Kim Sang, Erik F. and De Meulder, Fien",
+    booktitle = "Proceedings of the Seventh Conference on Natural Language Learning at HLT-NAACL 2003",
+    year = "2003",
+    url = "https://aclanthology.org/W03-0419",
+    pages = "142--147",
+}
+@misc{seqeval,
+    title = {{seqeval}: A Python framework for sequence labeling evaluation},
+    url = {https://github.com/chakki-works/seqeval},
+    note = {Software available from https://github.com/chakki-works/seqeval},
+    author = {Hiroki Nakayama},
+    year = {2018},
+}
+"""
+
+_DESCRIPTION = """\
+Entity-level (exact span) precision, recall and F1 of tag sequences, with token accuracy beside them.
+Tags in IO, IOB1, IOB2, IOE1, IOE2, IOBES or BILOU are decoded into chunks exactly as seqeval does
+(default mode = conlleval's repair rules; strict mode = only chunks the scheme allows). A predicted
+chunk counts only if a gold chunk has the same start, end and type. The result has every key of
+evaluate's `seqeval` metric, plus macro and weighted averages, untyped (boundary-only) scores,
+tp/fp/fn counts and how many chunks the scheme rejects. Integer label ids are accepted with
+`label_list` (positions whose reference is -100 are ignored), so Trainer code needs no strings.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions: list of predicted tag sequences (lists of str), or of integer label ids.
+    references: list of reference tag sequences, aligned token by token with predictions.
+    scheme: "IO", "IOB1", "IOB2", "IOE1", "IOE2", "IOBES" or "BILOU" (a seqeval scheme class is
+        accepted too). Used by mode="strict"; detected from the references when omitted there.
+    mode: None (seqeval default / conlleval) or "strict".
+    suffix: True when tags put the prefix last ("PER-B").
+    zero_division: "warn", 0 or 1: the value of a score whose denominator is 0.
+    label_list: tag string of each label id, when predictions/references are ids.
+    sample_weight: accepted for compatibility; seqeval ignores it too, so anything but None warns.
+Returns:
+    {TYPE: {"precision", "recall", "f1", "number"}} per type (number = gold chunks),
+    "overall_precision", "overall_recall", "overall_f1" (micro), "overall_accuracy" (tokens),
+    "macro_precision", "macro_recall", "macro_f1", "weighted_precision", "weighted_recall",
+    "weighted_f1", "untyped_precision", "untyped_recall", "untyped_f1", "tp", "fp", "fn",
+    "invalid_predicted_chunks", "invalid_reference_chunks".
+Examples:
+    >>> span_f1 = evaluate.load("span_f1")
+    >>> results = span_f1.compute(predictions=[["O", "B-PER", "I-PER", "O"]], references=[["O", "B-PER", "I-PER", "B-LOC"]])
+    >>> results["overall_f1"], results["LOC"]["number"]
+    (0.6666666666666666, 1)
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class SpanF1(evaluate.Metric):
+    """Exact-match span F1 of tag sequences; see the module card."""
+
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=hub.tag_features(),
+            homepage="https://github.com/chakki-works/seqeval",
+            reference_urls=["https://www.clips.uantwerpen.be/conll2000/chunking/output.html"],
+        )
+
+    def _compute(
+        self,
+        predictions,
+        references,
+        scheme=None,
+        mode=None,
+        suffix=False,
+        zero_division="warn",
+        label_list=None,
+        sample_weight=None,
+    ):
+        if sample_weight is not None:
+            warnings.warn("sample_weight is ignored: seqeval's entity scores ignore it too", UserWarning)
+        return nested_span_f1.score_tags(
+            predictions,
+            references,
+            scheme=hub.seqeval_scheme_name(scheme),
+            mode=mode,
+            suffix=suffix,
+            zero_division=zero_division,
+            label_list=label_list,
+        )

@@ -1,0 +1,87 @@
+"""``nested-span-f1 conlleval``: a drop-in for conlleval.pl (CoNLL-2000 shared task scorer).
+
+Same input conventions (fields split by a delimiter regex, the last field the
+prediction and the one before it the gold tag, a blank or ``-X-`` line between
+sentences, ``-r`` for prefix-less tags, ``-o`` for the outside tag in raw mode,
+``-l`` for LaTeX) and the same output. Chunks are decoded with conlleval's own
+transition table, so B/I/E/O input of any mix gives conlleval's chunks.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import re
+import sys
+from typing import Iterable
+
+from ..flat import decode_pair
+from ..report import conlleval_latex, conlleval_text
+from ..schemes import CONLLEVAL_DEFAULT
+
+BOUNDARY = "-X-"
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("conlleval", help="drop-in for conlleval.pl: reads stdin, prints its report")
+    p.add_argument("-d", dest="delimiter", default=" ", help="field delimiter, a regex (default: single space)")
+    p.add_argument("-r", dest="raw", action="store_true", help="tags have no B-/I- prefixes (one token per chunk)")
+    p.add_argument("-o", dest="outside", default="O", help="outside tag in raw mode (default: O)")
+    p.add_argument("-l", dest="latex", action="store_true", help="print a LaTeX table")
+    p.set_defaults(run=run)
+
+
+def _fields(line: str, delimiter: re.Pattern[str]) -> list[str]:
+    fields = delimiter.split(line)
+    while fields and fields[-1] == "":
+        # Perl's split drops trailing empty fields
+        fields.pop()
+    return fields
+
+
+def _raw(tag: str, outside: str) -> str:
+    tag = "O" if tag == outside else tag
+    return tag if tag == "O" else f"B-{tag}"
+
+
+def read_conlleval(lines: Iterable[str], delimiter: str = " ", raw: bool = False, outside: str = "O") -> tuple[list[list[str]], list[list[str]]]:
+    """Gold and predicted tag sentences from conlleval-formatted lines.
+
+    Raises ValueError, naming the line, where conlleval.pl stops: a line whose
+    number of fields differs from the first line's, or one with fewer than two.
+    """
+    pattern = re.compile(delimiter)
+    gold: list[list[str]] = [[]]
+    pred: list[list[str]] = [[]]
+    width = -1
+    for number, line in enumerate(lines, 1):
+        fields = _fields(line.rstrip("\n"), pattern)
+        if width < 0:
+            width = len(fields) - 1
+        elif width != len(fields) - 1 and fields:
+            raise ValueError(f"line {number}: unexpected number of features: {len(fields)} ({width + 1})")
+        if not fields or fields[0] == BOUNDARY:
+            if gold[-1]:
+                gold.append([])
+                pred.append([])
+            continue
+        if len(fields) < 2:
+            raise ValueError(f"line {number}: unexpected number of features in line {line.rstrip()!r}")
+        g, p = fields[-2], fields[-1]
+        if raw:
+            g, p = _raw(g, outside), _raw(p, outside)
+        gold[-1].append(g)
+        pred[-1].append(p)
+    if not gold[-1]:
+        gold.pop()
+        pred.pop()
+    return gold, pred
+
+
+def run(args: argparse.Namespace) -> int:
+    # conlleval.pl reads bytes and only chomps "\n": keep "\r" and undecodable bytes as they are
+    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape", newline="")
+    gold, pred = read_conlleval(stdin, args.delimiter, args.raw, args.outside)
+    counts = decode_pair(pred, gold, default_rules=CONLLEVAL_DEFAULT).counts()
+    text = conlleval_latex(counts) if args.latex else conlleval_text(counts)
+    sys.stdout.buffer.write(text.encode("utf-8", errors="surrogateescape"))
+    return 0

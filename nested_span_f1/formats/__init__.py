@@ -1,0 +1,13 @@
+"""Readers and writers for the nested-NER file formats (DESIGN section 6), with detection.
+
+>>> from nested_span_f1.formats import FORMATS
+>>> sorted(FORMATS)
+['biaffine', 'lu_roth', 'oneie', 'pyramid', 'shibuya', 'triaffine', 'w2ner']
+"""
+from .corpus import Corpus, align
+from .registry import ALIASES, FORMATS, Format, detect_format, get_format, read_corpus, read_dataset, write_corpus
+
+__all__ = [
+    "ALIASES", "FORMATS", "Corpus", "Format", "align", "detect_format", "get_format",
+    "read_corpus", "read_dataset", "write_corpus",
+]

@@ -1,0 +1,130 @@
+"""The format registry: names, aliases, detection, and reading/writing files by name."""
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Union
+
+from . import json_formats as js
+from . import text_formats as tx
+from .corpus import Corpus
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+@dataclass(frozen=True)
+class Format:
+    """A nested-NER file format: how to read it, how to write it, and its end convention."""
+
+    name: str
+    read: Callable[[str, str], Corpus]
+    write: Callable[[Corpus], str]
+    ends: str
+    used_by: str
+
+
+FORMATS: dict[str, Format] = {f.name: f for f in (
+    Format("oneie", js.read_oneie, js.write_oneie, "exclusive", "CNN_Nested_NER, OneIE (jsonl)"),
+    Format("triaffine", js.read_triaffine, js.write_triaffine, "exclusive",
+           "Locate-and-Label, Triaffine, spERT, DiffusionNER (json list)"),
+    Format("biaffine", js.read_biaffine, js.write_biaffine, "inclusive", "biaffine-ner, Yu et al. 2020 (jsonl)"),
+    Format("w2ner", js.read_w2ner, js.write_w2ner, "index lists", "W2NER (json list, discontinuous allowed)"),
+    Format("shibuya", tx.read_shibuya, tx.write_shibuya, "exclusive", "Shibuya & Hovy 2020 (3-line text blocks)"),
+    Format("lu_roth", tx.read_lu_roth, tx.write_lu_roth, "exclusive", "Lu & Roth 2015, Muis & Lu 2017 (4-line text)"),
+    Format("pyramid", js.read_pyramid, js.write_pyramid, "exclusive", "Pyramid (json list)"),
+)}
+
+ALIASES = {
+    "jsonl": "oneie", "cnn_nested_ner": "oneie", "locate_and_label": "triaffine", "spert": "triaffine",
+    "diffusionner": "triaffine", "yu2020": "biaffine", "muis_lu": "lu_roth",
+}
+
+
+def get_format(name: str) -> Format:
+    """The format called ``name`` (an alias such as ``jsonl`` or ``spert`` works too)."""
+    key = name.lower().replace("-", "_")
+    key = ALIASES.get(key, key)
+    if key not in FORMATS:
+        choices = ", ".join([*FORMATS, *ALIASES])
+        raise ValueError(f"unknown format {name!r}; choose one of {choices}")
+    return FORMATS[key]
+
+
+def _json_kind(first: Any) -> str | None:
+    if not isinstance(first, dict):
+        return None
+    if "sentences" in first and "ners" in first:
+        return "biaffine"
+    if "tokens" in first and "entity_mentions" in first:
+        return "oneie"
+    if "sentence" in first and "ner" in first:
+        return "w2ner"
+    return None
+
+
+def _list_kind(items: list[Any]) -> str | None:
+    kind = _json_kind(items[0]) if items else None
+    if kind or not all(isinstance(i, dict) and "tokens" in i and "entities" in i for i in items):
+        return kind
+    mention = next((m for i in items for m in i["entities"]), {})
+    return "pyramid" if isinstance(mention, dict) and "span" in mention else "triaffine"
+
+
+def detect_format(text: str, source: str = "file") -> str:
+    """Name the format of a file's text from its shape (see :data:`FORMATS`).
+
+    >>> detect_format('{"doc_key": "d", "sentences": [["a"]], "ners": [[[0, 0, "X"]]]}\\n')
+    'biaffine'
+
+    Raises:
+        ValueError: the text fits no known format; pass the format explicitly.
+    """
+    stripped = text.lstrip()
+    kind = None
+    if stripped.startswith("["):
+        try:
+            kind = _list_kind(json.loads(stripped))
+        except json.JSONDecodeError:
+            kind = None
+    elif stripped.startswith("{"):
+        try:
+            kind = _json_kind(json.loads(stripped.splitlines()[0]))
+        except json.JSONDecodeError:
+            kind = None
+    else:
+        for name in ("shibuya", "lu_roth"):
+            try:
+                FORMATS[name].read(text, source)
+                kind = name
+                break
+            except (ValueError, TypeError):
+                continue
+    if kind is None:
+        raise ValueError(f"{source}: cannot tell the format; pass it explicitly (one of {', '.join(FORMATS)})")
+    return kind
+
+
+def read_corpus(path: PathLike, format: str | None = None) -> Corpus:
+    """Read a nested-NER file; ``format`` overrides detection.
+
+    Raises:
+        ValueError: undetectable format, malformed records or bad spans (naming file,
+            line or sentence, and span).
+        OSError: the file cannot be read.
+    """
+    text = Path(path).read_text(encoding="utf-8")
+    name = get_format(format).name if format else detect_format(text, str(path))
+    return FORMATS[name].read(text, str(path))
+
+
+def write_corpus(corpus: Corpus, path: PathLike, format: str = "oneie") -> None:
+    """Write a corpus in ``format`` (default: the OneIE jsonl of CNN_Nested_NER)."""
+    Path(path).write_text(get_format(format).write(corpus), encoding="utf-8")
+
+
+def read_dataset(path: PathLike, format: str | None = None) -> Any:
+    """Read a nested-NER file as a :class:`datasets.Dataset` (``tokens``, ``spans``, ...)."""
+    return read_corpus(path, format).to_dataset()

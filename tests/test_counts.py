@@ -1,0 +1,139 @@
+"""Counts are the currency: they add across splits, survive a dict round trip, ignore order."""
+from __future__ import annotations
+
+import json
+import warnings
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nested_span_f1 import Counts, Tally, count_tags, score_tags
+from nested_span_f1.scores import summarize
+
+TAG = st.sampled_from(["O", "O", "B-PER", "I-PER", "E-PER", "S-LOC", "B-LOC", "I-LOC", "B-ORG-SUB", "I-ORG-SUB", "B", "I"])
+SETTINGS = settings(max_examples=150, deadline=None, derandomize=True)
+
+
+@st.composite
+def corpora(draw):
+    lengths = draw(st.lists(st.integers(0, 7), min_size=1, max_size=8))
+    refs = [[draw(TAG) for _ in range(n)] for n in lengths]
+    preds = [[t if draw(st.booleans()) else draw(TAG) for t in sent] for sent in refs]
+    return preds, refs
+
+
+def _quiet_summary(counts):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return summarize(counts)
+
+
+@SETTINGS
+@given(corpora(), st.data(), st.sampled_from([None, "strict"]))
+def test_counts_of_two_halves_add_up_to_the_whole(corpus, data, mode):
+    preds, refs = corpus
+    cut = data.draw(st.integers(0, len(refs)))
+    options = {"mode": mode, "scheme": "IOBES" if mode else None}
+    whole = count_tags(preds, refs, **options)
+    first = count_tags(preds[:cut], refs[:cut], **options) if cut else Counts()
+    second = count_tags(preds[cut:], refs[cut:], **options) if cut < len(refs) else Counts()
+    total = first + second
+    assert total.labels == whole.labels
+    assert total.untyped == whole.untyped
+    assert (total.tokens, total.correct_tokens) == (whole.tokens, whole.correct_tokens)
+    if mode == "strict":
+        # the scheme is fixed, so the invalid-chunk notes add too
+        assert total == whole
+        assert _quiet_summary(total) == _quiet_summary(whole)
+    assert sum([first, second]) == total
+
+
+def test_invalid_chunk_notes_add_across_splits_when_scheme_is_detected():
+    # The notes are documented as additive diagnostics, so the counts of two halves
+    # must add up to the counts of the whole. With scheme=None, the scheme behind
+    # invalid_*_chunks is detected per call from the prefixes present: the whole
+    # corpus (B, I, O) is judged as IOB2, where I-PER after O is invalid, but the
+    # second half alone (I, O) is judged as IO, where it is valid.
+    preds = [["O", "B-PER"], ["I-PER"]]
+    refs = [["O", "O"], ["I-PER"]]
+    whole = count_tags(preds, refs)
+    halves = count_tags(preds[:1], refs[:1]) + count_tags(preds[1:], refs[1:])
+    assert dict(whole.notes) == {"invalid_predicted_chunks": 1, "invalid_reference_chunks": 1}
+    assert dict(halves.notes) == dict(whole.notes)
+
+
+@SETTINGS
+@given(corpora(), st.randoms(use_true_random=False))
+def test_sentence_order_does_not_matter(corpus, rng):
+    preds, refs = corpus
+    order = list(range(len(refs)))
+    rng.shuffle(order)
+    a = count_tags(preds, refs)
+    b = count_tags([preds[i] for i in order], [refs[i] for i in order])
+    assert a == b
+
+
+@SETTINGS
+@given(corpora(), st.sampled_from([None, "strict"]))
+def test_perfect_prediction_scores_one(corpus, mode):
+    _, refs = corpus
+    result = score_tags(refs, refs, mode=mode, scheme="IOBES" if mode else None, zero_division=1)
+    assert result["overall_precision"] == result["overall_recall"] == result["overall_f1"] == 1.0
+    assert result["untyped_f1"] == 1.0
+    assert result["macro_f1"] == result["weighted_f1"] == 1.0
+    assert result["fp"] == result["fn"] == 0
+    for value in result.values():
+        if isinstance(value, dict):
+            assert value["f1"] == 1.0
+    if any(refs):
+        assert result["overall_accuracy"] == 1.0
+
+
+@SETTINGS
+@given(corpora())
+def test_to_dict_from_dict_round_trip(corpus):
+    preds, refs = corpus
+    counts = count_tags(preds, refs)
+    data = json.loads(json.dumps(counts.to_dict()))
+    assert Counts.from_dict(data) == counts
+    assert Counts.from_dict(data).to_dict() == counts.to_dict()
+
+
+def test_to_dict_shape():
+    counts = count_tags([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "I-PER", "B-LOC", "O"]])
+    assert counts.to_dict() == {
+        "labels": {"LOC": [0, 1, 1], "PER": [1, 1, 1]},
+        "untyped": [1, 2, 2],
+        "tokens": 4,
+        "correct_tokens": 2,
+        "notes": {"invalid_predicted_chunks": 0, "invalid_reference_chunks": 0},
+    }
+
+
+def test_addition_merges_labels_and_notes():
+    a = Counts({"PER": Tally(1, 2, 1)}, Tally(1, 2, 1), 5, 4, {"invalid_predicted_chunks": 1})
+    b = Counts({"LOC": Tally(1, 1, 2), "PER": Tally(0, 1, 0)}, Tally(1, 2, 2), 3, 2, {"invalid_predicted_chunks": 2})
+    total = a + b
+    assert dict(total.labels) == {"LOC": Tally(1, 1, 2), "PER": Tally(1, 3, 1)}
+    assert total.untyped == Tally(2, 4, 3)
+    assert (total.tokens, total.correct_tokens) == (8, 6)
+    assert dict(total.notes) == {"invalid_predicted_chunks": 3}
+    assert total.total == Tally(2, 4, 3)
+    assert sum([a, b]) == total
+    assert Tally(1, 3, 1).fp == 2 and Tally(1, 3, 4).fn == 3
+
+
+def test_empty_counts_are_neutral():
+    counts = count_tags([["B-PER"]], [["B-PER"]])
+    assert counts + Counts() == Counts() + counts
+    assert (counts + Counts()).labels == counts.labels
+
+
+def test_counts_are_frozen():
+    counts = Counts({"PER": Tally(1, 1, 1)})
+    try:
+        counts.labels["LOC"] = Tally()  # type: ignore[index]
+    except TypeError:
+        pass
+    else:  # pragma: no cover
+        raise AssertionError("Counts.labels must be read-only")

@@ -1,0 +1,302 @@
+"""Differential tests: span_f1's flat scores against the real seqeval 1.2.2.
+
+Random corpora include malformed sequences (I- after O, a type change inside a
+chunk, E- without B-, S- inside a chunk...), a type containing '-', bare
+untyped tags, empty sentences and sentences of one token. Every per-type,
+micro, macro and weighted value must equal seqeval's ``classification_report``
+to 1e-12, and ``overall_accuracy`` must equal ``accuracy_score``.
+"""
+from __future__ import annotations
+
+import warnings
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from seqeval import scheme as seqeval_scheme
+from seqeval.metrics import accuracy_score, classification_report
+from seqeval.metrics.sequence_labeling import get_entities
+
+from nested_span_f1 import score_tags, tags_to_spans
+
+TYPES = ("PER", "LOC", "ORG-SUB")
+AVERAGES = ("micro avg", "macro avg", "weighted avg")
+SETTINGS = settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+)
+STRICT_SCHEMES = {
+    "IOB1": "IOB",
+    "IOB2": "IOB",
+    "IOE1": "IOE",
+    "IOE2": "IOE",
+    "IOBES": "IOBES",
+    "BILOU": "BILOU",
+}
+
+
+def _tags(prefixes: str, *, bare: bool, suffix: bool = False) -> st.SearchStrategy[str]:
+    """One tag: O, a typed tag with one of ``prefixes``, or (``bare``) a prefix alone."""
+    letters = [p for p in prefixes if p != "O"]
+    typed = st.builds(
+        (lambda p, t: f"{t}-{p}") if suffix else (lambda p, t: f"{p}-{t}"),
+        st.sampled_from(letters),
+        st.sampled_from(TYPES),
+    )
+    options = [st.just("O"), typed]
+    if bare:
+        options.append(st.sampled_from(letters))
+    return st.one_of(*options)
+
+
+@st.composite
+def corpora(draw, prefixes: str, *, bare: bool = True, suffix: bool = False):
+    """(predictions, references): aligned random corpora; predictions copy some reference tags."""
+    tag = _tags(prefixes, bare=bare, suffix=suffix)
+    lengths = draw(st.lists(st.integers(0, 9), min_size=1, max_size=6))
+    references = [[draw(tag) for _ in range(n)] for n in lengths]
+    predictions = [[ref if draw(st.booleans()) else draw(tag) for ref in sentence] for sentence in references]
+    return predictions, references
+
+
+def _seqeval_report(predictions, references, *, mode=None, scheme=None, suffix=False, zero_division="warn"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return classification_report(
+            references,
+            predictions,
+            output_dict=True,
+            mode=mode,
+            scheme=getattr(seqeval_scheme, scheme) if scheme else None,
+            suffix=suffix,
+            zero_division=zero_division,
+        )
+
+
+def _ours(predictions, references, **options):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return score_tags(predictions, references, **options)
+
+
+def assert_same_as_seqeval(predictions, references, *, mode=None, scheme=None, suffix=False, zero_division="warn"):
+    expected = _seqeval_report(
+        predictions, references, mode=mode, scheme=scheme, suffix=suffix, zero_division=zero_division
+    )
+    got = _ours(predictions, references, mode=mode, scheme=scheme, suffix=suffix, zero_division=zero_division)
+
+    expected_types = set(expected) - set(AVERAGES)
+    got_types = {key for key, value in got.items() if isinstance(value, dict)}
+    assert got_types == expected_types
+    for name in expected_types:
+        row = expected[name]
+        assert got[name]["precision"] == pytest.approx(row["precision"], abs=1e-12), name
+        assert got[name]["recall"] == pytest.approx(row["recall"], abs=1e-12), name
+        assert got[name]["f1"] == pytest.approx(row["f1-score"], abs=1e-12), name
+        assert got[name]["number"] == row["support"], name
+        assert type(got[name]["number"]) is int
+
+    micro = expected["micro avg"]
+    assert got["overall_precision"] == pytest.approx(micro["precision"], abs=1e-12)
+    assert got["overall_recall"] == pytest.approx(micro["recall"], abs=1e-12)
+    assert got["overall_f1"] == pytest.approx(micro["f1-score"], abs=1e-12)
+    assert got["tp"] + got["fn"] == micro["support"]
+    if expected_types:
+        # With no entity at all seqeval's macro average is NaN (mean of nothing);
+        # ours is the zero_division value, as documented in scores.summarize.
+        macro = expected["macro avg"]
+        assert got["macro_precision"] == pytest.approx(macro["precision"], abs=1e-12)
+        assert got["macro_recall"] == pytest.approx(macro["recall"], abs=1e-12)
+        assert got["macro_f1"] == pytest.approx(macro["f1-score"], abs=1e-12)
+    weighted = expected["weighted avg"]
+    assert got["weighted_precision"] == pytest.approx(weighted["precision"], abs=1e-12)
+    assert got["weighted_recall"] == pytest.approx(weighted["recall"], abs=1e-12)
+    assert got["weighted_f1"] == pytest.approx(weighted["f1-score"], abs=1e-12)
+
+    if any(references):
+        assert got["overall_accuracy"] == pytest.approx(accuracy_score(references, predictions), abs=1e-12)
+    for key, value in got.items():
+        assert type(value) in (dict, int, float), (key, type(value))
+
+
+# --- default mode -------------------------------------------------------------------------
+
+
+@SETTINGS
+@given(corpora("OBIES"), st.sampled_from(["warn", 0, 1]))
+def test_default_mode_equals_seqeval(corpus, zero_division):
+    predictions, references = corpus
+    assert_same_as_seqeval(predictions, references, zero_division=zero_division)
+
+
+@SETTINGS
+@given(corpora("OBIES", suffix=True))
+def test_default_mode_suffix_equals_seqeval(corpus):
+    predictions, references = corpus
+    assert_same_as_seqeval(predictions, references, suffix=True)
+
+
+@SETTINGS
+@given(corpora("OBIES"))
+def test_default_mode_spans_equal_seqeval_get_entities(corpus):
+    _, references = corpus
+    flat = [(type_, start, end + 1) for type_, start, end in get_entities(references)]
+    ours = tags_to_spans(references)
+    offset = 0
+    got = []
+    for sentence, spans in zip(references, ours):
+        got.extend((label, offset + start, offset + end) for start, end, label in spans)
+        offset += len(sentence) + 1  # get_entities puts one "O" after every sentence
+    assert sorted(got) == sorted(flat)
+
+
+@SETTINGS
+@given(corpora("OBIESUL"))
+def test_default_mode_u_and_l_prefixes_per_sentence(corpus):
+    # seqeval's default mode knows no U-/L- transitions: they only start or end chunks
+    # through type changes, and a chunk with no start in its sentence reuses the
+    # offset of an earlier sentence. Within one sentence scored alone it is sane.
+    _, references = corpus
+    ours = tags_to_spans(references)
+    for sentence, spans in zip(references, ours):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = {(start, end + 1, type_) for type_, start, end in get_entities(list(sentence))}
+        assert set(spans) == expected, sentence
+
+
+@pytest.mark.parametrize(
+    ("tags", "expected"),
+    [
+        pytest.param(["U-PER"], [(0, 1, "PER")], id="lone-U"),
+        pytest.param(["U-PER", "U-PER"], [(0, 2, "PER")], id="U-U-same-type-merges"),
+        pytest.param(["B-PER", "L-PER", "O"], [(0, 2, "PER")], id="B-L"),
+        # no rule ends a chunk at L-, so the B- after it restarts the open chunk
+        pytest.param(["B-PER", "L-PER", "B-PER"], [(2, 3, "PER")], id="B-L-B-loses-first"),
+        pytest.param(["L-PER", "U-LOC"], [(0, 1, "PER"), (1, 2, "LOC")], id="type-change"),
+        # O and bare U share the empty type "_", so nothing starts at U: the chunk
+        # takes the sentence's first offset
+        pytest.param(["O", "U", "B-PER"], [(0, 2, "_"), (2, 3, "PER")], id="bare-U-before-typed"),
+    ],
+)
+def test_default_mode_u_and_l_examples(tags, expected):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        seqeval_spans = sorted((s, e + 1, t) for t, s, e in get_entities(tags))
+    assert seqeval_spans == sorted(expected)
+    assert sorted(tags_to_spans([tags])[0]) == sorted(expected)
+
+
+@pytest.mark.parametrize(
+    ("predictions", "references"),
+    [
+        pytest.param([[]], [[]], id="one-empty-sentence"),
+        pytest.param([["O"]], [["O"]], id="no-entity"),
+        pytest.param([["B-PER"]], [["O"]], id="only-predicted"),
+        pytest.param([["O"]], [["I-PER"]], id="only-gold"),
+        pytest.param([["B-ORG-SUB", "I-ORG-SUB"]], [["B-ORG-SUB", "I-ORG-SUB"]], id="type-with-dash"),
+        pytest.param([["I-PER", "I-LOC", "E-LOC", "S-PER"]], [["B-PER", "E-PER", "S-LOC", "I-LOC"]], id="malformed"),
+        pytest.param([["B", "I", "O"], ["O"]], [["B", "O", "I"], ["O"]], id="untyped"),
+    ],
+)
+@pytest.mark.parametrize("zero_division", ["warn", 0, 1])
+def test_default_mode_examples(predictions, references, zero_division):
+    assert_same_as_seqeval(predictions, references, zero_division=zero_division)
+
+
+# --- strict mode --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scheme", list(STRICT_SCHEMES))
+def test_strict_mode_equals_seqeval(scheme):
+    @SETTINGS
+    @given(corpora("O" + STRICT_SCHEMES[scheme]), st.sampled_from(["warn", 0, 1]))
+    def check(corpus, zero_division):
+        predictions, references = corpus
+        assert_same_as_seqeval(predictions, references, mode="strict", scheme=scheme, zero_division=zero_division)
+
+    check()
+
+
+@pytest.mark.parametrize("scheme", ["IOB2", "IOBES", "BILOU"])
+def test_strict_mode_suffix_equals_seqeval(scheme):
+    @settings(max_examples=60, deadline=None, derandomize=True)
+    @given(corpora("O" + STRICT_SCHEMES[scheme], suffix=True))
+    def check(corpus):
+        predictions, references = corpus
+        assert_same_as_seqeval(predictions, references, mode="strict", scheme=scheme, suffix=True)
+
+    check()
+
+
+@pytest.mark.parametrize(
+    ("scheme", "tags", "expected"),
+    [
+        pytest.param("IOB2", ["I-PER", "I-PER", "B-LOC"], [(2, 3, "LOC")], id="IOB2-I-after-O-dropped"),
+        pytest.param("IOB2", ["B-PER", "I-LOC"], [(0, 1, "PER")], id="IOB2-type-change-drops-I"),
+        pytest.param("IOBES", ["B-PER", "S-PER", "E-PER"], [(1, 2, "PER")], id="IOBES-S-inside"),
+        pytest.param("IOBES", ["E-PER", "O"], [], id="IOBES-E-without-B"),
+        pytest.param("IOE2", ["I-PER", "E-PER", "E-PER"], [(0, 2, "PER"), (2, 3, "PER")], id="IOE2"),
+        pytest.param("BILOU", ["B-ORG-SUB", "L-ORG-SUB", "U-PER"], [(0, 2, "ORG-SUB"), (2, 3, "PER")], id="BILOU"),
+    ],
+)
+def test_strict_mode_examples(scheme, tags, expected):
+    strict = seqeval_scheme.Entities([tags], getattr(seqeval_scheme, scheme)).entities[0]
+    assert sorted((e.start, e.end, e.tag) for e in strict) == sorted(expected)
+    assert sorted(tags_to_spans([tags], scheme=scheme, mode="strict")[0]) == sorted(expected)
+    assert_same_as_seqeval([tags], [tags], mode="strict", scheme=scheme)
+
+
+def test_strict_and_default_disagreement_is_reported():
+    references = [["B-PER", "I-PER", "O"]]
+    predictions = [["I-PER", "I-PER", "O"]]
+    default = _ours(predictions, references, scheme="IOB2")
+    strict = _ours(predictions, references, mode="strict", scheme="IOB2")
+    # default mode repairs I-PER I-PER into PER[0,2); strict IOB2 drops it
+    assert default["overall_f1"] == 1.0
+    assert default["tp"] == 1
+    assert default["invalid_predicted_chunks"] == 1
+    assert strict["tp"] == 0
+    assert strict["invalid_predicted_chunks"] == 1
+    assert strict["invalid_reference_chunks"] == 0
+
+
+# --- IO in strict mode (seqeval lacks it) -----------------------------------------------------
+
+
+def io_reference_chunks(sentence):
+    """Independent IO reference: every maximal run of one type is one chunk."""
+    chunks, start, current = [], 0, None
+    for k, tag in enumerate([*sentence, "O"]):
+        type_ = None if tag == "O" else (tag[2:] or "_")
+        if type_ != current:
+            if current is not None:
+                chunks.append((start, k, current))
+            start, current = k, type_
+    return chunks
+
+
+@SETTINGS
+@given(corpora("OI"))
+def test_io_strict_every_run_of_one_type_is_a_chunk(corpus):
+    predictions, references = corpus
+    for side in (predictions, references):
+        got = tags_to_spans(side, scheme="IO", mode="strict")
+        assert [sorted(spans) for spans in got] == [sorted(io_reference_chunks(s)) for s in side]
+
+    result = _ours(predictions, references, scheme="IO", mode="strict", zero_division=0)
+    pred_sets = [set(io_reference_chunks(s)) for s in predictions]
+    ref_sets = [set(io_reference_chunks(s)) for s in references]
+    tp = sum(len(p & r) for p, r in zip(pred_sets, ref_sets))
+    n_pred = sum(map(len, pred_sets))
+    n_gold = sum(map(len, ref_sets))
+    assert (result["tp"], result["fp"], result["fn"]) == (tp, n_pred - tp, n_gold - tp)
+    for name in {c[2] for s in pred_sets + ref_sets for c in s}:
+        gold = sum(1 for s in ref_sets for c in s if c[2] == name)
+        assert result[name]["number"] == gold
+
+
+def test_io_strict_example():
+    tags = ["I-PER", "I-PER", "I-LOC", "O", "I-LOC", "I", "I"]
+    assert tags_to_spans([tags], scheme="IO", mode="strict") == [
+        [(0, 2, "PER"), (2, 3, "LOC"), (4, 5, "LOC"), (5, 7, "_")]
+    ]

@@ -1,0 +1,187 @@
+"""The evaluate module ``metrics/span_f1`` is a drop-in for evaluate's ``seqeval`` metric.
+
+evaluate's ``seqeval`` module cannot be downloaded here, so its behaviour is
+rebuilt below from seqeval calls, exactly as its ``_compute`` does: a
+classification report with ``output_dict=True``, macro and weighted averages
+dropped, the micro average as ``overall_*``, and token accuracy.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+evaluate = pytest.importorskip("evaluate")
+from seqeval import scheme as seqeval_scheme
+from seqeval.metrics import accuracy_score, classification_report
+
+import nested_span_f1
+
+
+def evaluate_seqeval(predictions, references, scheme=None, mode=None, suffix=False, zero_division="warn"):
+    """What ``evaluate.load("seqeval").compute(...)`` returns (evaluate 0.4.x)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        report = classification_report(
+            y_true=references,
+            y_pred=predictions,
+            suffix=suffix,
+            output_dict=True,
+            scheme=getattr(seqeval_scheme, scheme) if scheme is not None else None,
+            mode=mode,
+            zero_division=zero_division,
+        )
+    report.pop("macro avg")
+    report.pop("weighted avg")
+    overall = report.pop("micro avg")
+    scores = {
+        name: {"precision": s["precision"], "recall": s["recall"], "f1": s["f1-score"], "number": s["support"]}
+        for name, s in report.items()
+    }
+    scores["overall_precision"] = overall["precision"]
+    scores["overall_recall"] = overall["recall"]
+    scores["overall_f1"] = overall["f1-score"]
+    scores["overall_accuracy"] = accuracy_score(y_true=references, y_pred=predictions)
+    return scores
+
+
+@pytest.fixture(scope="module")
+def metric():
+    return evaluate.load(nested_span_f1.metric_path("span_f1"))
+
+
+def _compute(metric, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return metric.compute(**kwargs)
+
+
+def assert_superset_equal(got, expected):
+    missing = set(expected) - set(got)
+    assert not missing, missing
+    for key, value in expected.items():
+        if isinstance(value, dict):
+            assert set(got[key]) >= set(value), key
+            for field, number in value.items():
+                if field == "number":
+                    assert got[key][field] == number, (key, field)
+                    assert type(got[key][field]) is int
+                else:
+                    assert got[key][field] == pytest.approx(number, abs=1e-12), (key, field)
+        else:
+            assert got[key] == pytest.approx(value, abs=1e-12), key
+
+
+CORPORA = {
+    "conll-example": (
+        [["O", "O", "B-MISC", "I-MISC", "I-MISC", "I-MISC", "O"], ["B-PER", "I-PER", "O"]],
+        [["O", "O", "O", "B-MISC", "I-MISC", "I-MISC", "O"], ["B-PER", "I-PER", "O"]],
+    ),
+    "malformed": (
+        [["I-PER", "I-LOC", "O", "B-ORG-SUB", "I-ORG-SUB"], ["O"], ["I-LOC", "B-LOC"]],
+        [["B-PER", "I-PER", "O", "B-ORG-SUB", "I-ORG-SUB"], ["B-LOC"], ["B-LOC", "I-LOC"]],
+    ),
+    "iobes": (
+        [["B-PER", "E-PER", "S-LOC", "O"], ["B-LOC", "I-LOC", "E-LOC"], ["S-PER"]],
+        [["B-PER", "E-PER", "O", "S-LOC"], ["B-LOC", "I-LOC", "E-LOC"], ["B-PER"]],
+    ),
+    "untyped": ([["B", "I", "O", "B"]], [["B", "I", "O", "I"]]),
+    "no-entity-predicted": ([["O", "O"], ["O"]], [["B-PER", "O"], ["O"]]),
+}
+
+
+@pytest.mark.parametrize(
+    ("corpus", "options"),
+    [
+        ("conll-example", {}),
+        ("conll-example", {"mode": "strict", "scheme": "IOB2"}),
+        ("malformed", {}),
+        ("malformed", {"mode": "strict", "scheme": "IOB2"}),
+        ("malformed", {"zero_division": 1}),
+        ("iobes", {}),
+        ("iobes", {"mode": "strict", "scheme": "IOBES"}),
+        ("untyped", {}),
+        ("no-entity-predicted", {"zero_division": 0}),
+    ],
+)
+def test_equals_evaluate_seqeval(metric, corpus, options):
+    predictions, references = CORPORA[corpus]
+    expected = evaluate_seqeval(predictions, references, **options)
+    got = _compute(metric, predictions=predictions, references=references, **options)
+    assert_superset_equal(got, expected)
+
+
+def test_suffix(metric):
+    predictions = [["PER-B", "PER-I", "O", "LOC-B"]]
+    references = [["PER-B", "PER-I", "LOC-B", "O"]]
+    got = _compute(metric, predictions=predictions, references=references, suffix=True)
+    assert_superset_equal(got, evaluate_seqeval(predictions, references, suffix=True))
+
+
+def test_extra_keys(metric):
+    predictions, references = CORPORA["malformed"]
+    got = _compute(metric, predictions=predictions, references=references, mode="strict", scheme="IOB2")
+    core = nested_span_f1.score_tags(predictions, references, mode="strict", scheme="IOB2", zero_division=0)
+    for key in (
+        "macro_precision", "macro_recall", "macro_f1",
+        "weighted_precision", "weighted_recall", "weighted_f1",
+        "untyped_precision", "untyped_recall", "untyped_f1",
+        "tp", "fp", "fn", "invalid_predicted_chunks", "invalid_reference_chunks",
+    ):
+        assert got[key] == core[key], key
+    assert got["invalid_predicted_chunks"] == 2  # I-PER and I-LOC after O / another type
+    for key, value in got.items():
+        assert type(value) in (dict, int, float), key
+
+
+def test_label_ids_with_label_list(metric):
+    label_list = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
+    predictions = [[0, 1, 2, 0, 4, -100], [3, 3, 0, 2, 0, 0]]
+    references = [[-100, 1, 2, 0, 3, -100], [3, 4, 0, -100, -100, -100]]
+    got = _compute(metric, predictions=predictions, references=references, label_list=label_list)
+    strings = nested_span_f1.score_tags(
+        [["B-PER", "I-PER", "O", "I-LOC"], ["B-LOC", "B-LOC", "O"]],
+        [["B-PER", "I-PER", "O", "B-LOC"], ["B-LOC", "I-LOC", "O"]],
+    )
+    assert got == strings
+
+
+def test_add_batch_equals_one_call(metric):
+    predictions, references = CORPORA["malformed"]
+    for p, r in zip(predictions, references):
+        metric.add_batch(predictions=[p], references=[r])
+    streamed = _compute(metric)
+    assert streamed == _compute(metric, predictions=predictions, references=references)
+
+
+def test_bad_label_error_reaches_the_user(metric):
+    with pytest.raises(ValueError, match=r"sentence 0, token 1: tag 'PER'"):
+        metric.compute(predictions=[["O", "PER"]], references=[["O", "O"]])
+
+
+def test_metric_folder_is_complete():
+    folder = Path(nested_span_f1.metric_path("span_f1"))
+    assert folder.name == "span_f1"
+    for name in ("span_f1.py", "README.md", "app.py", "requirements.txt"):
+        assert (folder / name).is_file(), name
+
+
+def test_loads_from_inside_its_own_folder():
+    # A Space runs app.py from inside the folder, which puts the folder first on sys.path.
+    folder = nested_span_f1.metric_path("span_f1")
+    code = (
+        "import evaluate, os\n"
+        "m = evaluate.load(os.getcwd())\n"
+        "r = m.compute(predictions=[['B-PER', 'I-PER']], references=[['B-PER', 'I-PER']])\n"
+        "print(r['overall_f1'])\n"
+    )
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=folder, capture_output=True, text=True, timeout=300, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "1.0"
