@@ -5,8 +5,10 @@ imported lazily by the modules at the edge that need them.
 """
 from .counts import Counts, Tally
 from .flat import count_tags, decode_pair, score_tags, tags_to_spans
+from .formats import Corpus, read_corpus, read_dataset, write_corpus
 from .lenient import LenientCounts, count_lenient, score_lenient
 from .matching import match_exact
+from .nested import NestedCounts, count_nested, describe_spans, score_nested, summarize_nested
 from .paths import metric_path
 from .schemes import SCHEMES, get_scheme
 from .scores import UndefinedMetricWarning, summarize
@@ -19,4 +21,6 @@ __all__ = [
     "count_tags", "decode_pair", "score_tags", "tags_to_spans", "match_exact",
     "metric_path", "get_scheme", "summarize", "spans_from_lists",
     "LenientCounts", "count_lenient", "score_lenient",
+    "NestedCounts", "count_nested", "describe_spans", "score_nested", "summarize_nested",
+    "Corpus", "read_corpus", "read_dataset", "write_corpus",
 ]

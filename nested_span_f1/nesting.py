@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
@@ -78,9 +79,9 @@ def length_bucket_names(bins: Sequence[int] = LENGTH_BINS) -> list[str]:
     ['1', '2-4', '5+']
     """
     edges = list(bins)
-    if not edges or edges[0] != 1 or any(b >= c for b, c in zip(edges, edges[1:])):
+    if not edges or edges[0] != 1 or any(b >= c for b, c in pairwise(edges)):
         raise ValueError(f"length_bins must be increasing lower edges starting at 1, got {tuple(bins)!r}")
-    names = [str(b) if c == b + 1 else f"{b}-{c - 1}" for b, c in zip(edges, edges[1:])]
+    names = [str(b) if c == b + 1 else f"{b}-{c - 1}" for b, c in pairwise(edges)]
     return [*names, f"{edges[-1]}+"]
 
 

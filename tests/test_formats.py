@@ -3,7 +3,16 @@ import json
 
 import pytest
 
-from nested_span_f1.formats import FORMATS, Corpus, align, detect_format, get_format, read_corpus, read_dataset, write_corpus
+from nested_span_f1.formats import (
+    FORMATS,
+    Corpus,
+    align,
+    detect_format,
+    get_format,
+    read_corpus,
+    read_dataset,
+    write_corpus,
+)
 
 TOKENS = ["These", "studies", "suggest", "that", "the", "hXBP-1", "protein", "acts", "as", "a",
           "transcription", "factor", "in", "B", "cells", "."]

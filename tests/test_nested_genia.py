@@ -4,7 +4,12 @@ import time
 import pytest
 
 from nested_span_f1.formats import read_corpus
-from nested_span_f1.nested import count_arrays, describe_spans, score_nested, summarize_nested
+from nested_span_f1.nested import (
+    count_arrays,
+    describe_spans,
+    score_nested,
+    summarize_nested,
+)
 
 # file: (sentences, tokens, entities, nested share in %, max depth, spans with two labels)
 GENIA = {

@@ -18,7 +18,12 @@ if os.path.basename(getattr(sys.modules.get("nested_span_f1"), "__file__", None)
 import datasets
 import evaluate
 
-from nested_span_f1.nested import count_layered, count_nested, count_nested_tags, summarize_nested
+from nested_span_f1.nested import (
+    count_layered,
+    count_nested,
+    count_nested_tags,
+    summarize_nested,
+)
 
 _CITATION = """\
 @article{kim2003genia,

@@ -60,12 +60,12 @@ def run(args: argparse.Namespace) -> int:
         f"gold:        {args.gold} ({gold.format}; {gold.conversion})",
         f"predictions: {args.pred} ({pred.format}; {pred.conversion})",
         f"aligned by {'sentence id' if by_id else 'order'}",
-        f"test set: {size['sentences']} sentences, {size['tokens']} tokens, {size['entities']} entities "
-        f"({size['multi_label_spans']} spans with several labels, {size['discontinuous']} discontinuous), "
-        f"{100 * size['nested_share']:.1f}% nested, max depth {size['max_depth']}",
-        f"found: duplicates {result['duplicate_references']} gold / {result['duplicate_predictions']} predicted; "
-        f"crossing pairs {result['crossing_references']} gold / {result['crossing_predictions']} predicted; "
-        f"discontinuous {result['discontinuous_references']} gold / {result['discontinuous_predictions']} predicted",
+        (f"test set: {size['sentences']} sentences, {size['tokens']} tokens, {size['entities']} entities "
+         f"({size['multi_label_spans']} spans with several labels, {size['discontinuous']} discontinuous), "
+         f"{100 * size['nested_share']:.1f}% nested, max depth {size['max_depth']}"),
+        (f"found: duplicates {result['duplicate_references']} gold / {result['duplicate_predictions']} predicted; "
+         f"crossing pairs {result['crossing_references']} gold / {result['crossing_predictions']} predicted; "
+         f"discontinuous {result['discontinuous_references']} gold / {result['discontinuous_predictions']} predicted"),
         "",
         table(result),
     ]

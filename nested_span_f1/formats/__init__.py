@@ -5,7 +5,16 @@
 ['biaffine', 'lu_roth', 'oneie', 'pyramid', 'shibuya', 'triaffine', 'w2ner']
 """
 from .corpus import Corpus, align
-from .registry import ALIASES, FORMATS, Format, detect_format, get_format, read_corpus, read_dataset, write_corpus
+from .registry import (
+    ALIASES,
+    FORMATS,
+    Format,
+    detect_format,
+    get_format,
+    read_corpus,
+    read_dataset,
+    write_corpus,
+)
 
 __all__ = [
     "ALIASES", "FORMATS", "Corpus", "Format", "align", "detect_format", "get_format",

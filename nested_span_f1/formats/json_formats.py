@@ -28,10 +28,10 @@ def json_records(text: str, source: str) -> Iterator[Record]:
     """``(where, record)`` for each item of a json list."""
     data = json.loads(text)
     if not isinstance(data, list):
-        raise ValueError(f"{source}: expected a json list of sentences, got {type(data).__name__}")
+        raise TypeError(f"{source}: expected a json list of sentences, got {type(data).__name__}")
     for number, item in enumerate(data):
         if not isinstance(item, Mapping):
-            raise ValueError(f"{source}, item {number}: expected a json object, got {item!r:.80}")
+            raise TypeError(f"{source}, item {number}: expected a json object, got {item!r:.80}")
         yield f"{source}, item {number}", item
 
 
@@ -41,7 +41,7 @@ def _parse(line: str, where: str) -> Record:
     except json.JSONDecodeError as error:
         raise ValueError(f"{where}: not valid json ({error.msg})") from None
     if not isinstance(record, Mapping):
-        raise ValueError(f"{where}: expected a json object, got {record!r:.80}")
+        raise TypeError(f"{where}: expected a json object, got {record!r:.80}")
     return where, record
 
 

@@ -1,0 +1,56 @@
+"""``nested-span-f1 nested``: GENIA gold against itself and against a perturbed prediction file."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from nested_span_f1.formats import Corpus, read_corpus, write_corpus
+
+
+def _run(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "nested_span_f1.cli", "nested", *map(str, args)],
+                          capture_output=True, text=True, timeout=300, check=False, cwd=cwd)
+
+
+def test_genia_against_itself_prints_size_and_tables(shared_data):
+    gold = shared_data / "genia" / "genia-docsplit.test.jsonl"
+    done = _run("--gold", gold, "--pred", gold)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "1732 sentences, 46873 tokens, 5119 entities" in out and "22.4% nested, max depth 3" in out
+    assert "aligned by sentence id" in out and "nested vs flat" in out and "span length" in out
+
+
+def test_json_output_and_formats(shared_data, tmp_path):
+    gold = read_corpus(shared_data / "genia" / "genia-classic.test.w2ner.json")
+    dropped = Corpus(gold.tokens, [list(e)[1:] for e in gold.entities])
+    pred = tmp_path / "pred.txt"
+    write_corpus(dropped, pred, "biaffine")
+    done = _run("--gold", gold.source, "--pred", pred, "--pred-format", "biaffine", "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["test_set"]["entities"] == 5506 and result["overall_precision"] == 1.0
+    assert result["fn"] == sum(1 for e in gold.entities if e)
+
+
+def test_token_mismatch_names_the_sentence(tmp_path):
+    gold = Corpus([["a", "b"], ["c", "d"]], [[(0, 1, "X")], []])
+    pred = Corpus([["a", "b"], ["c", "e"]], [[(0, 1, "X")], []])
+    write_corpus(gold, tmp_path / "g.jsonl")
+    write_corpus(pred, tmp_path / "p.jsonl")
+    done = _run("--gold", tmp_path / "g.jsonl", "--pred", tmp_path / "p.jsonl")
+    assert done.returncode == 2
+    assert "sentence 1: tokens differ at position 1" in done.stderr
+
+
+def test_console_script(shared_data):
+    exe = Path(sys.executable).with_name("nested-span-f1")
+    if not exe.is_file():
+        pytest.skip(f"console script not installed next to {sys.executable}")
+    gold = shared_data / "genia" / "genia-classic.test.w2ner.json"
+    done = subprocess.run([exe, "nested", "--gold", gold, "--pred", gold, "--gold-format", "w2ner"],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "1854 sentences, 48179 tokens, 5506 entities" in done.stdout and "21.8% nested" in done.stdout
