@@ -7,7 +7,7 @@ finds them after a plain ``pip install``.
 """
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import find_packages, setup
 
 HERE = Path(__file__).parent
 
@@ -19,7 +19,7 @@ setup(
     long_description_content_type="text/markdown",
     license="Apache-2.0",
     python_requires=">=3.9",
-    packages=["nested_span_f1", "nested_span_f1.commands", "nested_span_f1.metrics"],
+    packages=find_packages(include=["nested_span_f1", "nested_span_f1.*"]) + ["nested_span_f1.metrics"],
     package_dir={"nested_span_f1.metrics": "metrics"},
     package_data={
         "nested_span_f1": ["sample_data/*"],
