@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from ..conll import check_same_tokens, read_columns
 from ..flat import score_tags
@@ -21,6 +22,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--column", type=int, default=-1, help="tag column (default: the last)")
     p.add_argument("--delimiter", default=None, help="column delimiter (default: any whitespace)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--plot", metavar="FILE", help="also draw per-type P/R/F1 to FILE (.png, .svg, .pdf)")
     p.set_defaults(run=run)
 
 
@@ -38,4 +40,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(f"{args.pred} against {args.gold}: {len(gold.tokens)} sentences\n\n")
         sys.stdout.write(table(result))
+    if args.plot:
+        from ..plots import plot_per_type
+
+        plot_per_type(result, args.plot, title=f"{Path(args.pred).name} against {Path(args.gold).name}")
     return 0
