@@ -8,7 +8,13 @@ from .flat import count_tags, decode_pair, score_tags, tags_to_spans
 from .formats import Corpus, read_corpus, read_dataset, write_corpus
 from .lenient import LenientCounts, count_lenient, score_lenient
 from .matching import match_exact
-from .nested import NestedCounts, count_nested, describe_spans, score_nested, summarize_nested
+from .nested import (
+    NestedCounts,
+    count_nested,
+    describe_spans,
+    score_nested,
+    summarize_nested,
+)
 from .paths import metric_path
 from .schemes import SCHEMES, get_scheme
 from .scores import UndefinedMetricWarning, summarize

@@ -118,7 +118,7 @@ def fragment_arrays(predictions: list[Record], references: list[Record]) -> tupl
     virtual: dict[tuple[int, ...], int] = {}
     labels: dict[str, int] = {}
 
-    def encode(records: list[Record]) -> list[np.ndarray]:
+    def encode(records: list[Record]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         rows = []
         for s, fragments, label in records:
             inner = tuple(b for piece in fragments for b in piece)[1:-1]
@@ -129,7 +129,7 @@ def fragment_arrays(predictions: list[Record], references: list[Record]) -> tupl
                 labels.setdefault(label, len(labels)),
             ))
         table = np.array(rows, dtype=np.int64).reshape(-1, 4)
-        return [table[:, k] for k in range(4)]
+        return table[:, 0], table[:, 1], table[:, 2], table[:, 3]
 
     pred, ref = encode(predictions), encode(references)
     names = tuple(labels)

@@ -42,6 +42,9 @@ class Encoded:
     codes: np.ndarray
     lengths: np.ndarray
     tags: tuple[str, ...]
+    complete: bool = False
+    """True when every tag of ``tags`` but ``O`` occurs in this side or the other one
+    (string input); label ids may leave entries of the label list unused."""
 
     @property
     def offsets(self) -> np.ndarray:
@@ -57,9 +60,14 @@ class Encoded:
         return sentence, int(flat_index - offsets[sentence])
 
 
+_SENTENCE_TYPES = frozenset({list, tuple})
+
+
 def _check_sentences(side: str, sentences: Any) -> None:
     if isinstance(sentences, (str, bytes)) or not hasattr(sentences, "__len__"):
         raise TypeError(f"{side} must be a list of sentences (lists of tags), got {type(sentences).__name__}")
+    if set(map(type, sentences)) <= _SENTENCE_TYPES:
+        return
     for index, sentence in enumerate(sentences):
         if isinstance(sentence, (str, bytes)) or not hasattr(sentence, "__len__"):
             raise TypeError(
@@ -98,6 +106,10 @@ def encode_pair(
         ValueError: different numbers of sentences, or a sentence whose lengths differ.
         TypeError: a sentence that is not a list, or a tag that is not a string.
     """
+    if _is_arrow(predictions) and _is_arrow(references):
+        arrow = _encode_arrow_tags(predictions, references)
+        if arrow is not None:
+            return arrow
     vocab = _Vocab(O=OUTSIDE)
     pred_codes, pred_lengths = encode_tags(predictions, vocab, "predictions")
     ref_codes, ref_lengths = encode_tags(references, vocab, "references")
@@ -113,7 +125,51 @@ def encode_pair(
             where = Encoded(codes, lengths, tags).locate(int(np.argmax(codes == code)))
             hint = " (integer label ids need label_list)" if isinstance(tag, (int, np.integer)) else ""
             raise TypeError(f"{side}, {_where(*where)}: tag {tag!r} is not a string{hint}")
-    return Encoded(pred_codes, pred_lengths, tags), Encoded(ref_codes, ref_lengths, tags)
+    return Encoded(pred_codes, pred_lengths, tags, True), Encoded(ref_codes, ref_lengths, tags, True)
+
+
+def _is_arrow(values: Any) -> bool:
+    """An Arrow array or chunked array (what evaluate hands over with format "arrow")."""
+    return type(values).__module__.startswith("pyarrow")
+
+
+def _arrow_lists(values: Any) -> tuple[Any, np.ndarray] | None:
+    """(flat values, sentence lengths) of an Arrow list column; None when it holds nulls."""
+    if hasattr(values, "combine_chunks"):
+        values = values.combine_chunks()
+    if not hasattr(values, "flatten") or not hasattr(values, "value_lengths") or values.null_count:
+        return None
+    flat = values.flatten()
+    if flat.null_count:
+        return None
+    lengths = values.value_lengths().to_numpy(zero_copy_only=False).astype(np.int64)
+    return flat, lengths
+
+
+def _encode_arrow_tags(predictions: Any, references: Any) -> tuple[Encoded, Encoded] | None:
+    """encode_pair for Arrow list<string> columns, without making a Python string per tag.
+
+    Returns None for columns it does not take (nulls, other types), which then go
+    the list way and get its error messages.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    sides = [_arrow_lists(predictions), _arrow_lists(references)]
+    if any(side is None or not pa.types.is_string(side[0].type) and not pa.types.is_large_string(side[0].type)
+           for side in sides):
+        return None
+    vocab = _Vocab(O=OUTSIDE)
+    out = []
+    for flat, lengths in sides:
+        encoded = pc.dictionary_encode(flat)
+        remap = np.fromiter(map(vocab.__getitem__, encoded.dictionary.to_pylist()), np.int64, len(encoded.dictionary))
+        indices = encoded.indices.to_numpy(zero_copy_only=False)
+        out.append((remap[indices], lengths))
+    (pred_codes, pred_lengths), (ref_codes, ref_lengths) = out
+    check_aligned(pred_lengths, ref_lengths)
+    tags = tuple(vocab)
+    return Encoded(pred_codes, pred_lengths, tags, True), Encoded(ref_codes, ref_lengths, tags, True)
 
 
 def check_aligned(pred_lengths: np.ndarray, ref_lengths: np.ndarray) -> None:
@@ -143,6 +199,9 @@ def encode_ids(
     labels = list(label_list)
     if not all(isinstance(t, str) for t in labels):
         raise TypeError("label_list must be a list of tag strings, one per label id")
+    arrow = _arrow_ids(predictions, references) if _is_arrow(predictions) and _is_arrow(references) else None
+    if arrow is not None:
+        predictions, references = arrow
     pred_rows, ref_rows = _as_rows(predictions, "predictions"), _as_rows(references, "references")
     if len(pred_rows) != len(ref_rows):
         raise ValueError(
@@ -177,6 +236,24 @@ def encode_ids(
             )
         out.append(Encoded(remap[ids], lengths, tags))
     return out[0], out[1]
+
+
+def _arrow_ids(predictions: Any, references: Any) -> tuple[Any, Any] | None:
+    """Arrow list<int> columns as 2-D arrays padded with -100 (the references' ignore id)."""
+    import pyarrow as pa
+
+    sides = [_arrow_lists(predictions), _arrow_lists(references)]
+    if any(side is None or not pa.types.is_integer(side[0].type) for side in sides):
+        return None
+    (pred_flat, pred_lengths), (ref_flat, ref_lengths) = sides
+    check_aligned(pred_lengths, ref_lengths)
+    width = int(ref_lengths.max(initial=0))
+    rows = []
+    for flat in (pred_flat, ref_flat):
+        grid = np.full((len(ref_lengths), width), IGNORE_INDEX, dtype=np.int64)
+        grid[np.arange(width) < ref_lengths[:, None]] = flat.to_numpy(zero_copy_only=False)
+        rows.append(grid)
+    return rows[0], rows[1]
 
 
 def _as_rows(values: Any, side: str) -> Any:

@@ -75,7 +75,7 @@ class LenientMatch:
                 for i in seen
             }
         mask = self.chosen["canonical"]
-        kinds = np.bincount(self.pairs.kind[mask], minlength=len(KINDS))
+        kinds = np.bincount(pairs.kind[mask], minlength=len(KINDS))
         matched = int(mask.sum())
         breakdown = dict(zip(KINDS, map(int, kinds)), missed=len(ref) - matched, spurious=len(pred) - matched)
         cells = np.bincount(ref.label[pairs.gold[mask]] * n_lab + pred.label[pairs.pred[mask]], minlength=n_lab * n_lab)

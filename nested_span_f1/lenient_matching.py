@@ -100,35 +100,37 @@ def _weight(levels: list[list[int]], kind: int, overlap: int, base: int, overlap
 def max_weight_matching(weight: list[list[int]]) -> list[tuple[int, int]]:
     """Rows and columns of a maximum-weight matching; ``weight[r][c] <= 0`` means no edge.
 
-    The Hungarian algorithm with potentials (Kuhn-Munkres, O(n^3)) on the square
-    matrix padded with zeros: a maximum-weight perfect assignment there is a
-    maximum-weight matching here, since every edge weighs more than no edge.
+    The Hungarian algorithm with potentials (Kuhn-Munkres, shortest augmenting
+    paths, O(n^2 m) for n rows <= m columns) assigns every row of the smaller
+    side to a column, a no-edge cell costing 0: a maximum-weight assignment is
+    then a maximum-weight matching, since every edge weighs more than no edge.
     Works on Python integers of any size.
 
     >>> max_weight_matching([[3, 2], [2, 0]])
     [(0, 1), (1, 0)]
     """
-    rows = len(weight)
-    cols = len(weight[0]) if rows else 0
-    n = max(rows, cols)
-    cost = [[-weight[r][c] if r < rows and c < cols and weight[r][c] > 0 else 0 for c in range(n)] for r in range(n)]
-    u, v = [0] * (n + 1), [0] * (n + 1)
-    owner, way = [0] * (n + 1), [0] * (n + 1)
-    for r in range(1, n + 1):
-        owner[0], col = r, 0
-        slack: list[float] = [float("inf")] * (n + 1)
-        used = [False] * (n + 1)
+    flip = len(weight) > len(weight[0])
+    table = [list(col) for col in zip(*weight)] if flip else weight
+    n, m = len(table), len(table[0])
+    cost = [[0] * (m + 1)] + [[0] + [-x if x > 0 else 0 for x in row] for row in table]
+    u, v = [0] * (n + 1), [0] * (m + 1)
+    owner, way = [0] * (m + 1), [0] * (m + 1)
+    for row in range(1, n + 1):
+        owner[0], col = row, 0
+        slack: list[float] = [float("inf")] * (m + 1)
+        used = [False] * (m + 1)
         while owner[col]:
             used[col] = True
-            row, delta, nxt = owner[col], float("inf"), 0
-            for c in range(1, n + 1):
+            at, delta, nxt = owner[col], float("inf"), 0
+            line, shift = cost[at], u[at]
+            for c in range(1, m + 1):
                 if not used[c]:
-                    reduced = cost[row - 1][c - 1] - u[row] - v[c]
+                    reduced = line[c] - shift - v[c]
                     if reduced < slack[c]:
                         slack[c], way[c] = reduced, col
                     if slack[c] < delta:
                         delta, nxt = slack[c], c
-            for c in range(n + 1):
+            for c in range(m + 1):
                 if used[c]:
                     u[owner[c]] += delta
                     v[c] -= delta
@@ -139,11 +141,8 @@ def max_weight_matching(weight: list[list[int]]) -> list[tuple[int, int]]:
             prev = way[col]
             owner[col] = owner[prev]
             col = prev
-    return sorted(
-        (owner[c] - 1, c - 1)
-        for c in range(1, n + 1)
-        if owner[c] - 1 < rows and c - 1 < cols and weight[owner[c] - 1][c - 1] > 0
-    )
+    pairs = [(owner[c] - 1, c - 1) for c in range(1, m + 1) if owner[c] and table[owner[c] - 1][c - 1] > 0]
+    return sorted((c, r) for r, c in pairs) if flip else sorted(pairs)
 
 
 def _components(gold: np.ndarray, pred: np.ndarray, n_gold: int, n_nodes: int) -> np.ndarray:

@@ -85,8 +85,8 @@ def test_app_builds_without_launching():
     pytest.importorskip("gradio")
     code = (
         "import json, app; demo = app.build_demo();"
-        "r = app.score(json.dumps(app.EXAMPLE_PREDICTIONS), json.dumps(app.EXAMPLE_REFERENCES), 0.5, 0);"
-        "bad = app.score('[[{\"start\": 2, \"end\": 1, \"label\": \"A\"}]]', '[[]]', 0.5, 0);"
+        "r = app.score(json.dumps(app.EXAMPLE_PREDICTIONS), json.dumps(app.EXAMPLE_REFERENCES), json.dumps(app.OPTIONS));"
+        "bad = app.score('[[{\"start\": 2, \"end\": 1, \"label\": \"A\"}]]', '[[]]', '{}');"
         "print(r['partial_f1'], 'sentence 0' in bad['error'])"
     )
     done = subprocess.run([sys.executable, "-c", code], check=False, cwd=FOLDER, capture_output=True, text=True, timeout=300)

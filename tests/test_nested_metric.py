@@ -81,7 +81,7 @@ def test_app_builds_from_inside_the_folder(repo_root):
     pytest.importorskip("gradio")
     code = (
         "import sys, json, app; app.build_demo()\n"
-        "print(json.dumps(app.score(json.dumps(app.EXAMPLE_PREDICTIONS), json.dumps(app.EXAMPLE_REFERENCES))['overall_f1']))"
+        "print(json.dumps(app.score(json.dumps(app.EXAMPLE_PREDICTIONS), json.dumps(app.EXAMPLE_REFERENCES), json.dumps(app.OPTIONS))['overall_f1']))"
     )
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1"}
     done = subprocess.run([sys.executable, "-c", code], cwd=repo_root / "metrics" / "nested_span_f1", env=env,

@@ -133,7 +133,7 @@ def test_extra_keys(metric):
         "tp", "fp", "fn", "invalid_predicted_chunks", "invalid_reference_chunks",
     ):
         assert got[key] == core[key], key
-    assert got["invalid_predicted_chunks"] == 2  # I-PER and I-LOC after O / another type
+    assert got["invalid_predicted_chunks"] == 3  # I-PER, I-LOC (sentence 0) and I-LOC (sentence 2) open no chunk in IOB2
     for key, value in got.items():
         assert type(value) in (dict, int, float), key
 

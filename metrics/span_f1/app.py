@@ -1,18 +1,25 @@
-"""Hub Space for span_f1: paste tag sequences, get entity-level scores."""
+"""Hub Space for span_f1: paste tag sequences as JSON, get entity-level scores. ``python app.py`` launches it."""
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
-from nested_span_f1.space import build_app  # noqa: E402
+from nested_span_f1.space import build_app, make_scorer  # noqa: E402
 
-EXAMPLE = (
-    [["O", "B-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "O"]],
-    [["O", "B-PER", "I-PER", "O", "B-ORG"], ["B-ORG", "O"]],
-    {"mode": None, "scheme": None, "zero_division": 0},
-)
-demo = build_app(str(HERE), "span_f1: exact-match entity F1", EXAMPLE)
+EXAMPLE_PREDICTIONS = [["O", "B-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "O"]]
+EXAMPLE_REFERENCES = [["O", "B-PER", "I-PER", "O", "B-ORG"], ["B-ORG", "O"]]
+OPTIONS = {"mode": None, "scheme": None, "zero_division": 0}
+score = make_scorer(str(HERE))
+
+
+def build_demo():
+    return build_app(
+        score, "span_f1",
+        "Exact-match entity F1 of tag sequences, identical to seqeval. One list of tags per sentence.",
+        EXAMPLE_PREDICTIONS, EXAMPLE_REFERENCES, OPTIONS,
+    )
+
 
 if __name__ == "__main__":
-    demo.launch()
+    build_demo().launch()

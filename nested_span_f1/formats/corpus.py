@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..fragments import Fragmented, is_fragmented, split_entities
-from ..spans import Span, SpanArrays, spans_from_lists
+from ..fragments import is_fragmented, split_entities
+from ..spans import SpanArrays, spans_from_lists
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class Corpus:
     """
 
     tokens: Sequence[Sequence[str]]
-    entities: Sequence[Sequence[Span | Fragmented]]
+    entities: Sequence[Sequence[Any]]
     sentence_ids: Sequence[str] | None = None
     doc_ids: Sequence[str] | None = None
     format: str = ""

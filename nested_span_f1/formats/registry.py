@@ -69,7 +69,7 @@ def _list_kind(items: list[Any]) -> str | None:
     kind = _json_kind(items[0]) if items else None
     if kind or not all(isinstance(i, dict) and "tokens" in i and "entities" in i for i in items):
         return kind
-    mention = next((m for i in items for m in i["entities"]), {})
+    mention: Any = next((m for i in items for m in i["entities"]), {})
     return "pyramid" if isinstance(mention, dict) and "span" in mention else "triaffine"
 
 
