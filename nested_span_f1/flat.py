@@ -16,7 +16,7 @@ import numpy as np
 from .counts import Counts
 from .decoding import Layout, decode_default, decode_strict, layout
 from .labels import Encoded, ParsedTags, encode_ids, encode_pair, parse_tags
-from .matching import match_exact, span_keys
+from .matching import match_exact, sorted_unique, span_keys
 from .schemes import CONLLEVAL_DEFAULT, PREFIXES, SEQEVAL_DEFAULT, DefaultRules, Scheme, detect_scheme, get_scheme
 from .scores import ZeroDivision, summarize
 from .spans import SpanArrays
@@ -47,22 +47,34 @@ def _fail(side: str, enc: Encoded, code: int, message: str) -> None:
     raise ValueError(f"{side}, sentence {s}, token {p}: tag {enc.tags[code]!r}: {message}")
 
 
+def _present(enc: Encoded) -> np.ndarray:
+    """Bool mask over tag codes: which codes occur in this side."""
+    return np.bincount(enc.codes, minlength=len(enc.tags)) > 0
+
+
 def _parse(sides: dict[str, Encoded], suffix: bool) -> tuple[ParsedTags, np.ndarray]:
     """Parse the shared tag vocabulary; fail on the first malformed tag actually used."""
     any_side = next(iter(sides.values()))
     parsed, problems = parse_tags(any_side.tags, suffix)
-    used = np.zeros(len(any_side.tags), dtype=bool)
-    for side, enc in sides.items():
-        used[np.unique(enc.codes)] = True
-        for code in problems:
-            if (enc.codes == code).any():
-                _fail(side, enc, code, f"malformed: {problems[code]}")
+    if problems or not any_side.complete:
+        used = np.zeros(len(any_side.tags), dtype=bool)
+        for side, enc in sides.items():
+            present = _present(enc)
+            used |= present
+            for code in problems:
+                if present[code]:
+                    _fail(side, enc, code, f"malformed: {problems[code]}")
+    else:
+        # every tag of a string vocabulary occurs somewhere (O aside, which no scheme lacks)
+        used = np.ones(len(any_side.tags), dtype=bool)
     return parsed, used
 
 
 def _check_scheme(sides: dict[str, Encoded], parsed: ParsedTags, scheme: Scheme) -> None:
+    if scheme.allowed[parsed.prefix].all():
+        return
     for side, enc in sides.items():
-        present = np.unique(enc.codes)
+        present = np.flatnonzero(_present(enc))
         bad = present[~scheme.allowed[parsed.prefix[present]]]
         if len(bad):
             allowed = ", ".join(scheme.letters)
@@ -74,7 +86,8 @@ def _invalid(default: SpanArrays, strict: SpanArrays) -> int:
     """How many default-mode chunks strict decoding does not produce."""
     width = int(max(default.end.max(initial=0), strict.end.max(initial=0)))
     n = len(default.labels)
-    return len(np.setdiff1d(span_keys(default, width, n), span_keys(strict, width, n)))
+    kept = sorted_unique(span_keys(default, width, n))
+    return len(kept) - len(np.intersect1d(kept, sorted_unique(span_keys(strict, width, n)), assume_unique=True))
 
 
 def decode_pair(
@@ -108,7 +121,7 @@ def decode_pair(
     if strict:
         if chosen is None:
             # seqeval detects the strict scheme from the references
-            chosen = detect_scheme(np.unique(parsed.prefix[np.unique(ref.codes)]))
+            chosen = detect_scheme(np.unique(parsed.prefix[_present(ref)]))
             if chosen is None:
                 raise ValueError("mode='strict' needs a scheme: pass scheme='IOB2' (or IOB1, IOE1, IOE2, IOBES, BILOU, IO)")
         _check_scheme(sides, parsed, chosen)

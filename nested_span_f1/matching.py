@@ -21,6 +21,17 @@ def span_keys(spans: SpanArrays, max_end: int, n_labels: int, typed: bool = True
     return key
 
 
+def sorted_unique(keys: np.ndarray) -> np.ndarray:
+    """``np.unique(keys)`` for 1-D int keys, skipping the work when they already strictly increase.
+
+    Decoded flat chunks come out in corpus order, so their keys usually do.
+    """
+    if len(keys) < 2 or (keys[1:] > keys[:-1]).all():
+        return keys
+    keys = np.sort(keys)
+    return keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+
+
 def _key_room(n_sentences: int, max_end: int, n_labels: int) -> bool:
     return n_sentences * (max_end + 1) ** 2 * max(n_labels, 1) < 2**62
 
@@ -29,6 +40,19 @@ def unique_spans(spans: SpanArrays) -> tuple[SpanArrays, int]:
     """Remove duplicate (sentence, start, end, label) rows; return them and how many went."""
     if not len(spans):
         return spans, 0
+    max_end, n_labels = int(max(spans.end.max(), spans.start.max())), max(len(spans.labels), int(spans.label.max()) + 1)
+    if spans.start.min() >= 0 and _key_room(spans.n_sentences, max_end, n_labels) and spans.sentence.min() >= 0:
+        keys = span_keys(spans, max_end, n_labels)
+        uniq_keys = sorted_unique(keys)
+        if uniq_keys is keys:
+            return spans, 0
+        # packed keys sort as the rows (sentence, start, end, label) do
+        label = uniq_keys % n_labels
+        rest = uniq_keys // n_labels
+        end = rest % (max_end + 1)
+        rest //= max_end + 1
+        out = SpanArrays(rest // (max_end + 1), rest % (max_end + 1), end, label, spans.labels, spans.n_sentences)
+        return out, len(spans) - len(uniq_keys)
     rows = np.stack([spans.sentence, spans.start, spans.end, spans.label], axis=1)
     uniq = np.unique(rows, axis=0)
     out = SpanArrays(uniq[:, 0], uniq[:, 1], uniq[:, 2], uniq[:, 3], spans.labels, spans.n_sentences)
@@ -56,7 +80,7 @@ def match_exact(predictions: SpanArrays, references: SpanArrays) -> Counts:
         )
     pred_keys = span_keys(predictions, max_end, n_labels)
     ref_keys = span_keys(references, max_end, n_labels)
-    pred_u, ref_u = np.unique(pred_keys), np.unique(ref_keys)
+    pred_u, ref_u = sorted_unique(pred_keys), sorted_unique(ref_keys)
     hit = np.intersect1d(pred_u, ref_u, assume_unique=True)
     per_label = tallies(
         np.bincount(hit % max(n_labels, 1), minlength=n_labels),
@@ -64,8 +88,8 @@ def match_exact(predictions: SpanArrays, references: SpanArrays) -> Counts:
         np.bincount(ref_u % max(n_labels, 1), minlength=n_labels),
         predictions.labels,
     )
-    pred_b = np.unique(span_keys(predictions, max_end, n_labels, typed=False))
-    ref_b = np.unique(span_keys(references, max_end, n_labels, typed=False))
+    pred_b = sorted_unique(span_keys(predictions, max_end, n_labels, typed=False))
+    ref_b = sorted_unique(span_keys(references, max_end, n_labels, typed=False))
     untyped = Tally(len(np.intersect1d(pred_b, ref_b, assume_unique=True)), len(pred_b), len(ref_b))
     notes = {
         "duplicate_predictions": len(pred_keys) - len(pred_u),

@@ -5,7 +5,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
-from nested_span_f1.space import build_app, make_scorer  # noqa: E402
+from nested_span_f1.space import build_app, make_scorer
 
 EXAMPLE_REFERENCES = [[
     {"start": 0, "end": 2, "label": "PER"}, {"start": 3, "end": 4, "label": "ORG"},

@@ -3,9 +3,9 @@
 The scoring lives in the installed ``nested_span_f1`` package; this module only
 declares the inputs evaluate encodes and hands them to ``score_lenient``.
 """
-import datasets
 import evaluate
 
+from nested_span_f1 import hub
 from nested_span_f1.lenient import score_lenient
 
 _CITATION = """\
@@ -71,9 +71,6 @@ Examples:
     (0.5, 0.75, 1.0, 1)
 """
 
-_SPAN = {"start": datasets.Value("int32"), "end": datasets.Value("int32"), "label": datasets.Value("string")}
-
-
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class LenientSpanF1(evaluate.Metric):
     """Lenient entity scores over an optimal one-to-one matching of spans."""
@@ -83,16 +80,7 @@ class LenientSpanF1(evaluate.Metric):
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=[
-                # span lists first: a tag feature set would swallow them as strings
-                datasets.Features({"predictions": [_SPAN], "references": [_SPAN]}),
-                datasets.Features(
-                    {
-                        "predictions": datasets.Sequence(datasets.Value("string")),
-                        "references": datasets.Sequence(datasets.Value("string")),
-                    }
-                ),
-            ],
+            features=hub.features("spans", "tags"),
             reference_urls=[
                 "https://aclanthology.org/S13-2056",
                 "https://aclanthology.org/M93-1007",

@@ -10,7 +10,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
-from nested_span_f1.space import build_app, make_scorer  # noqa: E402
+from nested_span_f1.space import build_app, make_scorer
 
 EXAMPLE_REFERENCES = [[
     {"start": 5, "end": 6, "label": "protein"}, {"start": 5, "end": 7, "label": "protein"},

@@ -15,9 +15,9 @@ for _entry in [p for p in sys.path if os.path.isfile(os.path.join(p or os.curdir
 if os.path.basename(getattr(sys.modules.get("nested_span_f1"), "__file__", None) or "") == "nested_span_f1.py":
     del sys.modules["nested_span_f1"]
 
-import datasets
 import evaluate
 
+from nested_span_f1 import hub
 from nested_span_f1.nested import (
     count_layered,
     count_nested,
@@ -96,20 +96,6 @@ Examples:
     (1.0, 0.5, 0.0)
 """
 
-_SPAN = {"start": datasets.Value("int32"), "end": datasets.Value("int32"), "label": datasets.Value("string")}
-_TAGS = datasets.Sequence(datasets.Value("string"))
-
-
-def _kind(predictions: list, references: list) -> str:
-    """Which input was given: "spans", "layers" or "tags" (from the first non-empty sentence)."""
-    first = next((sentence[0] for sentence in [*predictions, *references] if len(sentence)), None)
-    if isinstance(first, str):
-        return "tags"
-    if isinstance(first, (list, tuple)):
-        return "layers"
-    return "spans"
-
-
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class NestedSpanF1(evaluate.Metric):
     """Exact span F1 with nested, depth and length breakdowns."""
@@ -119,16 +105,12 @@ class NestedSpanF1(evaluate.Metric):
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=[
-                datasets.Features({"predictions": [_SPAN], "references": [_SPAN]}),
-                datasets.Features({"predictions": datasets.Sequence(_TAGS), "references": datasets.Sequence(_TAGS)}),
-                datasets.Features({"predictions": _TAGS, "references": _TAGS}),
-            ],
+            features=hub.features("spans", "layers", "tags"),
             reference_urls=["https://aclanthology.org/D09-1015", "https://doi.org/10.1093/bioinformatics/btg1023"],
         )
 
     def _compute(self, predictions, references, zero_division="warn", scheme=None, mode=None, suffix=False):
-        kind = _kind(predictions, references)
+        kind = hub.input_kind(predictions, references)
         if kind == "spans":
             counts = count_nested(predictions, references)
         elif kind == "layers":

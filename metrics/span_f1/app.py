@@ -5,7 +5,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
-from nested_span_f1.space import build_app, make_scorer  # noqa: E402
+from nested_span_f1.space import build_app, make_scorer
 
 EXAMPLE_PREDICTIONS = [["O", "B-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "O"]]
 EXAMPLE_REFERENCES = [["O", "B-PER", "I-PER", "O", "B-ORG"], ["B-ORG", "O"]]

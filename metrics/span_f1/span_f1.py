@@ -2,8 +2,8 @@
 
 import warnings
 
-import datasets
 import evaluate
+
 import nested_span_f1
 from nested_span_f1 import hub
 
@@ -77,7 +77,7 @@ class SpanF1(evaluate.Metric):
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=hub.tag_features(),
+            features=hub.features("tags", "ids"),
             homepage="https://github.com/chakki-works/seqeval",
             reference_urls=["https://www.clips.uantwerpen.be/conll2000/chunking/output.html"],
         )
