@@ -128,3 +128,22 @@ def table(result: Mapping[str, Any], digits: int = 4) -> str:
     if extra:
         lines.append("  ".join(f"{k}={v}" for k, v in extra.items()))
     return "\n".join(lines) + "\n"
+
+
+LENIENT_SCHEMES = ("strict", "exact", "partial", "type")
+ERROR_CATEGORIES = ("correct", "type_error", "boundary_error", "boundary_type_error", "missed", "spurious")
+
+
+def lenient_table(result: Mapping[str, Any], digits: int = 4) -> str:
+    """The four MUC / SemEval schemes of a lenient result, one row each, then the error breakdown."""
+    head = f"{'':>8}  {'precision':>9}  {'recall':>9}  {'f1':>9}  {'COR':>5}  {'INC':>5}  {'PAR':>5}  {'MIS':>5}  {'SPU':>5}"
+    lines = [head]
+    for s in LENIENT_SCHEMES:
+        lines.append(
+            f"{s:>8}  {result[f'{s}_precision']:>9.{digits}f}  {result[f'{s}_recall']:>9.{digits}f}  "
+            f"{result[f'{s}_f1']:>9.{digits}f}  {result[f'{s}_correct']:>5}  {result[f'{s}_incorrect']:>5}  "
+            f"{result[f'{s}_partial']:>5}  {result[f'{s}_missed']:>5}  {result[f'{s}_spurious']:>5}"
+        )
+    lines.append("")
+    lines.append("errors: " + "  ".join(f"{c}={result[c]}" for c in ERROR_CATEGORIES))
+    return "\n".join(lines) + "\n"

@@ -1,4 +1,9 @@
-"""``nested-span-f1 demo``: the main job on the sample data shipped with the package."""
+"""``nested-span-f1 demo``: the main job, on the sample data shipped with the package.
+
+Scores the flat sample (exact span F1 in seqeval's default and strict modes,
+the conlleval view, the lenient MUC / SemEval schemes) and the nested sample
+(exact span F1 with the nested/depth/length breakdowns).
+"""
 from __future__ import annotations
 
 import argparse
@@ -7,8 +12,12 @@ from pathlib import Path
 
 from ..conll import check_same_tokens, read_columns
 from ..flat import count_tags
-from ..report import conlleval_text, table
+from ..formats import align, read_corpus
+from ..lenient import score_lenient
+from ..nested import count_nested, summarize_nested
+from ..report import conlleval_text, lenient_table, table
 from ..scores import summarize
+from .nested import BREAKDOWN_TITLES, breakdown_table
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_data"
 
@@ -19,16 +28,27 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    out = sys.stdout
     gold = read_columns(SAMPLES / "sample.gold.conll")
     pred = read_columns(SAMPLES / "sample.pred.conll")
     check_same_tokens(gold, pred)
-    out = sys.stdout
-    out.write(f"Flat span F1 on the shipped sample ({len(gold.tokens)} sentences, IOB2)\n\n")
+    gold_tags, pred_tags = gold.column(), pred.column()
+    out.write(f"== Flat span F1: {pred.name} against {gold.name} ({len(gold.tokens)} sentences, IOB2) ==\n\n")
     for mode in (None, "strict"):
-        counts = count_tags(pred.column(), gold.column(), scheme="IOB2", mode=mode)
-        out.write(f"--- mode={mode or 'default'} (seqeval {'strict' if mode else 'default'}) ---\n")
-        out.write(table(summarize(counts, zero_division=0)))
+        out.write(f"-- mode={mode or 'default'}: {'drop' if mode else 'repair'} chunks IOB2 does not allow --\n")
+        out.write(table(summarize(count_tags(pred_tags, gold_tags, scheme="IOB2", mode=mode), zero_division=0)))
         out.write("\n")
-    out.write("--- conlleval.pl view ---\n")
-    out.write(conlleval_text(count_tags(pred.column(), gold.column())))
+    out.write("-- the same, as conlleval.pl prints it --\n")
+    out.write(conlleval_text(count_tags(pred_tags, gold_tags)))
+    out.write("\n== Lenient matching (MUC / SemEval-2013), same sample ==\n\n")
+    out.write(lenient_table(score_lenient(pred_tags, gold_tags, zero_division=0)))
+    nested_gold = read_corpus(SAMPLES / "nested.gold.jsonl")
+    nested_pred = align(nested_gold, read_corpus(SAMPLES / "nested.pred.jsonl"))
+    result = summarize_nested(
+        count_nested(nested_pred.entities, nested_gold.entities, lengths=nested_gold.lengths), zero_division=0
+    )
+    out.write(f"\n== Nested span F1: {len(nested_gold)} sentences of nested spans ==\n\n")
+    out.write(table(result))
+    for key, title in BREAKDOWN_TITLES.items():
+        out.write("\n" + breakdown_table(result[key], title))
     return 0

@@ -1,0 +1,18 @@
+"""The README's main job: ``nested-span-f1 demo`` on the sample data shipped in the package."""
+import subprocess
+import sys
+
+
+def test_demo_scores_the_shipped_samples(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "nested_span_f1.cli", "demo"], cwd=tmp_path,
+                         capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()
+    # flat sample: 28 gold chunks, 28 predicted, 20 exact matches in default mode, 19 in strict mode
+    assert "processed 121 tokens with 28 phrases; found: 28 phrases; correct: 20." in lines
+    assert "tp=20  fp=8  fn=8  invalid_predicted_chunks=1  invalid_reference_chunks=0" in lines
+    assert "tp=19  fp=8  fn=9  invalid_predicted_chunks=1  invalid_reference_chunks=0" in lines
+    assert "  strict     0.7143     0.7143     0.7143     20      7      0      1      1" in lines
+    assert "errors: correct=20  type_error=2  boundary_error=5  boundary_type_error=0  missed=1  spurious=1" in lines
+    # nested sample: 14 gold spans, 16 distinct predictions (one duplicate removed), 10 exact matches
+    assert "  overall     0.6250     0.7143     0.6667       14" in lines
+    assert any(line.startswith("tp=10  fp=6  fn=4  duplicate_predictions=1") for line in lines)
