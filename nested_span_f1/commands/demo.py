@@ -50,5 +50,6 @@ def run(args: argparse.Namespace) -> int:
     out.write(f"\n== Nested span F1: {len(nested_gold)} sentences of nested spans ==\n\n")
     out.write(table(result))
     for key, title in BREAKDOWN_TITLES.items():
-        out.write("\n" + breakdown_table(result[key], title))
+        if key in result:
+            out.write("\n" + breakdown_table(result[key], title))
     return 0
