@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from nested_span_f1.paths import METRICS
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -30,10 +32,11 @@ def installed(tmp_path_factory):
 def test_wheel_carries_metric_modules_and_samples(installed):
     wheel, _ = installed
     names = set(zipfile.ZipFile(wheel).namelist())
-    for metric in ("span_f1",):
+    for metric in METRICS:
         for file in (f"{metric}.py", "README.md", "app.py", "requirements.txt"):
             assert f"nested_span_f1/metrics/{metric}/{file}" in names
-    assert "nested_span_f1/sample_data/sample.gold.conll" in names
+    for sample in ("sample.gold.conll", "sample.pred.conll", "nested.gold.jsonl", "nested.pred.jsonl"):
+        assert f"nested_span_f1/sample_data/{sample}" in names
 
 
 def test_evaluate_load_from_installed_package(installed, tmp_path):
