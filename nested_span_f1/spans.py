@@ -6,12 +6,13 @@ that matching a whole corpus is a handful of array operations.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence, Sized
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence, Tuple
+from typing import Any
 
 import numpy as np
 
-Span = Tuple[int, int, str]
+Span = tuple[int, int, str]
 """``(start, end, label)``: token offsets, start inclusive, end exclusive."""
 
 
@@ -43,7 +44,7 @@ class SpanArrays:
             out[s].append((b, e, names[lab]))
         return out
 
-    def relabel(self, labels: Sequence[str]) -> "SpanArrays":
+    def relabel(self, labels: Sequence[str]) -> SpanArrays:
         """The same spans with label ids re-indexed into ``labels`` (a superset of ``self.labels``)."""
         index = {name: i for i, name in enumerate(labels)}
         remap = np.array([index[name] for name in self.labels], dtype=np.int64)
@@ -78,20 +79,67 @@ def spans_from_lists(
 
     Each span is a ``{"start", "end", "label"}`` mapping or a ``(start, end, label)``
     tuple. ``lengths`` (tokens per sentence), when known, bounds the ends.
+    Well-formed input is checked with array operations; when anything is off, a
+    span-by-span pass finds the first bad span and names it.
 
     Raises:
         ValueError: a missing key, ``start >= end``, a negative start, an end beyond
-            the sentence, or an empty label; the message names sentence and span.
-        TypeError: non-integer offsets or a non-string label.
+            the sentence; the message names sentence and span.
+        TypeError: non-integer offsets, a missing or non-string label, a sentence
+            that is not a list of spans.
     """
     if isinstance(sentences, (str, bytes, Mapping)):
         raise TypeError(f"{side} must be a list with one list of spans per sentence")
     if lengths is not None and len(lengths) != len(sentences):
         raise ValueError(f"{side}: {len(sentences)} sentences of spans but {len(lengths)} sentences of tokens")
+    fast = _vectorised(sentences, lengths)
+    return fast if fast is not None else _checked(sentences, lengths, side)
+
+
+def _columns(flat: list[Any]) -> tuple[list[Any], list[Any], list[Any]] | None:
+    for keys in (("start", "end", "label"), (0, 1, 2)):
+        try:
+            return tuple([span[k] for span in flat] for k in keys)  # type: ignore[return-value]
+        except (KeyError, IndexError, TypeError):
+            continue
+    return None
+
+
+def _vectorised(sentences: Sequence[Iterable[Any]], lengths: Sequence[int] | None) -> SpanArrays | None:
+    """The arrays of well-formed input, or None when a span-by-span check is needed."""
+    if any(isinstance(spans, (str, bytes, Mapping)) or not isinstance(spans, Sized) for spans in sentences):
+        return None
+    flat = [span for spans in sentences for span in spans]
+    columns = _columns(flat)
+    if columns is None:
+        return None
+    starts, ends, labels = columns
+    offsets = set(map(type, starts)) | set(map(type, ends))
+    if any(t is bool or not issubclass(t, (int, np.integer)) for t in offsets):
+        return None
+    if set(map(type, labels)) - {str} or "" in labels:
+        return None
+    try:
+        start, end = np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64)
+    except OverflowError:
+        return None
+    sent = np.repeat(np.arange(len(sentences), dtype=np.int64), [len(spans) for spans in sentences])
+    bad = (start < 0) | (start >= end)
+    if lengths is not None:
+        bad |= end > np.asarray(lengths, dtype=np.int64)[sent]
+    if bad.any():
+        return None
+    index = {name: i for i, name in enumerate(dict.fromkeys(labels))}
+    label = np.fromiter(map(index.__getitem__, labels), dtype=np.int64, count=len(labels))
+    return SpanArrays(sent, start, end, label, tuple(index), len(sentences))
+
+
+def _checked(sentences: Sequence[Iterable[Any]], lengths: Sequence[int] | None, side: str) -> SpanArrays:
+    """Span by span, raising at the first bad one."""
     sent, start, end, label = [], [], [], []
     names: dict[str, int] = {}
     for s, spans in enumerate(sentences):
-        if isinstance(spans, (str, bytes, Mapping)):
+        if isinstance(spans, (str, bytes, Mapping)) or not isinstance(spans, Iterable):
             raise TypeError(f"{side}, sentence {s}: expected a list of spans, got {spans!r}")
         for span in spans:
             try:
@@ -101,7 +149,7 @@ def spans_from_lists(
                     f"{side}, sentence {s}: span {span!r} must have start, end and label "
                     "(a {'start', 'end', 'label'} dict or a (start, end, label) tuple)"
                 ) from None
-            if not isinstance(b, (int, np.integer)) or isinstance(b, bool) or not isinstance(e, (int, np.integer)) or isinstance(e, bool):
+            if any(isinstance(x, bool) or not isinstance(x, (int, np.integer)) for x in (b, e)):
                 raise TypeError(f"{side}, sentence {s}: span {span!r} has non-integer offsets")
             if not isinstance(lab, str) or not lab:
                 raise TypeError(f"{side}, sentence {s}: span {span!r} needs a non-empty string label")
