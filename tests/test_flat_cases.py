@@ -83,8 +83,7 @@ def test_round_trip_every_scheme(scheme):
             assert tags_to_spans(tags) == expected
         result = score_tags(tags, tags, scheme=scheme, mode="strict", zero_division=1)
         assert result["overall_f1"] == 1.0
-        if scheme != "BILOU":  # see test_valid_bilou_reports_no_invalid_chunks
-            assert result["invalid_predicted_chunks"] == result["invalid_reference_chunks"] == 0
+        assert result["invalid_predicted_chunks"] == result["invalid_reference_chunks"] == 0
 
     check()
 
@@ -94,10 +93,10 @@ def test_seqeval_ioe1_quirk_kept():
 
 
 def test_valid_bilou_reports_no_invalid_chunks():
-    # invalid_*_chunks should count the chunks the scheme rejected (dropped or
-    # repaired). For tags that are valid BILOU, strict mode drops nothing, but the
-    # count compares against seqeval's default decoder, which knows no U-/L-
-    # transitions and merges U-PER U-PER into one chunk: it reports 1 here.
+    # invalid_*_chunks count the chunks the scheme rejects (dropped or repaired).
+    # For valid BILOU strict mode drops nothing; seqeval's default decoder, which
+    # knows no U-/L- transitions, would merge U-PER U-PER into one chunk, so the
+    # count must not compare against it.
     tags = [["U-PER", "U-PER"]]
     assert tags_to_spans(tags, scheme="BILOU", mode="strict") == [[(0, 1, "PER"), (1, 2, "PER")]]
     result = score_tags(tags, tags, scheme="BILOU", mode="strict")

@@ -368,8 +368,7 @@ def test_dict_and_tuple_spans_and_tags_agree():
     tuples = [[(0, 1, "PER"), (3, 4, "LOC")]]
     from_tags = score_lenient(*tags)
     from_spans = score_lenient(dicts, tuples)
-    assert from_tags["invalid_predicted_chunks"] == 0
-    from_tags = {k: v for k, v in from_tags.items() if not k.startswith("invalid_")}
+    assert "invalid_predicted_chunks" not in from_tags  # no scheme given: nothing to check the chunks against
     assert from_tags == from_spans
 
 

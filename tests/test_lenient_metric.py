@@ -1,5 +1,4 @@
 """The lenient_span_f1 evaluate module: loads offline, takes span lists and tags, matches the core."""
-import doctest
 import subprocess
 import sys
 import warnings
@@ -92,24 +91,3 @@ def test_app_builds_without_launching():
     done = subprocess.run([sys.executable, "-c", code], check=False, cwd=FOLDER, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[-2:] == ["0.875", "True"]
-
-
-def test_metric_card_examples_print_what_the_card_says(metric):
-    with open(f"{FOLDER}/README.md", encoding="utf-8") as card:
-        text = card.read()
-    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
-    blocks = [block for block in text.split("```python")[1:] if ">>>" in block.split("```")[0]]
-    assert len(blocks) == 3
-    for i, block in enumerate(blocks):
-        test = parser.get_doctest(block.split("```")[0], {"metric": metric}, f"card-{i}", "README.md", 0)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            runner.run(test)
-    assert runner.summarize(verbose=False).failed == 0
-
-
-def test_metric_card_front_matter():
-    with open(f"{FOLDER}/README.md", encoding="utf-8") as card:
-        head = card.read().split("---")[1]
-    for key in ("title:", "emoji:", "colorFrom:", "colorTo:", "sdk: gradio", "sdk_version:", "app_file: app.py", "pinned: false", "- evaluate", "- metric"):
-        assert key in head, key
