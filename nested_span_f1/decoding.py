@@ -8,15 +8,19 @@ never cross sentences. Every rule lookup is a vectorised table lookup indexed by
 Only the transitions that touch a non-``O`` tag can start, continue or end a
 chunk (the tables never fire on ``O`` -> ``O``), so the rules are looked up at
 those positions alone: about a quarter of the tokens in NER data. A rule table
-that breaks this property is decoded densely, at every position.
+that breaks this property is decoded densely, at every position. Arrays are
+kept small (one byte a tag code) because fresh memory is a large part of the
+cost at this speed.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from .labels import Encoded, ParsedTags
+from .matching import intersect_sorted
 from .schemes import PREFIXES, DefaultRules, Scheme
 from .spans import SpanArrays
 
@@ -40,6 +44,11 @@ class Layout:
     parsed: ParsedTags
     active: np.ndarray
 
+    @cached_property
+    def sparse_view(self) -> _View:
+        """The active positions with their tag codes, shared by every rule table."""
+        return _View(self, self.active)
+
     @property
     def prefix(self) -> np.ndarray:
         """Prefix code at every padded position."""
@@ -57,7 +66,8 @@ class Layout:
         return (prefix[:-1] * _NP + prefix[1:]) * 2 + (type_id[:-1] == type_id[1:])
 
 
-def _code_dtype(n_codes: int) -> type:
+def code_dtype(n_codes: int) -> type:
+    """The smallest unsigned integer type that holds ``n_codes`` tag codes."""
     if n_codes <= 1 << 8:
         return np.uint8
     if n_codes <= 1 << 16:
@@ -71,13 +81,15 @@ def layout(encoded: Encoded, parsed: ParsedTags) -> Layout:
     offsets = encoded.offsets
     sentence_start = offsets[:-1] + np.arange(1, n_sent + 1, dtype=np.int64)
     size = len(encoded.codes) + n_sent + 1
-    padded = np.zeros(size, dtype=_code_dtype(len(parsed.prefix)))
+    padded = np.zeros(size, dtype=code_dtype(len(parsed.prefix)))
+    work = np.ones(size, dtype=bool)
     if len(encoded.codes):
-        token = np.ones(size, dtype=bool)
-        token[offsets + np.arange(n_sent + 1, dtype=np.int64)] = False
-        padded[token] = encoded.codes
+        work[offsets + np.arange(n_sent + 1, dtype=np.int64)] = False
+        padded[work] = encoded.codes
     tagged = padded != 0
-    active = np.flatnonzero(tagged[1:] | tagged[:-1]) + 1
+    near_tag = np.logical_or(tagged[1:], tagged[:-1], out=work[1:])
+    active = np.flatnonzero(near_tag)
+    active += 1
     return Layout(padded, sentence_start, parsed, active)
 
 
@@ -89,13 +101,19 @@ def _sparse_ok(table: np.ndarray) -> bool:
 class _View:
     """The positions a set of rules is evaluated at, with previous and current tag codes."""
 
-    def __init__(self, lay: Layout, dense: bool):
+    def __init__(self, lay: Layout, positions: np.ndarray):
         self.lay = lay
-        self.positions = np.arange(1, len(lay.padded), dtype=np.int64) if dense else lay.active
-        self.prev = lay.padded[self.positions - 1]
-        self.cur = lay.padded[self.positions]
+        self.positions = positions
+        self.prev = lay.padded[positions - 1]
+        self.cur = lay.padded[positions]
         n = len(lay.parsed.prefix)
-        self.pair = self.prev.astype(np.int64) * n + self.cur if n <= _PAIR_TABLE_LIMIT else None
+        if n <= _PAIR_TABLE_LIMIT:
+            pair = self.prev.astype(np.uint16 if n * n <= 1 << 16 else np.int64)
+            pair *= n
+            pair += self.cur
+            self.pair: np.ndarray | None = pair
+        else:
+            self.pair = None
 
     def flags(self, table: np.ndarray) -> np.ndarray:
         """The rule flag at each position of the view."""
@@ -104,28 +122,56 @@ class _View:
             prefix, type_id = parsed.prefix, parsed.type_id
             same = (type_id[:, None] == type_id[None, :]).astype(np.int64)
             by_codes = table[prefix[:, None], prefix[None, :], same]
-            return by_codes.reshape(-1)[self.pair]
+            return by_codes.reshape(-1).take(self.pair)
         prev, cur = self.prev, self.cur
         index = (parsed.prefix[prev] * _NP + parsed.prefix[cur]) * 2 + (parsed.type_id[prev] == parsed.type_id[cur])
         return table.reshape(-1)[index]
 
 
-def _to_spans(
-    lay: Layout, begin: np.ndarray, end: np.ndarray, sentence: np.ndarray, type_pos: np.ndarray, types: tuple[str, ...]
-) -> SpanArrays:
+def _dense_view(lay: Layout) -> _View:
+    return _View(lay, np.arange(1, len(lay.padded), dtype=np.int64))
+
+
+def spans_at(lay: Layout, begin: np.ndarray, end: np.ndarray, type_pos: np.ndarray, types: tuple[str, ...]) -> SpanArrays:
+    """Spans from padded positions; ``begin`` and ``end`` are consumed (reused as outputs)."""
+    sentence = np.searchsorted(lay.sentence_start, begin, side="right")
+    sentence -= 1
     base = lay.sentence_start[sentence]
-    return SpanArrays(
-        sentence.astype(np.int64),
-        (begin - base).astype(np.int64),
-        (end - base).astype(np.int64),
-        lay.parsed.type_id[lay.padded[type_pos]],
-        types,
-        len(lay.sentence_start),
-    )
+    label = lay.parsed.type_id[lay.padded[type_pos]]
+    begin -= base
+    end -= base
+    return SpanArrays(sentence, begin, end, label, types, len(lay.sentence_start))
 
 
-def _sentence_of(lay: Layout, positions: np.ndarray) -> np.ndarray:
-    return np.searchsorted(lay.sentence_start, positions, side="right") - 1
+def default_bounds(lay: Layout, rules: DefaultRules) -> tuple[np.ndarray, np.ndarray]:
+    """Padded (begin, end) of every chunk decode_default finds, in corpus order."""
+    view = lay.sparse_view if _sparse_ok(rules.ends) and _sparse_ok(rules.starts) else _dense_view(lay)
+    ends = view.positions[view.flags(rules.ends)]
+    starts = view.positions[view.flags(rules.starts)]
+    if len(starts) == len(ends) and (starts < ends).all() and (starts[1:] >= ends[:-1]).all():
+        # the usual case: every chunk has its own start flag, so no search is needed
+        begin = starts
+    else:
+        last = np.searchsorted(starts, ends, side="left") - 1
+        begin = starts[np.maximum(last, 0)] if len(starts) else np.zeros(len(ends), dtype=np.int64)
+        begin = np.where(last >= 0, begin, 0)
+    if not _ends_at_every_o(lay, rules):
+        # a chunk may run over an O and past its sentence: keep it in the sentence it ends in
+        sentence = np.searchsorted(lay.sentence_start, ends - 1, side="right") - 1
+        np.maximum(begin, lay.sentence_start[sentence], out=begin)
+    return begin, ends
+
+
+def _ends_at_every_o(lay: Layout, rules: DefaultRules) -> bool:
+    """True when every tag of the vocabulary ends its chunk before an ``O``.
+
+    Chunks then never contain an ``O``, so none crosses a sentence separator.
+    (seqeval's rules end them everywhere except after bare ``U``/``L`` tags.)
+    """
+    parsed = lay.parsed
+    tagged = parsed.prefix != 0
+    same_as_o = (parsed.type_id == parsed.type_id[0]).astype(np.int64)
+    return bool(rules.ends[parsed.prefix[tagged], 0, same_as_o[tagged]].all())
 
 
 def decode_default(lay: Layout, rules: DefaultRules, types: tuple[str, ...]) -> SpanArrays:
@@ -136,15 +182,47 @@ def decode_default(lay: Layout, rules: DefaultRules, types: tuple[str, ...]) -> 
     U-/L- tags outside their scheme, where seqeval reuses a stale offset from an
     earlier sentence) the chunk is clamped to the sentence's first token.
     """
-    view = _View(lay, dense=not (_sparse_ok(rules.ends) and _sparse_ok(rules.starts)))
-    ends = view.positions[view.flags(rules.ends)]
-    starts = view.positions[view.flags(rules.starts)]
-    last = np.searchsorted(starts, ends, side="left") - 1
-    begin = starts[np.maximum(last, 0)] if len(starts) else np.zeros(len(ends), dtype=np.int64)
-    begin = np.where(last >= 0, begin, 0)
-    sentence = _sentence_of(lay, ends - 1)
-    begin = np.maximum(begin, lay.sentence_start[sentence])
-    return _to_spans(lay, begin, ends, sentence, ends - 1, types)
+    begin, end = default_bounds(lay, rules)
+    return spans_at(lay, begin, end, end - 1, types)
+
+
+def strict_bounds(lay: Layout, scheme: Scheme) -> tuple[np.ndarray, np.ndarray]:
+    """Padded (begin, end) of every chunk decode_strict keeps, in corpus order."""
+    # Sparse positions are exact when no rule fires on O -> O, nothing is inside
+    # next to an O, and no chunk starts on an O: then every token of a chunk and
+    # the first token past it are active positions, consecutive ones.
+    sparse = (
+        _sparse_ok(scheme.starts) and _sparse_ok(scheme.ends)
+        and not scheme.inside[0].any() and not scheme.inside[:, 0].any() and not scheme.starts[:, 0].any()
+    )
+    view = lay.sparse_view if sparse else _dense_view(lay)
+    start = view.flags(scheme.starts)
+    inside = view.flags(scheme.inside)
+    first = np.flatnonzero(start)
+    continuing = inside[first]
+    if continuing.any():
+        # A start flag inside a running chunk begins a chunk only when no start flag
+        # lies between the run's head (the last index not inside a chunk) and it.
+        breaks = np.flatnonzero(~inside)
+        rank = np.flatnonzero(continuing)
+        last = np.searchsorted(breaks, first[rank], side="right") - 1
+        head = np.where(last >= 0, breaks[np.maximum(last, 0)] if len(breaks) else 0, 0)
+        begins = np.ones(len(first), dtype=bool)
+        begins[rank] = rank == np.searchsorted(first, head, side="left")
+        first = first[begins]
+    # after[i]: the first view index past chunk i that is not inside it
+    if sparse:
+        # the view ends with a position outside every chunk (the trailing separator or an O)
+        after = first + 1
+        running = inside[after]
+        if running.any():
+            run_end = np.flatnonzero(inside[:-1] & ~inside[1:]) + 1
+            after[running] = run_end[np.searchsorted(run_end, after[running], side="right")]
+    else:
+        breaks = np.flatnonzero(~inside)
+        after = breaks[np.searchsorted(breaks, first, side="right")]
+    keep = view.flags(scheme.ends)[after]
+    return view.positions[first[keep]], view.positions[after[keep]]
 
 
 def decode_strict(lay: Layout, scheme: Scheme, types: tuple[str, ...]) -> SpanArrays:
@@ -155,25 +233,31 @@ def decode_strict(lay: Layout, scheme: Scheme, types: tuple[str, ...]) -> SpanAr
     the first token past it. (Start and inside rules overlap only in IOB1's
     ``B-X I-X``, where the token continues the chunk begun before it.)
     """
-    # Sparse positions are exact when no rule fires on O -> O, nothing is inside
-    # next to an O, and no chunk starts on an O: then every token of a chunk and
-    # the first token past it are active positions, consecutive ones.
-    sparse = (
-        _sparse_ok(scheme.starts) and _sparse_ok(scheme.ends)
-        and not scheme.inside[0].any() and not scheme.inside[:, 0].any() and not scheme.starts[:, 0].any()
-    )
-    view = _View(lay, dense=not sparse)
-    start = view.flags(scheme.starts)
-    inside = view.flags(scheme.inside)
-    end_ok = view.flags(scheme.ends)
-    index = np.arange(len(start), dtype=np.int64)
-    # run_head[j]: the last view index <= j that is not inside a chunk.
-    run_head = np.maximum.accumulate(np.where(inside, 0, index))
-    seen = np.concatenate(([0], np.cumsum(start)))
-    starts_since_head = seen[index] - seen[run_head]
-    first = np.flatnonzero(start & (starts_since_head == 0))
-    breaks = np.flatnonzero(~inside)
-    after = breaks[np.searchsorted(breaks, first, side="right")]
-    keep = end_ok[after]
-    begin, end = view.positions[first[keep]], view.positions[after[keep]]
-    return _to_spans(lay, begin, end, _sentence_of(lay, begin), begin, types)
+    begin, end = strict_bounds(lay, scheme)
+    return spans_at(lay, begin, end, begin, types)
+
+
+def count_missing(lay: Layout, kept: tuple[np.ndarray, np.ndarray], label_at: np.ndarray,
+                  other: tuple[np.ndarray, np.ndarray], other_label_at: np.ndarray) -> int:
+    """How many (begin, end, label) chunks of ``kept`` are not in ``other`` (both in corpus order).
+
+    ``label_at``: the padded position whose type labels each chunk.
+    """
+    size, n_types = len(lay.padded), max(len(lay.parsed.types), 1)
+    type_id, padded = lay.parsed.type_id, lay.padded
+
+    def keys(bounds: tuple[np.ndarray, np.ndarray], at: np.ndarray) -> np.ndarray:
+        key = bounds[0] * size
+        key += bounds[1]
+        key *= n_types
+        key += type_id[padded[at]]
+        return key
+
+    if size * size * n_types >= 2**62:
+        rows = [np.stack([b[0], b[1], type_id[padded[at]]], axis=1) for b, at in ((kept, label_at), (other, other_label_at))]
+        mine_rows, their_rows = np.unique(rows[0], axis=0), {tuple(r) for r in np.unique(rows[1], axis=0).tolist()}
+        return sum(tuple(r) not in their_rows for r in mine_rows.tolist())
+    mine, theirs = keys(kept, label_at), keys(other, other_label_at)
+    if not ((mine[1:] > mine[:-1]).all() and (theirs[1:] > theirs[:-1]).all()):
+        mine, theirs = np.unique(mine), np.unique(theirs)
+    return len(mine) - len(intersect_sorted(mine, theirs))

@@ -14,10 +14,25 @@ from typing import Any, Sequence
 import numpy as np
 
 from .counts import Counts
-from .decoding import Layout, decode_default, decode_strict, layout
+from .decoding import (
+    Layout,
+    count_missing,
+    default_bounds,
+    layout,
+    spans_at,
+    strict_bounds,
+)
 from .labels import Encoded, ParsedTags, encode_ids, encode_pair, parse_tags
-from .matching import match_exact, sorted_unique, span_keys
-from .schemes import CONLLEVAL_DEFAULT, PREFIXES, SEQEVAL_DEFAULT, DefaultRules, Scheme, detect_scheme, get_scheme
+from .matching import match_exact
+from .schemes import (
+    CONLLEVAL_DEFAULT,
+    PREFIXES,
+    SEQEVAL_DEFAULT,
+    DefaultRules,
+    Scheme,
+    detect_scheme,
+    get_scheme,
+)
 from .scores import ZeroDivision, summarize
 from .spans import SpanArrays
 
@@ -82,12 +97,70 @@ def _check_scheme(sides: dict[str, Encoded], parsed: ParsedTags, scheme: Scheme)
                   f"{scheme.name} (allowed: {allowed}); pick the scheme the tags use, or mode=None")
 
 
-def _invalid(default: SpanArrays, strict: SpanArrays) -> int:
-    """How many default-mode chunks strict decoding does not produce."""
-    width = int(max(default.end.max(initial=0), strict.end.max(initial=0)))
-    n = len(default.labels)
-    kept = sorted_unique(span_keys(default, width, n))
-    return len(kept) - len(np.intersect1d(kept, sorted_unique(span_keys(strict, width, n)), assume_unique=True))
+@dataclass(frozen=True)
+class _Prepared:
+    """Both sides encoded and checked, with the shared tag table and the scheme chosen."""
+
+    predictions: Encoded
+    references: Encoded
+    parsed: ParsedTags
+    scheme: Scheme | None
+    strict: bool
+    default_rules: DefaultRules
+
+
+def _prepare(
+    predictions: Any,
+    references: Any,
+    *,
+    scheme: str | Scheme | None = None,
+    mode: str | None = None,
+    suffix: bool = False,
+    label_list: Sequence[str] | None = None,
+    default_rules: DefaultRules = SEQEVAL_DEFAULT,
+) -> _Prepared:
+    if mode not in MODES:
+        raise ValueError(f'mode must be None (conlleval-style repair) or "strict", got {mode!r}')
+    strict = mode == "strict"
+    if label_list is not None:
+        pred, ref = encode_ids(predictions, references, label_list)
+    else:
+        pred, ref = encode_pair(predictions, references)
+    sides = {"predictions": pred, "references": ref}
+    parsed, used = _parse(sides, suffix)
+    chosen = get_scheme(scheme) if scheme is not None else None
+    if strict:
+        if chosen is None:
+            # seqeval detects the strict scheme from the references
+            chosen = detect_scheme(np.flatnonzero(np.bincount(parsed.prefix[_present(ref)], minlength=len(PREFIXES))))
+            if chosen is None:
+                raise ValueError("mode='strict' needs a scheme: pass scheme='IOB2' (or IOB1, IOE1, IOE2, IOBES, BILOU, IO)")
+        _check_scheme(sides, parsed, chosen)
+    else:
+        present = np.flatnonzero(np.bincount(parsed.prefix[used], minlength=len(PREFIXES)))
+        if chosen is None or not chosen.allowed[present].all():
+            chosen = detect_scheme(present)
+    return _Prepared(pred, ref, parsed, chosen, strict, default_rules)
+
+
+def _decode(prep: _Prepared, pred: Encoded, ref: Encoded) -> Decoded:
+    parsed, chosen = prep.parsed, prep.scheme
+    decoded, notes = {}, {}
+    for side, enc in (("predictions", pred), ("references", ref)):
+        lay = layout(enc, parsed)
+        begin, end = default_bounds(lay, prep.default_rules)
+        if chosen is None:
+            decoded[side] = spans_at(lay, begin, end, end - 1, parsed.types)
+            continue
+        strict_begin, strict_end = strict_bounds(lay, chosen)
+        last = end - 1
+        note = f"invalid_{'predicted' if side == 'predictions' else 'reference'}_chunks"
+        notes[note] = count_missing(lay, (begin, end), last, (strict_begin, strict_end), strict_begin)
+        if prep.strict:
+            decoded[side] = spans_at(lay, strict_begin, strict_end, strict_begin, parsed.types)
+        else:
+            decoded[side] = spans_at(lay, begin, end, last, parsed.types)
+    return Decoded(decoded["predictions"], decoded["references"], pred, ref, chosen, notes)
 
 
 def decode_pair(
@@ -108,48 +181,46 @@ def decode_pair(
             token and value.
         TypeError: a tag that is not a string (integer ids without ``label_list``).
     """
-    if mode not in MODES:
-        raise ValueError(f'mode must be None (conlleval-style repair) or "strict", got {mode!r}')
-    strict = mode == "strict"
-    if label_list is not None:
-        pred, ref = encode_ids(predictions, references, label_list)
-    else:
-        pred, ref = encode_pair(predictions, references)
-    sides = {"predictions": pred, "references": ref}
-    parsed, used = _parse(sides, suffix)
-    chosen = get_scheme(scheme) if scheme is not None else None
-    if strict:
-        if chosen is None:
-            # seqeval detects the strict scheme from the references
-            chosen = detect_scheme(np.unique(parsed.prefix[_present(ref)]))
-            if chosen is None:
-                raise ValueError("mode='strict' needs a scheme: pass scheme='IOB2' (or IOB1, IOE1, IOE2, IOBES, BILOU, IO)")
-        _check_scheme(sides, parsed, chosen)
-    else:
-        present = np.unique(parsed.prefix[used])
-        if chosen is None or not chosen.allowed[present].all():
-            chosen = detect_scheme(present)
-    lays = {side: layout(enc, parsed) for side, enc in sides.items()}
-    decoded, notes = {}, {}
-    for side, lay in lays.items():
-        default = decode_default(lay, default_rules, parsed.types)
-        if chosen is None:
-            decoded[side] = default
-            continue
-        strict_spans = decode_strict(lay, chosen, parsed.types)
-        decoded[side] = strict_spans if strict else default
-        notes[f"invalid_{'predicted' if side == 'predictions' else 'reference'}_chunks"] = _invalid(default, strict_spans)
-    return Decoded(decoded["predictions"], decoded["references"], pred, ref, chosen, notes)
+    prep = _prepare(
+        predictions, references, scheme=scheme, mode=mode, suffix=suffix, label_list=label_list,
+        default_rules=default_rules,
+    )
+    return _decode(prep, prep.predictions, prep.references)
+
+
+BLOCK_TOKENS = 1 << 17
+"""Tokens decoded at a time by :func:`count_tags`: blocks of whole sentences keep every
+working array small (in cache, and clear of the cost of fresh memory), and counts add."""
+
+
+def _blocks(lengths: np.ndarray, size: int) -> list[tuple[int, int, int, int]]:
+    """(first sentence, end sentence, first token, end token) of consecutive blocks of about ``size`` tokens."""
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    cuts = np.unique(np.searchsorted(offsets, np.arange(size, int(offsets[-1]), size), side="left"))
+    bounds = [0, *[int(c) for c in cuts if 0 < c < len(lengths)], len(lengths)]
+    return [(a, b, int(offsets[a]), int(offsets[b])) for a, b in zip(bounds[:-1], bounds[1:])]
 
 
 def count_tags(predictions: Any, references: Any, **options: Any) -> Counts:
     """Counts for tagged sentences; takes the options of :func:`decode_pair`.
 
+    Equal to ``decode_pair(...).counts()``; large inputs are decoded a block of
+    sentences at a time and the blocks' counts added.
+
     >>> c = count_tags([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "B-LOC"]])
     >>> c.labels["PER"], c.labels["LOC"], c.correct_tokens
     (Tally(tp=1, predicted=1, gold=1), Tally(tp=0, predicted=0, gold=1), 2)
     """
-    return decode_pair(predictions, references, **options).counts()
+    prep = _prepare(predictions, references, **options)
+    pred, ref = prep.predictions, prep.references
+    if len(ref.codes) <= BLOCK_TOKENS:
+        return _decode(prep, pred, ref).counts()
+    total = Counts()
+    for first, end, start, stop in _blocks(ref.lengths, BLOCK_TOKENS):
+        block = [Encoded(enc.codes[start:stop], enc.lengths[first:end], enc.tags, enc.complete) for enc in (pred, ref)]
+        total = total + _decode(prep, *block).counts()
+    return total
 
 
 def score_tags(

@@ -85,9 +85,16 @@ def encode_tags(
     _check_sentences(side, sentences)
     lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
     try:
-        codes = np.fromiter(
-            map(vocab.__getitem__, chain.from_iterable(sentences)), dtype=np.int64, count=int(lengths.sum())
-        )
+        # One byte a code while the vocabulary allows it: fresh memory is a large part
+        # of the cost here. A vocabulary that outgrows the type is encoded again, wider.
+        for dtype in (np.uint8, np.int64):
+            try:
+                codes = np.fromiter(
+                    map(vocab.__getitem__, chain.from_iterable(sentences)), dtype=dtype, count=int(lengths.sum())
+                )
+                break
+            except OverflowError:
+                continue
     except TypeError:
         for s, sentence in enumerate(sentences):
             for p, tag in enumerate(sentence):
