@@ -19,7 +19,7 @@ setup(
     long_description_content_type="text/markdown",
     license="Apache-2.0",
     python_requires=">=3.9",
-    packages=find_packages(include=["nested_span_f1", "nested_span_f1.*"]) + ["nested_span_f1.metrics"],
+    packages=[*find_packages(include=["nested_span_f1", "nested_span_f1.*"]), "nested_span_f1.metrics"],
     package_dir={"nested_span_f1.metrics": "metrics"},
     package_data={
         "nested_span_f1": ["sample_data/*"],
@@ -33,6 +33,9 @@ setup(
         "app": ["gradio>=5"],
         "test": [
             "pytest>=7",
+            "ruff==0.17.6",
+            "selenium>=4.20",
+            "gradio>=5",
             "hypothesis>=6",
             "seqeval==1.2.2",
             "nervaluate==1.2.1",

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, TextIO, Union
+from typing import TextIO, Union
 
 Source = Union[str, "os.PathLike[str]", TextIO, Iterable[str]]
 

@@ -7,9 +7,10 @@ scoring, streaming evaluation and distributed all-reduce with constant memory.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -30,7 +31,7 @@ class Tally:
     def fn(self) -> int:
         return self.gold - self.tp
 
-    def __add__(self, other: "Tally") -> "Tally":
+    def __add__(self, other: Tally) -> Tally:
         return Tally(self.tp + other.tp, self.predicted + other.predicted, self.gold + other.gold)
 
 
@@ -74,7 +75,7 @@ class Counts:
         """All labels pooled (the micro-average's counts)."""
         return sum(self.labels.values(), Tally())
 
-    def __add__(self, other: "Counts") -> "Counts":
+    def __add__(self, other: Counts) -> Counts:
         if not isinstance(other, Counts):
             return NotImplemented
         return Counts(
@@ -85,7 +86,7 @@ class Counts:
             _merge(self.notes, other.notes, 0),
         )
 
-    def __radd__(self, other: Any) -> "Counts":
+    def __radd__(self, other: Any) -> Counts:
         # lets sum(list_of_counts) start from 0
         if other == 0:
             return self
@@ -102,7 +103,7 @@ class Counts:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Counts":
+    def from_dict(cls, data: Mapping[str, Any]) -> Counts:
         """Rebuild counts written by :meth:`to_dict`."""
         return cls(
             {k: Tally(*map(int, v)) for k, v in data["labels"].items()},

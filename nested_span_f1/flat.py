@@ -2,14 +2,18 @@
 
 ``mode=None`` decodes as seqeval's default mode (conlleval-compatible: malformed
 chunks are repaired); ``mode="strict"`` decodes as seqeval's strict mode for a
-scheme (malformed chunks are dropped). Either way the chunks the scheme rejects
-are counted as ``invalid_predicted_chunks`` / ``invalid_reference_chunks``, so a
-user sees how far the two modes are apart and why.
+scheme (malformed chunks are dropped). When the scheme is known (passed, or
+detected by strict mode as seqeval does) the chunks it rejects are counted as
+``invalid_predicted_chunks`` / ``invalid_reference_chunks``, so a user sees how
+far the two modes are apart and why. Without a scheme there is nothing to
+count against: guessing one per call would make the counts of two batches
+disagree with the counts of their union.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -136,10 +140,11 @@ def _prepare(
             if chosen is None:
                 raise ValueError("mode='strict' needs a scheme: pass scheme='IOB2' (or IOB1, IOE1, IOE2, IOBES, BILOU, IO)")
         _check_scheme(sides, parsed, chosen)
-    else:
+    elif chosen is not None:
         present = np.flatnonzero(np.bincount(parsed.prefix[used], minlength=len(PREFIXES)))
-        if chosen is None or not chosen.allowed[present].all():
-            chosen = detect_scheme(present)
+        if not chosen.allowed[present].all():
+            # default mode ignores a scheme the tags do not follow, as seqeval does
+            chosen = None
     return _Prepared(pred, ref, parsed, chosen, strict, default_rules)
 
 
@@ -154,8 +159,12 @@ def _decode(prep: _Prepared, pred: Encoded, ref: Encoded) -> Decoded:
             continue
         strict_begin, strict_end = strict_bounds(lay, chosen)
         last = end - 1
+        repaired = (begin, end)
+        if chosen.read_as:
+            parsed_as = ParsedTags(chosen.repair_prefix[parsed.prefix], parsed.type_id, parsed.types)
+            repaired = default_bounds(replace(lay, parsed=parsed_as), SEQEVAL_DEFAULT)
         note = f"invalid_{'predicted' if side == 'predictions' else 'reference'}_chunks"
-        notes[note] = count_missing(lay, (begin, end), last, (strict_begin, strict_end), strict_begin)
+        notes[note] = count_missing(lay, repaired, repaired[1] - 1, (strict_begin, strict_end), strict_begin)
         if prep.strict:
             decoded[side] = spans_at(lay, strict_begin, strict_end, strict_begin, parsed.types)
         else:
@@ -270,4 +279,4 @@ def tags_to_spans(
     return decode_pair(sentences, sentences, scheme=scheme, mode=mode, suffix=suffix).references.to_lists()
 
 
-__all__ = ["Decoded", "decode_pair", "count_tags", "score_tags", "tags_to_spans", "CONLLEVAL_DEFAULT", "Layout"]
+__all__ = ["CONLLEVAL_DEFAULT", "Decoded", "Layout", "count_tags", "decode_pair", "score_tags", "tags_to_spans"]

@@ -5,9 +5,10 @@ itself is only ever handled as an int array of tag codes. Code 0 is always ``O``
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -163,7 +164,7 @@ def _encode_arrow_tags(predictions: Any, references: Any) -> tuple[Encoded, Enco
     import pyarrow.compute as pc
 
     sides = [_arrow_lists(predictions), _arrow_lists(references)]
-    if any(side is None or not pa.types.is_string(side[0].type) and not pa.types.is_large_string(side[0].type)
+    if any(side is None or (not pa.types.is_string(side[0].type) and not pa.types.is_large_string(side[0].type))
            for side in sides):
         return None
     vocab = _Vocab(O=OUTSIDE)

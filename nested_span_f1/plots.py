@@ -6,7 +6,8 @@ takes a result dict (as the metrics return it) and returns the matplotlib Figure
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .report import per_label
 

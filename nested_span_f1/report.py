@@ -4,7 +4,8 @@ Formatting only; every number comes from :mod:`nested_span_f1.scores`.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .counts import Counts, Tally
 from .labels import EMPTY_TYPE

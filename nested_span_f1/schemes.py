@@ -18,8 +18,8 @@ Every table is compiled once to boolean arrays indexed by
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 import numpy as np
 
@@ -100,15 +100,28 @@ class Scheme:
     starts: np.ndarray = field(repr=False)
     inside: np.ndarray = field(repr=False)
     ends: np.ndarray = field(repr=False)
+    read_as: str = ""
+    """Prefix substitutions (``"US LE"``: U read as S, L as E) under which the
+    default decoder repairs valid tags of this scheme into strict mode's chunks.
+    seqeval's default mode knows no U-/L-, so BILOU needs them to tell which
+    chunks the scheme rejects."""
 
     @property
     def allowed(self) -> np.ndarray:
         """Bool mask over prefix codes: which prefixes the scheme admits."""
         return np.array([p in self.letters for p in PREFIXES])
 
+    @property
+    def repair_prefix(self) -> np.ndarray:
+        """Prefix code -> prefix code the default decoder should read it as (see ``read_as``)."""
+        table = np.arange(len(PREFIXES))
+        for pair in self.read_as.split():
+            table[_CODE[pair[0]]] = _CODE[pair[1]]
+        return table
 
-def _scheme(name: str, letters: str, starts: str, inside: str, ends: str) -> Scheme:
-    return Scheme(name, letters, _compile(starts), _compile(inside), _compile(ends))
+
+def _scheme(name: str, letters: str, starts: str, inside: str, ends: str, read_as: str = "") -> Scheme:
+    return Scheme(name, letters, _compile(starts), _compile(inside), _compile(ends), read_as)
 
 
 # Strict tables reproduce seqeval 1.2.2's strict mode rule for rule, so that
@@ -152,6 +165,7 @@ SCHEMES: dict[str, Scheme] = {
             starts="*B* *U*",
             inside="BI= BL= II= IL=",
             ends="U** L**",
+            read_as="US LE",
         ),
     )
 }

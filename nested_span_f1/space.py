@@ -9,8 +9,9 @@ evaluate are imported here, lazily, never by the core.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
 
 def make_scorer(folder: str) -> Callable[[str, str, str], dict[str, Any]]:

@@ -13,7 +13,8 @@ key can be ``metric_for_best_model``). torch is never imported here.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Sequence
+from typing import Any, Callable
 
 import numpy as np
 

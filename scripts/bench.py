@@ -169,7 +169,7 @@ def canon_seqeval(report: dict[str, Any], accuracy: float | None = None) -> dict
         if key.endswith(" avg"):
             out[key.split()[0]] = row
         else:
-            out["types"][key] = row + [int(value["support"])]
+            out["types"][key] = [*row, int(value["support"])]
     if accuracy is not None:
         out["accuracy"] = float(accuracy)
     return out
@@ -588,7 +588,7 @@ def main() -> None:
         flat = [t for t in flat if t[0] not in ("nervaluate", "span_f1 lenient")]
         notes.append("lenient rows skipped: nested_span_f1.lenient is absent")
     plan = [(tool, data) for data in datasets for tool, _, _ in flat]
-    nested = GENIA.exists() and not args.tools or "nested" in args.tools
+    nested = (GENIA.exists() and not args.tools) or "nested" in args.tools
     streaming = [str(s) for s in ([2000, 20000] if args.quick else [35000, 350000])]
     runs_for = {data: (args.repeat_large if data.isdigit() and int(data) >= 100_000 else repeat) for data in datasets + streaming}
     total = sum(runs_for[d] for _, d in plan) + (repeat if nested else 0) + sum(runs_for[d] for d in streaming)

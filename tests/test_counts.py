@@ -101,7 +101,7 @@ def test_to_dict_from_dict_round_trip(corpus):
 
 
 def test_to_dict_shape():
-    counts = count_tags([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "I-PER", "B-LOC", "O"]])
+    counts = count_tags([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "I-PER", "B-LOC", "O"]], scheme="IOB2")
     assert counts.to_dict() == {
         "labels": {"LOC": [0, 1, 1], "PER": [1, 1, 1]},
         "untyped": [1, 2, 2],

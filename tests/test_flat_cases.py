@@ -155,7 +155,7 @@ def test_strict_scheme_detected_from_references():
 
 
 def test_result_keys_and_types():
-    result = score_tags([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "I-PER", "B-LOC", "O"]])
+    result = score_tags([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "I-PER", "B-LOC", "O"]], scheme="IOB2")
     assert set(result) == {
         "LOC", "PER",
         "overall_precision", "overall_recall", "overall_f1", "overall_accuracy",

@@ -296,7 +296,7 @@ def test_counts_of_parts_add_to_counts_of_the_whole(doc, cut):
 def test_counts_with_other_settings_do_not_add():
     a = count_lenient([[(0, 2, "A")]], [[(0, 2, "A")]])
     b = count_lenient([[(0, 2, "A")]], [[(0, 2, "A")]], partial_weight=1.0)
-    with pytest.raises(ValueError, match="partial_weight=0.5.*partial_weight=1.0"):
+    with pytest.raises(ValueError, match=r"partial_weight=0\.5.*partial_weight=1\.0"):
         a + b
 
 

@@ -44,11 +44,11 @@ def test_evaluate_load_from_installed_package(installed, tmp_path):
     code = (
         "import evaluate, nested_span_f1\n"
         "path = nested_span_f1.metric_path('span_f1')\n"
-        "assert path.startswith(%r), path\n"
+        f"assert path.startswith({str(target)!r}), path\n"
         "m = evaluate.load(path)\n"
         "r = m.compute(predictions=[['B-PER', 'I-PER', 'O']], references=[['B-PER', 'I-PER', 'B-LOC']])\n"
         "print(r['overall_f1'], r['PER']['number'])\n"
-    ) % str(target)
+    )
     env = dict(os.environ, PYTHONPATH=str(target), HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1",
                HF_DATASETS_OFFLINE="1", HF_HOME=str(tmp_path / "hf"))
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)

@@ -3,8 +3,8 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from nested_span_f1 import score_tags  # noqa: E402
-from nested_span_f1.plots import plot_counts, plot_per_type  # noqa: E402
+from nested_span_f1 import score_tags
+from nested_span_f1.plots import plot_counts, plot_per_type
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("gradio")
 webdriver = pytest.importorskip("selenium.webdriver")
 
-from nested_span_f1.paths import METRICS, metric_path  # noqa: E402
+from nested_span_f1.paths import METRICS, metric_path
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")

@@ -7,9 +7,9 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from nested_span_f1 import score_tags  # noqa: E402
-from nested_span_f1.conll import read_columns  # noqa: E402
-from nested_span_f1.trainer import argmax_logits, compute_metrics_for  # noqa: E402
+from nested_span_f1 import score_tags
+from nested_span_f1.conll import read_columns
+from nested_span_f1.trainer import argmax_logits, compute_metrics_for
 
 SAMPLES = Path(__file__).resolve().parents[1] / "nested_span_f1" / "sample_data"
 LABELS = ["O", "B-PER", "I-PER", "B-ORG", "I-ORG", "B-LOC", "I-LOC", "B-MISC", "I-MISC"]

@@ -58,8 +58,9 @@ Returns:
     {TYPE: {"precision", "recall", "f1", "number"}} per type (number = gold chunks),
     "overall_precision", "overall_recall", "overall_f1" (micro), "overall_accuracy" (tokens),
     "macro_precision", "macro_recall", "macro_f1", "weighted_precision", "weighted_recall",
-    "weighted_f1", "untyped_precision", "untyped_recall", "untyped_f1", "tp", "fp", "fn",
-    "invalid_predicted_chunks", "invalid_reference_chunks".
+    "weighted_f1", "untyped_precision", "untyped_recall", "untyped_f1", "tp", "fp", "fn", and, when the
+    scheme is known (passed, or detected in strict mode), "invalid_predicted_chunks" and
+    "invalid_reference_chunks": the chunks it rejects.
 Examples:
     >>> span_f1 = evaluate.load("span_f1")
     >>> results = span_f1.compute(predictions=[["O", "B-PER", "I-PER", "O"]], references=[["O", "B-PER", "I-PER", "B-LOC"]])
@@ -99,7 +100,7 @@ class SpanF1(evaluate.Metric):
         sample_weight=None,
     ):
         if sample_weight is not None:
-            warnings.warn("sample_weight is ignored: seqeval's entity scores ignore it too", UserWarning)
+            warnings.warn("sample_weight is ignored: seqeval's entity scores ignore it too", UserWarning, stacklevel=2)
         return nested_span_f1.score_tags(
             predictions,
             references,

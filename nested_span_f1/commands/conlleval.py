@@ -12,7 +12,7 @@ import argparse
 import io
 import re
 import sys
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..flat import decode_pair
 from ..report import conlleval_latex, conlleval_text
