@@ -23,13 +23,12 @@ from typing import Any
 
 import numpy as np
 
-from .counts import Tally
 from .flat import decode_pair
 from .lenient_counts import BREAKDOWN, SCHEMES, LenientCounts, LenientTally
 from .lenient_matching import KINDS, Pairs, candidate_pairs, match_lenient
-from .matching import unique_spans
-from .scores import ZeroDivision, check_zero_division, prf
-from .spans import SpanArrays, shared_labels, spans_from_lists
+from .matching import aligned, duplicate_notes, unique_spans
+from .scores import ZeroDivision, check_zero_division, precision_recall_f1
+from .spans import SpanArrays, spans_from_lists
 
 _COR, _INC, _PAR = 0, 1, 2
 _OUTCOME = {
@@ -147,18 +146,13 @@ def match_spans_lenient(
             out of range.
     """
     _check_options(partial_weight, min_iou)
-    if predictions.n_sentences != references.n_sentences:
-        raise ValueError(
-            f"{predictions.n_sentences} predicted sentences but {references.n_sentences} reference "
-            "sentences; they must align sentence by sentence"
-        )
-    predictions, references = shared_labels(predictions, references)
+    predictions, references = aligned(predictions, references)
     # rows sorted by (sentence, start, end, label): the canonical order the matching is invariant under
     predictions, dup_pred = _dedupe(predictions)
     references, dup_ref = _dedupe(references)
     pairs = candidate_pairs(predictions, references, min_iou)
     chosen = match_lenient(pairs, len(references), len(predictions), float(partial_weight))
-    notes = {"duplicate_predictions": dup_pred, "duplicate_references": dup_ref, **(notes or {})}
+    notes = {**duplicate_notes(dup_pred, dup_ref), **(notes or {})}
     return LenientMatch(
         predictions, references, pairs, chosen, float(partial_weight), None if min_iou is None else float(min_iou), notes
     )
@@ -211,21 +205,14 @@ def read_sides(
     return pred, ref, {}
 
 
-def _f1(precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
-    total = precision + recall
-    return np.divide(2 * precision * recall, total, out=np.zeros_like(total), where=total > 0)
-
-
 def _scores(tallies: Sequence[LenientTally], weight: float, zero_division: ZeroDivision) -> list[dict[str, Any]]:
     """P/R/F1 and counts of tallies: precision from predicted labels, recall from gold labels."""
     if not tallies:
         return []
-    by_pred = [Tally(t.predicted_correct + weight * t.predicted_partial, t.actual, t.possible) for t in tallies]
-    by_gold = [Tally(t.correct + weight * t.partial, t.actual, t.possible) for t in tallies]
-    # the first call warns where actual or possible is 0; the second reuses its fallback silently
-    precision, _, _ = prf(by_pred, zero_division)
-    _, recall, _ = prf(by_gold, check_zero_division(zero_division))
-    f1 = _f1(precision, recall)
+    precision, recall, f1 = precision_recall_f1(
+        [t.predicted_correct + weight * t.predicted_partial for t in tallies], [t.actual for t in tallies],
+        [t.correct + weight * t.partial for t in tallies], [t.possible for t in tallies], zero_division,
+    )
     return [
         {
             "precision": float(p), "recall": float(r), "f1": float(f),

@@ -6,6 +6,8 @@ scoring is this same matcher applied to decoded chunks.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .counts import Counts, Tally, tallies
@@ -69,18 +71,40 @@ def unique_spans(spans: SpanArrays) -> tuple[SpanArrays, int]:
     return out, len(spans) - len(uniq)
 
 
+class DuplicateSpanWarning(UserWarning):
+    """Spans listed twice in one sentence were scored once; the counts say how many."""
+
+
+def duplicate_notes(predictions: int, references: int) -> dict[str, int]:
+    """The duplicate counts as notes, with a warning when there are any (scoring is on sets)."""
+    if predictions or references:
+        warnings.warn(
+            f"removed {predictions} duplicate predicted and {references} duplicate reference spans "
+            "(same sentence, start, end and label); they are reported as duplicate_predictions / "
+            "duplicate_references",
+            DuplicateSpanWarning,
+            stacklevel=3,
+        )
+    return {"duplicate_predictions": predictions, "duplicate_references": references}
+
+
+def aligned(predictions: SpanArrays, references: SpanArrays) -> tuple[SpanArrays, SpanArrays]:
+    """Both sides on one label list; ValueError when they do not have the same number of sentences."""
+    if predictions.n_sentences != references.n_sentences:
+        raise ValueError(
+            f"{predictions.n_sentences} predicted sentences but {references.n_sentences} reference "
+            "sentences; they must align sentence by sentence"
+        )
+    return shared_labels(predictions, references)
+
+
 def match_exact(predictions: SpanArrays, references: SpanArrays) -> Counts:
     """Count exact matches per label, untyped matches, and duplicates on each side.
 
     Returns :class:`Counts` without token statistics; ``notes`` carries
     ``duplicate_predictions`` and ``duplicate_references``.
     """
-    if predictions.n_sentences != references.n_sentences:
-        raise ValueError(
-            f"{predictions.n_sentences} predicted sentences but {references.n_sentences} reference "
-            "sentences; they must align sentence by sentence"
-        )
-    predictions, references = shared_labels(predictions, references)
+    predictions, references = aligned(predictions, references)
     n_labels = len(predictions.labels)
     max_end = int(max(predictions.end.max(initial=0), references.end.max(initial=0)))
     if not _key_room(predictions.n_sentences, max_end, n_labels):
@@ -104,8 +128,5 @@ def match_exact(predictions: SpanArrays, references: SpanArrays) -> Counts:
     )
     pred_b, ref_b = sorted_unique(pred_bounds), sorted_unique(ref_bounds)
     untyped = Tally(len(intersect_sorted(pred_b, ref_b)), len(pred_b), len(ref_b))
-    notes = {
-        "duplicate_predictions": len(pred_keys) - len(pred_u),
-        "duplicate_references": len(ref_keys) - len(ref_u),
-    }
+    notes = duplicate_notes(len(pred_keys) - len(pred_u), len(ref_keys) - len(ref_u))
     return Counts(per_label, untyped, notes=notes)

@@ -19,12 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from .counts import Counts, Tally
+from .counts import Counts
 from .flat import decode_pair
 from .fragments import fragment_arrays, split_entities
 from .matching import match_exact, span_keys, unique_spans
 from .nesting import LENGTH_BINS, length_bucket, length_bucket_names, structure
-from .scores import ZeroDivision, check_zero_division, prf, summarize
+from .scores import ZeroDivision, check_zero_division, precision_recall_f1, summarize
 from .spans import SpanArrays, shared_labels, spans_from_lists
 
 
@@ -236,9 +236,9 @@ def bucket_scores(tally: BucketTally, zero_division: ZeroDivision = 0) -> dict[s
     """
     # empty buckets are common (no depth-3 predictions): they take the value silently
     quiet = int(check_zero_division(zero_division))
-    (precision,), _, _ = prf([Tally(tally.correct_predictions, tally.predicted, tally.gold)], quiet)
-    _, (recall,), _ = prf([Tally(tally.correct_references, tally.predicted, tally.gold)], quiet)
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    (precision,), (recall,), (f1,) = precision_recall_f1(
+        [tally.correct_predictions], [tally.predicted], [tally.correct_references], [tally.gold], quiet
+    )
     return {"precision": float(precision), "recall": float(recall), "f1": float(f1),
             "number": tally.gold, "predicted": tally.predicted}
 

@@ -42,7 +42,7 @@ def _divide(num: np.ndarray, den: np.ndarray, zero_division: ZeroDivision, what:
             f"{what} is ill-defined and set to 0.0 where there is nothing to divide by; "
             "use the zero_division parameter (0 or 1) to control this",
             UndefinedMetricWarning,
-            stacklevel=4,
+            stacklevel=5,
         )
     return out
 
@@ -53,14 +53,23 @@ def _f1(precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
     return 2.0 * precision * recall / denom
 
 
+def precision_recall_f1(
+    predicted_hits: Any, predicted: Any, gold_hits: Any, gold: Any, zero_division: ZeroDivision = "warn"
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Precision = predicted_hits / predicted, recall = gold_hits / gold, and their F1, as arrays.
+
+    Exact matching credits one number to both sides (``tp``); lenient matching and
+    breakdown buckets credit the prediction side and the gold side separately.
+    """
+    precision = _divide(np.asarray(predicted_hits, np.float64), np.asarray(predicted, np.float64), zero_division, "precision")
+    recall = _divide(np.asarray(gold_hits, np.float64), np.asarray(gold, np.float64), zero_division, "recall")
+    return precision, recall, _f1(precision, recall)
+
+
 def prf(tallies: list[Tally], zero_division: ZeroDivision = "warn") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Precision, recall and F1 arrays for a list of tallies."""
-    tp = np.array([t.tp for t in tallies], dtype=np.float64)
-    predicted = np.array([t.predicted for t in tallies], dtype=np.float64)
-    gold = np.array([t.gold for t in tallies], dtype=np.float64)
-    precision = _divide(tp, predicted, zero_division, "precision")
-    recall = _divide(tp, gold, zero_division, "recall")
-    return precision, recall, _f1(precision, recall)
+    tp = [t.tp for t in tallies]
+    return precision_recall_f1(tp, [t.predicted for t in tallies], tp, [t.gold for t in tallies], zero_division)
 
 
 def summarize(counts: Counts, zero_division: ZeroDivision = "warn") -> dict[str, Any]:
