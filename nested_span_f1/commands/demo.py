@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     pred = read_columns(SAMPLES / "sample.pred.conll")
     check_same_tokens(gold, pred)
     gold_tags, pred_tags = gold.column(), pred.column()
-    out.write(f"== Flat span F1: {pred.name} against {gold.name} ({len(gold.tokens)} sentences, IOB2) ==\n\n")
+    out.write(f"== Flat span F1: {Path(pred.name).name} against {Path(gold.name).name} ({len(gold.tokens)} sentences, IOB2) ==\n\n")
     for mode in (None, "strict"):
         out.write(f"-- mode={mode or 'default'}: {'drop' if mode else 'repair'} chunks IOB2 does not allow --\n")
         out.write(table(summarize(count_tags(pred_tags, gold_tags, scheme="IOB2", mode=mode), zero_division=0)))
