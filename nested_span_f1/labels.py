@@ -20,6 +20,14 @@ IGNORE_INDEX = -100
 """Label id that marks positions to ignore (special tokens, non-first sub-tokens)."""
 
 
+class TagTypeError(TypeError, ValueError):
+    """A tag that is not a string (None, an integer id without ``label_list``).
+
+    A TypeError by nature, and a ValueError too, so that ``except ValueError``
+    catches every kind of bad label, as evaluate-seqeval users expect.
+    """
+
+
 def _where(sentence: int, position: int) -> str:
     return f"sentence {sentence}, token {position}"
 
@@ -100,7 +108,7 @@ def encode_tags(
         for s, sentence in enumerate(sentences):
             for p, tag in enumerate(sentence):
                 if not isinstance(tag, str):
-                    raise TypeError(f"{side}, {_where(s, p)}: tag {tag!r} is not a string") from None
+                    raise TagTypeError(f"{side}, {_where(s, p)}: tag {tag!r} is not a string") from None
         raise
     return codes, lengths
 
@@ -132,7 +140,7 @@ def encode_pair(
             )
             where = Encoded(codes, lengths, tags).locate(int(np.argmax(codes == code)))
             hint = " (integer label ids need label_list)" if isinstance(tag, (int, np.integer)) else ""
-            raise TypeError(f"{side}, {_where(*where)}: tag {tag!r} is not a string{hint}")
+            raise TagTypeError(f"{side}, {_where(*where)}: tag {tag!r} is not a string{hint}")
     return Encoded(pred_codes, pred_lengths, tags, True), Encoded(ref_codes, ref_lengths, tags, True)
 
 

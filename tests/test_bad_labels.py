@@ -87,14 +87,15 @@ def test_suffix_tags_checked_too():
         ),
     ],
 )
-def test_non_string_tags_raise_type_error(predictions, match):
-    # The value is not a string at all, so the core raises TypeError (naming sentence and token).
-    with pytest.raises(TypeError, match=match):
+def test_non_string_tags_raise_value_error(predictions, match):
+    # issue 2 asks for ValueError; the value is not a string at all, so it is a TypeError as well
+    with pytest.raises(ValueError, match=match) as caught:
         score_tags(predictions, [["O", "O"]])
+    assert isinstance(caught.value, TypeError)
 
 
 def test_non_string_reference_named():
-    with pytest.raises(TypeError, match=r"^references, sentence 1, token 0: tag None is not a string$"):
+    with pytest.raises(ValueError, match=r"^references, sentence 1, token 0: tag None is not a string$"):
         score_tags([["O"], ["O"]], [["O"], [None]])
 
 
