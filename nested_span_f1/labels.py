@@ -226,8 +226,8 @@ def encode_ids(
         )
     if isinstance(pred_rows, np.ndarray) and isinstance(ref_rows, np.ndarray) and pred_rows.shape == ref_rows.shape:
         keep = ref_rows != IGNORE_INDEX
-        lengths = keep.sum(axis=1).astype(np.int64)
-        pred, ref = pred_rows[keep].astype(np.int64), ref_rows[keep].astype(np.int64)
+        lengths = keep.sum(axis=1, dtype=np.int64)
+        pred, ref = pred_rows[keep], ref_rows[keep]
     else:
         check_aligned(
             np.fromiter(map(len, pred_rows), np.int64, len(pred_rows)),
@@ -241,10 +241,12 @@ def encode_ids(
     vocab = _Vocab(O=OUTSIDE)
     remap = np.fromiter(map(vocab.__getitem__, labels), np.int64, len(labels))
     tags = tuple(vocab)
+    # one byte a code while the label list allows it (what the string path produces too)
+    remap = remap.astype(np.uint8 if len(tags) <= 256 else np.int64)
     out = []
     for side, ids in (("predictions", pred), ("references", ref)):
-        bad = np.flatnonzero((ids < 0) | (ids >= len(labels)))
-        if len(bad):
+        if len(ids) and (ids.min() < 0 or ids.max() >= len(labels)):
+            bad = np.flatnonzero((ids < 0) | (ids >= len(labels)))
             where = Encoded(ids, lengths, tags).locate(int(bad[0]))
             raise ValueError(
                 f"{side}, {_where(*where)}: label id {int(ids[bad[0]])} is outside label_list "
