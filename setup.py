@@ -34,6 +34,7 @@ setup(
         "test": [
             "pytest>=7",
             "ruff==0.17.6",
+            "mypy==2.4.1",
             "selenium>=4.20",
             "gradio>=5",
             "hypothesis>=6",

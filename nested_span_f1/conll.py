@@ -5,7 +5,7 @@ import io
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TextIO, Union
+from typing import Any, TextIO, Union
 
 Source = Union[str, "os.PathLike[str]", TextIO, Iterable[str]]
 
@@ -37,7 +37,7 @@ class ColumnFile:
         return out
 
 
-def _open(source: Source) -> tuple[str, Iterable[str], bool]:
+def _open(source: Source) -> tuple[str, Any, bool]:
     if isinstance(source, (str, os.PathLike)):
         return str(source), open(source, encoding="utf-8"), True
     if isinstance(source, io.TextIOBase):

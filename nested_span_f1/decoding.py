@@ -81,7 +81,7 @@ def layout(encoded: Encoded, parsed: ParsedTags) -> Layout:
     offsets = encoded.offsets
     sentence_start = offsets[:-1] + np.arange(1, n_sent + 1, dtype=np.int64)
     size = len(encoded.codes) + n_sent + 1
-    padded = np.zeros(size, dtype=code_dtype(len(parsed.prefix)))
+    padded: np.ndarray = np.zeros(size, dtype=code_dtype(len(parsed.prefix)))
     work = np.ones(size, dtype=bool)
     if len(encoded.codes):
         work[offsets + np.arange(n_sent + 1, dtype=np.int64)] = False

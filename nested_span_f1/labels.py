@@ -171,9 +171,9 @@ def _encode_arrow_tags(predictions: Any, references: Any) -> tuple[Encoded, Enco
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    sides = [_arrow_lists(predictions), _arrow_lists(references)]
-    if any(side is None or (not pa.types.is_string(side[0].type) and not pa.types.is_large_string(side[0].type))
-           for side in sides):
+    sides = [side for side in (_arrow_lists(predictions), _arrow_lists(references)) if side is not None]
+    if len(sides) < 2 or any(not pa.types.is_string(flat.type) and not pa.types.is_large_string(flat.type)
+                             for flat, _ in sides):
         return None
     vocab = _Vocab(O=OUTSIDE)
     out = []
@@ -260,8 +260,8 @@ def _arrow_ids(predictions: Any, references: Any) -> tuple[Any, Any] | None:
     """Arrow list<int> columns as 2-D arrays padded with -100 (the references' ignore id)."""
     import pyarrow as pa
 
-    sides = [_arrow_lists(predictions), _arrow_lists(references)]
-    if any(side is None or not pa.types.is_integer(side[0].type) for side in sides):
+    sides = [side for side in (_arrow_lists(predictions), _arrow_lists(references)) if side is not None]
+    if len(sides) < 2 or any(not pa.types.is_integer(flat.type) for flat, _ in sides):
         return None
     (pred_flat, pred_lengths), (ref_flat, ref_lengths) = sides
     check_aligned(pred_lengths, ref_lengths)

@@ -69,10 +69,7 @@ class LenientMatch:
             outcome = _OUTCOME[scheme][pairs.kind[mask]]
             gold = np.bincount(ref.label[pairs.gold[mask]] * 3 + outcome, minlength=3 * n_lab).reshape(n_lab, 3)
             predicted = np.bincount(pred.label[pairs.pred[mask]] * 3 + outcome, minlength=3 * n_lab).reshape(n_lab, 3)
-            schemes[scheme] = {
-                labels[i]: LenientTally(*map(int, gold[i]), int(possible[i]), *map(int, predicted[i]), int(actual[i]))
-                for i in seen
-            }
+            schemes[scheme] = {labels[i]: _tally(gold[i], int(possible[i]), predicted[i], int(actual[i])) for i in seen}
         mask = self.chosen["canonical"]
         kinds = np.bincount(pairs.kind[mask], minlength=len(KINDS))
         matched = int(mask.sum())
@@ -121,10 +118,16 @@ def _dedupe(side: SpanArrays) -> tuple[SpanArrays, int]:
     return (side, 0) if ahead.all() else unique_spans(side)
 
 
+def _tally(gold: np.ndarray, possible: int, predicted: np.ndarray, actual: int) -> LenientTally:
+    """A label's tally from its (correct, incorrect, partial) rows on the gold and prediction sides."""
+    g, p = gold.tolist(), predicted.tolist()
+    return LenientTally(g[0], g[1], g[2], possible, p[0], p[1], p[2], actual)
+
+
 def _check_options(partial_weight: Any, min_iou: Any) -> None:
-    if isinstance(partial_weight, bool) or not isinstance(partial_weight, Real) or not 0 <= partial_weight <= 1:
+    if isinstance(partial_weight, bool) or not isinstance(partial_weight, Real) or not 0 <= float(partial_weight) <= 1:
         raise ValueError(f"partial_weight must be a number from 0 to 1 (credit of a partial match), got {partial_weight!r}")
-    if min_iou is not None and (isinstance(min_iou, bool) or not isinstance(min_iou, Real) or not 0 <= min_iou <= 1):
+    if min_iou is not None and (isinstance(min_iou, bool) or not isinstance(min_iou, Real) or not 0 <= float(min_iou) <= 1):
         raise ValueError(f"min_iou must be None (any overlap) or a number from 0 to 1, got {min_iou!r}")
 
 

@@ -95,7 +95,8 @@ def aligned(predictions: SpanArrays, references: SpanArrays) -> tuple[SpanArrays
             f"{predictions.n_sentences} predicted sentences but {references.n_sentences} reference "
             "sentences; they must align sentence by sentence"
         )
-    return shared_labels(predictions, references)
+    pred, ref = shared_labels(predictions, references)
+    return pred, ref
 
 
 def match_exact(predictions: SpanArrays, references: SpanArrays) -> Counts:

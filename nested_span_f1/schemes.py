@@ -33,7 +33,7 @@ def _compile(rules: str) -> np.ndarray:
     """Compile space-separated rule patterns to a bool table [prev, cur, same]."""
     table = np.zeros((len(PREFIXES), len(PREFIXES), 2), dtype=bool)
     for rule in rules.split():
-        prev, cur, cond = rule
+        prev, cur, cond = rule[0], rule[1], rule[2]
         prevs = range(len(PREFIXES)) if prev == "*" else [_CODE[prev]]
         curs = range(len(PREFIXES)) if cur == "*" else [_CODE[cur]]
         sames = {"*": (0, 1), "=": (1,), "~": (0,)}[cond]

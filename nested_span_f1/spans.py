@@ -123,7 +123,8 @@ def _vectorised(sentences: Sequence[Iterable[Any]], lengths: Sequence[int] | Non
         start, end = np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64)
     except OverflowError:
         return None
-    sent = np.repeat(np.arange(len(sentences), dtype=np.int64), [len(spans) for spans in sentences])
+    sizes = [len(spans) for spans in sentences]  # type: ignore[arg-type]  # all Sized, checked above
+    sent = np.repeat(np.arange(len(sentences), dtype=np.int64), sizes)
     bad = (start < 0) | (start >= end)
     if lengths is not None:
         bad |= end > np.asarray(lengths, dtype=np.int64)[sent]
@@ -162,8 +163,8 @@ def _checked(sentences: Sequence[Iterable[Any]], lengths: Sequence[int] | None, 
             start.append(int(b))
             end.append(int(e))
             label.append(names.setdefault(lab, len(names)))
-    arrays = [np.array(x, dtype=np.int64) for x in (sent, start, end, label)]
-    return SpanArrays(*arrays, tuple(names), len(sentences))
+    sentence, first, last, label_id = (np.array(x, dtype=np.int64) for x in (sent, start, end, label))
+    return SpanArrays(sentence, first, last, label_id, tuple(names), len(sentences))
 
 
 def overlaps(a: Span, b: Span) -> bool:
