@@ -144,7 +144,14 @@ def spans_at(lay: Layout, begin: np.ndarray, end: np.ndarray, type_pos: np.ndarr
 
 
 def default_bounds(lay: Layout, rules: DefaultRules) -> tuple[np.ndarray, np.ndarray]:
-    """Padded (begin, end) of every chunk decode_default finds, in corpus order."""
+    """Padded (begin, end) of every chunk, decoded as conlleval / seqeval's default mode do.
+
+    Default mode repairs and never drops: a chunk closes at every end flag and
+    began at the latest start flag before that point. When no start flag lies in
+    the same sentence (only possible with U-/L- tags outside their scheme, where
+    seqeval reuses a stale offset from an earlier sentence) the chunk is clamped
+    to the sentence's first token. In corpus order.
+    """
     view = lay.sparse_view if _sparse_ok(rules.ends) and _sparse_ok(rules.starts) else _dense_view(lay)
     ends = view.positions[view.flags(rules.ends)]
     starts = view.positions[view.flags(rules.starts)]
@@ -174,20 +181,14 @@ def _ends_at_every_o(lay: Layout, rules: DefaultRules) -> bool:
     return bool(rules.ends[parsed.prefix[tagged], 0, same_as_o[tagged]].all())
 
 
-def decode_default(lay: Layout, rules: DefaultRules, types: tuple[str, ...]) -> SpanArrays:
-    """Decode as conlleval / seqeval's default mode do: repair, never drop.
-
-    A chunk closes at every end flag; it began at the latest start flag before
-    that point. When no start flag lies in the same sentence (only possible with
-    U-/L- tags outside their scheme, where seqeval reuses a stale offset from an
-    earlier sentence) the chunk is clamped to the sentence's first token.
-    """
-    begin, end = default_bounds(lay, rules)
-    return spans_at(lay, begin, end, end - 1, types)
-
-
 def strict_bounds(lay: Layout, scheme: Scheme) -> tuple[np.ndarray, np.ndarray]:
-    """Padded (begin, end) of every chunk decode_strict keeps, in corpus order."""
+    """Padded (begin, end) of every chunk seqeval's strict mode keeps, in corpus order.
+
+    A chunk starts at a start flag that is not already inside a running chunk,
+    runs while the inside rule holds, and is kept only if the end rule holds at
+    the first token past it. (Start and inside rules overlap only in IOB1's
+    ``B-X I-X``, where the token continues the chunk begun before it.)
+    """
     # Sparse positions are exact when no rule fires on O -> O, nothing is inside
     # next to an O, and no chunk starts on an O: then every token of a chunk and
     # the first token past it are active positions, consecutive ones.
@@ -223,18 +224,6 @@ def strict_bounds(lay: Layout, scheme: Scheme) -> tuple[np.ndarray, np.ndarray]:
         after = breaks[np.searchsorted(breaks, first, side="right")]
     keep = view.flags(scheme.ends)[after]
     return view.positions[first[keep]], view.positions[after[keep]]
-
-
-def decode_strict(lay: Layout, scheme: Scheme, types: tuple[str, ...]) -> SpanArrays:
-    """Decode as seqeval's strict mode does: keep only chunks the scheme allows.
-
-    A chunk starts at a start flag that is not already inside a running chunk,
-    runs while the inside rule holds, and is kept only if the end rule holds at
-    the first token past it. (Start and inside rules overlap only in IOB1's
-    ``B-X I-X``, where the token continues the chunk begun before it.)
-    """
-    begin, end = strict_bounds(lay, scheme)
-    return spans_at(lay, begin, end, begin, types)
 
 
 def count_missing(lay: Layout, kept: tuple[np.ndarray, np.ndarray], label_at: np.ndarray,

@@ -19,7 +19,6 @@ import numpy as np
 
 from .counts import Counts
 from .decoding import (
-    Layout,
     count_missing,
     default_bounds,
     layout,
@@ -29,7 +28,6 @@ from .decoding import (
 from .labels import Encoded, ParsedTags, encode_ids, encode_pair, parse_tags
 from .matching import match_exact
 from .schemes import (
-    CONLLEVAL_DEFAULT,
     PREFIXES,
     SEQEVAL_DEFAULT,
     DefaultRules,
@@ -279,4 +277,4 @@ def tags_to_spans(
     return decode_pair(sentences, sentences, scheme=scheme, mode=mode, suffix=suffix).references.to_lists()
 
 
-__all__ = ["CONLLEVAL_DEFAULT", "Decoded", "Layout", "count_tags", "decode_pair", "score_tags", "tags_to_spans"]
+__all__ = ["Decoded", "count_tags", "decode_pair", "score_tags", "tags_to_spans"]

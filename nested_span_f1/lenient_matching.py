@@ -113,7 +113,9 @@ def max_weight_matching(weight: list[list[int]]) -> list[tuple[int, int]]:
     table = [list(col) for col in zip(*weight)] if flip else weight
     n, m = len(table), len(table[0])
     cost = [[0] * (m + 1)] + [[0] + [-x if x > 0 else 0 for x in row] for row in table]
-    u, v = [0.0] * (n + 1), [0.0] * (m + 1)
+    # Python ints stay exact at any size; delta starts as inf only until a real slack is seen
+    u: list[Any] = [0] * (n + 1)
+    v: list[Any] = [0] * (m + 1)
     owner, way = [0] * (m + 1), [0] * (m + 1)
     for row in range(1, n + 1):
         owner[0], col = row, 0
