@@ -71,6 +71,7 @@ Examples:
     (0.5, 0.75, 1.0, 1)
 """
 
+
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class LenientSpanF1(evaluate.Metric):
     """Lenient entity scores over an optimal one-to-one matching of spans."""
