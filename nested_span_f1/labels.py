@@ -84,6 +84,19 @@ def _check_sentences(side: str, sentences: Any) -> None:
             )
 
 
+def _codes(sentences: Sequence[Sequence[str]], vocab: _Vocab) -> np.ndarray:
+    """Every tag's code, one byte a code while the vocabulary allows it.
+
+    Filling a bytearray is the fastest way from Python objects to an array, and
+    fresh memory is a large part of the cost here. A vocabulary that outgrows a
+    byte is encoded again, wider.
+    """
+    try:
+        return np.frombuffer(bytearray(map(vocab.__getitem__, chain.from_iterable(sentences))), dtype=np.uint8)
+    except ValueError:  # a code past 255
+        return np.fromiter(map(vocab.__getitem__, chain.from_iterable(sentences)), dtype=np.int64)
+
+
 def encode_tags(
     sentences: Sequence[Sequence[str]], vocab: _Vocab, side: str
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -94,22 +107,15 @@ def encode_tags(
     _check_sentences(side, sentences)
     lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
     try:
-        # One byte a code while the vocabulary allows it: fresh memory is a large part
-        # of the cost here. A vocabulary that outgrows the type is encoded again, wider.
-        for dtype in (np.uint8, np.int64):
-            try:
-                codes = np.fromiter(
-                    map(vocab.__getitem__, chain.from_iterable(sentences)), dtype=dtype, count=int(lengths.sum())
-                )
-                break
-            except OverflowError:
-                continue
+        codes = _codes(sentences, vocab)
     except TypeError:
         for s, sentence in enumerate(sentences):
             for p, tag in enumerate(sentence):
                 if not isinstance(tag, str):
                     raise TagTypeError(f"{side}, {_where(s, p)}: tag {tag!r} is not a string") from None
         raise
+    if len(codes) != lengths.sum():
+        raise ValueError(f"{side}: the sentences hold {len(codes)} tags when iterated but {lengths.sum()} by len()")
     return codes, lengths
 
 
@@ -227,7 +233,8 @@ def encode_ids(
     if isinstance(pred_rows, np.ndarray) and isinstance(ref_rows, np.ndarray) and pred_rows.shape == ref_rows.shape:
         keep = ref_rows != IGNORE_INDEX
         lengths = keep.sum(axis=1, dtype=np.int64)
-        pred, ref = pred_rows[keep], ref_rows[keep]
+        kept = np.flatnonzero(keep)  # one index for both sides: cheaper than two mask selections
+        pred, ref = pred_rows.reshape(-1).take(kept), ref_rows.reshape(-1).take(kept)
     else:
         check_aligned(
             np.fromiter(map(len, pred_rows), np.int64, len(pred_rows)),

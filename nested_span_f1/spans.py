@@ -44,6 +44,14 @@ class SpanArrays:
             out[s].append((b, e, names[lab]))
         return out
 
+    def split(self, n_first: int) -> tuple[SpanArrays, SpanArrays]:
+        """Spans of sentences ``< n_first`` and of the rest (renumbered from 0); rows sorted by sentence."""
+        cut = int(np.searchsorted(self.sentence, n_first))
+        first = SpanArrays(self.sentence[:cut], self.start[:cut], self.end[:cut], self.label[:cut], self.labels, n_first)
+        rest = SpanArrays(self.sentence[cut:] - n_first, self.start[cut:], self.end[cut:], self.label[cut:],
+                          self.labels, self.n_sentences - n_first)
+        return first, rest
+
     def relabel(self, labels: Sequence[str]) -> SpanArrays:
         """The same spans with label ids re-indexed into ``labels`` (a superset of ``self.labels``)."""
         index = {name: i for i, name in enumerate(labels)}
