@@ -34,20 +34,21 @@ class Layout:
     """A corpus side padded with ``O`` separators, as tag codes.
 
     ``padded[k]`` is the tag code at padded position ``k`` (0, ``O``, at the
-    separators). ``active`` lists the positions ``k >= 1`` where ``padded[k - 1]``
-    or ``padded[k]`` is not ``O``, the only places a rule can fire.
+    separators). ``before_active`` lists ``k - 1`` for the positions ``k >= 1``
+    where ``padded[k - 1]`` or ``padded[k]`` is not ``O``, the only places a rule
+    can fire (kept as ``k - 1``: both tags are then read without a shifted copy).
     """
 
     padded: np.ndarray
     sentence_start: np.ndarray
     """Padded position of each sentence's first token."""
     parsed: ParsedTags
-    active: np.ndarray
+    before_active: np.ndarray
 
     @cached_property
     def sparse_view(self) -> _View:
         """The active positions with their tag codes, shared by every rule table."""
-        return _View(self, self.active)
+        return _View(self, self.before_active)
 
     @property
     def prefix(self) -> np.ndarray:
@@ -88,9 +89,7 @@ def layout(encoded: Encoded, parsed: ParsedTags) -> Layout:
         padded[work] = encoded.codes
     tagged = padded != 0
     near_tag = np.logical_or(tagged[1:], tagged[:-1], out=work[1:])
-    active = np.flatnonzero(near_tag)
-    active += 1
-    return Layout(padded, sentence_start, parsed, active)
+    return Layout(padded, sentence_start, parsed, np.flatnonzero(near_tag))
 
 
 def _sparse_ok(table: np.ndarray) -> bool:
@@ -101,19 +100,26 @@ def _sparse_ok(table: np.ndarray) -> bool:
 class _View:
     """The positions a set of rules is evaluated at, with previous and current tag codes."""
 
-    def __init__(self, lay: Layout, positions: np.ndarray):
+    def __init__(self, lay: Layout, before: np.ndarray):
         self.lay = lay
-        self.positions = positions
-        self.prev = lay.padded[positions - 1]
-        self.cur = lay.padded[positions]
+        self.before = before
+        """``k - 1`` for each position ``k`` of the view."""
+        self.prev: np.ndarray = lay.padded.take(before)
+        self.cur: np.ndarray = lay.padded[1:].take(before)
         n = len(lay.parsed.prefix)
         if n <= _PAIR_TABLE_LIMIT:
-            pair = self.prev.astype(np.uint16 if n * n <= 1 << 16 else np.int64)
+            pair: np.ndarray = self.prev.astype(np.uint16 if n * n <= 1 << 16 else np.int64)
             pair *= n
             pair += self.cur
             self.pair: np.ndarray | None = pair
         else:
             self.pair = None
+
+    def positions(self, index: np.ndarray) -> np.ndarray:
+        """Padded positions of the view entries ``index`` (a mask or indices)."""
+        out = self.before[index]
+        out += 1
+        return out
 
     def flags(self, table: np.ndarray) -> np.ndarray:
         """The rule flag at each position of the view."""
@@ -129,7 +135,7 @@ class _View:
 
 
 def _dense_view(lay: Layout) -> _View:
-    return _View(lay, np.arange(1, len(lay.padded), dtype=np.int64))
+    return _View(lay, np.arange(len(lay.padded) - 1, dtype=np.int64))
 
 
 def spans_at(lay: Layout, begin: np.ndarray, end: np.ndarray, type_pos: np.ndarray, types: tuple[str, ...]) -> SpanArrays:
@@ -153,8 +159,8 @@ def default_bounds(lay: Layout, rules: DefaultRules) -> tuple[np.ndarray, np.nda
     to the sentence's first token. In corpus order.
     """
     view = lay.sparse_view if _sparse_ok(rules.ends) and _sparse_ok(rules.starts) else _dense_view(lay)
-    ends = view.positions[view.flags(rules.ends)]
-    starts = view.positions[view.flags(rules.starts)]
+    ends = view.positions(view.flags(rules.ends))
+    starts = view.positions(view.flags(rules.starts))
     if len(starts) == len(ends) and (starts < ends).all() and (starts[1:] >= ends[:-1]).all():
         # the usual case: every chunk has its own start flag, so no search is needed
         begin = starts
@@ -223,19 +229,20 @@ def strict_bounds(lay: Layout, scheme: Scheme) -> tuple[np.ndarray, np.ndarray]:
         breaks = np.flatnonzero(~inside)
         after = breaks[np.searchsorted(breaks, first, side="right")]
     keep = view.flags(scheme.ends)[after]
-    return view.positions[first[keep]], view.positions[after[keep]]
+    return view.positions(first[keep]), view.positions(after[keep])
 
 
-def count_missing(lay: Layout, kept: tuple[np.ndarray, np.ndarray], label_at: np.ndarray,
-                  other: tuple[np.ndarray, np.ndarray], other_label_at: np.ndarray) -> int:
+def count_missing(lay: Layout, kept: tuple[np.ndarray, ...], label_at: np.ndarray,
+                  other: tuple[np.ndarray, ...], other_label_at: np.ndarray) -> int:
     """How many (begin, end, label) chunks of ``kept`` are not in ``other`` (both in corpus order).
 
-    ``label_at``: the padded position whose type labels each chunk.
+    ``kept`` and ``other``: (begin, end) padded positions; ``label_at``: the padded
+    position whose type labels each chunk.
     """
     size, n_types = len(lay.padded), max(len(lay.parsed.types), 1)
     type_id, padded = lay.parsed.type_id, lay.padded
 
-    def keys(bounds: tuple[np.ndarray, np.ndarray], at: np.ndarray) -> np.ndarray:
+    def keys(bounds: tuple[np.ndarray, ...], at: np.ndarray) -> np.ndarray:
         key = bounds[0] * size
         key += bounds[1]
         key *= n_types

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -27,7 +28,7 @@ from .decoding import (
     strict_bounds,
 )
 from .labels import Encoded, ParsedTags, encode_ids, encode_pair, parse_tags
-from .matching import match_exact
+from .matching import match_exact, match_keys
 from .schemes import (
     PREFIXES,
     SEQEVAL_DEFAULT,
@@ -44,20 +45,59 @@ MODES = (None, "default", "strict")
 
 @dataclass(frozen=True)
 class Decoded:
-    """Both sides of a tagged corpus, decoded, with what the chosen mode repaired or dropped."""
+    """Both sides of a tagged corpus, decoded, with what the chosen mode repaired or dropped.
 
-    predictions: SpanArrays
-    references: SpanArrays
+    The chunks are padded positions in one layout of both sides (predicted
+    sentences first, in corpus order): ``counts()`` matches them as they are, and
+    ``predictions`` / ``references`` turn them into spans on first use.
+    """
+
+    layout: Layout
+    begin: np.ndarray
+    end: np.ndarray
+    type_at: np.ndarray
+    """Padded position whose tag names each chunk's type."""
     encoded_predictions: Encoded
     encoded_references: Encoded
     scheme: Scheme | None
     notes: dict[str, int]
 
+    @cached_property
+    def _sides(self) -> tuple[SpanArrays, SpanArrays]:
+        lay = self.layout
+        spans = spans_at(lay, self.begin.copy(), self.end.copy(), self.type_at, lay.parsed.types)
+        return spans.split(len(self.encoded_predictions.lengths))
+
+    @property
+    def predictions(self) -> SpanArrays:
+        return self._sides[0]
+
+    @property
+    def references(self) -> SpanArrays:
+        return self._sides[1]
+
     def counts(self) -> Counts:
         """Exact-match counts plus token accuracy and the invalid-chunk notes."""
-        matched = match_exact(self.predictions, self.references)
+        matched = self._match()
         correct = int(np.count_nonzero(self.encoded_predictions.codes == self.encoded_references.codes))
         return Counts(matched.labels, matched.untyped, len(self.encoded_references.codes), correct, self.notes)
+
+    def _match(self) -> Counts:
+        """Match on (begin, end) padded positions, the reference side shifted onto the predicted one."""
+        lay = self.layout
+        size, types = len(lay.padded), lay.parsed.types
+        if size * size * max(len(types), 1) >= 2**62:
+            return match_exact(self.predictions, self.references)
+        n_pred = len(self.encoded_predictions.lengths)
+        cut = _cut(lay, n_pred, self.begin)
+        bounds = self.begin * size
+        bounds += self.end
+        label = lay.parsed.type_id[lay.padded[self.type_at]]
+        ref_bounds = bounds[cut:]
+        if n_pred:
+            # both sides have the same sentence lengths, so a fixed shift maps one onto the other
+            ref_bounds -= int(lay.sentence_start[n_pred] - lay.sentence_start[0]) * (size + 1)
+        return match_keys(bounds[:cut], label[:cut], ref_bounds, label[cut:], types)
 
 
 def _fail(side: str, enc: Encoded, code: int, message: str) -> None:
@@ -160,9 +200,14 @@ def _both(pred: Encoded, ref: Encoded) -> Encoded:
     return Encoded(np.concatenate((pred.codes, ref.codes)), np.concatenate((pred.lengths, ref.lengths)), pred.tags)
 
 
+def _cut(lay: Layout, n_pred: int, begin: np.ndarray) -> int:
+    """How many of the corpus-ordered chunks starting at ``begin`` lie on the predicted side."""
+    return int(np.searchsorted(begin, lay.sentence_start[n_pred])) if n_pred < len(lay.sentence_start) else len(begin)
+
+
 def _split(lay: Layout, n_pred: int, begin: np.ndarray, *rest: np.ndarray) -> tuple[tuple[np.ndarray, ...], ...]:
     """Split corpus-ordered padded positions into the predicted and the reference side."""
-    cut = int(np.searchsorted(begin, lay.sentence_start[n_pred])) if n_pred < len(lay.sentence_start) else len(begin)
+    cut = _cut(lay, n_pred, begin)
     return tuple(a[:cut] for a in (begin, *rest)), tuple(a[cut:] for a in (begin, *rest))
 
 
@@ -184,9 +229,7 @@ def _decode(prep: _Prepared, pred: Encoded, ref: Encoded) -> Decoded:
         for note, (mine, theirs) in zip(("invalid_predicted_chunks", "invalid_reference_chunks"), sides):
             notes[note] = count_missing(lay, mine, mine[1] - 1, theirs, theirs[0])
         bounds = (strict_begin, strict_end, strict_begin) if prep.strict else (begin, end, end - 1)
-    spans = spans_at(lay, *bounds, parsed.types)
-    predictions, references = spans.split(len(pred.lengths))
-    return Decoded(predictions, references, pred, ref, chosen, notes)
+    return Decoded(lay, *bounds, pred, ref, chosen, notes)
 
 
 def decode_pair(

@@ -113,19 +113,32 @@ def match_exact(predictions: SpanArrays, references: SpanArrays) -> Counts:
             f"corpus too large to pack span keys ({predictions.n_sentences} sentences, "
             f"offsets up to {max_end}); score it in batches and add the counts"
         )
-    width = max(n_labels, 1)
     pred_bounds = span_keys(predictions, max_end, n_labels, typed=False)
     ref_bounds = span_keys(references, max_end, n_labels, typed=False)
+    return match_keys(pred_bounds, predictions.label, ref_bounds, references.label, predictions.labels)
+
+
+def match_keys(
+    pred_bounds: np.ndarray, pred_label: np.ndarray, ref_bounds: np.ndarray, ref_label: np.ndarray,
+    labels: tuple[str, ...],
+) -> Counts:
+    """:func:`match_exact` on packed keys: one int per span's (sentence, start, end), a label id beside it.
+
+    The caller packs the bounds so that ``bounds * len(labels) + label`` still fits
+    in an int64; keys that come strictly increasing (decoded flat chunks) skip the sort.
+    """
+    n_labels = len(labels)
+    width = max(n_labels, 1)
     # the typed key as span_keys(typed=True) packs it, without recomputing the bounds
-    pred_keys = pred_bounds * n_labels + predictions.label
-    ref_keys = ref_bounds * n_labels + references.label
+    pred_keys = pred_bounds * n_labels + pred_label
+    ref_keys = ref_bounds * n_labels + ref_label
     pred_u, ref_u = sorted_unique(pred_keys), sorted_unique(ref_keys)
     hit = intersect_sorted(pred_u, ref_u)
     per_label = tallies(
         np.bincount(hit % width, minlength=n_labels),
-        np.bincount(predictions.label if pred_u is pred_keys else pred_u % width, minlength=n_labels),
-        np.bincount(references.label if ref_u is ref_keys else ref_u % width, minlength=n_labels),
-        predictions.labels,
+        np.bincount(pred_label if pred_u is pred_keys else pred_u % width, minlength=n_labels),
+        np.bincount(ref_label if ref_u is ref_keys else ref_u % width, minlength=n_labels),
+        labels,
     )
     pred_b, ref_b = sorted_unique(pred_bounds), sorted_unique(ref_bounds)
     untyped = Tally(len(intersect_sorted(pred_b, ref_b)), len(pred_b), len(ref_b))

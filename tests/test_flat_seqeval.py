@@ -300,3 +300,43 @@ def test_io_strict_example():
     assert tags_to_spans([tags], scheme="IO", mode="strict") == [
         [(0, 2, "PER"), (2, 3, "LOC"), (4, 5, "LOC"), (5, 7, "_")]
     ]
+
+
+# --- the fast paths agree with the general ones -------------------------------------------
+
+
+@SETTINGS
+@given(corpora("OBIES"), st.sampled_from([{}, {"scheme": "IOBES"}, {"mode": "strict", "scheme": "IOBES"}]))
+def test_matching_on_positions_equals_matching_spans(corpus, options):
+    """counts() matches padded positions of both sides at once; the spans they decode to must agree."""
+    from nested_span_f1.flat import decode_pair
+    from nested_span_f1.matching import match_exact
+
+    predictions, references = corpus
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        decoded = decode_pair(predictions, references, **options)
+    by_positions = decoded.counts()
+    by_spans = match_exact(decoded.predictions, decoded.references)
+    assert dict(by_positions.labels) == dict(by_spans.labels)
+    assert by_positions.untyped == by_spans.untyped
+    assert decoded.predictions.to_lists() == tags_to_spans(predictions, **options)
+    assert decoded.references.to_lists() == tags_to_spans(references, **options)
+
+
+def test_more_tags_than_a_byte_holds():
+    """Over 256 distinct tags the codes no longer fit a byte; scores must not change."""
+    types = [f"T{i}" for i in range(200)]
+    references = [[f"B-{t}", f"I-{t}", "O"] for t in types]
+    predictions = [[f"B-{t}", f"I-{types[(i + 1) % 200] if i % 3 == 0 else t}", "O"] for i, t in enumerate(types)]
+    assert_same_as_seqeval(predictions, references)
+    assert_same_as_seqeval(predictions, references, mode="strict", scheme="IOB2")
+
+
+def test_sentence_whose_length_disagrees_with_its_items():
+    class Odd(list):
+        def __len__(self):
+            return 1
+
+    with pytest.raises(ValueError, match=r"references: the sentences hold 2 tags when iterated but 1 by len\(\)"):
+        score_tags([["O"]], [Odd(["O", "O"])])
