@@ -232,6 +232,11 @@ def strict_bounds(lay: Layout, scheme: Scheme) -> tuple[np.ndarray, np.ndarray]:
     return view.positions(first[keep]), view.positions(after[keep])
 
 
+def position_keys_fit(lay: Layout) -> bool:
+    """True when a chunk's (begin, end, type) packed from padded positions fits an int64 key."""
+    return len(lay.padded) ** 2 * max(len(lay.parsed.types), 1) < 2**62
+
+
 def count_missing(lay: Layout, kept: tuple[np.ndarray, ...], label_at: np.ndarray,
                   other: tuple[np.ndarray, ...], other_label_at: np.ndarray) -> int:
     """How many (begin, end, label) chunks of ``kept`` are not in ``other`` (both in corpus order).
@@ -249,7 +254,7 @@ def count_missing(lay: Layout, kept: tuple[np.ndarray, ...], label_at: np.ndarra
         key += type_id[padded[at]]
         return key
 
-    if size * size * n_types >= 2**62:
+    if not position_keys_fit(lay):
         rows = [np.stack([b[0], b[1], type_id[padded[at]]], axis=1) for b, at in ((kept, label_at), (other, other_label_at))]
         mine_rows, their_rows = np.unique(rows[0], axis=0), {tuple(r) for r in np.unique(rows[1], axis=0).tolist()}
         return sum(tuple(r) not in their_rows for r in mine_rows.tolist())

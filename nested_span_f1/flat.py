@@ -24,6 +24,7 @@ from .decoding import (
     count_missing,
     default_bounds,
     layout,
+    position_keys_fit,
     spans_at,
     strict_bounds,
 )
@@ -86,7 +87,7 @@ class Decoded:
         """Match on (begin, end) padded positions, the reference side shifted onto the predicted one."""
         lay = self.layout
         size, types = len(lay.padded), lay.parsed.types
-        if size * size * max(len(types), 1) >= 2**62:
+        if not position_keys_fit(lay):
             return match_exact(self.predictions, self.references)
         n_pred = len(self.encoded_predictions.lengths)
         cut = _cut(lay, n_pred, self.begin)
