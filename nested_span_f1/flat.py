@@ -93,7 +93,7 @@ class Decoded:
         cut = _cut(lay, n_pred, self.begin)
         bounds = self.begin * size
         bounds += self.end
-        label = lay.parsed.type_id[lay.padded[self.type_at]]
+        label = lay.type_at(self.type_at)
         ref_bounds = bounds[cut:]
         if n_pred:
             # both sides have the same sentence lengths, so a fixed shift maps one onto the other
@@ -267,8 +267,10 @@ def _blocks(lengths: np.ndarray, size: int) -> list[tuple[int, int, int, int]]:
     """(first sentence, end sentence, first token, end token) of consecutive blocks of about ``size`` tokens."""
     offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    cuts = np.unique(np.searchsorted(offsets, np.arange(size, int(offsets[-1]), size), side="left"))
-    bounds = [0, *[int(c) for c in cuts if 0 < c < len(lengths)], len(lengths)]
+    # searchsorted returns the cuts in order; dict.fromkeys drops repeats (np.unique
+    # would import numpy.ma on first use, ~10 ms of a first call)
+    cuts = dict.fromkeys(np.searchsorted(offsets, np.arange(size, int(offsets[-1]), size), side="left").tolist())
+    bounds = [0, *[c for c in cuts if 0 < c < len(lengths)], len(lengths)]
     return [(a, b, int(offsets[a]), int(offsets[b])) for a, b in zip(bounds[:-1], bounds[1:])]
 
 

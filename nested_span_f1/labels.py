@@ -72,16 +72,25 @@ class Encoded:
 _SENTENCE_TYPES = frozenset({list, tuple})
 
 
-def _check_sentences(side: str, sentences: Any) -> None:
+def _lengths(side: str, sentences: Any) -> np.ndarray:
+    """The length of every sentence; a sentence that is a string, or has no length, is a TypeError.
+
+    Lists of lists, the usual input, are measured with ``list.__len__``, which refuses
+    anything but a list: one pass over the sentences both measures and checks them.
+    """
     if isinstance(sentences, (str, bytes)) or not hasattr(sentences, "__len__"):
         raise TypeError(f"{side} must be a list of sentences (lists of tags), got {type(sentences).__name__}")
-    if set(map(type, sentences)) <= _SENTENCE_TYPES:
-        return
-    for index, sentence in enumerate(sentences):
-        if isinstance(sentence, (str, bytes)) or not hasattr(sentence, "__len__"):
-            raise TypeError(
-                f"{side}, sentence {index}: expected a list of tags, got {type(sentence).__name__} {sentence!r}"
-            )
+    try:
+        return np.fromiter(map(list.__len__, sentences), dtype=np.int64, count=len(sentences))
+    except TypeError:
+        pass
+    if not set(map(type, sentences)) <= _SENTENCE_TYPES:
+        for index, sentence in enumerate(sentences):
+            if isinstance(sentence, (str, bytes)) or not hasattr(sentence, "__len__"):
+                raise TypeError(
+                    f"{side}, sentence {index}: expected a list of tags, got {type(sentence).__name__} {sentence!r}"
+                )
+    return np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
 
 
 def _codes(sentences: Sequence[Sequence[str]], vocab: _Vocab) -> np.ndarray:
@@ -104,8 +113,7 @@ def encode_tags(
 
     Returns the codes of all tokens, concatenated, and the length of each sentence.
     """
-    _check_sentences(side, sentences)
-    lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+    lengths = _lengths(side, sentences)
     try:
         codes = _codes(sentences, vocab)
     except TypeError:
@@ -225,21 +233,13 @@ def encode_ids(
     if arrow is not None:
         predictions, references = arrow
     pred_rows, ref_rows = _as_rows(predictions, "predictions"), _as_rows(references, "references")
-    if len(pred_rows) != len(ref_rows):
-        raise ValueError(
-            f"{len(pred_rows)} predicted sentences but {len(ref_rows)} reference sentences; "
-            "they must align sentence by sentence"
-        )
     if isinstance(pred_rows, np.ndarray) and isinstance(ref_rows, np.ndarray) and pred_rows.shape == ref_rows.shape:
         keep = ref_rows != IGNORE_INDEX
         lengths = keep.sum(axis=1, dtype=np.int64)
         kept = np.flatnonzero(keep)  # one index for both sides: cheaper than two mask selections
         pred, ref = pred_rows.reshape(-1).take(kept), ref_rows.reshape(-1).take(kept)
     else:
-        check_aligned(
-            np.fromiter(map(len, pred_rows), np.int64, len(pred_rows)),
-            np.fromiter(map(len, ref_rows), np.int64, len(ref_rows)),
-        )
+        check_aligned(_lengths("predictions", pred_rows), _lengths("references", ref_rows))
         keeps = [np.asarray(r) != IGNORE_INDEX for r in ref_rows]
         lengths = np.fromiter((k.sum() for k in keeps), np.int64, len(keeps))
         pred = np.concatenate([np.asarray(p, dtype=np.int64)[k] for p, k in zip(pred_rows, keeps)] or [np.zeros(0, np.int64)])
@@ -287,7 +287,6 @@ def _as_rows(values: Any, side: str) -> Any:
         if array.ndim != 2 or not np.issubdtype(array.dtype, np.integer):
             raise TypeError(f"{side}: expected a 2-D integer array of label ids, got shape {array.shape} {array.dtype}")
         return array
-    _check_sentences(side, values)
     return values
 
 

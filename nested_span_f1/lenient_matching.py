@@ -64,7 +64,7 @@ def candidate_pairs(predictions: SpanArrays, references: SpanArrays, min_iou: fl
     if min_iou is not None:
         union = (references.end - references.start)[gold] + (predictions.end - predictions.start)[pred] - overlap
         keep &= overlap / np.maximum(union, 1) >= min_iou
-    gold, pred, overlap = gold[keep], pred[keep], overlap[keep]
+    gold, pred, overlap = gold.compress(keep), pred.compress(keep), overlap.compress(keep)
     same_bounds = (references.start[gold] == predictions.start[pred]) & (references.end[gold] == predictions.end[pred])
     other_label = references.label[gold] != predictions.label[pred]
     kind = (~same_bounds).astype(np.int64) * 2 + other_label

@@ -31,7 +31,7 @@ def sorted_unique(keys: np.ndarray) -> np.ndarray:
     if len(keys) < 2 or (keys[1:] > keys[:-1]).all():
         return keys
     keys = np.sort(keys)
-    return keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+    return keys.compress(np.concatenate(([True], keys[1:] != keys[:-1])))
 
 
 def intersect_sorted(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -41,7 +41,7 @@ def intersect_sorted(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """
     merged = np.concatenate((a, b))
     merged.sort(kind="stable")
-    return merged[:-1][merged[1:] == merged[:-1]]
+    return merged[1:].compress(merged[1:] == merged[:-1])
 
 
 def _key_room(n_sentences: int, max_end: int, n_labels: int) -> bool:
@@ -128,6 +128,8 @@ def match_keys(
     in an int64; keys that come strictly increasing (decoded flat chunks) skip the sort.
     """
     n_labels = len(labels)
+    if _increasing(pred_bounds) and _increasing(ref_bounds):
+        return _match_unique_bounds(pred_bounds, pred_label, ref_bounds, ref_label, labels)
     width = max(n_labels, 1)
     # the typed key as span_keys(typed=True) packs it, without recomputing the bounds
     pred_keys = pred_bounds * n_labels + pred_label
@@ -144,3 +146,33 @@ def match_keys(
     untyped = Tally(len(intersect_sorted(pred_b, ref_b)), len(pred_b), len(ref_b))
     notes = duplicate_notes(len(pred_keys) - len(pred_u), len(ref_keys) - len(ref_u))
     return Counts(per_label, untyped, notes=notes)
+
+
+def _increasing(keys: np.ndarray) -> bool:
+    return len(keys) < 2 or bool((keys[1:] > keys[:-1]).all())
+
+
+def _match_unique_bounds(
+    pred_bounds: np.ndarray, pred_label: np.ndarray, ref_bounds: np.ndarray, ref_label: np.ndarray,
+    labels: tuple[str, ...],
+) -> Counts:
+    """:func:`match_keys` when each side's bounds strictly increase, as decoded flat chunks do.
+
+    Every span then has bounds of its own: there are no duplicates, and in the
+    merged, sorted typed keys a span's counterpart with the same bounds sits next
+    to it, so one merge finds both the typed and the untyped matches.
+    """
+    n_labels = len(labels)
+    width = max(n_labels, 1)
+    merged = np.concatenate((pred_bounds * width + pred_label, ref_bounds * width + ref_label))
+    merged.sort(kind="stable")  # two sorted runs: a single merge
+    hit = merged[1:].compress(merged[1:] == merged[:-1])
+    bounds = merged // width
+    per_label = tallies(
+        np.bincount(hit % width, minlength=n_labels),
+        np.bincount(pred_label, minlength=n_labels),
+        np.bincount(ref_label, minlength=n_labels),
+        labels,
+    )
+    untyped = Tally(int(np.count_nonzero(bounds[1:] == bounds[:-1])), len(pred_bounds), len(ref_bounds))
+    return Counts(per_label, untyped, notes=duplicate_notes(0, 0))

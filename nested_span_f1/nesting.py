@@ -54,7 +54,7 @@ def sentence_pairs(sentence: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     offset = np.arange(len(i)) - np.repeat(np.cumsum(per_row) - per_row, per_row)
     j = np.repeat(first[group], per_row) + offset
     keep = i != j
-    return i[keep], j[keep]
+    return i.compress(keep), j.compress(keep)
 
 
 def structure(spans: SpanArrays) -> Structure:

@@ -88,24 +88,23 @@ def summarize(counts: Counts, zero_division: ZeroDivision = "warn") -> dict[str,
     ({'precision': 0.5, 'recall': 1.0, 'f1': 0.6666666666666666, 'number': 1}, 0.6666666666666666, 0.75)
     """
     check_zero_division(zero_division)
-    names = list(counts.labels)
     per = list(counts.labels.values())
-    result: dict[str, Any] = {}
-    p, r, f = prf(per, zero_division)
-    if per:
-        for name, tally, pi, ri, fi in zip(names, per, p, r, f):
-            result[name] = {"precision": float(pi), "recall": float(ri), "f1": float(fi), "number": tally.gold}
     total = counts.total
-    (mp,), (mr,), (mf,) = prf([total], zero_division)
-    result["overall_precision"] = float(mp)
-    result["overall_recall"] = float(mr)
-    result["overall_f1"] = float(mf)
+    # the labels, the micro total and the untyped tally in one set of divisions
+    p, r, f = prf([*per, total, counts.untyped], zero_division)
+    n = len(per)
+    result: dict[str, Any] = {
+        name: {"precision": pi, "recall": ri, "f1": fi, "number": tally.gold}
+        for name, tally, pi, ri, fi in zip(counts.labels, per, p.tolist(), r.tolist(), f.tolist())
+    }
+    result["overall_precision"], result["overall_recall"], result["overall_f1"] = float(p[n]), float(r[n]), float(f[n])
     result["overall_accuracy"] = (
         counts.correct_tokens / counts.tokens if counts.tokens else check_zero_division(zero_division)
     )
-    result.update(_averages(per, p, r, f, zero_division))
-    (up,), (ur,), (uf,) = prf([counts.untyped], zero_division)
-    result["untyped_precision"], result["untyped_recall"], result["untyped_f1"] = float(up), float(ur), float(uf)
+    result.update(_averages(per, p[:n], r[:n], f[:n], zero_division))
+    result["untyped_precision"], result["untyped_recall"], result["untyped_f1"] = (
+        float(p[n + 1]), float(r[n + 1]), float(f[n + 1])
+    )
     result["tp"], result["fp"], result["fn"] = total.tp, total.fp, total.fn
     result.update(counts.notes)
     return result
@@ -117,9 +116,11 @@ def _averages(
     fallback = check_zero_division(zero_division)
     if not per:
         return {f"{avg}_{m}": fallback for avg in ("macro", "weighted") for m in ("precision", "recall", "f1")}
-    out = {"macro_precision": float(np.mean(p)), "macro_recall": float(np.mean(r)), "macro_f1": float(np.mean(f))}
-    gold = np.array([t.gold for t in per])
-    if gold.sum() == 0:
+    # mean() and sum() are numpy's pairwise sums, as np.mean and np.average take them
+    out = {"macro_precision": float(p.mean()), "macro_recall": float(r.mean()), "macro_f1": float(f.mean())}
+    gold = np.array([t.gold for t in per], dtype=np.float64)
+    scale = gold.sum()
+    if scale == 0:
         # scikit-learn's rule: nothing to weight by; precision and F1 are 0 once anything was predicted
         predicted_any = any(t.predicted for t in per)
         out.update(
@@ -128,10 +129,11 @@ def _averages(
             weighted_f1=0.0 if predicted_any else fallback,
         )
     else:
+        # np.average(x, weights=gold), term for term: (x * gold).sum() / gold.sum()
         out.update(
-            weighted_precision=float(np.average(p, weights=gold)),
-            weighted_recall=float(np.average(r, weights=gold)),
-            weighted_f1=float(np.average(f, weights=gold)),
+            weighted_precision=float((p * gold).sum() / scale),
+            weighted_recall=float((r * gold).sum() / scale),
+            weighted_f1=float((f * gold).sum() / scale),
         )
     return out
 

@@ -334,9 +334,22 @@ def test_more_tags_than_a_byte_holds():
 
 
 def test_sentence_whose_length_disagrees_with_its_items():
-    class Odd(list):
+    class Odd(tuple):
         def __len__(self):
             return 1
 
     with pytest.raises(ValueError, match=r"references: the sentences hold 2 tags when iterated but 1 by len\(\)"):
         score_tags([["O"]], [Odd(["O", "O"])])
+
+
+def test_list_sentences_are_measured_by_their_items():
+    """Lists are measured by list.__len__ (the pass that also type-checks them), which is what they iterate."""
+
+    class Odd(list):
+        def __len__(self):
+            return 1
+
+    result = score_tags([["B-PER", "O"]], [Odd(["B-PER", "O"])])
+    assert (result["overall_f1"], result["overall_accuracy"]) == (1.0, 1.0)
+    with pytest.raises(TypeError, match=r"references, sentence 1: expected a list of tags, got str 'O'"):
+        score_tags([["O"], ["O"]], [["O"], "O"])
