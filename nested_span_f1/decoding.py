@@ -62,8 +62,12 @@ class Layout:
         return self.parsed.type_id[self.padded]
 
     def type_at(self, positions: np.ndarray) -> np.ndarray:
-        """Type id of the tags at the padded ``positions``."""
-        return self.parsed.type_id.take(self.padded.take(positions))
+        """Type id of the tags at the padded ``positions``.
+
+        Indexing with the narrow codes (not take(), which would first copy them to intp)
+        keeps the fresh memory to the result.
+        """
+        return self.parsed.type_id[self.padded.take(positions)]
 
     @property
     def transition(self) -> np.ndarray:
@@ -134,8 +138,9 @@ class _View:
         if self.pair is not None:
             prefix, type_id = parsed.prefix, parsed.type_id
             same = (type_id[:, None] == type_id[None, :]).astype(np.int64)
-            by_codes = table[prefix[:, None], prefix[None, :], same]
-            return by_codes.reshape(-1).take(self.pair if at is None else self.pair.take(at))
+            by_codes = table[prefix[:, None], prefix[None, :], same].reshape(-1)
+            # indexing with the narrow pairs, not take(), which would first copy them to intp
+            return by_codes[self.pair if at is None else self.pair.take(at)]
         prev, cur = (self.prev, self.cur) if at is None else (self.prev.take(at), self.cur.take(at))
         index = (parsed.prefix[prev] * _NP + parsed.prefix[cur]) * 2 + (parsed.type_id[prev] == parsed.type_id[cur])
         return table.reshape(-1)[index]

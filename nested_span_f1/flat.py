@@ -29,7 +29,7 @@ from .decoding import (
     strict_bounds,
 )
 from .labels import Encoded, ParsedTags, encode_ids, encode_pair, parse_tags
-from .matching import match_exact, match_keys
+from .matching import match_exact, match_runs
 from .schemes import (
     PREFIXES,
     SEQEVAL_DEFAULT,
@@ -93,12 +93,10 @@ class Decoded:
         cut = _cut(lay, n_pred, self.begin)
         bounds = self.begin * size
         bounds += self.end
-        label = lay.type_at(self.type_at)
-        ref_bounds = bounds[cut:]
         if n_pred:
             # both sides have the same sentence lengths, so a fixed shift maps one onto the other
-            ref_bounds -= int(lay.sentence_start[n_pred] - lay.sentence_start[0]) * (size + 1)
-        return match_keys(bounds[:cut], label[:cut], ref_bounds, label[cut:], types)
+            bounds[cut:] -= int(lay.sentence_start[n_pred] - lay.sentence_start[0]) * (size + 1)
+        return match_runs(bounds, lay.type_at(self.type_at), cut, types)
 
 
 def _fail(side: str, enc: Encoded, code: int, message: str) -> None:

@@ -113,23 +113,55 @@ def match_exact(predictions: SpanArrays, references: SpanArrays) -> Counts:
             f"corpus too large to pack span keys ({predictions.n_sentences} sentences, "
             f"offsets up to {max_end}); score it in batches and add the counts"
         )
-    pred_bounds = span_keys(predictions, max_end, n_labels, typed=False)
-    ref_bounds = span_keys(references, max_end, n_labels, typed=False)
-    return match_keys(pred_bounds, predictions.label, ref_bounds, references.label, predictions.labels)
+    bounds = np.concatenate((span_keys(predictions, max_end, n_labels, typed=False),
+                             span_keys(references, max_end, n_labels, typed=False)))
+    return match_runs(bounds, np.concatenate((predictions.label, references.label)), len(predictions), predictions.labels)
 
 
-def match_keys(
+def match_runs(bounds: np.ndarray, label: np.ndarray, n_pred: int, labels: tuple[str, ...]) -> Counts:
+    """:func:`match_exact` on packed keys: the predicted spans, then the reference spans.
+
+    ``bounds`` packs each span's (sentence, start, end) into one int, ``label`` holds
+    its label id; the caller packs them so that ``bounds * len(labels) + label``
+    still fits in an int64. ``bounds`` is consumed (reused as working memory).
+
+    When each side's bounds strictly increase, as decoded flat chunks do, every
+    span has bounds of its own: there are no duplicates, and in the merged, sorted
+    typed keys a span's counterpart with the same bounds sits next to it, so one
+    merge finds both the typed and the untyped matches. Otherwise the spans are
+    matched as sets, duplicates removed and counted.
+    """
+    n_labels = len(labels)
+    width = max(n_labels, 1)
+    pred_label, ref_label = label[:n_pred], label[n_pred:]
+    if not (_increasing(bounds[:n_pred]) and _increasing(bounds[n_pred:])):
+        return _match_sets(bounds[:n_pred], pred_label, bounds[n_pred:], ref_label, labels)
+    keys = bounds
+    keys *= width
+    keys += label
+    keys.sort(kind="stable")  # two sorted runs: a single merge
+    hit = keys[1:].compress(keys[1:] == keys[:-1])
+    per_label = tallies(
+        np.bincount(hit % width, minlength=n_labels),
+        np.bincount(pred_label, minlength=n_labels),
+        np.bincount(ref_label, minlength=n_labels),
+        labels,
+    )
+    np.floor_divide(keys, width, out=keys)  # back to bounds, still sorted
+    untyped = Tally(int(np.count_nonzero(keys[1:] == keys[:-1])), n_pred, len(keys) - n_pred)
+    return Counts(per_label, untyped, notes=duplicate_notes(0, 0))
+
+
+def _increasing(keys: np.ndarray) -> bool:
+    return len(keys) < 2 or bool((keys[1:] > keys[:-1]).all())
+
+
+def _match_sets(
     pred_bounds: np.ndarray, pred_label: np.ndarray, ref_bounds: np.ndarray, ref_label: np.ndarray,
     labels: tuple[str, ...],
 ) -> Counts:
-    """:func:`match_exact` on packed keys: one int per span's (sentence, start, end), a label id beside it.
-
-    The caller packs the bounds so that ``bounds * len(labels) + label`` still fits
-    in an int64; keys that come strictly increasing (decoded flat chunks) skip the sort.
-    """
+    """:func:`match_runs` for spans in any order, duplicates included."""
     n_labels = len(labels)
-    if _increasing(pred_bounds) and _increasing(ref_bounds):
-        return _match_unique_bounds(pred_bounds, pred_label, ref_bounds, ref_label, labels)
     width = max(n_labels, 1)
     # the typed key as span_keys(typed=True) packs it, without recomputing the bounds
     pred_keys = pred_bounds * n_labels + pred_label
@@ -146,33 +178,3 @@ def match_keys(
     untyped = Tally(len(intersect_sorted(pred_b, ref_b)), len(pred_b), len(ref_b))
     notes = duplicate_notes(len(pred_keys) - len(pred_u), len(ref_keys) - len(ref_u))
     return Counts(per_label, untyped, notes=notes)
-
-
-def _increasing(keys: np.ndarray) -> bool:
-    return len(keys) < 2 or bool((keys[1:] > keys[:-1]).all())
-
-
-def _match_unique_bounds(
-    pred_bounds: np.ndarray, pred_label: np.ndarray, ref_bounds: np.ndarray, ref_label: np.ndarray,
-    labels: tuple[str, ...],
-) -> Counts:
-    """:func:`match_keys` when each side's bounds strictly increase, as decoded flat chunks do.
-
-    Every span then has bounds of its own: there are no duplicates, and in the
-    merged, sorted typed keys a span's counterpart with the same bounds sits next
-    to it, so one merge finds both the typed and the untyped matches.
-    """
-    n_labels = len(labels)
-    width = max(n_labels, 1)
-    merged = np.concatenate((pred_bounds * width + pred_label, ref_bounds * width + ref_label))
-    merged.sort(kind="stable")  # two sorted runs: a single merge
-    hit = merged[1:].compress(merged[1:] == merged[:-1])
-    bounds = merged // width
-    per_label = tallies(
-        np.bincount(hit % width, minlength=n_labels),
-        np.bincount(pred_label, minlength=n_labels),
-        np.bincount(ref_label, minlength=n_labels),
-        labels,
-    )
-    untyped = Tally(int(np.count_nonzero(bounds[1:] == bounds[:-1])), len(pred_bounds), len(ref_bounds))
-    return Counts(per_label, untyped, notes=duplicate_notes(0, 0))

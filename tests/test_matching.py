@@ -1,4 +1,4 @@
-"""Exact matching against Python sets, in span order (the lookup path) and shuffled (the sort path)."""
+"""Exact matching against Python sets, in span order (the one-merge path) and shuffled (the set path)."""
 import random
 import warnings
 
@@ -39,9 +39,9 @@ def one_label_per_bounds(sentence):
 @settings(max_examples=300, deadline=None)
 @given(side, side, st.randoms(use_true_random=False))
 def test_match_exact_against_sets(predictions, references, rng: random.Random):
-    # one label per (start, end), sorted: what decoded flat chunks look like (the lookup path)
+    # one label per (start, end), sorted: what decoded flat chunks look like (the one-merge path)
     flat_predictions, flat_references = ([one_label_per_bounds(sent) for sent in x] for x in (predictions, references))
     assert counted(flat_predictions, flat_references) == expected(flat_predictions, flat_references)
-    # shuffled, with duplicates and shared bounds: the sort path
+    # shuffled, with duplicates and shared bounds: the set path
     shuffled = [rng.sample(sent, len(sent)) for sent in predictions]
     assert counted(shuffled, references) == expected(predictions, references)
