@@ -8,9 +8,8 @@ gold support.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from typing import Any, Union
-
-import numpy as np
 
 from .counts import Counts, Tally
 
@@ -32,44 +31,74 @@ def check_zero_division(zero_division: ZeroDivision) -> float:
     return float(zero_division)
 
 
-def _divide(num: np.ndarray, den: np.ndarray, zero_division: ZeroDivision, what: str) -> np.ndarray:
+def _divide(num: list[float], den: list[float], zero_division: ZeroDivision, what: str) -> list[float]:
     value = check_zero_division(zero_division)
-    out = np.full(num.shape, value, dtype=np.float64)
-    ok = den > 0
-    out[ok] = num[ok] / den[ok]
-    if zero_division == "warn" and not ok.all():
+    if zero_division == "warn" and not all(d > 0 for d in den):
         warnings.warn(
             f"{what} is ill-defined and set to 0.0 where there is nothing to divide by; "
             "use the zero_division parameter (0 or 1) to control this",
             UndefinedMetricWarning,
             stacklevel=5,
         )
-    return out
+    return [n / d if d > 0 else value for n, d in zip(num, den)]
 
 
-def _f1(precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
-    denom = precision + recall
-    denom[denom == 0.0] = 1.0
-    return 2.0 * precision * recall / denom
+def _f1(precision: list[float], recall: list[float]) -> list[float]:
+    # scikit-learn's order of operations: 2 * p * r / (p + r), with 1 for an empty denominator
+    return [2.0 * p * r / ((p + r) or 1.0) for p, r in zip(precision, recall)]
 
 
 def precision_recall_f1(
-    predicted_hits: Any, predicted: Any, gold_hits: Any, gold: Any, zero_division: ZeroDivision = "warn"
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Precision = predicted_hits / predicted, recall = gold_hits / gold, and their F1, as arrays.
+    predicted_hits: Sequence[float], predicted: Sequence[float], gold_hits: Sequence[float], gold: Sequence[float],
+    zero_division: ZeroDivision = "warn",
+) -> tuple[list[float], list[float], list[float]]:
+    """Precision = predicted_hits / predicted, recall = gold_hits / gold, and their F1, as lists of floats.
 
     Exact matching credits one number to both sides (``tp``); lenient matching and
     breakdown buckets credit the prediction side and the gold side separately.
+    Python floats are IEEE doubles, so each value is the float64 one numpy gives;
+    for the handful of labels a result has, plain floats cost a fraction of arrays.
     """
-    precision = _divide(np.asarray(predicted_hits, np.float64), np.asarray(predicted, np.float64), zero_division, "precision")
-    recall = _divide(np.asarray(gold_hits, np.float64), np.asarray(gold, np.float64), zero_division, "recall")
+    precision = _divide([float(x) for x in predicted_hits], [float(x) for x in predicted], zero_division, "precision")
+    recall = _divide([float(x) for x in gold_hits], [float(x) for x in gold], zero_division, "recall")
     return precision, recall, _f1(precision, recall)
 
 
-def prf(tallies: list[Tally], zero_division: ZeroDivision = "warn") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Precision, recall and F1 arrays for a list of tallies."""
+def prf(tallies: list[Tally], zero_division: ZeroDivision = "warn") -> tuple[list[float], list[float], list[float]]:
+    """Precision, recall and F1 lists for a list of tallies."""
     tp = [t.tp for t in tallies]
     return precision_recall_f1(tp, [t.predicted for t in tallies], tp, [t.gold for t in tallies], zero_division)
+
+
+def pairwise_sum(values: Sequence[float]) -> float:
+    """The sum numpy's ``add.reduce`` takes of a contiguous float64 array, to the last bit.
+
+    numpy adds in blocks: fewer than 8 values one by one; up to 128 in eight
+    interleaved partial sums, combined as a tree, then the rest; more by halves (a
+    multiple of 8 long). Averages summed this way equal ``np.mean`` and
+    ``np.average``, and so scikit-learn's and seqeval's.
+    """
+    n = len(values)
+    if n < 8:
+        total = 0.0
+        for value in values:
+            total += value
+        return total
+    if n <= 128:
+        whole = n - n % 8
+        r = []
+        for j in range(8):
+            partial = values[j]
+            for i in range(j + 8, whole, 8):
+                partial += values[i]
+            r.append(partial)
+        total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        for value in values[whole:]:
+            total += value
+        return total
+    half = n // 2
+    half -= half % 8
+    return pairwise_sum(values[:half]) + pairwise_sum(values[half:])
 
 
 def summarize(counts: Counts, zero_division: ZeroDivision = "warn") -> dict[str, Any]:
@@ -95,31 +124,29 @@ def summarize(counts: Counts, zero_division: ZeroDivision = "warn") -> dict[str,
     n = len(per)
     result: dict[str, Any] = {
         name: {"precision": pi, "recall": ri, "f1": fi, "number": tally.gold}
-        for name, tally, pi, ri, fi in zip(counts.labels, per, p.tolist(), r.tolist(), f.tolist())
+        for name, tally, pi, ri, fi in zip(counts.labels, per, p, r, f)
     }
-    result["overall_precision"], result["overall_recall"], result["overall_f1"] = float(p[n]), float(r[n]), float(f[n])
+    result["overall_precision"], result["overall_recall"], result["overall_f1"] = p[n], r[n], f[n]
     result["overall_accuracy"] = (
         counts.correct_tokens / counts.tokens if counts.tokens else check_zero_division(zero_division)
     )
     result.update(_averages(per, p[:n], r[:n], f[:n], zero_division))
-    result["untyped_precision"], result["untyped_recall"], result["untyped_f1"] = (
-        float(p[n + 1]), float(r[n + 1]), float(f[n + 1])
-    )
+    result["untyped_precision"], result["untyped_recall"], result["untyped_f1"] = p[n + 1], r[n + 1], f[n + 1]
     result["tp"], result["fp"], result["fn"] = total.tp, total.fp, total.fn
     result.update(counts.notes)
     return result
 
 
 def _averages(
-    per: list[Tally], p: np.ndarray, r: np.ndarray, f: np.ndarray, zero_division: ZeroDivision
+    per: list[Tally], p: list[float], r: list[float], f: list[float], zero_division: ZeroDivision
 ) -> dict[str, float]:
     fallback = check_zero_division(zero_division)
     if not per:
         return {f"{avg}_{m}": fallback for avg in ("macro", "weighted") for m in ("precision", "recall", "f1")}
-    # mean() and sum() are numpy's pairwise sums, as np.mean and np.average take them
-    out = {"macro_precision": float(p.mean()), "macro_recall": float(r.mean()), "macro_f1": float(f.mean())}
-    gold = np.array([t.gold for t in per], dtype=np.float64)
-    scale = gold.sum()
+    n = len(per)
+    out = {"macro_precision": pairwise_sum(p) / n, "macro_recall": pairwise_sum(r) / n, "macro_f1": pairwise_sum(f) / n}
+    gold = [float(t.gold) for t in per]
+    scale = pairwise_sum(gold)
     if scale == 0:
         # scikit-learn's rule: nothing to weight by; precision and F1 are 0 once anything was predicted
         predicted_any = any(t.predicted for t in per)
@@ -129,11 +156,11 @@ def _averages(
             weighted_f1=0.0 if predicted_any else fallback,
         )
     else:
-        # np.average(x, weights=gold), term for term: (x * gold).sum() / gold.sum()
+        # np.average(x, weights=gold), term for term: sum of x * gold over the sum of gold
         out.update(
-            weighted_precision=float((p * gold).sum() / scale),
-            weighted_recall=float((r * gold).sum() / scale),
-            weighted_f1=float((f * gold).sum() / scale),
+            weighted_precision=pairwise_sum([x * g for x, g in zip(p, gold)]) / scale,
+            weighted_recall=pairwise_sum([x * g for x, g in zip(r, gold)]) / scale,
+            weighted_f1=pairwise_sum([x * g for x, g in zip(f, gold)]) / scale,
         )
     return out
 

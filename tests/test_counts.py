@@ -138,3 +138,28 @@ def test_counts_are_frozen():
         pass
     else:  # pragma: no cover
         raise AssertionError("Counts.labels must be read-only")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.floats(0, 1e6, allow_nan=False) | st.integers(0, 10**6).map(float), max_size=700))
+def test_pairwise_sum_is_numpys_sum(values):
+    """Averages are summed in Python the way numpy sums a float64 array, to the last bit."""
+    import numpy as np
+
+    from nested_span_f1.scores import pairwise_sum
+
+    assert pairwise_sum(values) == float(np.asarray(values, dtype=np.float64).sum())
+    if values:
+        assert pairwise_sum(values) / len(values) == float(np.mean(values))
+
+
+def test_pairwise_sum_is_numpys_sum_on_long_arrays():
+    """Every branch: under 8 values, one block of up to 128, and halves beyond (seeded, lengths up to 2000)."""
+    import numpy as np
+
+    from nested_span_f1.scores import pairwise_sum
+
+    rng = np.random.default_rng(7)
+    for n in [*range(0, 140), 255, 256, 257, 1000, 1001, 1999]:
+        values = rng.random(n) * 10.0 ** rng.integers(-3, 4, n)
+        assert pairwise_sum(values.tolist()) == float(values.sum()), n
