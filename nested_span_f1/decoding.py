@@ -250,25 +250,32 @@ def position_keys_fit(lay: Layout) -> bool:
 
 
 def count_missing(lay: Layout, kept: tuple[np.ndarray, ...], label_at: np.ndarray,
-                  other: tuple[np.ndarray, ...], other_label_at: np.ndarray) -> int:
-    """How many (begin, end, label) chunks of ``kept`` are not in ``other`` (both in corpus order).
+                  other: tuple[np.ndarray, ...], other_label_at: np.ndarray, first_reference: int) -> tuple[int, int]:
+    """How many (begin, end, label) chunks of ``kept`` are not in ``other``, per side.
 
-    ``kept`` and ``other``: (begin, end) padded positions; ``label_at``: the padded
-    position whose type labels each chunk.
+    ``kept`` and ``other``: (begin, end) padded positions in corpus order;
+    ``label_at``: the padded position whose type labels each chunk. Returns the
+    count among chunks that begin before ``first_reference`` (the predicted
+    sentences) and the count among the rest (the reference sentences).
     """
     size, n_types = len(lay.padded), max(len(lay.parsed.types), 1)
+    if not position_keys_fit(lay):
+        rows = [set(zip(b[0].tolist(), b[1].tolist(), lay.type_at(at).tolist()))
+                for b, at in ((kept, label_at), (other, other_label_at))]
+        missing = rows[0] - rows[1]
+        predicted = sum(begin < first_reference for begin, _, _ in missing)
+        return predicted, len(missing) - predicted
 
     def keys(bounds: tuple[np.ndarray, ...], at: np.ndarray) -> np.ndarray:
         key = bounds[0] * size
         key += bounds[1]
         key *= n_types
         key += lay.type_at(at)
-        return key
+        return sorted_unique(key)
 
-    if not position_keys_fit(lay):
-        rows = [np.stack([b[0], b[1], lay.type_at(at)], axis=1) for b, at in ((kept, label_at), (other, other_label_at))]
-        mine_rows, their_rows = np.unique(rows[0], axis=0), {tuple(r) for r in np.unique(rows[1], axis=0).tolist()}
-        return sum(tuple(r) not in their_rows for r in mine_rows.tolist())
-    mine, theirs = keys(kept, label_at), keys(other, other_label_at)
-    mine, theirs = sorted_unique(mine), sorted_unique(theirs)
-    return len(mine) - len(intersect_sorted(mine, theirs))
+    mine = keys(kept, label_at)
+    common = intersect_sorted(mine, keys(other, other_label_at))
+    # keys order chunks by begin first, so the predicted side's keys all come before this one
+    boundary = first_reference * size * n_types
+    mine_predicted, common_predicted = int(np.searchsorted(mine, boundary)), int(np.searchsorted(common, boundary))
+    return mine_predicted - common_predicted, len(mine) - mine_predicted - (len(common) - common_predicted)

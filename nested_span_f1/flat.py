@@ -204,12 +204,6 @@ def _cut(lay: Layout, n_pred: int, begin: np.ndarray) -> int:
     return int(np.searchsorted(begin, lay.sentence_start[n_pred])) if n_pred < len(lay.sentence_start) else len(begin)
 
 
-def _split(lay: Layout, n_pred: int, begin: np.ndarray, *rest: np.ndarray) -> tuple[tuple[np.ndarray, ...], ...]:
-    """Split corpus-ordered padded positions into the predicted and the reference side."""
-    cut = _cut(lay, n_pred, begin)
-    return tuple(a[:cut] for a in (begin, *rest)), tuple(a[cut:] for a in (begin, *rest))
-
-
 def _decode(prep: _Prepared, pred: Encoded, ref: Encoded) -> Decoded:
     parsed, chosen = prep.parsed, prep.scheme
     lay = layout(_both(pred, ref), parsed)
@@ -224,9 +218,10 @@ def _decode(prep: _Prepared, pred: Encoded, ref: Encoded) -> Decoded:
             parsed_as = ParsedTags(chosen.repair_prefix[parsed.prefix], parsed.type_id, parsed.types)
             repaired = default_bounds(replace(lay, parsed=parsed_as), SEQEVAL_DEFAULT)
         n_pred = len(pred.lengths)
-        sides = zip(_split(lay, n_pred, *repaired), _split(lay, n_pred, strict_begin, strict_end))
-        for note, (mine, theirs) in zip(("invalid_predicted_chunks", "invalid_reference_chunks"), sides):
-            notes[note] = count_missing(lay, mine, mine[1] - 1, theirs, theirs[0])
+        first_reference = int(lay.sentence_start[n_pred]) if n_pred < len(lay.sentence_start) else len(lay.padded)
+        notes["invalid_predicted_chunks"], notes["invalid_reference_chunks"] = count_missing(
+            lay, repaired, repaired[1] - 1, (strict_begin, strict_end), strict_begin, first_reference
+        )
         bounds = (strict_begin, strict_end, strict_begin) if prep.strict else (begin, end, end - 1)
     return Decoded(lay, *bounds, pred, ref, chosen, notes)
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from seqeval import scheme as seqeval_scheme
 from seqeval.metrics import accuracy_score, classification_report
 from seqeval.metrics.sequence_labeling import get_entities
+from seqeval.scheme import Entities
 
 from nested_span_f1 import score_tags, tags_to_spans
 
@@ -217,6 +218,31 @@ def test_strict_mode_equals_seqeval(scheme):
     check()
 
 
+def _dropped_by_strict(sentences, scheme):
+    """seqeval's default chunks (BILOU read as IOBES) that its strict mode does not keep."""
+    read = {"U": "S", "L": "E"} if scheme == "BILOU" else {}
+    kept = Entities(sentences, getattr(seqeval_scheme, scheme)).entities
+    dropped = 0
+    for sentence, strict in zip(sentences, kept):
+        default = {(t, b, e + 1) for t, b, e in get_entities([read.get(x[0], x[0]) + x[1:] for x in sentence])}
+        dropped += len(default - {(x.tag, x.start, x.end) for x in strict})
+    return dropped
+
+
+@pytest.mark.parametrize("scheme", ["IOB2", "IOE2", "IOBES", "BILOU"])
+def test_invalid_chunk_notes_count_what_strict_mode_drops(scheme):
+    @SETTINGS
+    @given(corpora("O" + STRICT_SCHEMES[scheme], bare=False))
+    def check(corpus):
+        predictions, references = corpus
+        for mode in (None, "strict"):
+            result = _ours(predictions, references, mode=mode, scheme=scheme)
+            assert result["invalid_predicted_chunks"] == _dropped_by_strict(predictions, scheme)
+            assert result["invalid_reference_chunks"] == _dropped_by_strict(references, scheme)
+
+    check()
+
+
 @pytest.mark.parametrize("scheme", ["IOB2", "IOBES", "BILOU"])
 def test_strict_mode_suffix_equals_seqeval(scheme):
     @settings(max_examples=60, deadline=None, derandomize=True)
@@ -353,3 +379,17 @@ def test_list_sentences_are_measured_by_their_items():
     assert (result["overall_f1"], result["overall_accuracy"]) == (1.0, 1.0)
     with pytest.raises(TypeError, match=r"references, sentence 1: expected a list of tags, got str 'O'"):
         score_tags([["O"], ["O"]], [["O"], "O"])
+
+
+def test_layouts_too_large_for_packed_keys_give_the_same_counts(monkeypatch):
+    """Past int64 keys, matching goes through spans and the invalid-chunk count through sets; nothing changes."""
+    from nested_span_f1 import decoding, flat
+
+    predictions = [["B-PER", "I-PER", "O", "I-LOC"], ["O", "B-ORG", "I-LOC"], ["I-PER"]]
+    references = [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-ORG", "I-ORG"], ["B-PER"]]
+    expected = {mode: _ours(predictions, references, mode=mode, scheme="IOB2") for mode in (None, "strict")}
+    assert expected["strict"]["invalid_predicted_chunks"] == 3
+    monkeypatch.setattr(decoding, "position_keys_fit", lambda lay: False)
+    monkeypatch.setattr(flat, "position_keys_fit", lambda lay: False)
+    for mode in (None, "strict"):
+        assert _ours(predictions, references, mode=mode, scheme="IOB2") == expected[mode]
