@@ -251,9 +251,12 @@ def decode_pair(
     return _decode(prep, prep.predictions, prep.references)
 
 
-BLOCK_TOKENS = 1 << 17
+BLOCK_TOKENS = 1 << 15
 """Tokens decoded at a time by :func:`count_tags`: blocks of whole sentences keep every
-working array small (in cache, and clear of the cost of fresh memory), and counts add."""
+working array small (in cache, and clear of the cost of fresh memory), and counts add.
+At this size a block's arrays stay near or under glibc's 128 KiB mmap threshold, so
+a block mostly reuses the memory the previous one freed; first calls measured faster
+than with blocks four times larger at 35k and 350k sentences."""
 
 
 def _blocks(lengths: np.ndarray, size: int) -> list[tuple[int, int, int, int]]:

@@ -163,3 +163,23 @@ def test_pairwise_sum_is_numpys_sum_on_long_arrays():
     for n in [*range(0, 140), 255, 256, 257, 1000, 1001, 1999]:
         values = rng.random(n) * 10.0 ** rng.integers(-3, 4, n)
         assert pairwise_sum(values.tolist()) == float(values.sum()), n
+
+
+@SETTINGS
+@given(corpora(), st.integers(1, 12), st.sampled_from([None, "strict"]))
+def test_decoding_in_blocks_counts_the_same(corpus, block, mode):
+    """count_tags decodes large inputs a block of sentences at a time; any block size gives the same counts."""
+    from nested_span_f1 import flat
+
+    preds, refs = corpus
+    options = {"mode": mode, "scheme": "IOBES" if mode else None}
+    whole = flat.decode_pair(preds, refs, **options).counts()
+    saved, flat.BLOCK_TOKENS = flat.BLOCK_TOKENS, block
+    try:
+        blocked = count_tags(preds, refs, **options)
+    finally:
+        flat.BLOCK_TOKENS = saved
+    assert (blocked.labels, blocked.untyped, blocked.tokens, blocked.correct_tokens) == (
+        whole.labels, whole.untyped, whole.tokens, whole.correct_tokens)
+    if mode == "strict":
+        assert blocked.notes == whole.notes
