@@ -51,16 +51,6 @@ class Layout:
         """The active positions with their tag codes, shared by every rule table."""
         return _View(self, self.before_active)
 
-    @property
-    def prefix(self) -> np.ndarray:
-        """Prefix code at every padded position."""
-        return self.parsed.prefix[self.padded]
-
-    @property
-    def type_id(self) -> np.ndarray:
-        """Type id at every padded position."""
-        return self.parsed.type_id[self.padded]
-
     def type_at(self, positions: np.ndarray) -> np.ndarray:
         """Type id of the tags at the padded ``positions``.
 
@@ -68,12 +58,6 @@ class Layout:
         keeps the fresh memory to the result.
         """
         return self.parsed.type_id[self.padded.take(positions)]
-
-    @property
-    def transition(self) -> np.ndarray:
-        """Flat table index of (prefix[k-1], prefix[k], same type) for k >= 1."""
-        prefix, type_id = self.prefix, self.type_id
-        return (prefix[:-1] * _NP + prefix[1:]) * 2 + (type_id[:-1] == type_id[1:])
 
 
 def code_dtype(n_codes: int) -> type:
