@@ -101,12 +101,14 @@ class _View:
         """``k - 1`` for each position ``k`` of the view."""
         self.prev: np.ndarray = lay.padded.take(before)
         self.cur: np.ndarray = lay.padded[1:].take(before)
-        n = len(lay.parsed.prefix)
+        parsed, n = lay.parsed, len(lay.parsed.prefix)
         if n <= _PAIR_TABLE_LIMIT:
             pair: np.ndarray = self.prev.astype(np.uint16 if n * n <= 1 << 16 else np.int64)
             pair *= n
             pair += self.cur
             self.pair: np.ndarray | None = pair
+            # whether two codes share a type: the third index of a rule expanded to code pairs
+            self.same = (parsed.type_id[:, None] == parsed.type_id[None, :]).astype(np.int64)
         else:
             self.pair = None
 
@@ -120,9 +122,8 @@ class _View:
         """The rule flag at each position of the view, or at the view entries ``at`` only."""
         parsed = self.parsed
         if self.pair is not None:
-            prefix, type_id = parsed.prefix, parsed.type_id
-            same = (type_id[:, None] == type_id[None, :]).astype(np.int64)
-            by_codes = table[prefix[:, None], prefix[None, :], same].reshape(-1)
+            prefix = parsed.prefix
+            by_codes = table[prefix[:, None], prefix[None, :], self.same].reshape(-1)
             # indexing with the narrow pairs, not take(), which would first copy them to intp
             return by_codes[self.pair if at is None else self.pair.take(at)]
         prev, cur = (self.prev, self.cur) if at is None else (self.prev.take(at), self.cur.take(at))

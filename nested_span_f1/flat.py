@@ -89,13 +89,13 @@ class Decoded:
         size, types = len(lay.padded), lay.parsed.types
         if not position_keys_fit(lay):
             return match_exact(self.predictions, self.references)
-        n_pred = len(self.encoded_predictions.lengths)
-        cut = _cut(lay, n_pred, self.begin)
+        first_reference = _first_reference(lay, len(self.encoded_predictions.lengths))
+        cut = int(np.searchsorted(self.begin, first_reference))  # chunks are in corpus order
         bounds = self.begin * size
         bounds += self.end
-        if n_pred:
+        if cut < len(bounds):
             # both sides have the same sentence lengths, so a fixed shift maps one onto the other
-            bounds[cut:] -= int(lay.sentence_start[n_pred] - lay.sentence_start[0]) * (size + 1)
+            bounds[cut:] -= (first_reference - int(lay.sentence_start[0])) * (size + 1)
         return match_runs(bounds, lay.type_at(self.type_at), cut, types)
 
 
@@ -199,9 +199,9 @@ def _both(pred: Encoded, ref: Encoded) -> Encoded:
     return Encoded(np.concatenate((pred.codes, ref.codes)), np.concatenate((pred.lengths, ref.lengths)), pred.tags)
 
 
-def _cut(lay: Layout, n_pred: int, begin: np.ndarray) -> int:
-    """How many of the corpus-ordered chunks starting at ``begin`` lie on the predicted side."""
-    return int(np.searchsorted(begin, lay.sentence_start[n_pred])) if n_pred < len(lay.sentence_start) else len(begin)
+def _first_reference(lay: Layout, n_pred: int) -> int:
+    """Padded position where the reference sentences begin (past the end when there are none)."""
+    return int(lay.sentence_start[n_pred]) if n_pred < len(lay.sentence_start) else len(lay.padded)
 
 
 def _decode(prep: _Prepared, pred: Encoded, ref: Encoded) -> Decoded:
@@ -217,10 +217,9 @@ def _decode(prep: _Prepared, pred: Encoded, ref: Encoded) -> Decoded:
         if chosen.read_as:
             parsed_as = ParsedTags(chosen.repair_prefix[parsed.prefix], parsed.type_id, parsed.types)
             repaired = default_bounds(replace(lay, parsed=parsed_as), SEQEVAL_DEFAULT)
-        n_pred = len(pred.lengths)
-        first_reference = int(lay.sentence_start[n_pred]) if n_pred < len(lay.sentence_start) else len(lay.padded)
         notes["invalid_predicted_chunks"], notes["invalid_reference_chunks"] = count_missing(
-            lay, repaired, repaired[1] - 1, (strict_begin, strict_end), strict_begin, first_reference
+            lay, repaired, repaired[1] - 1, (strict_begin, strict_end), strict_begin,
+            _first_reference(lay, len(pred.lengths)),
         )
         bounds = (strict_begin, strict_end, strict_begin) if prep.strict else (begin, end, end - 1)
     return Decoded(lay, *bounds, pred, ref, chosen, notes)
@@ -259,14 +258,16 @@ a block mostly reuses the memory the previous one freed; first calls measured fa
 than with blocks four times larger at 35k and 350k sentences."""
 
 
-def _blocks(lengths: np.ndarray, size: int) -> list[tuple[int, int, int, int]]:
-    """(first sentence, end sentence, first token, end token) of consecutive blocks of about ``size`` tokens."""
-    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
+def _blocks(offsets: np.ndarray, size: int) -> list[tuple[int, int, int, int]]:
+    """(first sentence, end sentence, first token, end token) of consecutive blocks of about ``size`` tokens.
+
+    ``offsets``: where each sentence starts, and the total (:attr:`Encoded.offsets`).
+    """
+    n_sentences = len(offsets) - 1
     # searchsorted returns the cuts in order; dict.fromkeys drops repeats (np.unique
     # would import numpy.ma on first use, ~10 ms of a first call)
     cuts = dict.fromkeys(np.searchsorted(offsets, np.arange(size, int(offsets[-1]), size), side="left").tolist())
-    bounds = [0, *[c for c in cuts if 0 < c < len(lengths)], len(lengths)]
+    bounds = [0, *[c for c in cuts if 0 < c < n_sentences], n_sentences]
     return [(a, b, int(offsets[a]), int(offsets[b])) for a, b in zip(bounds[:-1], bounds[1:])]
 
 
@@ -285,7 +286,7 @@ def count_tags(predictions: Any, references: Any, **options: Any) -> Counts:
     if len(ref.codes) <= BLOCK_TOKENS:
         return _decode(prep, pred, ref).counts()
     total = Counts()
-    for first, end, start, stop in _blocks(ref.lengths, BLOCK_TOKENS):
+    for first, end, start, stop in _blocks(ref.offsets, BLOCK_TOKENS):
         block = [Encoded(enc.codes[start:stop], enc.lengths[first:end], enc.tags, enc.complete) for enc in (pred, ref)]
         total = total + _decode(prep, *block).counts()
     return total
