@@ -369,7 +369,7 @@ def test_sentence_whose_length_disagrees_with_its_items():
 
 
 def test_list_sentences_are_measured_by_their_items():
-    """Lists are measured by list.__len__ (the pass that also type-checks them), which is what they iterate."""
+    """List subclasses are measured by list.__len__, which is what they iterate, not by an overridden __len__."""
 
     class Odd(list):
         def __len__(self):
