@@ -21,7 +21,7 @@ from functools import cached_property
 import numpy as np
 
 from .labels import Encoded, ParsedTags
-from .matching import intersect_sorted, sorted_unique
+from .matching import strictly_increasing
 from .schemes import PREFIXES, DefaultRules, Scheme
 from .spans import SpanArrays
 
@@ -118,17 +118,26 @@ class _View:
         out += 1
         return out
 
-    def flags(self, table: np.ndarray, at: np.ndarray | None = None) -> np.ndarray:
-        """The rule flag at each position of the view, or at the view entries ``at`` only."""
+    def flags(self, *tables: np.ndarray) -> list[np.ndarray]:
+        """Each rule table's flag at every position of the view.
+
+        The tables are packed into the bits of one table, so the positions are
+        looked up once however many rules are asked for.
+        """
+        packed = tables[0].astype(np.uint8)
+        for bit, table in enumerate(tables[1:], 1):
+            packed |= table.astype(np.uint8) << bit
         parsed = self.parsed
         if self.pair is not None:
             prefix = parsed.prefix
-            by_codes = table[prefix[:, None], prefix[None, :], self.same].reshape(-1)
+            by_codes = packed[prefix[:, None], prefix[None, :], self.same].reshape(-1)
             # indexing with the narrow pairs, not take(), which would first copy them to intp
-            return by_codes[self.pair if at is None else self.pair.take(at)]
-        prev, cur = (self.prev, self.cur) if at is None else (self.prev.take(at), self.cur.take(at))
-        index = (parsed.prefix[prev] * _NP + parsed.prefix[cur]) * 2 + (parsed.type_id[prev] == parsed.type_id[cur])
-        return table.reshape(-1)[index]
+            bits = by_codes[self.pair]
+        else:
+            prev, cur = self.prev, self.cur
+            index = (parsed.prefix[prev] * _NP + parsed.prefix[cur]) * 2 + (parsed.type_id[prev] == parsed.type_id[cur])
+            bits = packed.reshape(-1)[index]
+        return [(bits & 1).view(bool), *[(bits & (1 << bit)).astype(bool) for bit in range(1, len(tables))]]
 
 
 def _dense_view(lay: Layout) -> _View:
@@ -156,8 +165,8 @@ def default_bounds(lay: Layout, rules: DefaultRules) -> tuple[np.ndarray, np.nda
     to the sentence's first token. In corpus order.
     """
     view = lay.sparse_view if _sparse_ok(rules.ends) and _sparse_ok(rules.starts) else _dense_view(lay)
-    ends = view.positions(view.flags(rules.ends))
-    starts = view.positions(view.flags(rules.starts))
+    end_flags, start_flags = view.flags(rules.ends, rules.starts)
+    ends, starts = view.positions(end_flags), view.positions(start_flags)
     if len(starts) == len(ends) and (starts < ends).all() and (starts[1:] >= ends[:-1]).all():
         # the usual case: every chunk has its own start flag, so no search is needed
         begin = starts
@@ -200,8 +209,7 @@ def strict_bounds(lay: Layout, scheme: Scheme) -> tuple[np.ndarray, np.ndarray]:
         and not scheme.inside[0].any() and not scheme.inside[:, 0].any() and not scheme.starts[:, 0].any()
     )
     view = lay.sparse_view if sparse else _dense_view(lay)
-    start = view.flags(scheme.starts)
-    inside = view.flags(scheme.inside)
+    start, inside, end = view.flags(scheme.starts, scheme.inside, scheme.ends)
     first = np.flatnonzero(start)
     continuing = inside.take(first)
     if continuing.any():
@@ -225,7 +233,7 @@ def strict_bounds(lay: Layout, scheme: Scheme) -> tuple[np.ndarray, np.ndarray]:
     else:
         breaks = np.flatnonzero(~inside)
         after = breaks[np.searchsorted(breaks, first, side="right")]
-    keep = view.flags(scheme.ends, after)
+    keep = end.take(after)
     return view.positions(first.compress(keep)), view.positions(after.compress(keep))
 
 
@@ -243,24 +251,20 @@ def count_missing(lay: Layout, kept: tuple[np.ndarray, ...], label_at: np.ndarra
     count among chunks that begin before ``first_reference`` (the predicted
     sentences) and the count among the rest (the reference sentences).
     """
-    size, n_types = len(lay.padded), max(len(lay.parsed.types), 1)
-    if not position_keys_fit(lay):
-        rows = [set(zip(b[0].tolist(), b[1].tolist(), lay.type_at(at).tolist()))
-                for b, at in ((kept, label_at), (other, other_label_at))]
-        missing = rows[0] - rows[1]
-        predicted = sum(begin < first_reference for begin, _, _ in missing)
-        return predicted, len(missing) - predicted
-
-    def keys(bounds: tuple[np.ndarray, ...], at: np.ndarray) -> np.ndarray:
-        key = bounds[0] * size
-        key += bounds[1]
-        key *= n_types
-        key += lay.type_at(at)
-        return sorted_unique(key)
-
-    mine = keys(kept, label_at)
-    common = intersect_sorted(mine, keys(other, other_label_at))
-    # keys order chunks by begin first, so the predicted side's keys all come before this one
-    boundary = first_reference * size * n_types
-    mine_predicted, common_predicted = int(np.searchsorted(mine, boundary)), int(np.searchsorted(common, boundary))
-    return mine_predicted - common_predicted, len(mine) - mine_predicted - (len(common) - common_predicted)
+    kept_type, other_type = lay.type_at(label_at), lay.type_at(other_label_at)
+    if strictly_increasing(kept[0]) and strictly_increasing(other[0]):
+        # a begin names at most one chunk on either side: find it, then compare end and type
+        found = np.zeros(len(kept[0]), dtype=bool)
+        if len(other[0]):
+            at = np.searchsorted(other[0], kept[0])
+            np.minimum(at, len(other[0]) - 1, out=at)
+            np.equal(other[0].take(at), kept[0], out=found)
+            found &= other[1].take(at) == kept[1]
+            found &= other_type.take(at) == kept_type
+        predicted = int(np.searchsorted(kept[0], first_reference))
+        found_predicted = int(np.count_nonzero(found[:predicted]))
+        return predicted - found_predicted, len(found) - predicted - (int(np.count_nonzero(found)) - found_predicted)
+    rows = [set(zip(b[0].tolist(), b[1].tolist(), types.tolist())) for b, types in ((kept, kept_type), (other, other_type))]
+    missing = rows[0] - rows[1]
+    predicted = sum(begin < first_reference for begin, _, _ in missing)
+    return predicted, len(missing) - predicted

@@ -134,7 +134,7 @@ def match_runs(bounds: np.ndarray, label: np.ndarray, n_pred: int, labels: tuple
     n_labels = len(labels)
     width = max(n_labels, 1)
     pred_label, ref_label = label[:n_pred], label[n_pred:]
-    if not (_increasing(bounds[:n_pred]) and _increasing(bounds[n_pred:])):
+    if not (strictly_increasing(bounds[:n_pred]) and strictly_increasing(bounds[n_pred:])):
         return _match_sets(bounds[:n_pred], pred_label, bounds[n_pred:], ref_label, labels)
     keys = bounds
     keys *= width
@@ -152,7 +152,8 @@ def match_runs(bounds: np.ndarray, label: np.ndarray, n_pred: int, labels: tuple
     return Counts(per_label, untyped, notes=duplicate_notes(0, 0))
 
 
-def _increasing(keys: np.ndarray) -> bool:
+def strictly_increasing(keys: np.ndarray) -> bool:
+    """True when each key is larger than the one before it."""
     return len(keys) < 2 or bool((keys[1:] > keys[:-1]).all())
 
 

@@ -45,3 +45,47 @@ def test_match_exact_against_sets(predictions, references, rng: random.Random):
     # shuffled, with duplicates and shared bounds: the set path
     shuffled = [rng.sample(sent, len(sent)) for sent in predictions]
     assert counted(shuffled, references) == expected(predictions, references)
+
+
+# ---- count_missing: chunks of one decode that another decode lacks, per side
+
+TAGS = ("O", "B-A", "I-A", "B-B", "I-B")
+chunk_list = st.lists(st.tuples(st.integers(0, 19), st.integers(1, 3), st.integers(0, 19)), max_size=8)
+
+
+def _layout():
+    from nested_span_f1.decoding import layout
+    from nested_span_f1.labels import encode_pair, parse_tags
+
+    # ten sentences of one token each: padded positions 1, 3, ..., 19 hold the tags
+    sentences = [[TAGS[i % len(TAGS)]] for i in range(10)]
+    pred, _ = encode_pair(sentences, sentences)
+    return layout(pred, parse_tags(pred.tags)[0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(chunk_list, chunk_list, st.integers(0, 21), st.booleans())
+def test_count_missing_equals_set_difference(kept, other, first_reference, in_order):
+    """Increasing begins take the search path, anything else the set path; both equal Python sets."""
+    import numpy as np
+
+    from nested_span_f1.decoding import count_missing
+
+    lay = _layout()
+    if in_order:  # one chunk a begin, as decoded flat chunks are
+        kept = list({b: (b, n, at) for b, n, at in kept}.values())
+        other = list({b: (b, n, at) for b, n, at in other}.values())
+    kept, other = sorted(kept), sorted(other)
+
+    def arrays(chunks):
+        begin = np.array([b for b, _, _ in chunks], dtype=np.int64)
+        return (begin, begin + np.array([n for _, n, _ in chunks], dtype=np.int64)), np.array(
+            [at for _, _, at in chunks], dtype=np.int64)
+
+    (kept_bounds, kept_at), (other_bounds, other_at) = arrays(kept), arrays(other)
+    type_of = lay.parsed.type_id[lay.padded]
+    rows = [{(b, b + n, int(type_of[at])) for b, n, at in chunks} for chunks in (kept, other)]
+    missing = rows[0] - rows[1]
+    predicted = sum(b < first_reference for b, _, _ in missing)
+    assert count_missing(lay, kept_bounds, kept_at, other_bounds, other_at, first_reference) == (
+        predicted, len(missing) - predicted)
