@@ -28,7 +28,7 @@ from .decoding import (
     spans_at,
     strict_bounds,
 )
-from .labels import Encoded, ParsedTags, encode_ids, encode_pair, parse_tags
+from .labels import SIDES, Encoded, ParsedTags, encode_ids, encode_pair, parse_tags
 from .matching import match_exact, match_runs
 from .schemes import (
     PREFIXES,
@@ -164,6 +164,7 @@ def _prepare(
     suffix: bool = False,
     label_list: Sequence[str] | None = None,
     default_rules: DefaultRules = SEQEVAL_DEFAULT,
+    names: tuple[str, str] = SIDES,
 ) -> _Prepared:
     if mode not in MODES:
         raise ValueError(f'mode must be None (conlleval-style repair) or "strict", got {mode!r}')
@@ -171,8 +172,8 @@ def _prepare(
     if label_list is not None:
         pred, ref = encode_ids(predictions, references, label_list)
     else:
-        pred, ref = encode_pair(predictions, references)
-    sides = {"predictions": pred, "references": ref}
+        pred, ref = encode_pair(predictions, references, names)
+    sides = dict(zip(names, (pred, ref)))  # one entry when both names are the same
     parsed = _parse(sides, suffix)
     chosen = get_scheme(scheme) if scheme is not None else None
     if strict:
@@ -336,7 +337,8 @@ def tags_to_spans(
     >>> tags_to_spans([["B-PER", "I-PER", "O", "I-LOC"]])
     [[(0, 2, 'PER'), (3, 4, 'LOC')]]
     """
-    return decode_pair(sentences, sentences, scheme=scheme, mode=mode, suffix=suffix).references.to_lists()
+    prep = _prepare(sentences, sentences, scheme=scheme, mode=mode, suffix=suffix, names=("sentences", "sentences"))
+    return _decode(prep, prep.predictions, prep.references).references.to_lists()
 
 
 __all__ = ["Decoded", "count_tags", "decode_pair", "score_tags", "tags_to_spans"]

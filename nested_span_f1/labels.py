@@ -123,10 +123,16 @@ def encode_tags(
     return codes, lengths
 
 
+SIDES = ("predictions", "references")
+"""How errors name the two sides of a pair."""
+
+
 def encode_pair(
-    predictions: Sequence[Sequence[str]], references: Sequence[Sequence[str]]
+    predictions: Sequence[Sequence[str]], references: Sequence[Sequence[str]], names: tuple[str, str] = SIDES
 ) -> tuple[Encoded, Encoded]:
     """Encode both sides with one shared vocabulary and check they align.
+
+    ``names``: what error messages call the two sides.
 
     Raises:
         ValueError: different numbers of sentences, or a sentence whose lengths differ.
@@ -137,16 +143,16 @@ def encode_pair(
         if arrow is not None:
             return arrow
     vocab = _Vocab(O=OUTSIDE)
-    pred_codes, pred_lengths = encode_tags(predictions, vocab, "predictions")
-    ref_codes, ref_lengths = encode_tags(references, vocab, "references")
+    pred_codes, pred_lengths = encode_tags(predictions, vocab, names[0])
+    ref_codes, ref_lengths = encode_tags(references, vocab, names[1])
     check_aligned(pred_lengths, ref_lengths)
     tags = tuple(vocab)
     for code, tag in enumerate(tags):
         if not isinstance(tag, str):
             side, codes, lengths = (
-                ("predictions", pred_codes, pred_lengths)
+                (names[0], pred_codes, pred_lengths)
                 if (pred_codes == code).any()
-                else ("references", ref_codes, ref_lengths)
+                else (names[1], ref_codes, ref_lengths)
             )
             where = Encoded(codes, lengths, tags).locate(int(np.argmax(codes == code)))
             hint = " (integer label ids need label_list)" if isinstance(tag, (int, np.integer)) else ""

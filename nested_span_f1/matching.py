@@ -6,10 +6,9 @@ scoring is this same matcher applied to decoded chunks.
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
+from .caller import warn_caller
 from .counts import Counts, Tally, tallies
 from .spans import SpanArrays, shared_labels
 
@@ -78,12 +77,11 @@ class DuplicateSpanWarning(UserWarning):
 def duplicate_notes(predictions: int, references: int) -> dict[str, int]:
     """The duplicate counts as notes, with a warning when there are any (scoring is on sets)."""
     if predictions or references:
-        warnings.warn(
+        warn_caller(
             f"removed {predictions} duplicate predicted and {references} duplicate reference spans "
             "(same sentence, start, end and label); they are reported as duplicate_predictions / "
             "duplicate_references",
             DuplicateSpanWarning,
-            stacklevel=3,
         )
     return {"duplicate_predictions": predictions, "duplicate_references": references}
 

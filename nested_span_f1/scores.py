@@ -7,10 +7,10 @@ gold support.
 """
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from typing import Any, Union
 
+from .caller import warn_caller
 from .counts import Counts, Tally
 
 ZeroDivision = Union[str, int, float]
@@ -34,11 +34,10 @@ def check_zero_division(zero_division: ZeroDivision) -> float:
 def _divide(num: list[float], den: list[float], zero_division: ZeroDivision, what: str) -> list[float]:
     value = check_zero_division(zero_division)
     if zero_division == "warn" and not all(d > 0 for d in den):
-        warnings.warn(
+        warn_caller(
             f"{what} is ill-defined and set to 0.0 where there is nothing to divide by; "
             "use the zero_division parameter (0 or 1) to control this",
             UndefinedMetricWarning,
-            stacklevel=5,
         )
     return [n / d if d > 0 else value for n, d in zip(num, den)]
 

@@ -189,3 +189,19 @@ def test_bad_options(options, error, match):
 def test_not_a_list_of_sentences(predictions, match):
     with pytest.raises(TypeError, match=match):
         score_tags(predictions, [["B-PER", "O"]])
+
+
+@pytest.mark.parametrize(
+    ("sentences", "options", "error", "match"),
+    [
+        ([["B-PER", "X-LOC"]], {}, ValueError, r"^sentences, sentence 0, token 1: tag 'X-LOC': malformed"),
+        ([["O"], ["B-PER", 3]], {}, TypeError, r"^sentences, sentence 1, token 1: tag 3 is not a string"),
+        (["B-PER"], {}, TypeError, r"^sentences, sentence 0: expected a list of tags, got str 'B-PER'"),
+        ([["B-PER", "E-PER"]], {"mode": "strict", "scheme": "IOB2"}, ValueError,
+         r"^sentences, sentence 0, token 1: tag 'E-PER': prefix E is not part of scheme IOB2"),
+    ],
+)
+def test_tags_to_spans_names_its_one_argument(sentences, options, error, match):
+    """tags_to_spans decodes one list; its errors name that list, not a predicted or reference side."""
+    with pytest.raises(error, match=match):
+        tags_to_spans(sentences, **options)
