@@ -193,6 +193,20 @@ def _ends_at_every_o(lay: Layout, rules: DefaultRules) -> bool:
     return bool(rules.ends[parsed.prefix[tagged], 0, same_as_o[tagged]].all())
 
 
+def default_chunk_counts(lay: Layout, rules: DefaultRules, first_reference: int) -> tuple[int, int]:
+    """How many chunks the default decoder closes before padded position ``first_reference``, and from it on.
+
+    Every end flag closes one chunk, so the flags are counted and no chunk is built.
+    """
+    view = lay.sparse_view if _sparse_ok(rules.ends) else _dense_view(lay)
+    (ends,) = view.flags(rules.ends)
+    # the flag at view entry i closes a chunk just before position before[i] + 1; the
+    # predicted side's last chunk closes at the separator first_reference - 1
+    cut = int(np.searchsorted(view.before, first_reference - 1))
+    predicted = int(np.count_nonzero(ends[:cut]))
+    return predicted, int(np.count_nonzero(ends)) - predicted
+
+
 def strict_bounds(lay: Layout, scheme: Scheme) -> tuple[np.ndarray, np.ndarray]:
     """Padded (begin, end) of every chunk seqeval's strict mode keeps, in corpus order.
 

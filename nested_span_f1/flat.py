@@ -23,6 +23,7 @@ from .decoding import (
     Layout,
     count_missing,
     default_bounds,
+    default_chunk_counts,
     layout,
     position_keys_fit,
     spans_at,
@@ -37,6 +38,7 @@ from .schemes import (
     Scheme,
     detect_scheme,
     get_scheme,
+    kept_chunks_are_default_chunks,
 )
 from .scores import ZeroDivision, summarize
 from .spans import SpanArrays
@@ -153,6 +155,8 @@ class _Prepared:
     scheme: Scheme | None
     strict: bool
     default_rules: DefaultRules
+    kept_are_default: bool = False
+    """Strict mode keeps a subset of the default decoder's chunks (see ``kept_chunks_are_default_chunks``)."""
 
 
 def _prepare(
@@ -188,7 +192,10 @@ def _prepare(
         if not chosen.allowed[present].all():
             # default mode ignores a scheme the tags do not follow, as seqeval does
             chosen = None
-    return _Prepared(pred, ref, parsed, chosen, strict, default_rules)
+    kept_are_default = chosen is not None and kept_chunks_are_default_chunks(
+        chosen, SEQEVAL_DEFAULT if chosen.read_as else default_rules
+    )
+    return _Prepared(pred, ref, parsed, chosen, strict, default_rules, kept_are_default)
 
 
 def _both(pred: Encoded, ref: Encoded) -> Encoded:
@@ -206,24 +213,49 @@ def _first_reference(lay: Layout, n_pred: int) -> int:
 
 
 def _decode(prep: _Prepared, pred: Encoded, ref: Encoded) -> Decoded:
-    parsed, chosen = prep.parsed, prep.scheme
-    lay = layout(_both(pred, ref), parsed)
-    begin, end = default_bounds(lay, prep.default_rules)
-    notes = {}
-    if chosen is None:
-        bounds = (begin, end, end - 1)
-    else:
-        strict_begin, strict_end = strict_bounds(lay, chosen)
-        repaired = (begin, end)
-        if chosen.read_as:
-            parsed_as = ParsedTags(chosen.repair_prefix[parsed.prefix], parsed.type_id, parsed.types)
-            repaired = default_bounds(replace(lay, parsed=parsed_as), SEQEVAL_DEFAULT)
-        notes["invalid_predicted_chunks"], notes["invalid_reference_chunks"] = count_missing(
-            lay, repaired, repaired[1] - 1, (strict_begin, strict_end), strict_begin,
-            _first_reference(lay, len(pred.lengths)),
-        )
-        bounds = (strict_begin, strict_end, strict_begin) if prep.strict else (begin, end, end - 1)
-    return Decoded(lay, *bounds, pred, ref, chosen, notes)
+    lay = layout(_both(pred, ref), prep.parsed)
+    if prep.scheme is None:
+        begin, end = default_bounds(lay, prep.default_rules)
+        return Decoded(lay, begin, end, end - 1, pred, ref, None, {})
+    kept = strict_bounds(lay, prep.scheme)
+    default = None if prep.strict else default_bounds(lay, prep.default_rules)
+    invalid = _invalid_chunks(prep, prep.scheme, lay, kept, default, _first_reference(lay, len(pred.lengths)))
+    notes = dict(zip(("invalid_predicted_chunks", "invalid_reference_chunks"), invalid))
+    if default is None:
+        return Decoded(lay, kept[0], kept[1], kept[0], pred, ref, prep.scheme, notes)
+    return Decoded(lay, default[0], default[1], default[1] - 1, pred, ref, prep.scheme, notes)
+
+
+def _invalid_chunks(
+    prep: _Prepared, scheme: Scheme, lay: Layout, kept: tuple[np.ndarray, np.ndarray],
+    default: tuple[np.ndarray, np.ndarray] | None, first_reference: int,
+) -> tuple[int, int]:
+    """How many chunks strict mode drops on each side: the repaired default chunks it does not keep.
+
+    ``kept``: strict mode's chunks; ``default``: the default decoder's, when they were decoded.
+    """
+    repaired_lay, rules = lay, prep.default_rules
+    if scheme.read_as:
+        # the default decoder reads the scheme's own prefixes as seqeval's default mode knows them
+        parsed = lay.parsed
+        repaired_lay = replace(lay, parsed=ParsedTags(scheme.repair_prefix[parsed.prefix], parsed.type_id, parsed.types))
+        rules, default = SEQEVAL_DEFAULT, None
+    if prep.kept_are_default:
+        # strict mode keeps a subset of the repaired chunks: what it drops is a difference in number
+        if default is None:
+            repaired = default_chunk_counts(repaired_lay, rules, first_reference)
+        else:
+            repaired = _split(default[1], first_reference)  # chunks are in corpus order of their ends
+        held = _split(kept[0], first_reference)
+        return repaired[0] - held[0], repaired[1] - held[1]
+    bounds = default if default is not None else default_bounds(repaired_lay, rules)
+    return count_missing(lay, bounds, bounds[1] - 1, kept, kept[0], first_reference)
+
+
+def _split(positions: np.ndarray, first_reference: int) -> tuple[int, int]:
+    """How many of the sorted ``positions`` lie before ``first_reference``, and how many from it on."""
+    predicted = int(np.searchsorted(positions, first_reference))
+    return predicted, len(positions) - predicted
 
 
 def decode_pair(

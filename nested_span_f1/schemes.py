@@ -208,3 +208,33 @@ def detect_scheme(prefixes: Iterable[int]) -> Scheme | None:
         if letters <= set(SCHEMES[name].letters):
             return SCHEMES[name]
     return None
+
+
+def kept_chunks_are_default_chunks(scheme: Scheme, rules: DefaultRules) -> bool:
+    """True when every chunk strict mode keeps is also a chunk of the default decoder.
+
+    The default decoder reads prefixes as ``scheme.read_as`` says and follows ``rules``.
+    Checked on the tables, transition by transition over the prefixes the scheme
+    allows: a kept chunk has a start step at its first token, inside steps up to its
+    last and an end step after it, and the default decoder closes the same chunk
+    when a strict start is a default start, an inside step keeps the type and is
+    neither a default start nor a default end, and an end step after a chunk token
+    is a default end (and no start or inside step takes an ``O``). Strict mode then
+    drops exactly the default chunks it does not keep, and the invalid-chunk notes
+    are a difference of two counts. It holds for every scheme here but IOB1, where
+    ``B-X I-X`` is both a start and an inside step.
+    """
+    allowed = scheme.allowed
+    admitted = allowed[:, None, None] & allowed[None, :, None]
+    repair = scheme.repair_prefix
+    default_starts = rules.starts[repair[:, None], repair[None, :]]
+    default_ends = rules.ends[repair[:, None], repair[None, :]]
+    starts, inside, ends = scheme.starts & admitted, scheme.inside & admitted, scheme.ends & admitted
+    return not (
+        (starts & ~default_starts).any()
+        or (inside & (default_starts | default_ends)).any()
+        or inside[:, :, 0].any()  # index 0: the two tags' types differ
+        or (ends[1:] & ~default_ends[1:]).any()  # from 1: after a chunk token, never an O
+        or starts[:, OUTSIDE].any()
+        or inside[:, OUTSIDE].any()
+    )
