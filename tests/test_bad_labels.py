@@ -205,3 +205,23 @@ def test_tags_to_spans_names_its_one_argument(sentences, options, error, match):
     """tags_to_spans decodes one list; its errors name that list, not a predicted or reference side."""
     with pytest.raises(error, match=match):
         tags_to_spans(sentences, **options)
+
+
+def test_bad_sentence_past_the_first_chunk_is_named():
+    """Sentences are measured a chunk at a time; a string far into the corpus is still found and named."""
+    references = [["B-PER", "O"]] * 9000
+    predictions = [["B-PER", "O"]] * 9000
+    predictions[8500] = "B-PER O"
+    with pytest.raises(TypeError, match=r"^predictions, sentence 8500: expected a list of tags, got str 'B-PER O'"):
+        score_tags(predictions, references)
+
+
+def test_chunked_lengths_equal_one_at_a_time():
+    """Lengths measured a chunk at a time equal len() of each sentence, for lists and tuples of sentences."""
+    from nested_span_f1.labels import _lengths
+
+    sentences = [["O"] * (i % 37) for i in range(10_000)]
+    expected = [len(s) for s in sentences]
+    assert _lengths("predictions", sentences).tolist() == expected
+    assert _lengths("predictions", tuple(sentences)).tolist() == expected
+    assert _lengths("predictions", [tuple(s) for s in sentences]).tolist() == expected
