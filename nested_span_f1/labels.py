@@ -121,15 +121,19 @@ def encode_tags(
 
     Returns the codes of all tokens, concatenated, and the length of each sentence.
     """
-    lengths = _lengths(side, sentences)
+    # codes first, while the heap is untouched: the bytearray then grows with far fewer
+    # page faults (first call at 35k sentences: 532 against 1835 minor faults, 37.7 ms
+    # against 41.3 ms with the lengths measured first)
     try:
         codes = _codes(sentences, vocab)
     except TypeError:
+        _lengths(side, sentences)  # a sentence that is not a list of tags
         for s, sentence in enumerate(sentences):
             for p, tag in enumerate(sentence):
                 if not isinstance(tag, str):
                     raise TagTypeError(f"{side}, {_where(s, p)}: tag {tag!r} is not a string") from None
         raise
+    lengths = _lengths(side, sentences)
     if len(codes) != lengths.sum():
         raise ValueError(f"{side}: the sentences hold {len(codes)} tags when iterated but {lengths.sum()} by len()")
     return codes, lengths
