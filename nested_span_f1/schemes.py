@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -49,7 +50,7 @@ def _any_typed(letters: str, cond: str) -> str:
     return " ".join(f"{p}*{cond}" for p in letters)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity (its fields are arrays)
 class DefaultRules:
     """Chunk end/start rules of a default (repairing) decoder.
 
@@ -91,7 +92,7 @@ SEQEVAL_DEFAULT = _default_rules(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity (its fields are arrays)
 class Scheme:
     """A strict tagging scheme: allowed prefixes and start/inside/end rules."""
 
@@ -210,6 +211,7 @@ def detect_scheme(prefixes: Iterable[int]) -> Scheme | None:
     return None
 
 
+@cache  # a property of two constant tables, asked on every call
 def kept_chunks_are_default_chunks(scheme: Scheme, rules: DefaultRules) -> bool:
     """True when every chunk strict mode keeps is also a chunk of the default decoder.
 
