@@ -359,6 +359,21 @@ def test_more_tags_than_a_byte_holds():
     assert_same_as_seqeval(predictions, references, mode="strict", scheme="IOB2")
 
 
+def test_sentences_longer_than_a_byte_holds():
+    """Lengths are kept in a byte while every sentence has fewer than 256 tokens; longer ones
+    (alone in their chunk of sentences, or after short ones) must not change the scores, and
+    nor must a sentence of 255 tokens, whose separator lies 256 places on."""
+    import random
+
+    rng = random.Random(3)
+    tags = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
+    for sizes in ([255, 1, 255], [256, 3, 300, 2], [5] * 5000 + [255, 700, 4]):
+        references = [[rng.choice(tags) for _ in range(n)] for n in sizes]
+        predictions = [[t if rng.random() < 0.8 else rng.choice(tags) for t in s] for s in references]
+        assert_same_as_seqeval(predictions, references)
+        assert_same_as_seqeval(predictions, references, mode="strict", scheme="IOB2")
+
+
 def test_sentence_whose_length_disagrees_with_its_items():
     class Odd(tuple):
         def __len__(self):

@@ -60,7 +60,7 @@ def _layout():
     # ten sentences of one token each: padded positions 1, 3, ..., 19 hold the tags
     sentences = [[TAGS[i % len(TAGS)]] for i in range(10)]
     pred, _ = encode_pair(sentences, sentences)
-    return layout(pred, parse_tags(pred.tags)[0])
+    return layout((pred,), parse_tags(pred.tags)[0])
 
 
 @settings(max_examples=300, deadline=None)
