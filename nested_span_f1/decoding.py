@@ -110,7 +110,11 @@ def _sparse_ok(table: np.ndarray) -> bool:
 
 
 class _View:
-    """The positions a set of rules is evaluated at, with previous and current tag codes."""
+    """The positions a set of rules is evaluated at, with previous and current tag codes.
+
+    With a small vocabulary the two codes are kept as one index into the code-pair
+    table (``pair``), and not on their own: less memory stays alive through a decode.
+    """
 
     def __init__(self, lay: Layout, before: np.ndarray):
         # the parsed table, not the layout: a layout caches its view, and a cycle would keep
@@ -118,18 +122,19 @@ class _View:
         self.parsed = lay.parsed
         self.before = before
         """``k - 1`` for each position ``k`` of the view."""
-        self.prev: np.ndarray = lay.padded.take(before)
-        self.cur: np.ndarray = lay.padded[1:].take(before)
         parsed, n = lay.parsed, len(lay.parsed.prefix)
+        prev: np.ndarray = lay.padded.take(before)
         if n <= _PAIR_TABLE_LIMIT:
-            pair: np.ndarray = self.prev.astype(np.uint16 if n * n <= 1 << 16 else np.int64)
+            pair: np.ndarray = prev.astype(np.uint16 if n * n <= 1 << 16 else np.int64)
+            del prev
             pair *= n
-            pair += self.cur
+            pair += lay.padded[1:].take(before)
             self.pair: np.ndarray | None = pair
             # whether two codes share a type: the third index of a rule expanded to code pairs
             self.same = (parsed.type_id[:, None] == parsed.type_id[None, :]).astype(np.int64)
         else:
             self.pair = None
+            self.prev, self.cur = prev, lay.padded[1:].take(before)
 
     def positions(self, index: np.ndarray) -> np.ndarray:
         """Padded positions of the view entries ``index`` (a mask or indices)."""
