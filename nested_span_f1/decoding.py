@@ -161,7 +161,14 @@ class _View:
             prev, cur = self.prev, self.cur
             index = (parsed.prefix[prev] * _NP + parsed.prefix[cur]) * 2 + (parsed.type_id[prev] == parsed.type_id[cur])
             bits = packed.reshape(-1)[index]
-        return [(bits & 1).view(bool), *[(bits & (1 << bit)).astype(bool) for bit in range(1, len(tables))]]
+        # 0/1 bytes read as bools: one new array a flag past the first, which takes the bits' place
+        later = []
+        for bit in range(1, len(tables)):
+            flag = bits >> bit
+            flag &= 1
+            later.append(flag)
+        bits &= 1
+        return [flag.view(bool) for flag in (bits, *later)]
 
 
 def _dense_view(lay: Layout) -> _View:
@@ -266,7 +273,8 @@ def strict_bounds(lay: Layout, scheme: Scheme) -> tuple[np.ndarray, np.ndarray]:
         after = first + 1
         running = np.flatnonzero(inside.take(after))
         if len(running):
-            run_end = np.flatnonzero(inside[:-1] & ~inside[1:]) + 1
+            run_end = np.flatnonzero(inside[:-1] > inside[1:])  # inside, then not
+            run_end += 1
             after[running] = run_end[np.searchsorted(run_end, after.take(running), side="right")]
     else:
         breaks = np.flatnonzero(~inside)
