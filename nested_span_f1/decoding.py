@@ -59,12 +59,13 @@ class Layout:
         return _View(self, self.before_active)
 
     def type_at(self, positions: np.ndarray) -> np.ndarray:
-        """Type id of the tags at the padded ``positions``.
+        """Type id of the tags at the padded ``positions``, in the narrowest unsigned type that holds them.
 
-        Indexing with the narrow codes (not take(), which would first copy them to intp)
-        keeps the fresh memory to the result.
+        Narrow ids and indexing with the narrow codes (not take(), which would first copy
+        them to intp) keep the fresh memory small; widen before arithmetic that could overflow.
         """
-        return self.parsed.type_id[self.padded.take(positions)]
+        type_id: np.ndarray = self.parsed.type_id.astype(code_dtype(len(self.parsed.types)))
+        return type_id[self.padded.take(positions)]
 
 
 def code_dtype(n_codes: int) -> type:
@@ -123,7 +124,8 @@ class _View:
         parsed, n = lay.parsed, len(lay.parsed.prefix)
         prev: np.ndarray = lay.padded.take(before)
         if n <= _PAIR_TABLE_LIMIT:
-            pair: np.ndarray = prev.astype(np.uint16 if n * n <= 1 << 16 else np.int64)
+            # with up to 16 codes (CoNLL-2003 has 9) a pair index fits the codes' own byte: no copy
+            pair: np.ndarray = prev.astype(code_dtype(n * n), copy=False)
             del prev
             pair *= n
             pair += lay.padded[1:].take(before)
@@ -178,7 +180,7 @@ def spans_at(lay: Layout, begin: np.ndarray, end: np.ndarray, type_pos: np.ndarr
     sentence = np.searchsorted(lay.sentence_start, begin, side="right")
     sentence -= 1
     base = lay.sentence_start[sentence]
-    label = lay.type_at(type_pos)
+    label = lay.type_at(type_pos).astype(np.int64)
     begin -= base
     end -= base
     return SpanArrays(sentence, begin, end, label, types, len(lay.sentence_start))

@@ -8,6 +8,7 @@ to 1e-12, and ``overall_accuracy`` must equal ``accuracy_score``.
 """
 from __future__ import annotations
 
+import random
 import warnings
 
 import pytest
@@ -357,6 +358,18 @@ def test_more_tags_than_a_byte_holds():
     predictions = [[f"B-{t}", f"I-{types[(i + 1) % 200] if i % 3 == 0 else t}", "O"] for i, t in enumerate(types)]
     assert_same_as_seqeval(predictions, references)
     assert_same_as_seqeval(predictions, references, mode="strict", scheme="IOB2")
+
+
+@pytest.mark.parametrize("n_codes", [16, 17])
+def test_code_pairs_in_one_byte_and_in_two(n_codes):
+    """Up to 16 tag codes a (previous, current) code pair is indexed by one byte; from 17 on by two."""
+    tags = ["O"] + [f"{p}-T{i}" for i in range(8) for p in "BI"][: n_codes - 1]
+    rng = random.Random(n_codes)
+    references = [[rng.choice(tags) for _ in range(rng.randint(1, 12))] for _ in range(300)]
+    predictions = [[t if rng.random() < 0.7 else rng.choice(tags) for t in s] for s in references]
+    assert len({t for s in references + predictions for t in s}) == n_codes
+    assert_same_as_seqeval(predictions, references, zero_division=0)
+    assert_same_as_seqeval(predictions, references, mode="strict", scheme="IOB2", zero_division=0)
 
 
 def test_sentences_longer_than_a_byte_holds():
