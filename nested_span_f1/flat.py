@@ -11,7 +11,7 @@ disagree with the counts of their union.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
@@ -103,9 +103,13 @@ class Decoded:
         return match_runs(bounds, lay.type_at(self.type_at), cut, types)
 
 
-def _fail(side: str, enc: Encoded, code: int, message: str) -> None:
-    s, p = enc.locate(int(np.argmax(enc.codes == code)))
-    raise ValueError(f"{side}, sentence {s}, token {p}: tag {enc.tags[code]!r}: {message}")
+def _fail(side: str, enc: Encoded, codes: np.ndarray, message: Callable[[int], str]) -> None:
+    """Raise for whichever of ``codes`` occurs first in this side (the order of codes is the
+    order tags were met in, which is not the order of the corpus)."""
+    first = int(np.argmax(np.isin(enc.codes, codes)))
+    code = int(enc.codes[first])
+    s, p = enc.locate(first)
+    raise ValueError(f"{side}, sentence {s}, token {p}: tag {enc.tags[code]!r}: {message(code)}")
 
 
 def _present(enc: Encoded) -> np.ndarray:
@@ -118,11 +122,10 @@ def _parse(sides: dict[str, Encoded], suffix: bool) -> ParsedTags:
     any_side = next(iter(sides.values()))
     parsed, problems = parse_tags(any_side.tags, suffix)
     if problems:
+        bad = np.fromiter(problems, dtype=np.int64, count=len(problems))
         for side, enc in sides.items():
-            present = _present(enc)
-            for code in problems:
-                if present[code]:
-                    _fail(side, enc, code, f"malformed: {problems[code]}")
+            if _present(enc)[bad].any():
+                _fail(side, enc, bad, lambda code: f"malformed: {problems[code]}")
     return parsed
 
 
@@ -138,13 +141,15 @@ def _used(sides: dict[str, Encoded]) -> np.ndarray:
 def _check_scheme(sides: dict[str, Encoded], parsed: ParsedTags, scheme: Scheme) -> None:
     if scheme.allowed[parsed.prefix].all():
         return
+    def outside(code: int) -> str:
+        return (f"prefix {PREFIXES[parsed.prefix[code]]} is not part of scheme {scheme.name} "
+                f"(allowed: {', '.join(scheme.letters)}); pick the scheme the tags use, or mode=None")
+
     for side, enc in sides.items():
         present = np.flatnonzero(_present(enc))
         bad = present[~scheme.allowed[parsed.prefix[present]]]
         if len(bad):
-            allowed = ", ".join(scheme.letters)
-            _fail(side, enc, int(bad[0]), f"prefix {PREFIXES[parsed.prefix[bad[0]]]} is not part of scheme "
-                  f"{scheme.name} (allowed: {allowed}); pick the scheme the tags use, or mode=None")
+            _fail(side, enc, bad, outside)
 
 
 @dataclass(frozen=True)

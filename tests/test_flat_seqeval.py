@@ -363,7 +363,7 @@ def test_more_tags_than_a_byte_holds():
 @pytest.mark.parametrize("n_codes", [16, 17])
 def test_code_pairs_in_one_byte_and_in_two(n_codes):
     """Up to 16 tag codes a (previous, current) code pair is indexed by one byte; from 17 on by two."""
-    tags = ["O"] + [f"{p}-T{i}" for i in range(8) for p in "BI"][: n_codes - 1]
+    tags = ["O", *[f"{p}-T{i}" for i in range(8) for p in "BI"][: n_codes - 1]]
     rng = random.Random(n_codes)
     references = [[rng.choice(tags) for _ in range(rng.randint(1, 12))] for _ in range(300)]
     predictions = [[t if rng.random() < 0.7 else rng.choice(tags) for t in s] for s in references]
