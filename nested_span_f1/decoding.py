@@ -103,6 +103,11 @@ def layout(sides: Sequence[Encoded], parsed: ParsedTags) -> Layout:
     return Layout(padded, separators, parsed, np.flatnonzero(near_tag))
 
 
+def side_starts(lay: Layout, sides: Sequence[Encoded]) -> list[int]:
+    """Padded position where each side after the first begins (past the end when it is empty and last)."""
+    return [int(lay.separators[first]) + 1 for first in accumulate(len(side.lengths) for side in sides[:-1])]
+
+
 def _sparse_ok(table: np.ndarray) -> bool:
     """True when a rule never fires on an ``O`` -> ``O`` transition."""
     return not table[0, 0].any()
@@ -224,18 +229,24 @@ def _ends_at_every_o(lay: Layout, rules: DefaultRules) -> bool:
     return bool(rules.ends[parsed.prefix[tagged], 0, same_as_o[tagged]].all())
 
 
-def default_chunk_counts(lay: Layout, rules: DefaultRules, first_reference: int) -> tuple[int, int]:
-    """How many chunks the default decoder closes before padded position ``first_reference``, and from it on.
+def group_sizes(positions: np.ndarray, cuts: Sequence[int]) -> tuple[int, ...]:
+    """How many of the sorted ``positions`` lie before ``cuts[0]``, between each cut and the next, and from the last on."""
+    edges = [0, *np.searchsorted(positions, cuts).tolist(), len(positions)]
+    return tuple(b - a for a, b in zip(edges, edges[1:]))
 
-    Every end flag closes one chunk, so the flags are counted and no chunk is built.
+
+def default_chunk_counts(lay: Layout, rules: DefaultRules, cuts: Sequence[int]) -> tuple[int, ...]:
+    """How many chunks the default decoder closes in each group of sides (see :func:`group_sizes`).
+
+    ``cuts``: the padded position where each side after the first begins. Every end
+    flag closes one chunk, so the flags are counted and no chunk is built.
     """
     view = lay.sparse_view if _sparse_ok(rules.ends) else _dense_view(lay)
     (ends,) = view.flags(rules.ends)
-    # the flag at view entry i closes a chunk just before position before[i] + 1; the
-    # predicted side's last chunk closes at the separator first_reference - 1
-    cut = int(np.searchsorted(view.before, first_reference - 1))
-    predicted = int(np.count_nonzero(ends[:cut]))
-    return predicted, int(np.count_nonzero(ends)) - predicted
+    # the flag at view entry i closes a chunk just before position before[i] + 1; a
+    # side's last chunk closes at the separator just before the next side begins
+    edges = [0, *np.searchsorted(view.before, [c - 1 for c in cuts]).tolist(), len(ends)]
+    return tuple(int(np.count_nonzero(ends[a:b])) for a, b in zip(edges, edges[1:]))
 
 
 def strict_bounds(lay: Layout, scheme: Scheme) -> tuple[np.ndarray, np.ndarray]:
@@ -289,13 +300,13 @@ def position_keys_fit(lay: Layout) -> bool:
 
 
 def count_missing(lay: Layout, kept: tuple[np.ndarray, ...], label_at: np.ndarray,
-                  other: tuple[np.ndarray, ...], other_label_at: np.ndarray, first_reference: int) -> tuple[int, int]:
-    """How many (begin, end, label) chunks of ``kept`` are not in ``other``, per side.
+                  other: tuple[np.ndarray, ...], other_label_at: np.ndarray, cuts: Sequence[int]) -> tuple[int, ...]:
+    """How many (begin, end, label) chunks of ``kept`` are not in ``other``, per group of sides.
 
     ``kept`` and ``other``: (begin, end) padded positions in corpus order;
-    ``label_at``: the padded position whose type labels each chunk. Returns the
-    count among chunks that begin before ``first_reference`` (the predicted
-    sentences) and the count among the rest (the reference sentences).
+    ``label_at``: the padded position whose type labels each chunk. ``cuts``: the
+    padded position where each side after the first begins; the counts are per
+    group, as :func:`group_sizes` cuts them.
     """
     kept_type, other_type = lay.type_at(label_at), lay.type_at(other_label_at)
     if strictly_increasing(kept[0]) and strictly_increasing(other[0]):
@@ -307,10 +318,8 @@ def count_missing(lay: Layout, kept: tuple[np.ndarray, ...], label_at: np.ndarra
             np.equal(other[0].take(at), kept[0], out=found)
             found &= other[1].take(at) == kept[1]
             found &= other_type.take(at) == kept_type
-        predicted = int(np.searchsorted(kept[0], first_reference))
-        found_predicted = int(np.count_nonzero(found[:predicted]))
-        return predicted - found_predicted, len(found) - predicted - (int(np.count_nonzero(found)) - found_predicted)
+        edges = [0, *np.searchsorted(kept[0], cuts).tolist(), len(found)]
+        return tuple(b - a - int(np.count_nonzero(found[a:b])) for a, b in zip(edges, edges[1:]))
     rows = [set(zip(b[0].tolist(), b[1].tolist(), types.tolist())) for b, types in ((kept, kept_type), (other, other_type))]
-    missing = rows[0] - rows[1]
-    predicted = sum(begin < first_reference for begin, _, _ in missing)
-    return predicted, len(missing) - predicted
+    missing = np.array(sorted(begin for begin, _, _ in rows[0] - rows[1]), dtype=np.int64)
+    return group_sizes(missing, cuts)

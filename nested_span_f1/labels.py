@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain, compress
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -168,6 +168,15 @@ SIDES = ("predictions", "references")
 """How errors name the two sides of a pair."""
 
 
+class Agreement(NamedTuple):
+    """A pair of sides split by agreement: the sentences the predictions got wrong, on
+    each side, and the ones they got exactly right, once (the same on both sides)."""
+
+    predictions: Encoded
+    references: Encoded
+    agreed: Encoded
+
+
 def encode_pair(
     predictions: Sequence[Sequence[str]], references: Sequence[Sequence[str]], names: tuple[str, str] = SIDES
 ) -> tuple[Encoded, Encoded]:
@@ -179,14 +188,23 @@ def encode_pair(
         ValueError: different numbers of sentences, or a sentence whose lengths differ.
         TypeError: a sentence that is not a list, or a tag that is not a string.
     """
+    pred, ref, _ = encode_agreeing(predictions, references, names)
+    return pred, ref
+
+
+def encode_agreeing(
+    predictions: Sequence[Sequence[str]], references: Sequence[Sequence[str]], names: tuple[str, str] = SIDES
+) -> tuple[Encoded, Encoded, Agreement | None]:
+    """:func:`encode_pair`, and the sides split by agreement when the encoding found it cheaply (else None)."""
     if _is_arrow(predictions) and _is_arrow(references):
         arrow = _encode_arrow_tags(predictions, references)
         if arrow is not None:
-            return arrow
+            return (*arrow, None)
     vocab = _Vocab(O=OUTSIDE)
     shared = _encode_sharing(predictions, references, vocab)
+    parts = None
     if shared is not None:
-        pred_codes, pred_lengths, ref_codes, ref_lengths = shared
+        pred_codes, pred_lengths, ref_codes, ref_lengths, parts = shared
     else:
         vocab = _Vocab(O=OUTSIDE)
         pred_codes, pred_lengths = encode_tags(predictions, vocab, names[0])
@@ -205,19 +223,30 @@ def encode_pair(
         tag = tags[int(codes[first])]
         hint = " (integer label ids need label_list)" if isinstance(tag, (int, np.integer)) else ""
         raise TagTypeError(f"{side}, {_where(*Encoded(codes, lengths, tags).locate(first))}: tag {tag!r} is not a string{hint}")
-    return Encoded(pred_codes, pred_lengths, tags, True), Encoded(ref_codes, ref_lengths, tags, True)
+    pair = Encoded(pred_codes, pred_lengths, tags, True), Encoded(ref_codes, ref_lengths, tags, True)
+    if parts is None:
+        return (*pair, None)
+    wrong, wrong_lengths, referenced, right, right_lengths = parts
+    agreement = Agreement(Encoded(wrong, wrong_lengths, tags, True), Encoded(referenced, wrong_lengths, tags, True),
+                          Encoded(right, right_lengths, tags, True))
+    return (*pair, agreement)
+
+
+_Parts = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""Codes and lengths of an :class:`Agreement`: wrong predicted codes, their lengths, their
+references' codes, the right sentences' codes and lengths."""
 
 
 def _encode_sharing(
     predictions: Any, references: Any, vocab: _Vocab
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, _Parts | None] | None:
     """``encode_tags`` of both sides, looking up only the predicted sentences that differ from their reference.
 
     A predicted sentence equal to its reference takes the reference's codes. Comparing
     two lists of strings is one C loop (identity first, then the bytes), a fraction of
     looking every tag up, and most sentences of a useful model's output are right (88% of
     the CoNLL-2003 test sentences in the Flair output). Returns (predicted codes, lengths,
-    reference codes, lengths), or None, with nothing validated, for anything but two
+    reference codes, lengths, the agreement's parts or None), or None, with nothing validated, for anything but two
     aligned lists of lists of hashable tags: the caller then encodes the sides one by one
     and reports what is wrong.
     """
@@ -248,10 +277,15 @@ def _encode_sharing(
     ):
         return None  # misaligned sentences, or a len() that disagrees with the items
     if whole:
-        return pred_part, ref_lengths, ref_codes, ref_lengths
+        return pred_part, ref_lengths, ref_codes, ref_lengths, None
+    differ = np.frombuffer(differs, dtype=bool)
+    tokens = np.repeat(differ, ref_lengths)
     pred_codes = ref_codes.astype(np.result_type(ref_codes, pred_part))
-    pred_codes[np.repeat(np.frombuffer(differs, dtype=bool), ref_lengths)] = pred_part
-    return pred_codes, ref_lengths, ref_codes, ref_lengths
+    pred_codes[tokens] = pred_part
+    agree = ~differ
+    parts = (pred_part, ref_lengths.compress(differ), ref_codes.compress(tokens),
+             ref_codes.compress(~tokens), ref_lengths.compress(agree))
+    return pred_codes, ref_lengths, ref_codes, ref_lengths, parts
 
 
 def _is_arrow(values: Any) -> bool:

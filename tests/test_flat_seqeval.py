@@ -52,11 +52,15 @@ def _tags(prefixes: str, *, bare: bool, suffix: bool = False) -> st.SearchStrate
 
 @st.composite
 def corpora(draw, prefixes: str, *, bare: bool = True, suffix: bool = False):
-    """(predictions, references): aligned random corpora; predictions copy some reference tags."""
+    """(predictions, references): aligned random corpora; predictions copy some reference tags,
+    and some whole reference sentences (what the encoder then shares between the sides)."""
     tag = _tags(prefixes, bare=bare, suffix=suffix)
     lengths = draw(st.lists(st.integers(0, 9), min_size=1, max_size=6))
     references = [[draw(tag) for _ in range(n)] for n in lengths]
-    predictions = [[ref if draw(st.booleans()) else draw(tag) for ref in sentence] for sentence in references]
+    predictions = [
+        list(sentence) if draw(st.booleans()) else [ref if draw(st.booleans()) else draw(tag) for ref in sentence]
+        for sentence in references
+    ]
     return predictions, references
 
 

@@ -87,5 +87,9 @@ def test_count_missing_equals_set_difference(kept, other, first_reference, in_or
     rows = [{(b, b + n, int(type_of[at])) for b, n, at in chunks} for chunks in (kept, other)]
     missing = rows[0] - rows[1]
     predicted = sum(b < first_reference for b, _, _ in missing)
-    assert count_missing(lay, kept_bounds, kept_at, other_bounds, other_at, first_reference) == (
+    assert count_missing(lay, kept_bounds, kept_at, other_bounds, other_at, [first_reference]) == (
         predicted, len(missing) - predicted)
+    # more sides: a count per group between the cuts
+    cuts = [first_reference // 2, first_reference]
+    groups = [sum(lo <= b < hi for b, _, _ in missing) for lo, hi in zip([0, *cuts], [*cuts, 10**9])]
+    assert count_missing(lay, kept_bounds, kept_at, other_bounds, other_at, cuts) == tuple(groups)

@@ -11,10 +11,13 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from seqeval.metrics import classification_report
 
 from nested_span_f1 import score_tags
-from nested_span_f1.labels import _Vocab, encode_pair, encode_tags
+from nested_span_f1.flat import count_tags, decode_pair
+from nested_span_f1.labels import _Vocab, encode_agreeing, encode_pair, encode_tags
 
 TAGS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG"]
 
@@ -109,3 +112,45 @@ def test_array_sentences_are_scored_like_lists():
     predictions, references = _corpus(50, 0.8, seed=5)
     as_arrays = [np.array(s) for s in predictions]
     assert score_tags(as_arrays, references) == score_tags(predictions, references)
+
+
+SCHEME_TAGS = {"IOB1": "BI", "IOB2": "BI", "IOE2": "IE", "IOBES": "BIES", "BILOU": "BILU"}
+
+
+@st.composite
+def agreeing_corpora(draw, letters: str):
+    """Aligned corpora in which most predicted sentences copy their reference."""
+    tag = st.one_of(st.just("O"), st.builds(lambda p, t: f"{p}-{t}", st.sampled_from(letters), st.sampled_from("XYZ")),
+                    st.sampled_from(letters))
+    references = draw(st.lists(st.lists(tag, max_size=8), min_size=1, max_size=8))
+    predictions = [list(s) if draw(st.integers(0, 3)) else draw(st.lists(tag, min_size=len(s), max_size=len(s)))
+                   for s in references]
+    return predictions, references
+
+
+@pytest.mark.parametrize("scheme", list(SCHEME_TAGS))
+@pytest.mark.parametrize("mode", [None, "strict"])
+def test_agreed_sentences_counted_once_equal_both_sides_decoded(scheme, mode):
+    """Counting with the right sentences decoded once gives the counts of decoding both sides, notes included."""
+
+    @settings(max_examples=150, deadline=None, derandomize=True)
+    @given(agreeing_corpora(SCHEME_TAGS[scheme]))
+    def check(corpus):
+        predictions, references = corpus
+        options = {"scheme": scheme, "mode": mode}
+        try:
+            expected = decode_pair(predictions, references, **options).counts()
+        except ValueError:  # a prefix outside the strict scheme: the same error either way
+            with pytest.raises(ValueError):
+                count_tags(predictions, references, **options)
+            return
+        assert count_tags(predictions, references, **options) == expected
+
+    check()
+
+
+def test_agreement_is_found_when_most_sentences_are_right():
+    predictions, references = _corpus(100, 0.9, seed=11)
+    assert encode_agreeing(predictions, references)[2] is not None
+    predictions, references = _corpus(100, 0.1, seed=11)
+    assert encode_agreeing(predictions, references)[2] is None  # looked up whole
