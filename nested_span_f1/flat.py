@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .counts import Counts, Tally, tallies
+from .counts import Counts
 from .decoding import (
     Layout,
     count_missing,
@@ -123,13 +123,8 @@ class Decoded:
             # their first separators) maps one onto the other
             bounds[cut:] -= (first_reference - 1) * (size + 1)
         label = lay.type_at(self.type_at)
-        matched = match_runs(bounds, label[:stop], cut, types)
-        if not agreed:
-            return matched
         # an agreed chunk is predicted, referenced and matched
-        n = np.bincount(label[stop:], minlength=len(types))
-        done = len(label) - stop
-        return matched + Counts(tallies(n, n, n, types), Tally(done, done, done))
+        return match_runs(bounds, label[:stop], cut, types, label[stop:])
 
 
 def _fail(side: str, enc: Encoded, codes: np.ndarray, message: Callable[[int], str]) -> None:

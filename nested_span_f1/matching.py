@@ -116,12 +116,15 @@ def match_exact(predictions: SpanArrays, references: SpanArrays) -> Counts:
     return match_runs(bounds, np.concatenate((predictions.label, references.label)), len(predictions), predictions.labels)
 
 
-def match_runs(bounds: np.ndarray, label: np.ndarray, n_pred: int, labels: tuple[str, ...]) -> Counts:
+def match_runs(
+    bounds: np.ndarray, label: np.ndarray, n_pred: int, labels: tuple[str, ...], agreed: np.ndarray | None = None
+) -> Counts:
     """:func:`match_exact` on packed keys: the predicted spans, then the reference spans.
 
     ``bounds`` packs each span's (sentence, start, end) into one int, ``label`` holds
     its label id; the caller packs them so that ``bounds * len(labels) + label``
     still fits in an int64. ``bounds`` is consumed (reused as working memory).
+    ``agreed``: label ids of spans known to be on both sides (counted as matched).
 
     When each side's bounds strictly increase, as decoded flat chunks do, every
     span has bounds of its own: there are no duplicates, and in the merged, sorted
@@ -132,21 +135,25 @@ def match_runs(bounds: np.ndarray, label: np.ndarray, n_pred: int, labels: tuple
     n_labels = len(labels)
     width = max(n_labels, 1)
     pred_label, ref_label = label[:n_pred], label[n_pred:]
+    if agreed is None:
+        agreed = label[:0]
     if not (strictly_increasing(bounds[:n_pred]) and strictly_increasing(bounds[n_pred:])):
-        return _match_sets(bounds[:n_pred], pred_label, bounds[n_pred:], ref_label, labels)
+        return _match_sets(bounds[:n_pred], pred_label, bounds[n_pred:], ref_label, labels, agreed)
     keys = bounds
     keys *= width
     keys += label
     keys.sort(kind="stable")  # two sorted runs: a single merge
     hit = keys[1:].compress(keys[1:] == keys[:-1])
+    both = np.bincount(agreed, minlength=n_labels)
     per_label = tallies(
-        np.bincount(hit % width, minlength=n_labels),
-        np.bincount(pred_label, minlength=n_labels),
-        np.bincount(ref_label, minlength=n_labels),
+        np.bincount(hit % width, minlength=n_labels) + both,
+        np.bincount(pred_label, minlength=n_labels) + both,
+        np.bincount(ref_label, minlength=n_labels) + both,
         labels,
     )
     np.floor_divide(keys, width, out=keys)  # back to bounds, still sorted
-    untyped = Tally(int(np.count_nonzero(keys[1:] == keys[:-1])), n_pred, len(keys) - n_pred)
+    n = len(agreed)
+    untyped = Tally(int(np.count_nonzero(keys[1:] == keys[:-1])) + n, n_pred + n, len(keys) - n_pred + n)
     return Counts(per_label, untyped, notes=duplicate_notes(0, 0))
 
 
@@ -157,7 +164,7 @@ def strictly_increasing(keys: np.ndarray) -> bool:
 
 def _match_sets(
     pred_bounds: np.ndarray, pred_label: np.ndarray, ref_bounds: np.ndarray, ref_label: np.ndarray,
-    labels: tuple[str, ...],
+    labels: tuple[str, ...], agreed: np.ndarray,
 ) -> Counts:
     """:func:`match_runs` for spans in any order, duplicates included."""
     n_labels = len(labels)
@@ -167,13 +174,15 @@ def _match_sets(
     ref_keys = ref_bounds * n_labels + ref_label
     pred_u, ref_u = sorted_unique(pred_keys), sorted_unique(ref_keys)
     hit = intersect_sorted(pred_u, ref_u)
+    both = np.bincount(agreed, minlength=n_labels)
     per_label = tallies(
-        np.bincount(hit % width, minlength=n_labels),
-        np.bincount(pred_label if pred_u is pred_keys else pred_u % width, minlength=n_labels),
-        np.bincount(ref_label if ref_u is ref_keys else ref_u % width, minlength=n_labels),
+        np.bincount(hit % width, minlength=n_labels) + both,
+        np.bincount(pred_label if pred_u is pred_keys else pred_u % width, minlength=n_labels) + both,
+        np.bincount(ref_label if ref_u is ref_keys else ref_u % width, minlength=n_labels) + both,
         labels,
     )
     pred_b, ref_b = sorted_unique(pred_bounds), sorted_unique(ref_bounds)
-    untyped = Tally(len(intersect_sorted(pred_b, ref_b)), len(pred_b), len(ref_b))
+    n = len(agreed)
+    untyped = Tally(len(intersect_sorted(pred_b, ref_b)) + n, len(pred_b) + n, len(ref_b) + n)
     notes = duplicate_notes(len(pred_keys) - len(pred_u), len(ref_keys) - len(ref_u))
     return Counts(per_label, untyped, notes=notes)
