@@ -141,35 +141,29 @@ def _present(enc: Encoded) -> np.ndarray:
     return np.bincount(enc.codes, minlength=len(enc.tags)) > 0
 
 
-def _parse(sides: dict[str, Encoded], suffix: bool) -> ParsedTags:
+Sides = Callable[[], dict[str, Encoded]]
+"""The sides whole, by name: asked for only where an error must name a bad tag's place."""
+
+
+def _parse(tags: tuple[str, ...], sides: Sides, suffix: bool) -> ParsedTags:
     """Parse the shared tag vocabulary; fail on the first malformed tag actually used."""
-    any_side = next(iter(sides.values()))
-    parsed, problems = parse_tags(any_side.tags, suffix)
+    parsed, problems = parse_tags(tags, suffix)
     if problems:
         bad = np.fromiter(problems, dtype=np.int64, count=len(problems))
-        for side, enc in sides.items():
+        for side, enc in sides().items():
             if _present(enc)[bad].any():
                 _fail(side, enc, bad, lambda code: f"malformed: {problems[code]}")
     return parsed
 
 
-def _used(sides: dict[str, Encoded]) -> np.ndarray:
-    """Bool mask over tag codes: which codes occur on either side."""
-    any_side = next(iter(sides.values()))
-    if any_side.complete:
-        # every tag of a string vocabulary occurs somewhere (O aside, which no scheme lacks)
-        return np.ones(len(any_side.tags), dtype=bool)
-    return np.logical_or.reduce([_present(enc) for enc in sides.values()])
-
-
-def _check_scheme(sides: dict[str, Encoded], parsed: ParsedTags, scheme: Scheme) -> None:
+def _check_scheme(sides: Sides, parsed: ParsedTags, scheme: Scheme) -> None:
     if scheme.allowed[parsed.prefix].all():
         return
     def outside(code: int) -> str:
         return (f"prefix {PREFIXES[parsed.prefix[code]]} is not part of scheme {scheme.name} "
                 f"(allowed: {', '.join(scheme.letters)}); pick the scheme the tags use, or mode=None")
 
-    for side, enc in sides.items():
+    for side, enc in sides().items():
         present = np.flatnonzero(_present(enc))
         bad = present[~scheme.allowed[parsed.prefix[present]]]
         if len(bad):
@@ -180,16 +174,37 @@ def _check_scheme(sides: dict[str, Encoded], parsed: ParsedTags, scheme: Scheme)
 class _Prepared:
     """Both sides encoded and checked, with the shared tag table and the scheme chosen."""
 
-    predictions: Encoded
-    references: Encoded
+    encoded: tuple[Encoded, Encoded] | Agreement
     parsed: ParsedTags
     scheme: Scheme | None
     strict: bool
     default_rules: DefaultRules
     kept_are_default: bool = False
     """Strict mode keeps a subset of the default decoder's chunks (see ``kept_chunks_are_default_chunks``)."""
-    agreement: Agreement | None = None
-    """The sides split into the sentences the predictions got wrong and those they got right."""
+
+    @property
+    def agreement(self) -> Agreement | None:
+        """The sides split into the sentences the predictions got wrong and those they got right."""
+        return self.encoded if isinstance(self.encoded, Agreement) else None
+
+    @property
+    def predictions(self) -> Encoded:
+        return _whole(self.encoded)[0]
+
+    @property
+    def references(self) -> Encoded:
+        return _whole(self.encoded)[1]
+
+
+def _whole(encoded: tuple[Encoded, Encoded] | Agreement) -> tuple[Encoded, Encoded]:
+    return encoded.pair if isinstance(encoded, Agreement) else encoded
+
+
+def _reference_tags(encoded: tuple[Encoded, Encoded] | Agreement) -> np.ndarray:
+    """Bool mask over tag codes: which codes occur in the references."""
+    if isinstance(encoded, Agreement):
+        return _present(encoded.references) | _present(encoded.agreed)
+    return _present(encoded[1])
 
 
 def _prepare(
@@ -206,30 +221,47 @@ def _prepare(
     if mode not in MODES:
         raise ValueError(f'mode must be None (conlleval-style repair) or "strict", got {mode!r}')
     strict = mode == "strict"
-    agreement = None
+    encoded: tuple[Encoded, Encoded] | Agreement
     if label_list is not None:
-        pred, ref = encode_ids(predictions, references, label_list)
+        encoded = encode_ids(predictions, references, label_list)
     else:
-        pred, ref, agreement = encode_agreeing(predictions, references, names)
-    sides = dict(zip(names, (pred, ref)))  # one entry when both names are the same
-    parsed = _parse(sides, suffix)
+        encoded = encode_agreeing(predictions, references, names)
+
+    def sides() -> dict[str, Encoded]:
+        return dict(zip(names, _whole(encoded)))  # one entry when both names are the same
+
+    tags = encoded.tags if isinstance(encoded, Agreement) else encoded[0].tags
+    parsed = _parse(tags, sides, suffix)
     chosen = get_scheme(scheme) if scheme is not None else None
     if strict:
         if chosen is None:
             # seqeval detects the strict scheme from the references
-            chosen = detect_scheme(np.flatnonzero(np.bincount(parsed.prefix[_present(ref)], minlength=len(PREFIXES))))
+            present = parsed.prefix[_reference_tags(encoded)]
+            chosen = detect_scheme(np.flatnonzero(np.bincount(present, minlength=len(PREFIXES))))
             if chosen is None:
                 raise ValueError("mode='strict' needs a scheme: pass scheme='IOB2' (or IOB1, IOE1, IOE2, IOBES, BILOU, IO)")
         _check_scheme(sides, parsed, chosen)
     elif chosen is not None:
-        present = np.flatnonzero(np.bincount(parsed.prefix[_used(sides)], minlength=len(PREFIXES)))
+        # every tag of a string vocabulary occurs somewhere (O aside, which no scheme lacks)
+        used = parsed.prefix if _whole_is_complete(encoded) else parsed.prefix[_used(sides())]
+        present = np.flatnonzero(np.bincount(used, minlength=len(PREFIXES)))
         if not chosen.allowed[present].all():
             # default mode ignores a scheme the tags do not follow, as seqeval does
             chosen = None
     kept_are_default = chosen is not None and kept_chunks_are_default_chunks(
         chosen, SEQEVAL_DEFAULT if chosen.read_as else default_rules
     )
-    return _Prepared(pred, ref, parsed, chosen, strict, default_rules, kept_are_default, agreement)
+    return _Prepared(encoded, parsed, chosen, strict, default_rules, kept_are_default)
+
+
+def _whole_is_complete(encoded: tuple[Encoded, Encoded] | Agreement) -> bool:
+    """True when every tag of the vocabulary occurs on one side or the other (string input)."""
+    return isinstance(encoded, Agreement) or encoded[0].complete
+
+
+def _used(sides: dict[str, Encoded]) -> np.ndarray:
+    """Bool mask over tag codes: which codes occur on either side."""
+    return np.logical_or.reduce([_present(enc) for enc in sides.values()])
 
 
 def _decode(prep: _Prepared, pred: Encoded, ref: Encoded, agreed: Encoded | None = None) -> Decoded:
@@ -303,54 +335,63 @@ def decode_pair(
 
 
 BLOCK_TOKENS = 1 << 15
-"""Fewest tokens decoded at a time by :func:`count_tags`: blocks of whole sentences keep
+"""Fewest tokens a side decoded at a time by :func:`count_tags`: blocks of whole sentences keep
 every working array small (in cache, and clear of the cost of fresh memory: each block
 reuses the memory the one before it freed, see :mod:`nested_span_f1.heap`), and counts
 add. First calls measured faster than with blocks four times larger at 35k and 350k
 sentences."""
 
 
-def _blocks(offsets: np.ndarray, size: int) -> list[tuple[int, int, int, int]]:
-    """(first sentence, end sentence, first token, end token) of consecutive blocks of ``size`` tokens or more.
+def _blocks(offsets: np.ndarray, n_blocks: int) -> list[tuple[int, int, int, int]]:
+    """(first sentence, end sentence, first token, end token) of ``n_blocks`` consecutive blocks
+    of about the same number of tokens (a block may be empty).
 
     ``offsets``: where each sentence starts, and the total (:attr:`Encoded.offsets`).
-    The tokens are shared evenly among ``total // size`` blocks, so an input under
-    two blocks' worth is decoded whole: every block pays some 50 small array
-    operations, which on eval-sized inputs cost more than a larger block's memory
-    (CoNLL-2003's 46k tokens: 4.92 ms in two blocks, 4.77 ms in one).
     """
     n_sentences, total = len(offsets) - 1, int(offsets[-1])
-    n_blocks = max(total // size, 1)
-    # searchsorted returns the cuts in order; dict.fromkeys drops repeats (np.unique
-    # would import numpy.ma on first use, ~10 ms of a first call)
     targets = np.arange(1, n_blocks, dtype=np.int64) * total // n_blocks
-    cuts = dict.fromkeys(np.searchsorted(offsets, targets, side="left").tolist())
-    bounds = [0, *[c for c in cuts if 0 < c < n_sentences], n_sentences]
+    bounds = [0, *np.searchsorted(offsets, targets, side="left").tolist(), n_sentences]
     return [(a, b, int(offsets[a]), int(offsets[b])) for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def _block_sides(sides: tuple[Encoded, ...], n_blocks: int) -> list[list[Encoded]]:
+    """The sides cut into ``n_blocks`` blocks: a pair of sides cut alike, an agreed side on its own."""
+    pair_blocks = _blocks(sides[1].offsets, n_blocks)
+    cuts = [pair_blocks] * 2 + [_blocks(side.offsets, n_blocks) for side in sides[2:]]
+    return [
+        [Encoded(side.codes[start:stop], side.lengths[first:end], side.tags, side.complete)
+         for side, (first, end, start, stop) in zip(sides, per_side)]
+        for per_side in zip(*cuts)
+    ]
 
 
 def count_tags(predictions: Any, references: Any, **options: Any) -> Counts:
     """Counts for tagged sentences; takes the options of :func:`decode_pair`.
 
-    Equal to ``decode_pair(...).counts()``; large inputs are decoded a block of
-    sentences at a time and the blocks' counts added.
+    Equal to ``decode_pair(...).counts()``. The sentences predicted exactly right are
+    decoded once, not on both sides; large inputs are decoded a block of sentences at a
+    time and the blocks' counts added.
 
     >>> c = count_tags([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "B-LOC"]])
     >>> c.labels["PER"], c.labels["LOC"], c.correct_tokens
     (Tally(tp=1, predicted=1, gold=1), Tally(tp=0, predicted=0, gold=1), 2)
     """
     prep = _prepare(predictions, references, **options)
-    pred, ref = prep.predictions, prep.references
-    if len(ref.codes) < 2 * BLOCK_TOKENS:
-        # the sentences predicted exactly right are decoded once, not on both sides
-        return _decode(prep, *(prep.agreement or (pred, ref))).counts()
+    sides: tuple[Encoded, ...] = prep.agreement.sides() if prep.agreement else (prep.predictions, prep.references)
+    # a block holds about 2 * BLOCK_TOKENS padded positions or more; an input under two blocks'
+    # worth is decoded whole: every block pays some 50 small array operations, which on
+    # eval-sized inputs cost more than a larger block's memory (CoNLL-2003's 46k tokens a
+    # side: 4.92 ms in two blocks, 4.77 ms in one)
+    positions = sum(len(side.codes) for side in sides)
+    n_blocks = positions // (2 * BLOCK_TOKENS)
+    if n_blocks < 2:
+        return _decode(prep, *sides).counts()
     # a block's working memory peaks at about 22 bytes a token of a side (tracemalloc: 0.74 MB for
     # 35k tokens), and blocks hold under twice BLOCK_TOKENS: keep that much freed memory for the
     # next block (first call at 35k sentences: 2449 -> 545 page faults, 40.8 -> 36.0 ms)
     keep_freed_memory(32 * BLOCK_TOKENS)
     total = Counts()
-    for first, end, start, stop in _blocks(ref.offsets, BLOCK_TOKENS):
-        block = [Encoded(enc.codes[start:stop], enc.lengths[first:end], enc.tags, enc.complete) for enc in (pred, ref)]
+    for block in _block_sides(sides, n_blocks):
         total = total + _decode(prep, *block).counts()
     return total
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import chain, compress
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -168,13 +169,45 @@ SIDES = ("predictions", "references")
 """How errors name the two sides of a pair."""
 
 
-class Agreement(NamedTuple):
-    """A pair of sides split by agreement: the sentences the predictions got wrong, on
-    each side, and the ones they got exactly right, once (the same on both sides)."""
+@dataclass(frozen=True)
+class Agreement:
+    """Both sides, split by agreement: the sentences the predictions got wrong, on each side,
+    and the ones they got exactly right, once (they are the same on both sides).
+
+    Scoring needs no more; the sides whole, in corpus order, are assembled on first use
+    of :attr:`pair` (spans of each side, and the place of a bad tag in an error message).
+    """
 
     predictions: Encoded
+    """The predicted sentences that differ from their reference."""
     references: Encoded
+    """Their references."""
     agreed: Encoded
+    """The sentences predicted exactly right."""
+    differ: np.ndarray
+    """Bool per sentence of the corpus: whether the prediction differs from the reference."""
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        return self.agreed.tags
+
+    def sides(self) -> tuple[Encoded, Encoded, Encoded]:
+        return self.predictions, self.references, self.agreed
+
+    @cached_property
+    def pair(self) -> tuple[Encoded, Encoded]:
+        """(predictions, references), each whole and in corpus order."""
+        differ, wrong, right = self.differ, self.references, self.agreed
+        lengths = np.zeros(len(differ), dtype=np.result_type(wrong.lengths, right.lengths))
+        lengths[differ] = wrong.lengths
+        lengths[~differ] = right.lengths
+        tokens = np.repeat(differ, lengths)
+        ref = np.zeros(len(tokens), dtype=np.result_type(self.predictions.codes, wrong.codes, right.codes))
+        ref[tokens] = wrong.codes
+        ref[~tokens] = right.codes
+        pred = ref.copy()
+        pred[tokens] = self.predictions.codes
+        return Encoded(pred, lengths, self.tags, True), Encoded(ref, lengths, self.tags, True)
 
 
 def encode_pair(
@@ -188,104 +221,99 @@ def encode_pair(
         ValueError: different numbers of sentences, or a sentence whose lengths differ.
         TypeError: a sentence that is not a list, or a tag that is not a string.
     """
-    pred, ref, _ = encode_agreeing(predictions, references, names)
-    return pred, ref
+    encoded = encode_agreeing(predictions, references, names)
+    return encoded.pair if isinstance(encoded, Agreement) else encoded
+
+
+_FLIP = bytes([1, 0]) + bytes(254)
+"""``bytes.translate`` table that turns 0/1 bytes into 1/0."""
 
 
 def encode_agreeing(
     predictions: Sequence[Sequence[str]], references: Sequence[Sequence[str]], names: tuple[str, str] = SIDES
-) -> tuple[Encoded, Encoded, Agreement | None]:
-    """:func:`encode_pair`, and the sides split by agreement when the encoding found it cheaply (else None)."""
+) -> tuple[Encoded, Encoded] | Agreement:
+    """:func:`encode_pair`, split by agreement where that is cheaper.
+
+    Comparing a predicted sentence with its reference (two lists of strings: one C loop,
+    identity first, then the bytes) costs a fraction of looking its tags up, and most
+    sentences of a useful model's output are right (88% of the CoNLL-2003 test sentences
+    in the Flair output): those are looked up once, as the reference's. An output that is
+    mostly wrong (an untrained model), or anything but two aligned lists of lists, is
+    encoded side by side, and its errors reported from there.
+    """
     if _is_arrow(predictions) and _is_arrow(references):
         arrow = _encode_arrow_tags(predictions, references)
         if arrow is not None:
-            return (*arrow, None)
-    vocab = _Vocab(O=OUTSIDE)
-    shared = _encode_sharing(predictions, references, vocab)
-    parts = None
-    if shared is not None:
-        pred_codes, pred_lengths, ref_codes, ref_lengths, parts = shared
-    else:
+            return arrow
+    differs = _compare(predictions, references)
+    if differs is not None and 2 * differs.count(1) <= len(differs):
         vocab = _Vocab(O=OUTSIDE)
-        pred_codes, pred_lengths = encode_tags(predictions, vocab, names[0])
-        ref_codes, ref_lengths = encode_tags(references, vocab, names[1])
-        check_aligned(pred_lengths, ref_lengths)
+        parts = _encode_parts(predictions, references, differs, vocab)
+        if parts is not None:
+            tags = tuple(vocab)
+            wrong, referenced, right = (Encoded(codes, lengths, tags, True) for codes, lengths in parts)
+            agreement = Agreement(wrong, referenced, right, np.frombuffer(differs, dtype=bool))
+            if not all(isinstance(tag, str) for tag in tags):
+                _refuse_non_strings(*agreement.pair, names)
+            return agreement
+    vocab = _Vocab(O=OUTSIDE)
+    pred_codes, pred_lengths = encode_tags(predictions, vocab, names[0])
+    ref_codes, ref_lengths = encode_tags(references, vocab, names[1])
+    check_aligned(pred_lengths, ref_lengths)
     tags = tuple(vocab)
-    not_strings = [code for code, tag in enumerate(tags) if not isinstance(tag, str)]
-    if not_strings:
-        # the first one in corpus order: predictions, then references
-        side, codes, lengths = next(
-            (name, codes, lengths)
-            for name, codes, lengths in ((names[0], pred_codes, pred_lengths), (names[1], ref_codes, ref_lengths))
-            if np.isin(codes, not_strings).any()
-        )
-        first = int(np.argmax(np.isin(codes, not_strings)))
-        tag = tags[int(codes[first])]
-        hint = " (integer label ids need label_list)" if isinstance(tag, (int, np.integer)) else ""
-        raise TagTypeError(f"{side}, {_where(*Encoded(codes, lengths, tags).locate(first))}: tag {tag!r} is not a string{hint}")
     pair = Encoded(pred_codes, pred_lengths, tags, True), Encoded(ref_codes, ref_lengths, tags, True)
-    if parts is None:
-        return (*pair, None)
-    wrong, wrong_lengths, referenced, right, right_lengths = parts
-    agreement = Agreement(Encoded(wrong, wrong_lengths, tags, True), Encoded(referenced, wrong_lengths, tags, True),
-                          Encoded(right, right_lengths, tags, True))
-    return (*pair, agreement)
+    _refuse_non_strings(*pair, names)
+    return pair
 
 
-_Parts = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-"""Codes and lengths of an :class:`Agreement`: wrong predicted codes, their lengths, their
-references' codes, the right sentences' codes and lengths."""
+def _refuse_non_strings(pred: Encoded, ref: Encoded, names: tuple[str, str]) -> None:
+    """TagTypeError naming the first tag, in corpus order (predictions, then references), that is not a string."""
+    not_strings = [code for code, tag in enumerate(pred.tags) if not isinstance(tag, str)]
+    if not not_strings:
+        return
+    side, enc = next((name, enc) for name, enc in zip(names, (pred, ref)) if np.isin(enc.codes, not_strings).any())
+    first = int(np.argmax(np.isin(enc.codes, not_strings)))
+    tag = enc.tags[int(enc.codes[first])]
+    hint = " (integer label ids need label_list)" if isinstance(tag, (int, np.integer)) else ""
+    raise TagTypeError(f"{side}, {_where(*enc.locate(first))}: tag {tag!r} is not a string{hint}")
 
 
-def _encode_sharing(
-    predictions: Any, references: Any, vocab: _Vocab
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, _Parts | None] | None:
-    """``encode_tags`` of both sides, looking up only the predicted sentences that differ from their reference.
-
-    A predicted sentence equal to its reference takes the reference's codes. Comparing
-    two lists of strings is one C loop (identity first, then the bytes), a fraction of
-    looking every tag up, and most sentences of a useful model's output are right (88% of
-    the CoNLL-2003 test sentences in the Flair output). Returns (predicted codes, lengths,
-    reference codes, lengths, the agreement's parts or None), or None, with nothing validated, for anything but two
-    aligned lists of lists of hashable tags: the caller then encodes the sides one by one
-    and reports what is wrong.
-    """
+def _compare(predictions: Any, references: Any) -> bytes | None:
+    """1 for each predicted sentence that differs from its reference, 0 for each equal one; None
+    unless both sides are lists of lists of the same length (list.__ne__ compares as lists do,
+    and refuses a string, which would otherwise be read as a sentence of characters)."""
     if type(predictions) not in (list, tuple) or type(references) not in (list, tuple):
         return None
     if len(predictions) != len(references):
         return None
-    ref_lengths = _list_lengths(references)
-    if ref_lengths is None:
-        return None
     try:
-        ref_codes = _codes(references, vocab)
-        # list.__ne__ compares as lists do, and rejects a predicted sentence that is not a
-        # list (a string would otherwise be read as a sentence of characters)
-        differs = bytes(map(list.__ne__, predictions, references))
-        # a mostly wrong output (an untrained model) is looked up whole, without gathering
-        whole = 2 * differs.count(1) > len(differs)
-        differing = predictions if whole else list(compress(predictions, differs))
-        pred_part = _codes(differing, vocab)
-    except (TypeError, ValueError):  # not a list, an unhashable tag, a comparison without a truth value
+        return bytes(map(list.__ne__, predictions, references))
+    except (TypeError, ValueError):  # not a list, or a tag comparison without a truth value
         return None
-    # lengths compared as Python ints: numpy's first comparison in a process costs more
-    part_lengths = list(map(len, differing))
-    if (
-        part_lengths != (ref_lengths.tolist() if whole else list(compress(ref_lengths.tolist(), differs)))
-        or len(pred_part) != sum(part_lengths)
-        or len(ref_codes) != np.add.reduce(ref_lengths, dtype=np.int64)
-    ):
+
+
+def _encode_parts(
+    predictions: Any, references: Any, differs: bytes, vocab: _Vocab
+) -> list[tuple[np.ndarray, np.ndarray]] | None:
+    """(codes, lengths) of the wrong predicted sentences, their references and the right ones;
+    None when something is wrong with the input (the caller encodes side by side and says what)."""
+    groups = [list(compress(predictions, differs)), list(compress(references, differs)),
+              list(compress(references, differs.translate(_FLIP)))]
+    try:
+        codes = [_codes(group, vocab) for group in groups]
+    except (TypeError, ValueError):  # an unhashable tag
+        return None
+    lengths = []
+    for group in groups:
+        measured = _list_lengths(group)
+        if measured is None:  # a list subclass: measured one sentence at a time, side by side
+            return None
+        lengths.append(measured)
+    parts = list(zip(codes, lengths))
+    aligned = lengths[0].dtype == lengths[1].dtype and lengths[0].tobytes() == lengths[1].tobytes()
+    if not aligned or any(len(c) != np.add.reduce(n, dtype=np.int64) for c, n in parts):
         return None  # misaligned sentences, or a len() that disagrees with the items
-    if whole:
-        return pred_part, ref_lengths, ref_codes, ref_lengths, None
-    differ = np.frombuffer(differs, dtype=bool)
-    tokens = np.repeat(differ, ref_lengths)
-    pred_codes = ref_codes.astype(np.result_type(ref_codes, pred_part))
-    pred_codes[tokens] = pred_part
-    agree = ~differ
-    parts = (pred_part, ref_lengths.compress(differ), ref_codes.compress(tokens),
-             ref_codes.compress(~tokens), ref_lengths.compress(agree))
-    return pred_codes, ref_lengths, ref_codes, ref_lengths, parts
+    return parts
 
 
 def _is_arrow(values: Any) -> bool:

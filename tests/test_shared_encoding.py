@@ -17,7 +17,7 @@ from seqeval.metrics import classification_report
 
 from nested_span_f1 import score_tags
 from nested_span_f1.flat import count_tags, decode_pair
-from nested_span_f1.labels import _Vocab, encode_agreeing, encode_pair, encode_tags
+from nested_span_f1.labels import Agreement, _Vocab, encode_agreeing, encode_pair, encode_tags
 
 TAGS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG"]
 
@@ -151,6 +151,8 @@ def test_agreed_sentences_counted_once_equal_both_sides_decoded(scheme, mode):
 
 def test_agreement_is_found_when_most_sentences_are_right():
     predictions, references = _corpus(100, 0.9, seed=11)
-    assert encode_agreeing(predictions, references)[2] is not None
+    agreement = encode_agreeing(predictions, references)
+    assert isinstance(agreement, Agreement)
+    assert len(agreement.agreed.lengths) == sum(p == r for p, r in zip(predictions, references))
     predictions, references = _corpus(100, 0.1, seed=11)
-    assert encode_agreeing(predictions, references)[2] is None  # looked up whole
+    assert not isinstance(encode_agreeing(predictions, references), Agreement)  # side by side
