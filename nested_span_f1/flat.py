@@ -32,7 +32,7 @@ from .decoding import (
     strict_bounds,
 )
 from .heap import keep_freed_memory
-from .labels import SIDES, Agreement, Encoded, ParsedTags, encode_agreeing, encode_ids, parse_tags
+from .labels import SIDES, Agreement, Encoded, ParsedTags, encode_ids, encode_pair, parse_tags, whole
 from .matching import match_exact, match_runs
 from .schemes import (
     PREFIXES,
@@ -59,8 +59,8 @@ class Decoded:
 
     When counting is all that is wanted, the sentences the predictions got exactly
     right can be left out of both sides and decoded once, after them, as ``agreed``:
-    every chunk there is predicted, referenced and matched. Such a decode has no
-    per-side spans.
+    every chunk there is predicted, referenced and matched. ``predictions`` /
+    ``references`` then hold the spans of the other sentences only.
     """
 
     layout: Layout
@@ -76,11 +76,17 @@ class Decoded:
 
     @cached_property
     def _sides(self) -> tuple[SpanArrays, SpanArrays]:
-        if self.agreed is not None:
-            raise ValueError("a decode with agreed sentences left out only counts; decode_pair() gives spans")
-        lay = self.layout
-        spans = spans_at(lay, self.begin.copy(), self.end.copy(), self.type_at, lay.parsed.types)
-        return spans.split(len(self.encoded_predictions.lengths))
+        lay, stop = self.layout, self._agreed_from
+        spans = spans_at(lay, self.begin[:stop].copy(), self.end[:stop].copy(), self.type_at[:stop], lay.parsed.types)
+        pred, ref = spans.split(len(self.encoded_predictions.lengths))
+        return pred, replace(ref, n_sentences=len(self.encoded_references.lengths))
+
+    @cached_property
+    def _agreed_from(self) -> int:
+        """Index of the first chunk of the agreed sentences (the number of chunks when there are none)."""
+        if self.agreed is None:
+            return len(self.begin)
+        return int(np.searchsorted(self.begin, side_starts(self.layout, self._encoded)[1]))
 
     @property
     def predictions(self) -> SpanArrays:
@@ -110,20 +116,18 @@ class Decoded:
         """Match on (begin, end) padded positions, the reference side shifted onto the predicted one."""
         lay = self.layout
         size, types = len(lay.padded), lay.parsed.types
+        label, stop = lay.type_at(self.type_at), self._agreed_from
+        # an agreed chunk is predicted, referenced and matched
         if not position_keys_fit(lay):
-            return match_exact(self.predictions, self.references)
-        starts = side_starts(lay, self._encoded)
-        first_reference = starts[0]
-        cut, *agreed = np.searchsorted(self.begin, starts).tolist()  # chunks are in corpus order
-        stop = agreed[0] if agreed else len(self.begin)
+            return match_exact(self.predictions, self.references, label[stop:])
+        first_reference = side_starts(lay, self._encoded)[0]
+        cut = int(np.searchsorted(self.begin, first_reference))  # chunks are in corpus order
         bounds = self.begin[:stop] * size
         bounds += self.end[:stop]
         if cut < stop:
             # both sides have the same sentence lengths, so a fixed shift (the distance between
             # their first separators) maps one onto the other
             bounds[cut:] -= (first_reference - 1) * (size + 1)
-        label = lay.type_at(self.type_at)
-        # an agreed chunk is predicted, referenced and matched
         return match_runs(bounds, label[:stop], cut, types, label[stop:])
 
 
@@ -159,6 +163,7 @@ def _parse(tags: tuple[str, ...], sides: Sides, suffix: bool) -> ParsedTags:
 def _check_scheme(sides: Sides, parsed: ParsedTags, scheme: Scheme) -> None:
     if scheme.allowed[parsed.prefix].all():
         return
+
     def outside(code: int) -> str:
         return (f"prefix {PREFIXES[parsed.prefix[code]]} is not part of scheme {scheme.name} "
                 f"(allowed: {', '.join(scheme.letters)}); pick the scheme the tags use, or mode=None")
@@ -189,15 +194,11 @@ class _Prepared:
 
     @property
     def predictions(self) -> Encoded:
-        return _whole(self.encoded)[0]
+        return whole(self.encoded)[0]
 
     @property
     def references(self) -> Encoded:
-        return _whole(self.encoded)[1]
-
-
-def _whole(encoded: tuple[Encoded, Encoded] | Agreement) -> tuple[Encoded, Encoded]:
-    return encoded.pair if isinstance(encoded, Agreement) else encoded
+        return whole(self.encoded)[1]
 
 
 def _reference_tags(encoded: tuple[Encoded, Encoded] | Agreement) -> np.ndarray:
@@ -225,10 +226,10 @@ def _prepare(
     if label_list is not None:
         encoded = encode_ids(predictions, references, label_list)
     else:
-        encoded = encode_agreeing(predictions, references, names)
+        encoded = encode_pair(predictions, references, names)
 
     def sides() -> dict[str, Encoded]:
-        return dict(zip(names, _whole(encoded)))  # one entry when both names are the same
+        return dict(zip(names, whole(encoded)))  # one entry when both names are the same
 
     tags = encoded.tags if isinstance(encoded, Agreement) else encoded[0].tags
     parsed = _parse(tags, sides, suffix)
@@ -243,7 +244,7 @@ def _prepare(
         _check_scheme(sides, parsed, chosen)
     elif chosen is not None:
         # every tag of a string vocabulary occurs somewhere (O aside, which no scheme lacks)
-        used = parsed.prefix if _whole_is_complete(encoded) else parsed.prefix[_used(sides())]
+        used = parsed.prefix if _complete(encoded) else parsed.prefix[_used(sides())]
         present = np.flatnonzero(np.bincount(used, minlength=len(PREFIXES)))
         if not chosen.allowed[present].all():
             # default mode ignores a scheme the tags do not follow, as seqeval does
@@ -254,7 +255,7 @@ def _prepare(
     return _Prepared(encoded, parsed, chosen, strict, default_rules, kept_are_default)
 
 
-def _whole_is_complete(encoded: tuple[Encoded, Encoded] | Agreement) -> bool:
+def _complete(encoded: tuple[Encoded, Encoded] | Agreement) -> bool:
     """True when every tag of the vocabulary occurs on one side or the other (string input)."""
     return isinstance(encoded, Agreement) or encoded[0].complete
 

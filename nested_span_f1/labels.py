@@ -210,52 +210,42 @@ class Agreement:
         return Encoded(pred, lengths, self.tags, True), Encoded(ref, lengths, self.tags, True)
 
 
+_FLIP = bytes([1, 0]) + bytes(254)
+"""``bytes.translate`` table that turns 0/1 bytes into 1/0."""
+
+
 def encode_pair(
     predictions: Sequence[Sequence[str]], references: Sequence[Sequence[str]], names: tuple[str, str] = SIDES
-) -> tuple[Encoded, Encoded]:
+) -> tuple[Encoded, Encoded] | Agreement:
     """Encode both sides with one shared vocabulary and check they align.
 
-    ``names``: what error messages call the two sides.
+    ``names``: what error messages call the two sides. Returns the two sides, or, where
+    that is cheaper, an :class:`Agreement` (its ``pair`` is the two sides; :func:`whole`
+    gives them either way). Comparing a predicted sentence with its reference (two lists
+    of strings: one C loop, identity first, then the bytes) costs a fraction of looking
+    its tags up, and most sentences of a useful model's output are right (88% of the
+    CoNLL-2003 test sentences in the Flair output): those are looked up once, as the
+    reference's. Anything but two aligned lists of lists is encoded side by side, and its
+    errors are reported from there.
 
     Raises:
         ValueError: different numbers of sentences, or a sentence whose lengths differ.
         TypeError: a sentence that is not a list, or a tag that is not a string.
     """
-    encoded = encode_agreeing(predictions, references, names)
-    return encoded.pair if isinstance(encoded, Agreement) else encoded
-
-
-_FLIP = bytes([1, 0]) + bytes(254)
-"""``bytes.translate`` table that turns 0/1 bytes into 1/0."""
-
-
-def encode_agreeing(
-    predictions: Sequence[Sequence[str]], references: Sequence[Sequence[str]], names: tuple[str, str] = SIDES
-) -> tuple[Encoded, Encoded] | Agreement:
-    """:func:`encode_pair`, split by agreement where that is cheaper.
-
-    Comparing a predicted sentence with its reference (two lists of strings: one C loop,
-    identity first, then the bytes) costs a fraction of looking its tags up, and most
-    sentences of a useful model's output are right (88% of the CoNLL-2003 test sentences
-    in the Flair output): those are looked up once, as the reference's. An output that is
-    mostly wrong (an untrained model), or anything but two aligned lists of lists, is
-    encoded side by side, and its errors reported from there.
-    """
     if _is_arrow(predictions) and _is_arrow(references):
         arrow = _encode_arrow_tags(predictions, references)
         if arrow is not None:
             return arrow
-    differs = _compare(predictions, references)
-    if differs is not None and 2 * differs.count(1) <= len(differs):
-        vocab = _Vocab(O=OUTSIDE)
-        parts = _encode_parts(predictions, references, differs, vocab)
-        if parts is not None:
-            tags = tuple(vocab)
-            wrong, referenced, right = (Encoded(codes, lengths, tags, True) for codes, lengths in parts)
-            agreement = Agreement(wrong, referenced, right, np.frombuffer(differs, dtype=bool))
-            if not all(isinstance(tag, str) for tag in tags):
-                _refuse_non_strings(*agreement.pair, names)
-            return agreement
+    vocab = _Vocab(O=OUTSIDE)
+    split = _encode_parts(predictions, references, vocab)
+    if split is not None:
+        parts, differs = split
+        tags = tuple(vocab)
+        wrong, referenced, right = (Encoded(codes, lengths, tags, True) for codes, lengths in parts)
+        agreement = Agreement(wrong, referenced, right, np.frombuffer(differs, dtype=bool))
+        if not all(isinstance(tag, str) for tag in tags):
+            _refuse_non_strings(*agreement.pair, names)
+        return agreement
     vocab = _Vocab(O=OUTSIDE)
     pred_codes, pred_lengths = encode_tags(predictions, vocab, names[0])
     ref_codes, ref_lengths = encode_tags(references, vocab, names[1])
@@ -264,6 +254,11 @@ def encode_agreeing(
     pair = Encoded(pred_codes, pred_lengths, tags, True), Encoded(ref_codes, ref_lengths, tags, True)
     _refuse_non_strings(*pair, names)
     return pair
+
+
+def whole(encoded: tuple[Encoded, Encoded] | Agreement) -> tuple[Encoded, Encoded]:
+    """(predictions, references), each whole and in corpus order, however they were encoded."""
+    return encoded.pair if isinstance(encoded, Agreement) else encoded
 
 
 def _refuse_non_strings(pred: Encoded, ref: Encoded, names: tuple[str, str]) -> None:
@@ -278,42 +273,53 @@ def _refuse_non_strings(pred: Encoded, ref: Encoded, names: tuple[str, str]) -> 
     raise TagTypeError(f"{side}, {_where(*enc.locate(first))}: tag {tag!r} is not a string{hint}")
 
 
-def _compare(predictions: Any, references: Any) -> bytes | None:
-    """1 for each predicted sentence that differs from its reference, 0 for each equal one; None
-    unless both sides are lists of lists of the same length (list.__ne__ compares as lists do,
-    and refuses a string, which would otherwise be read as a sentence of characters)."""
+def _encode_parts(
+    predictions: Any, references: Any, vocab: _Vocab
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], bytes] | None:
+    """(codes, lengths) of the wrong predicted sentences, of their references and of the right
+    ones, and a 0/1 byte per sentence (1: the prediction differs); None unless both sides are
+    aligned lists of lists of hashable tags (the caller encodes them side by side and says what
+    is wrong).
+
+    ``list.__ne__`` compares as lists do and refuses a sentence that is not a list (a string
+    would otherwise be read as a sentence of characters). A chunk of sentences is compared,
+    looked up and measured while it is in the cache: on a corpus larger than the cache, a
+    pass over all of it for each job costs more than the jobs.
+    """
     if type(predictions) not in (list, tuple) or type(references) not in (list, tuple):
         return None
-    if len(predictions) != len(references):
+    n = len(references)
+    if len(predictions) != n:
         return None
-    try:
-        return bytes(map(list.__ne__, predictions, references))
-    except (TypeError, ValueError):  # not a list, or a tag comparison without a truth value
-        return None
-
-
-def _encode_parts(
-    predictions: Any, references: Any, differs: bytes, vocab: _Vocab
-) -> list[tuple[np.ndarray, np.ndarray]] | None:
-    """(codes, lengths) of the wrong predicted sentences, their references and the right ones;
-    None when something is wrong with the input (the caller encodes side by side and says what)."""
-    groups = [list(compress(predictions, differs)), list(compress(references, differs)),
-              list(compress(references, differs.translate(_FLIP)))]
-    try:
-        codes = [_codes(group, vocab) for group in groups]
-    except (TypeError, ValueError):  # an unhashable tag
-        return None
-    lengths = []
-    for group in groups:
-        measured = _list_lengths(group)
-        if measured is None:  # a list subclass: measured one sentence at a time, side by side
+    differs = bytearray()
+    parts: list[tuple[list[np.ndarray], list[np.ndarray]]] = [([], []), ([], []), ([], [])]
+    for start in range(0, n, _CHUNK):
+        chunk = (predictions, references) if n <= _CHUNK else (
+            predictions[start : start + _CHUNK], references[start : start + _CHUNK])
+        try:
+            differ = bytes(map(list.__ne__, *chunk))
+            groups = (list(compress(chunk[0], differ)), list(compress(chunk[1], differ)),
+                      list(compress(chunk[1], differ.translate(_FLIP))))
+            codes = [_codes(group, vocab) for group in groups]
+        except (TypeError, ValueError):  # not a list, an unhashable tag, a comparison without a truth value
             return None
-        lengths.append(measured)
-    parts = list(zip(codes, lengths))
-    aligned = lengths[0].dtype == lengths[1].dtype and lengths[0].tobytes() == lengths[1].tobytes()
-    if not aligned or any(len(c) != np.add.reduce(n, dtype=np.int64) for c, n in parts):
-        return None  # misaligned sentences, or a len() that disagrees with the items
-    return parts
+        lengths = [m for m in map(_list_lengths, groups) if m is not None]
+        if len(lengths) < len(groups):
+            return None  # a list subclass: measured one sentence at a time, side by side
+        if lengths[0].dtype != lengths[1].dtype or lengths[0].tobytes() != lengths[1].tobytes():
+            return None  # misaligned sentences
+        for (all_codes, all_lengths), c, m in zip(parts, codes, lengths):
+            all_codes.append(c)
+            all_lengths.append(m)
+        differs += differ
+    joined = [(_join(c), _join(m)) for c, m in parts]
+    if any(len(c) != np.add.reduce(m, dtype=np.int64) for c, m in joined):
+        return None  # a len() that disagrees with the items
+    return joined, bytes(differs)
+
+
+def _join(arrays: list[np.ndarray]) -> np.ndarray:
+    return arrays[0] if len(arrays) == 1 else np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.uint8)
 
 
 def _is_arrow(values: Any) -> bool:

@@ -97,13 +97,18 @@ def aligned(predictions: SpanArrays, references: SpanArrays) -> tuple[SpanArrays
     return pred, ref
 
 
-def match_exact(predictions: SpanArrays, references: SpanArrays) -> Counts:
+def match_exact(predictions: SpanArrays, references: SpanArrays, agreed: np.ndarray | None = None) -> Counts:
     """Count exact matches per label, untyped matches, and duplicates on each side.
 
     Returns :class:`Counts` without token statistics; ``notes`` carries
-    ``duplicate_predictions`` and ``duplicate_references``.
+    ``duplicate_predictions`` and ``duplicate_references``. ``agreed``: label ids
+    (into the predictions' labels) of spans on both sides, left out of them.
     """
+    original = predictions.labels
     predictions, references = aligned(predictions, references)
+    if agreed is not None and predictions.labels != original:
+        index = {name: i for i, name in enumerate(predictions.labels)}
+        agreed = np.array([index[name] for name in original], dtype=np.int64)[agreed]
     n_labels = len(predictions.labels)
     max_end = int(max(predictions.end.max(initial=0), references.end.max(initial=0)))
     if not _key_room(predictions.n_sentences, max_end, n_labels):
@@ -113,7 +118,8 @@ def match_exact(predictions: SpanArrays, references: SpanArrays) -> Counts:
         )
     bounds = np.concatenate((span_keys(predictions, max_end, n_labels, typed=False),
                              span_keys(references, max_end, n_labels, typed=False)))
-    return match_runs(bounds, np.concatenate((predictions.label, references.label)), len(predictions), predictions.labels)
+    return match_runs(bounds, np.concatenate((predictions.label, references.label)), len(predictions), predictions.labels,
+                      agreed)
 
 
 def match_runs(

@@ -414,11 +414,11 @@ def test_list_sentences_are_measured_by_their_items():
 
 
 def test_layouts_too_large_for_packed_keys_give_the_same_counts(monkeypatch):
-    """Past int64 keys, matching goes through spans; nothing changes."""
+    """Past int64 keys, matching goes through spans (sentences predicted right among them); nothing changes."""
     from nested_span_f1 import flat
 
-    predictions = [["B-PER", "I-PER", "O", "I-LOC"], ["O", "B-ORG", "I-LOC"], ["I-PER"]]
-    references = [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-ORG", "I-ORG"], ["B-PER"]]
+    predictions = [["B-PER", "I-PER", "O", "I-LOC"], ["O", "B-ORG", "I-LOC"], ["I-PER"], ["B-MISC", "O", "B-LOC"]]
+    references = [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-ORG", "I-ORG"], ["B-PER"], ["B-MISC", "O", "B-LOC"]]
     expected = {mode: _ours(predictions, references, mode=mode, scheme="IOB2") for mode in (None, "strict")}
     assert expected["strict"]["invalid_predicted_chunks"] == 3
     monkeypatch.setattr(flat, "position_keys_fit", lambda lay: False)

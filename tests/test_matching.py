@@ -55,11 +55,11 @@ chunk_list = st.lists(st.tuples(st.integers(0, 19), st.integers(1, 3), st.intege
 
 def _layout():
     from nested_span_f1.decoding import layout
-    from nested_span_f1.labels import encode_pair, parse_tags
+    from nested_span_f1.labels import encode_pair, parse_tags, whole
 
     # ten sentences of one token each: padded positions 1, 3, ..., 19 hold the tags
     sentences = [[TAGS[i % len(TAGS)]] for i in range(10)]
-    pred, _ = encode_pair(sentences, sentences)
+    pred, _ = whole(encode_pair(sentences, sentences))
     return layout((pred,), parse_tags(pred.tags)[0])
 
 

@@ -1,7 +1,7 @@
 """Predicted sentences equal to their reference take the reference's codes.
 
 ``encode_pair`` compares each predicted sentence with its reference and looks up only
-the ones that differ (or every one, when most differ). The codes must be exactly what
+the ones that differ. The codes must be exactly what
 encoding each side on its own gives, the scores what seqeval gives, and every bad
 input must still be named as it is without the shortcut.
 """
@@ -17,7 +17,7 @@ from seqeval.metrics import classification_report
 
 from nested_span_f1 import score_tags
 from nested_span_f1.flat import count_tags, decode_pair
-from nested_span_f1.labels import Agreement, _Vocab, encode_agreeing, encode_pair, encode_tags
+from nested_span_f1.labels import Agreement, _Vocab, encode_pair, encode_tags, whole
 
 TAGS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG"]
 
@@ -45,7 +45,7 @@ def _one_side_at_a_time(predictions, references):
 @pytest.mark.parametrize("right", [0.0, 0.3, 0.6, 0.9, 1.0])
 def test_codes_are_those_of_each_side_encoded_alone(right):
     predictions, references = _corpus(400, right, seed=int(right * 10))
-    pred, ref = encode_pair(predictions, references)
+    pred, ref = whole(encode_pair(predictions, references))
     (pred_alone, ref_alone), tags_alone = _one_side_at_a_time(predictions, references)
     # the code numbering may differ; the tags they stand for may not
     assert [pred.tags[c] for c in pred.codes] == [tags_alone[c] for c in pred_alone]
@@ -71,7 +71,7 @@ def test_codes_past_a_byte_only_in_differing_predictions():
     extra = [f"I-X{i}" for i in range(100)]
     for i in range(0, 300, 3):
         predictions[i] = [extra[i % 100]] * len(references[i])
-    pred, ref = encode_pair(predictions, references)
+    pred, ref = whole(encode_pair(predictions, references))
     assert len(pred.tags) > 256
     assert [pred.tags[c] for c in pred.codes] == [t for s in predictions for t in s]
     assert [ref.tags[c] for c in ref.codes] == [t for s in references for t in s]
@@ -149,10 +149,25 @@ def test_agreed_sentences_counted_once_equal_both_sides_decoded(scheme, mode):
     check()
 
 
-def test_agreement_is_found_when_most_sentences_are_right():
-    predictions, references = _corpus(100, 0.9, seed=11)
-    agreement = encode_agreeing(predictions, references)
+@pytest.mark.parametrize("right", [0.0, 0.9])
+def test_lists_of_lists_are_split_by_agreement(right):
+    predictions, references = _corpus(100, right, seed=11)
+    agreement = encode_pair(predictions, references)
     assert isinstance(agreement, Agreement)
     assert len(agreement.agreed.lengths) == sum(p == r for p, r in zip(predictions, references))
-    predictions, references = _corpus(100, 0.1, seed=11)
-    assert not isinstance(encode_agreeing(predictions, references), Agreement)  # side by side
+    # anything else is encoded side by side
+    assert not isinstance(encode_pair([np.array(s) for s in predictions], references), Agreement)
+
+
+def test_corpus_of_many_chunks(monkeypatch):
+    """Sentences are compared and looked up a chunk at a time; chunks must join up in order."""
+    from nested_span_f1 import labels
+
+    monkeypatch.setattr(labels, "_CHUNK", 37)
+    predictions, references = _corpus(1000, 0.6, seed=13)
+    pred, ref = whole(encode_pair(predictions, references))
+    assert [pred.tags[c] for c in pred.codes] == [t for s in predictions for t in s]
+    assert [ref.tags[c] for c in ref.codes] == [t for s in references for t in s]
+    expected = classification_report(references, predictions, output_dict=True, zero_division=0)
+    assert score_tags(predictions, references, zero_division=0)["overall_f1"] == pytest.approx(
+        expected["micro avg"]["f1-score"], abs=1e-12)
