@@ -82,11 +82,16 @@ class Decoded:
         return pred, replace(ref, n_sentences=len(self.encoded_references.lengths))
 
     @cached_property
+    def _starts(self) -> list[int]:
+        """Padded position where each side after the first begins."""
+        return side_starts(self.layout, self._encoded)
+
+    @cached_property
     def _agreed_from(self) -> int:
         """Index of the first chunk of the agreed sentences (the number of chunks when there are none)."""
         if self.agreed is None:
             return len(self.begin)
-        return int(np.searchsorted(self.begin, side_starts(self.layout, self._encoded)[1]))
+        return int(np.searchsorted(self.begin, self._starts[1]))
 
     @property
     def predictions(self) -> SpanArrays:
@@ -120,7 +125,7 @@ class Decoded:
         # an agreed chunk is predicted, referenced and matched
         if not position_keys_fit(lay):
             return match_exact(self.predictions, self.references, label[stop:])
-        first_reference = side_starts(lay, self._encoded)[0]
+        first_reference = self._starts[0]
         cut = int(np.searchsorted(self.begin, first_reference))  # chunks are in corpus order
         bounds = self.begin[:stop] * size
         bounds += self.end[:stop]

@@ -112,6 +112,18 @@ def _list_lengths(sentences: Any) -> np.ndarray | None:
     return parts[0] if len(parts) == 1 else np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
 
+def _total(lengths: np.ndarray) -> int:
+    """The number of tokens, as an int64 reduction: a sum of byte lengths would be a uint64, and a
+    first reduction of its kind costs a numpy cold start."""
+    return int(np.add.reduce(lengths, dtype=np.int64))
+
+
+def _same_lengths(a: np.ndarray, b: np.ndarray) -> bool:
+    """Equal sentence lengths, by one memcmp: the usual case, and cheaper than numpy's first
+    comparison in a process."""
+    return a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
 def _measure(chunk: list[list[Any]]) -> np.ndarray:
     """``len`` of each list, one byte a length while every sentence has fewer than 256 tokens.
 
@@ -157,9 +169,7 @@ def encode_tags(
                     raise TagTypeError(f"{side}, {_where(s, p)}: tag {tag!r} is not a string") from None
         raise
     lengths = _lengths(side, sentences)
-    # an int64 reduction: a sum of byte lengths would be a uint64, and a first reduction of
-    # its kind costs a numpy cold start
-    total = int(np.add.reduce(lengths, dtype=np.int64))
+    total = _total(lengths)
     if len(codes) != total:
         raise ValueError(f"{side}: the sentences hold {len(codes)} tags when iterated but {total} by len()")
     return codes, lengths
@@ -306,14 +316,14 @@ def _encode_parts(
         lengths = [m for m in map(_list_lengths, groups) if m is not None]
         if len(lengths) < len(groups):
             return None  # a list subclass: measured one sentence at a time, side by side
-        if lengths[0].dtype != lengths[1].dtype or lengths[0].tobytes() != lengths[1].tobytes():
+        if not _same_lengths(lengths[0], lengths[1]):
             return None  # misaligned sentences
         for (all_codes, all_lengths), c, m in zip(parts, codes, lengths):
             all_codes.append(c)
             all_lengths.append(m)
         differs += differ
     joined = [(_join(c), _join(m)) for c, m in parts]
-    if any(len(c) != np.add.reduce(m, dtype=np.int64) for c, m in joined):
+    if any(len(c) != _total(m) for c, m in joined):
         return None  # a len() that disagrees with the items
     return joined, bytes(differs)
 
@@ -373,8 +383,8 @@ def check_aligned(pred_lengths: np.ndarray, ref_lengths: np.ndarray) -> None:
             f"{len(pred_lengths)} predicted sentences but {len(ref_lengths)} reference sentences; "
             "they must align sentence by sentence"
         )
-    if pred_lengths.dtype == ref_lengths.dtype and pred_lengths.tobytes() == ref_lengths.tobytes():
-        return  # one memcmp: the usual case, and cheaper than numpy's first comparison in a process
+    if _same_lengths(pred_lengths, ref_lengths):
+        return
     bad = np.flatnonzero(pred_lengths != ref_lengths)
     if len(bad):
         s = int(bad[0])
