@@ -22,10 +22,11 @@ from itertools import accumulate
 
 import numpy as np
 
-from .labels import Encoded, ParsedTags
+from .labels import Encoded
 from .matching import strictly_increasing
 from .schemes import PREFIXES, DefaultRules, Scheme
 from .spans import SpanArrays
+from .tag_parsing import ParsedTags
 
 _NP = len(PREFIXES)
 _PAIR_TABLE_LIMIT = 256

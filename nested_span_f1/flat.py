@@ -32,8 +32,10 @@ from .decoding import (
     strict_bounds,
 )
 from .heap import keep_freed_memory
-from .labels import SIDES, Agreement, Encoded, ParsedTags, encode_ids, encode_pair, parse_tags, whole
+from .label_ids import encode_ids
+from .labels import Encoded
 from .matching import match_exact, match_runs
+from .pair_encoding import SIDES, Agreement, encode_pair, whole
 from .schemes import (
     PREFIXES,
     SEQEVAL_DEFAULT,
@@ -45,6 +47,7 @@ from .schemes import (
 )
 from .scores import ZeroDivision, summarize
 from .spans import SpanArrays
+from .tag_parsing import ParsedTags, parse_tags
 
 MODES = (None, "default", "strict")
 
@@ -78,8 +81,7 @@ class Decoded:
     def _sides(self) -> tuple[SpanArrays, SpanArrays]:
         lay, stop = self.layout, self._agreed_from
         spans = spans_at(lay, self.begin[:stop].copy(), self.end[:stop].copy(), self.type_at[:stop], lay.parsed.types)
-        pred, ref = spans.split(len(self.encoded_predictions.lengths))
-        return pred, replace(ref, n_sentences=len(self.encoded_references.lengths))
+        return spans.split(len(self.encoded_predictions.lengths), len(self.encoded_references.lengths))
 
     @cached_property
     def _starts(self) -> list[int]:

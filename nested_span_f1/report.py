@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .counts import Counts, Tally
-from .labels import EMPTY_TYPE
 from .scores import percent_prf
+from .tag_parsing import EMPTY_TYPE
 
 AVERAGES = ("overall", "macro", "weighted", "untyped")
 

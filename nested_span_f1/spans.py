@@ -44,12 +44,16 @@ class SpanArrays:
             out[s].append((b, e, names[lab]))
         return out
 
-    def split(self, n_first: int) -> tuple[SpanArrays, SpanArrays]:
-        """Spans of sentences ``< n_first`` and of the rest (renumbered from 0); rows sorted by sentence."""
+    def split(self, n_first: int, n_second: int) -> tuple[SpanArrays, SpanArrays]:
+        """Spans of sentences ``< n_first`` and of the ``n_second`` after them (renumbered from 0).
+
+        Rows sorted by sentence, none past the second group (a third group, such as the
+        agreed sentences of a :class:`~nested_span_f1.flat.Decoded`, is cut off before).
+        """
         cut = int(np.searchsorted(self.sentence, n_first))
         first = SpanArrays(self.sentence[:cut], self.start[:cut], self.end[:cut], self.label[:cut], self.labels, n_first)
         rest = SpanArrays(self.sentence[cut:] - n_first, self.start[cut:], self.end[cut:], self.label[cut:],
-                          self.labels, self.n_sentences - n_first)
+                          self.labels, n_second)
         return first, rest
 
     def relabel(self, labels: Sequence[str]) -> SpanArrays:

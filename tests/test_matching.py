@@ -55,7 +55,8 @@ chunk_list = st.lists(st.tuples(st.integers(0, 19), st.integers(1, 3), st.intege
 
 def _layout():
     from nested_span_f1.decoding import layout
-    from nested_span_f1.labels import encode_pair, parse_tags, whole
+    from nested_span_f1.pair_encoding import encode_pair, whole
+    from nested_span_f1.tag_parsing import parse_tags
 
     # ten sentences of one token each: padded positions 1, 3, ..., 19 hold the tags
     sentences = [[TAGS[i % len(TAGS)]] for i in range(10)]

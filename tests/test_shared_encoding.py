@@ -17,7 +17,8 @@ from seqeval.metrics import classification_report
 
 from nested_span_f1 import score_tags
 from nested_span_f1.flat import count_tags, decode_pair
-from nested_span_f1.labels import Agreement, _Vocab, encode_pair, encode_tags, whole
+from nested_span_f1.labels import Vocab, encode_tags
+from nested_span_f1.pair_encoding import Agreement, encode_pair, whole
 
 TAGS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG"]
 
@@ -38,7 +39,7 @@ def _corpus(n: int, right: float, seed: int, tags: list[str] = TAGS) -> tuple[li
 
 
 def _one_side_at_a_time(predictions, references):
-    vocab = _Vocab(O=0)
+    vocab = Vocab(O=0)
     return [encode_tags(side, vocab, name)[0] for side, name in ((predictions, "p"), (references, "r"))], tuple(vocab)
 
 
@@ -161,9 +162,9 @@ def test_lists_of_lists_are_split_by_agreement(right):
 
 def test_corpus_of_many_chunks(monkeypatch):
     """Sentences are compared and looked up a chunk at a time; chunks must join up in order."""
-    from nested_span_f1 import labels
+    from nested_span_f1 import pair_encoding
 
-    monkeypatch.setattr(labels, "_CHUNK", 37)
+    monkeypatch.setattr(pair_encoding, "CHUNK", 37)
     predictions, references = _corpus(1000, 0.6, seed=13)
     pred, ref = whole(encode_pair(predictions, references))
     assert [pred.tags[c] for c in pred.codes] == [t for s in predictions for t in s]
