@@ -8,18 +8,18 @@ call added, and the scores it computed. The parent takes the median over
 ``--repeat`` runs, checks that each tool's scores equal its baseline's (to 1e-12)
 and only then prints a ratio.
 
-The floor comparison (``span_f1`` default and its worst case against the bare cost
-of mapping tags to codes) sets two calls of tens of milliseconds or less side by
-side. On a shared VM, some fresh processes (a quarter to a half of them, in
+At eval sizes (3.5k sentences, CoNLL-2003) our calls take a few milliseconds.
+On a shared VM, some fresh processes (a quarter to a half of them, in
 stretches) run the same work up to 1.7x slower than the others, with the same
-page faults and more user time; a median of 11 such calls can land in either
-mode. ``--floor-repeat`` gives these three tools more rounds, after the rounds
-of all tools, alternating as before.
+page faults and more user time, and a slow stretch weighs far more on a 5 ms
+call than on seqeval's 200 ms: a median of 11 such calls can land in either
+mode. ``--small-repeat`` gives every tool more rounds on data under 10k
+sentences, alternating as before.
 
     python scripts/bench.py                      # 3.5k, 35k, 350k sentences + CoNLL-2003
     python scripts/bench.py --quick              # a smoke run (small sizes, one repeat)
     python scripts/bench.py --sizes 3500,35000 --repeat 5 --json bench.json
-    python scripts/bench.py --repeat 11 --repeat-large 3 --floor-repeat 31 --floor-repeat-large 7
+    python scripts/bench.py --repeat 11 --repeat-large 3 --small-repeat 31
 
 Peak memory is the rise of the process's peak resident set (VmHWM) over the
 resident set before the call, with the peak reset just before it
@@ -517,21 +517,16 @@ def summarize_runs(tool: str, dataset: str, runs: list[dict[str, Any]]) -> dict[
     }
 
 
-def measure(tools: list[str], dataset: str, repeat: int, seed: int, progress: Any,
-            more: dict[str, int] | None = None) -> list[dict[str, Any]]:
-    """Run every tool ``repeat`` times on ``dataset`` (``more[tool]`` times where given, if more),
-    one round of all tools after another.
+def measure(tools: list[str], dataset: str, repeat: int, seed: int, progress: Any) -> list[dict[str, Any]]:
+    """Run every tool ``repeat`` times on ``dataset``, one round of all tools after another.
 
     Interleaving the rounds puts a tool and its baseline in the same stretch of
     time, so a slow spell of the machine (a VM shares its host) weighs on both.
     """
-    counts = {tool: max(repeat, (more or {}).get(tool, 0)) for tool in tools}
     runs: dict[str, list[dict[str, Any]]] = {tool: [] for tool in tools}
     failed: set[str] = set()
-    for round_ in range(max(counts.values(), default=0)):
+    for _ in range(repeat):
         for tool in tools:
-            if round_ >= counts[tool]:
-                continue
             if tool in failed:
                 progress.update(1)
                 continue
@@ -613,9 +608,8 @@ def main() -> None:
     parser.add_argument("--sizes", default="3500,35000,350000", help="synthetic sizes in sentences, comma-separated")
     parser.add_argument("--repeat", type=int, default=3, help="fresh-process runs per tool and size (median)")
     parser.add_argument("--repeat-large", type=int, default=1, help="runs per tool for sizes >= 100k sentences")
-    parser.add_argument("--floor-repeat", type=int, default=0,
-                        help="runs of the floor comparison's tools (the floor, span_f1 default and its worst case), if more")
-    parser.add_argument("--floor-repeat-large", type=int, default=0, help="the same for sizes >= 100k sentences")
+    parser.add_argument("--small-repeat", type=int, default=0,
+                        help="runs per tool on data under 10k sentences (3.5k, CoNLL-2003), if more than --repeat")
     parser.add_argument("--quick", action="store_true", help="smoke run: 2000 sentences, one run each")
     parser.add_argument("--no-conll", action="store_true", help="skip the CoNLL-2003 outputs")
     parser.add_argument("--tools", default="", help="only tools whose name contains one of these (comma-separated)")
@@ -646,16 +640,16 @@ def main() -> None:
     nested = (GENIA.exists() and not args.tools) or "nested" in args.tools
     streaming = [str(s) for s in ([2000, 20000] if args.quick else [35000, 350000])]
     large = {data: data.isdigit() and int(data) >= 100_000 for data in datasets + streaming}
-    runs_for = {data: args.repeat_large if large[data] else repeat for data in datasets + streaming}
-    floor_tools = {tool for pair in EXTRA for tool in pair[:2]}
-    more = {data: {tool: 0 if args.quick else args.floor_repeat_large if large[data] else args.floor_repeat
-                   for tool in floor_tools} for data in datasets}
-    total = sum(max(runs_for[d], more[d].get(t, 0)) for t, d in plan) + (repeat if nested else 0) + sum(runs_for[d] for d in streaming)
+    small = {data: data == "conll2003" or (data.isdigit() and int(data) < 10_000) for data in datasets + streaming}
+    small_repeat = repeat if args.quick else max(repeat, args.small_repeat)
+    runs_for = {data: args.repeat_large if large[data] else small_repeat if small[data] else repeat
+                for data in datasets + streaming}
+    total = sum(runs_for[d] for _, d in plan) + (repeat if nested else 0) + sum(runs_for[d] for d in streaming)
     compile_package()
     results: dict[str, Any] = {"machine": machine(), "notes": notes, "rows": [], "streaming": []}
     with tqdm(total=total, desc="bench", unit="run", file=sys.stderr) as progress:
         for data in datasets:
-            results["rows"] += measure([tool for tool, _, _ in flat], data, runs_for[data], args.seed, progress, more[data])
+            results["rows"] += measure([tool for tool, _, _ in flat], data, runs_for[data], args.seed, progress)
         if nested:
             try:
                 from nested_span_f1 import score_nested  # noqa: F401
