@@ -33,6 +33,7 @@ import json
 import os
 import platform
 import random
+import re
 import resource
 import statistics
 import subprocess
@@ -455,28 +456,89 @@ def _reset_peak() -> bool:
         return False
 
 
+def _callgrind_toggle() -> Callable[[], None] | None:
+    """The switch that starts and stops callgrind's count, when ``--instructions`` runs this worker under it."""
+    library = os.environ.get(TOGGLE_ENV)
+    if not library:
+        return None
+    import ctypes
+
+    toggle: Callable[[], None] = ctypes.CDLL(library).cg_toggle
+    return toggle
+
+
 def worker(tool: str, dataset: str, seed: int) -> None:
     with tempfile.TemporaryDirectory() as workdir:
         call, tokens = prepare(tool, dataset, seed, workdir)
         gc.collect()
+        toggle = _callgrind_toggle()
         hwm = _reset_peak()
         before = _status("VmRSS:") if hwm else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        if toggle:
+            toggle()
         start = time.perf_counter()
         scores = call()
         seconds = time.perf_counter() - start
+        if toggle:
+            toggle()
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
         peak = _status("VmHWM:") if hwm else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     memory = "VmHWM rise" if hwm else "ru_maxrss rise"
     print(json.dumps({"seconds": seconds, "peak_bytes": peak - before, "memory": memory, "tokens": tokens,
-                      "scores": scores}))
+                      "page_faults": faults, "scores": scores}))
 
 
-def run_worker(tool: str, dataset: str, seed: int) -> dict[str, Any]:
-    env = {**os.environ, **OFFLINE}
-    proc = subprocess.run([sys.executable, __file__, "--worker", tool, dataset, str(seed)],
-                          capture_output=True, text=True, env=env, cwd=ROOT, check=False)
+def run_worker(tool: str, dataset: str, seed: int, prefix: tuple[str, ...] = (),
+               env: dict[str, str] | None = None) -> dict[str, Any]:
+    """One fresh worker process (``prefix``: a command to run it under, such as valgrind)."""
+    proc = subprocess.run([*prefix, sys.executable, __file__, "--worker", tool, dataset, str(seed)],
+                          capture_output=True, text=True, env={**os.environ, **OFFLINE, **(env or {})},
+                          cwd=ROOT, check=False)
     if proc.returncode:
         raise RuntimeError(f"{tool} on {dataset} failed:\n{proc.stderr[-3000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out["stderr"] = proc.stderr
+    return out
+
+
+TOGGLE_ENV = "BENCH_CALLGRIND_TOGGLE"
+TOGGLE_SOURCE = "#include <valgrind/callgrind.h>\nvoid cg_toggle(void) { CALLGRIND_TOGGLE_COLLECT; }\n"
+INSTRUCTION_TOOLS = ["seqeval default", "seqeval strict", "floor: tags -> int codes", "span_f1 strings default",
+                     "span_f1 strings strict", "span_f1 strings default, none right"]
+
+
+def count_instructions(datasets: list[str], seed: int, workdir: str,
+                       tools: list[str] = INSTRUCTION_TOOLS) -> tuple[list[dict[str, Any]], str | None]:
+    """Instructions each of ``tools`` executes in the timed call, counted by callgrind.
+
+    The count covers the call alone (callgrind is switched on and off around it through
+    a two-line C library built here) and, with ``PYTHONHASHSEED`` fixed, is the same in
+    every run: a measure of the work done that the VM's slow stretches cannot move. It
+    leaves out the kernel's work (page faults), which the worker counts beside it.
+    Returns the rows and, when the tools are missing, why none were counted.
+    """
+    import shutil
+
+    if not (shutil.which("valgrind") and shutil.which("gcc")):
+        return [], "instruction counts skipped: needs valgrind and gcc"
+    source, library = Path(workdir) / "toggle.c", Path(workdir) / "libtoggle.so"
+    source.write_text(TOGGLE_SOURCE)
+    built = subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-o", str(library), str(source)],
+                           capture_output=True, text=True, check=False)
+    if built.returncode:
+        return [], f"instruction counts skipped: the callgrind switch did not build ({built.stderr.strip()[:200]})"
+    prefix = ("valgrind", "--tool=callgrind", "--collect-atstart=no", "--callgrind-out-file=/dev/null")
+    env = {TOGGLE_ENV: str(library), "PYTHONHASHSEED": "0"}
+    rows = []
+    for data in datasets:
+        for tool in tools:
+            out = run_worker(tool, data, seed, prefix, env)
+            collected = re.search(r"Collected : (\d+)", out["stderr"])
+            if collected is None:
+                raise RuntimeError(f"callgrind printed no count for {tool} on {data}:\n{out['stderr'][-2000:]}")
+            rows.append({"tool": tool, "data": data, "instructions": int(collected.group(1)), "scores": out["scores"]})
+    return rows, None
 
 
 # --------------------------------------------------------------------------- the parent
@@ -514,6 +576,7 @@ def summarize_runs(tool: str, dataset: str, runs: list[dict[str, Any]]) -> dict[
         "tool": tool, "data": dataset, "runs": len(runs), "seconds": median_of(runs, "seconds"),
         "all_seconds": [r["seconds"] for r in runs], "peak_mb": median_of(runs, "peak_bytes") / 2**20,
         "memory": runs[0]["memory"], "tokens": runs[0]["tokens"], "scores": runs[0]["scores"],
+        "page_faults": median_of(runs, "page_faults"),
     }
 
 
@@ -610,6 +673,8 @@ def main() -> None:
     parser.add_argument("--repeat-large", type=int, default=1, help="runs per tool for sizes >= 100k sentences")
     parser.add_argument("--small-repeat", type=int, default=0,
                         help="runs per tool on data under 10k sentences (3.5k, CoNLL-2003), if more than --repeat")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count the instructions of the floor comparison's calls under callgrind (data under 10k sentences)")
     parser.add_argument("--quick", action="store_true", help="smoke run: 2000 sentences, one run each")
     parser.add_argument("--no-conll", action="store_true", help="skip the CoNLL-2003 outputs")
     parser.add_argument("--tools", default="", help="only tools whose name contains one of these (comma-separated)")
@@ -665,9 +730,34 @@ def main() -> None:
                     ["span_f1 streaming (batches of 32)"], data, runs_for[data], args.seed, progress
                 )
     results["import"] = import_report()
+    if args.instructions:
+        with tempfile.TemporaryDirectory() as workdir:
+            results["instructions"], skipped = count_instructions([d for d in datasets if small[d]], args.seed, workdir)
+        if skipped:
+            notes.append(skipped)
     print_report(results, flat)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
+
+
+def print_instructions(rows: list[dict[str, Any]]) -> None:
+    """Each dataset's instruction counts, as ratios to the floor's, and seqeval's to ours."""
+    counted = {(r["tool"], r["data"]): r for r in rows}
+    floor_tool = "floor: tags -> int codes"
+    for data in dict.fromkeys(r["data"] for r in rows):
+        floor = counted.get((floor_tool, data))
+        parts = []
+        for tool in INSTRUCTION_TOOLS:
+            if (tool, data) in counted:
+                n = counted[(tool, data)]["instructions"]
+                parts.append(f"{tool} {n / 1e6:.1f}M" + (f" ({n / floor['instructions']:.2f}x the floor)" if floor else ""))
+        for ours, theirs in (("span_f1 strings default", "seqeval default"), ("span_f1 strings strict", "seqeval strict")):
+            if (ours, data) in counted and (theirs, data) in counted:
+                a, b = counted[(ours, data)], counted[(theirs, data)]
+                ratio = f"{b['instructions'] / a['instructions']:.1f}x" if not differences(a["scores"], b["scores"]) \
+                    else "NUMBERS DIFFER"
+                parts.append(f"{theirs} / {ours}: {ratio}")
+        print(f"instructions in the call on {data} (callgrind, the same in every run): " + "; ".join(parts))
 
 
 def print_report(results: dict[str, Any], flat: list[tuple[str, str | None, str | None]]) -> None:
@@ -701,7 +791,8 @@ def print_report(results: dict[str, Any], flat: list[tuple[str, str | None, str 
             if row and base:
                 print(f"{tool} / {ref} on {data}: {row['seconds'] / base['seconds']:.2f}x the floor's time "
                       f"({row['seconds']:.4f} s vs {base['seconds']:.4f} s, medians of {row['runs']} and "
-                      f"{base['runs']} runs; goal {goal})")
+                      f"{base['runs']} runs; goal {goal}); page faults {row['page_faults']:.0f} vs {base['page_faults']:.0f}")
+    print_instructions(results.get("instructions", []))
     if "nested" in results:
         n = results["nested"]
         print(f"\nspan_f1 nested on GENIA test (classic split, all breakdowns): {1000 * n['seconds']:.1f} ms median of "

@@ -1,0 +1,70 @@
+"""scripts/bench.py: ratios only for identical numbers, a smoke run, and instruction counts that repeat.
+
+No timing is asserted here (speed goals live in the benchmark's own output); these
+tests check that the benchmark measures what it says it measures.
+"""
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "scripts" / "bench.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_ratio_is_refused_when_numbers_differ(bench):
+    base = {"seconds": 1.0, "scores": {"types": {"PER": [1.0, 0.5, 2 / 3, 2]}, "micro": [1.0, 0.5, 2 / 3]}}
+    same = {"seconds": 0.01, "scores": {"types": {"PER": [1.0, 0.5, 2 / 3, 2]}, "micro": [1.0, 0.5, 2 / 3]}}
+    off = {"seconds": 0.01, "scores": {"types": {"PER": [1.0, 0.5, 2 / 3, 2]}, "micro": [1.0, 0.5, 0.6666]}}
+    renamed = {"seconds": 0.01, "scores": {"types": {"LOC": [1.0, 0.5, 2 / 3, 2]}}}
+    assert bench.fmt_ratio(same, base) == "100.0x faster"
+    assert bench.fmt_ratio(off, base).startswith("NUMBERS DIFFER (1: micro.2: ")
+    assert bench.fmt_ratio(renamed, base) == "NUMBERS DIFFER (1: types: ['LOC'] vs ['PER'])"
+
+
+def test_synthetic_data_is_seeded_and_conll_like(bench):
+    preds, refs = bench.synthetic(2000, seed=3)
+    assert (preds, refs) == bench.synthetic(2000, seed=3)
+    assert [len(p) for p in preds] == [len(r) for r in refs]
+    tokens = sum(map(len, refs))
+    inside = sum(t != "O" for s in refs for t in s) / tokens
+    assert 13 < tokens / len(refs) < 15
+    assert 0.15 < inside < 0.19
+    assert sum(p != r for p, r in zip(preds, refs)) > 0.2 * len(refs)
+
+
+def test_smoke_run_prints_the_floor_comparison(tmp_path):
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), "--sizes", "300", "--repeat", "1", "--no-conll",
+         "--tools", "floor,strings default", "--json", str(tmp_path / "bench.json")],
+        capture_output=True, text=True, cwd=ROOT, check=True,
+    ).stdout
+    assert "span_f1 strings default / floor: tags -> int codes on 300: " in out
+    assert "page faults" in out
+    assert (tmp_path / "bench.json").read_text().startswith("{")
+
+
+@pytest.mark.skipif(not (shutil.which("valgrind") and shutil.which("gcc")), reason="needs valgrind and gcc")
+def test_instruction_counts_repeat_exactly(bench, tmp_path):
+    tools = ["floor: tags -> int codes", "span_f1 strings default"]
+    first, skipped = bench.count_instructions(["300"], 0, str(tmp_path), tools)
+    if skipped:
+        pytest.skip(skipped)  # valgrind's headers missing: the switch cannot be built
+    second, _ = bench.count_instructions(["300"], 0, str(tmp_path), tools)
+    counts = [row["instructions"] for row in first]
+    assert counts == [row["instructions"] for row in second]
+    assert all(n > 100_000 for n in counts)  # the call itself was counted, not nothing
+    assert counts[1] > counts[0]  # scoring does more than mapping tags to codes
