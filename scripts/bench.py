@@ -53,6 +53,10 @@ TYPE_WEIGHTS = (0.28, 0.30, 0.27, 0.15)
 LABELS = ["O"] + [f"{p}-{t}" for t in TYPES for p in "BI"]
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1"}
 HEAVY = ("transformers", "torch", "evaluate", "sklearn", "datasets", "gradio", "matplotlib", "pandas", "pyarrow")
+FLOOR = "floor: tags -> int codes"
+"""The bare cost of mapping every tag string to an integer code once."""
+WORST = "span_f1 strings default, none right"
+"""span_f1 where no predicted sentence equals its reference, so none takes its reference's codes."""
 
 
 # --------------------------------------------------------------------------- data
@@ -347,7 +351,7 @@ def prepare(tool: str, dataset: str, seed: int, workdir: str) -> tuple[Callable[
 
         options = {"mode": "strict", "scheme": "IOB2"} if tool.endswith("strict") else {}
         return lambda: canon_ours(nested_span_f1.score_tags(preds, refs, **options)), tokens
-    if tool == "floor: tags -> int codes":
+    if tool == FLOOR:
         from itertools import chain
 
         import numpy as np
@@ -504,8 +508,7 @@ def run_worker(tool: str, dataset: str, seed: int, prefix: tuple[str, ...] = (),
 
 TOGGLE_ENV = "BENCH_CALLGRIND_TOGGLE"
 TOGGLE_SOURCE = "#include <valgrind/callgrind.h>\nvoid cg_toggle(void) { CALLGRIND_TOGGLE_COLLECT; }\n"
-INSTRUCTION_TOOLS = ["seqeval default", "seqeval strict", "floor: tags -> int codes", "span_f1 strings default",
-                     "span_f1 strings strict", "span_f1 strings default, none right"]
+INSTRUCTION_TOOLS = ["seqeval default", "seqeval strict", FLOOR, "span_f1 strings default", "span_f1 strings strict", WORST]
 
 
 def count_instructions(datasets: list[str], seed: int, workdir: str,
@@ -543,15 +546,13 @@ def count_instructions(datasets: list[str], seed: int, workdir: str,
 
 # --------------------------------------------------------------------------- the parent
 
-WORST = "span_f1 strings default, none right"
-"""span_f1 where no predicted sentence equals its reference, so none takes its reference's codes."""
 # (tool, baseline, goal): the baseline is measured on the same data in the same run
 FLAT = [
     ("seqeval default", None, None),
     ("span_f1 strings default", "seqeval default", ">= 50x faster"),
     ("seqeval strict", None, None),
     ("span_f1 strings strict", "seqeval strict", ">= 30x faster"),
-    ("floor: tags -> int codes", None, None),
+    (FLOOR, None, None),
     (WORST, None, "the floor's worst case, below"),
     ("run_ner.py: ids -> strings -> seqeval", None, None),
     ("span_f1 from ids", "run_ner.py: ids -> strings -> seqeval", ">= 100x faster"),
@@ -562,8 +563,8 @@ FLAT = [
 ]
 # extra comparisons printed under the table: (tool, reference, goal)
 EXTRA = [
-    ("span_f1 strings default", "floor: tags -> int codes", "<= 1.5x the floor"),
-    (WORST, "floor: tags -> int codes", "none; every predicted sentence wrong"),
+    ("span_f1 strings default", FLOOR, "<= 1.5x the floor"),
+    (WORST, FLOOR, "none; every predicted sentence wrong"),
 ]
 
 
@@ -743,15 +744,16 @@ def main() -> None:
 def print_instructions(rows: list[dict[str, Any]]) -> None:
     """Each dataset's instruction counts, as ratios to the floor's, and seqeval's to ours."""
     counted = {(r["tool"], r["data"]): r for r in rows}
-    floor_tool = "floor: tags -> int codes"
+    # seqeval against ours where both were counted: the table's own baselines
+    pairs = [(tool, base) for tool, base, _ in FLAT if base in INSTRUCTION_TOOLS and tool in INSTRUCTION_TOOLS]
     for data in dict.fromkeys(r["data"] for r in rows):
-        floor = counted.get((floor_tool, data))
+        floor = counted.get((FLOOR, data))
         parts = []
         for tool in INSTRUCTION_TOOLS:
             if (tool, data) in counted:
                 n = counted[(tool, data)]["instructions"]
                 parts.append(f"{tool} {n / 1e6:.1f}M" + (f" ({n / floor['instructions']:.2f}x the floor)" if floor else ""))
-        for ours, theirs in (("span_f1 strings default", "seqeval default"), ("span_f1 strings strict", "seqeval strict")):
+        for ours, theirs in pairs:
             if (ours, data) in counted and (theirs, data) in counted:
                 a, b = counted[(ours, data)], counted[(theirs, data)]
                 ratio = f"{b['instructions'] / a['instructions']:.1f}x" if not differences(a["scores"], b["scores"]) \
