@@ -70,6 +70,31 @@ class NestedCounts:
                 target[bucket] = target.get(bucket, BucketTally()) + tally
         return NestedCounts(self.counts + other.counts, merged)
 
+    def __radd__(self, other: Any) -> NestedCounts:
+        # lets sum(list_of_counts) start from 0
+        if other == 0:
+            return self
+        return NotImplemented
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict (inverse of :meth:`from_dict`), for files and all-reduce."""
+        return {
+            "counts": self.counts.to_dict(),
+            "breakdowns": {
+                name: {b: [t.predicted, t.correct_predictions, t.gold, t.correct_references] for b, t in buckets.items()}
+                for name, buckets in self.breakdowns.items()
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> NestedCounts:
+        """Rebuild counts written by :meth:`to_dict`."""
+        breakdowns = {
+            name: {b: BucketTally(*map(int, v)) for b, v in buckets.items()}
+            for name, buckets in data["breakdowns"].items()
+        }
+        return cls(Counts.from_dict(data["counts"]), breakdowns)
+
 
 def _tally_buckets(
     index: dict[str, np.ndarray], correct: dict[str, np.ndarray], names: Sequence[str]
