@@ -7,7 +7,7 @@ from .counts import Counts, Tally
 from .flat import count_tags, decode_pair, score_tags, tags_to_spans
 from .formats import Corpus, read_corpus, read_dataset, write_corpus
 from .lenient import LenientCounts, count_lenient, score_lenient
-from .matching import match_exact
+from .matching import ExactMatch, match_exact
 from .nested import (
     NestedCounts,
     count_nested,
@@ -26,6 +26,7 @@ __all__ = [
     "SCHEMES",
     "Corpus",
     "Counts",
+    "ExactMatch",
     "LenientCounts",
     "NestedCounts",
     "Span",

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, TextIO, Union
 
@@ -45,6 +45,45 @@ def _open(source: Source) -> tuple[str, Any, bool]:
     return "<lines>", source, False
 
 
+@dataclass(frozen=True)
+class Block:
+    """One sentence of a column file: its rows (each a list of fields) and the 1-based line of its first row."""
+
+    rows: list[list[str]]
+    line: int
+
+
+def read_blocks(
+    lines: Iterable[str], *, split: Callable[[str], list[str]], boundary: str = DOCSTART, name: str = "<lines>"
+) -> Iterator[Block]:
+    """The sentences of column-formatted ``lines``, one block at a time.
+
+    ``split`` turns a line (as read, line end included) into its fields. A line
+    with no fields, or whose first field is ``boundary``, ends a sentence; empty
+    sentences are skipped. Every line with fields must have as many as the first
+    one (ValueError naming ``name`` and the line otherwise).
+    """
+    rows: list[list[str]] = []
+    start, width = 0, None
+    for number, line in enumerate(lines, 1):
+        fields = split(line)
+        if fields:
+            if width is None:
+                width = len(fields)
+            elif len(fields) != width:
+                raise ValueError(f"{name}, line {number}: {len(fields)} columns where earlier lines have {width}")
+        if not fields or fields[0] == boundary:
+            if rows:
+                yield Block(rows, start)
+                rows = []
+            continue
+        if not rows:
+            start = number
+        rows.append(fields)
+    if rows:
+        yield Block(rows, start)
+
+
 def read_columns(source: Source, delimiter: str | None = None) -> ColumnFile:
     """Read a column file; ``delimiter=None`` splits on any whitespace.
 
@@ -52,40 +91,17 @@ def read_columns(source: Source, delimiter: str | None = None) -> ColumnFile:
     kept. Raises ValueError naming the line when rows of a file disagree on the
     number of columns.
     """
+    def split(line: str) -> list[str]:
+        fields = line.rstrip("\r\n").split(delimiter)
+        return [] if fields == [""] else fields
+
     name, handle, close = _open(source)
-    tokens: list[list[str]] = []
-    rows: list[list[list[str]]] = []
-    lines: list[int] = []
-    width = None
-    current: list[list[str]] = []
-    start = 0
     try:
-        for number, line in enumerate(handle, 1):
-            fields = line.rstrip("\r\n").split(delimiter)
-            if delimiter is not None and fields == [""]:
-                fields = []
-            if not fields or fields[0] == DOCSTART:
-                if current:
-                    tokens.append([r[0] for r in current])
-                    rows.append(current)
-                    lines.append(start)
-                current = []
-                continue
-            if width is None:
-                width = len(fields)
-            elif len(fields) != width:
-                raise ValueError(f"{name}, line {number}: {len(fields)} columns where earlier lines have {width}")
-            if not current:
-                start = number
-            current.append(fields)
+        blocks = list(read_blocks(handle, split=split, name=name))
     finally:
         if close:
             handle.close()
-    if current:
-        tokens.append([r[0] for r in current])
-        rows.append(current)
-        lines.append(start)
-    return ColumnFile(name, tokens, rows, lines)
+    return ColumnFile(name, [[row[0] for row in b.rows] for b in blocks], [b.rows for b in blocks], [b.line for b in blocks])
 
 
 def check_same_tokens(gold: ColumnFile, pred: ColumnFile) -> None:

@@ -1,22 +1,36 @@
 """Counts: the sufficient statistics of every score, small objects that add.
 
-A batch, a process or a shard produces :class:`Counts`; counts add with ``+``
-(and ``sum``), serialise to plain dicts, and every precision, recall and F1 is
+A batch, a process or a shard produces counts; counts add with ``+`` (and
+``sum``), serialise to plain dicts, and every precision, recall and F1 is
 computed from them afterwards. That is what lets one code path serve one-shot
 scoring, streaming evaluation and distributed all-reduce with constant memory.
+
+The three metrics' counts types (:class:`Counts` here, ``LenientCounts`` and
+``NestedCounts``) are all :class:`Mergeable`: one rule adds them (field by field,
+mappings merged key by key) and one rule writes and reads them (tallies as lists).
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field, fields
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
-import numpy as np
+M = TypeVar("M", bound="Mergeable")
+A = TypeVar("A", bound="Additive")
+
+
+class Additive:
+    """A frozen dataclass of ints that adds field by field (every tally type is one)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    def __add__(self: A, other: A) -> A:
+        return type(self)(*(a + b for a, b in zip(astuple(self), astuple(other))))
 
 
 @dataclass(frozen=True)
-class Tally:
+class Tally(Additive):
     """Matches of one label: true positives, predicted items, gold items."""
 
     tp: int = 0
@@ -31,19 +45,92 @@ class Tally:
     def fn(self) -> int:
         return self.gold - self.tp
 
-    def __add__(self, other: Tally) -> Tally:
-        return Tally(self.tp + other.tp, self.predicted + other.predicted, self.gold + other.gold)
 
-
-def _merge(a: Mapping[str, Any], b: Mapping[str, Any], zero: Any) -> dict[str, Any]:
+def _add(a: Any, b: Any) -> Any:
+    """``a + b``, with mappings merged key by key (a key on one side only is kept as it is)."""
+    if not isinstance(a, Mapping):
+        return a + b
     out = dict(a)
     for key, value in b.items():
-        out[key] = out.get(key, zero) + value
+        out[key] = _add(out[key], value) if key in out else value
     return out
 
 
+def _plain(value: Any) -> Any:
+    """A JSON-safe form: mappings as dicts, tallies as lists of their numbers."""
+    if isinstance(value, Mergeable):
+        return value.to_dict()
+    if isinstance(value, Mapping):
+        return {key: _plain(v) for key, v in value.items()}
+    if isinstance(value, Additive):
+        return list(astuple(value))
+    return value
+
+
+def _read(value: Any, leaf: type | None) -> Any:
+    """The inverse of :func:`_plain` for a field whose tallies are of type ``leaf``."""
+    if isinstance(value, Mapping):
+        if leaf is not None and issubclass(leaf, Mergeable):
+            return leaf.from_dict(value)
+        return {key: _read(v, leaf) for key, v in value.items()}
+    if isinstance(value, list) and leaf is not None:
+        return leaf(*map(int, value))
+    return value
+
+
+def frozen_mapping(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A read-only copy sorted by key, nested mappings too (counts are values, not containers)."""
+    return MappingProxyType({k: frozen_mapping(v) if isinstance(v, Mapping) else v for k, v in sorted(mapping.items())})
+
+
+class Mergeable:
+    """Counts that add field by field and round-trip through JSON-safe dicts.
+
+    Subclasses are frozen dataclasses. ``LEAVES`` names the tally type of each field
+    that holds tallies (so :meth:`from_dict` can rebuild them); ``SETTINGS`` names
+    fields that are not counts but the settings the counts were made with: they must
+    be equal for two counts to add.
+    """
+
+    LEAVES: ClassVar[Mapping[str, type]] = {}
+    SETTINGS: ClassVar[tuple[str, ...]] = ()
+
+    def __add__(self: M, other: M) -> M:
+        if type(other) is not type(self):
+            return NotImplemented
+        for name in self.SETTINGS:
+            if getattr(self, name) != getattr(other, name):
+                raise ValueError(
+                    f"cannot add {type(self).__name__} made with {name}={getattr(self, name)!r} to counts made "
+                    f"with {name}={getattr(other, name)!r}; score every batch with the same settings"
+                )
+        return type(self)(**{
+            f.name: getattr(self, f.name) if f.name in self.SETTINGS else _add(getattr(self, f.name), getattr(other, f.name))
+            for f in fields(self)  # type: ignore[arg-type]
+        })
+
+    def __radd__(self: M, other: Any) -> M:
+        # lets sum(list_of_counts) start from 0
+        if other == 0:
+            return self
+        return NotImplemented
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict (inverse of :meth:`from_dict`), for files and all-reduce."""
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}  # type: ignore[arg-type]
+
+    @classmethod
+    def from_dict(cls: type[M], data: Mapping[str, Any]) -> M:
+        """Rebuild counts written by :meth:`to_dict`."""
+        return cls(**{
+            f.name: _read(data[f.name], cls.LEAVES.get(f.name))
+            for f in fields(cls)  # type: ignore[arg-type]
+            if f.name in data
+        })
+
+
 @dataclass(frozen=True)
-class Counts:
+class Counts(Mergeable):
     """Everything a flat or nested exact-match score is computed from.
 
     Attributes:
@@ -58,7 +145,11 @@ class Counts:
     >>> b = Counts({"LOC": Tally(1, 1, 1)}, Tally(1, 1, 1), tokens=3, correct_tokens=3)
     >>> (a + b).labels["PER"], (a + b).tokens
     (Tally(tp=1, predicted=2, gold=1), 8)
+    >>> Counts.from_dict(a.to_dict()) == a
+    True
     """
+
+    LEAVES: ClassVar[Mapping[str, type]] = {"labels": Tally, "untyped": Tally}
 
     labels: Mapping[str, Tally] = field(default_factory=dict)
     untyped: Tally = Tally()
@@ -67,54 +158,10 @@ class Counts:
     notes: Mapping[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "labels", MappingProxyType(dict(sorted(self.labels.items()))))
-        object.__setattr__(self, "notes", MappingProxyType(dict(self.notes)))
+        object.__setattr__(self, "labels", frozen_mapping(self.labels))
+        object.__setattr__(self, "notes", frozen_mapping(self.notes))
 
     @property
     def total(self) -> Tally:
         """All labels pooled (the micro-average's counts)."""
         return sum(self.labels.values(), Tally())
-
-    def __add__(self, other: Counts) -> Counts:
-        if not isinstance(other, Counts):
-            return NotImplemented
-        return Counts(
-            _merge(self.labels, other.labels, Tally()),
-            self.untyped + other.untyped,
-            self.tokens + other.tokens,
-            self.correct_tokens + other.correct_tokens,
-            _merge(self.notes, other.notes, 0),
-        )
-
-    def __radd__(self, other: Any) -> Counts:
-        # lets sum(list_of_counts) start from 0
-        if other == 0:
-            return self
-        return NotImplemented
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-safe dict (inverse of :meth:`from_dict`), for files and all-reduce."""
-        return {
-            "labels": {k: [v.tp, v.predicted, v.gold] for k, v in self.labels.items()},
-            "untyped": [self.untyped.tp, self.untyped.predicted, self.untyped.gold],
-            "tokens": self.tokens,
-            "correct_tokens": self.correct_tokens,
-            "notes": dict(self.notes),
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Counts:
-        """Rebuild counts written by :meth:`to_dict`."""
-        return cls(
-            {k: Tally(*map(int, v)) for k, v in data["labels"].items()},
-            Tally(*map(int, data["untyped"])),
-            int(data["tokens"]),
-            int(data["correct_tokens"]),
-            {k: int(v) for k, v in data.get("notes", {}).items()},
-        )
-
-
-def tallies(tp: np.ndarray, predicted: np.ndarray, gold: np.ndarray, names: tuple[str, ...]) -> dict[str, Tally]:
-    """Per-label tallies from count arrays indexed by label id; unseen labels are left out."""
-    seen = np.flatnonzero((predicted + gold) > 0)
-    return {names[i]: Tally(int(tp[i]), int(predicted[i]), int(gold[i])) for i in seen}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-KINDS = ("spans", "layers", "tags", "ids")
+INPUT_KINDS = ("spans", "layers", "tags", "ids")
 
 
 def features(*kinds: str) -> list[Any]:
@@ -33,7 +33,7 @@ def features(*kinds: str) -> list[Any]:
     }
     unknown = set(kinds) - set(shapes)
     if unknown:
-        raise ValueError(f"unknown input kinds {sorted(unknown)}; choose from {', '.join(KINDS)}")
+        raise ValueError(f"unknown input kinds {sorted(unknown)}; choose from {', '.join(INPUT_KINDS)}")
     return [datasets.Features({"predictions": shapes[k], "references": shapes[k]}) for k in kinds]
 
 

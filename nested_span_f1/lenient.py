@@ -24,15 +24,15 @@ from typing import Any
 import numpy as np
 
 from .flat import decode_pair
-from .lenient_counts import BREAKDOWN, SCHEMES, LenientCounts, LenientTally
-from .lenient_matching import KINDS, Pairs, candidate_pairs, match_lenient
-from .matching import aligned, duplicate_notes, unique_spans
+from .lenient_counts import BREAKDOWN, LENIENT_SCHEMES, LenientCounts, LenientTally
+from .lenient_matching import PAIR_KINDS, Pairs, candidate_pairs, match_lenient
+from .matching import match_exact
 from .scores import ZeroDivision, check_zero_division, precision_recall_f1
 from .spans import SpanArrays, spans_from_lists
 
 _COR, _INC, _PAR = 0, 1, 2
 _OUTCOME = {
-    # outcome of a matched pair under each scheme, by pair kind (lenient_matching.KINDS)
+    # outcome of a matched pair under each scheme, by pair kind (lenient_matching.PAIR_KINDS)
     "strict": np.array([_COR, _INC, _INC, _INC]),
     "exact": np.array([_COR, _COR, _INC, _INC]),
     "partial": np.array([_COR, _COR, _PAR, _PAR]),
@@ -64,16 +64,16 @@ class LenientMatch:
         actual = np.bincount(pred.label, minlength=n_lab)
         seen = np.flatnonzero(possible + actual)
         schemes = {}
-        for scheme in SCHEMES:
+        for scheme in LENIENT_SCHEMES:
             mask = self.chosen[scheme]
             outcome = _OUTCOME[scheme][pairs.kind[mask]]
             gold = np.bincount(ref.label[pairs.gold[mask]] * 3 + outcome, minlength=3 * n_lab).reshape(n_lab, 3)
             predicted = np.bincount(pred.label[pairs.pred[mask]] * 3 + outcome, minlength=3 * n_lab).reshape(n_lab, 3)
             schemes[scheme] = {labels[i]: _tally(gold[i], int(possible[i]), predicted[i], int(actual[i])) for i in seen}
         mask = self.chosen["canonical"]
-        kinds = np.bincount(pairs.kind[mask], minlength=len(KINDS))
+        kinds = np.bincount(pairs.kind[mask], minlength=len(PAIR_KINDS))
         matched = int(mask.sum())
-        breakdown = dict(zip(KINDS, map(int, kinds)), missed=len(ref) - matched, spurious=len(pred) - matched)
+        breakdown = dict(zip(PAIR_KINDS, map(int, kinds)), missed=len(ref) - matched, spurious=len(pred) - matched)
         cells = np.bincount(ref.label[pairs.gold[mask]] * n_lab + pred.label[pairs.pred[mask]], minlength=n_lab * n_lab)
         confusion: dict[str, dict[str, int]] = {}
         for cell in np.flatnonzero(cells):
@@ -90,7 +90,7 @@ class LenientMatch:
         out: list[Error] = []
         for g, p, kind in zip(pairs.gold[mask].tolist(), pairs.pred[mask].tolist(), pairs.kind[mask].tolist()):
             if kind:
-                out.append([sentence_of_gold[g], gold_spans[g], pred_spans[p], KINDS[kind]])
+                out.append([sentence_of_gold[g], gold_spans[g], pred_spans[p], PAIR_KINDS[kind]])
         for g in np.setdiff1d(np.arange(len(ref)), pairs.gold[mask]).tolist():
             out.append([sentence_of_gold[g], gold_spans[g], None, "missed"])
         for p in np.setdiff1d(np.arange(len(pred)), pairs.pred[mask]).tolist():
@@ -106,16 +106,6 @@ class LenientMatch:
 def _span_lists(side: SpanArrays) -> list[list[Any]]:
     names = side.labels
     return [[b, e, names[lab]] for b, e, lab in zip(side.start.tolist(), side.end.tolist(), side.label.tolist())]
-
-
-def _dedupe(side: SpanArrays) -> tuple[SpanArrays, int]:
-    """``matching.unique_spans``, skipped when rows already strictly increase (decoded tags do)."""
-    ahead, tied = np.zeros(max(len(side) - 1, 0), dtype=bool), True
-    for column in (side.sentence, side.start, side.end, side.label):
-        step = np.diff(column)
-        ahead |= tied & (step > 0)
-        tied = tied & (step == 0)
-    return (side, 0) if ahead.all() else unique_spans(side)
 
 
 def _tally(gold: np.ndarray, possible: int, predicted: np.ndarray, actual: int) -> LenientTally:
@@ -149,13 +139,13 @@ def match_spans_lenient(
             out of range.
     """
     _check_options(partial_weight, min_iou)
-    predictions, references = aligned(predictions, references)
-    # rows sorted by (sentence, start, end, label): the canonical order the matching is invariant under
-    predictions, dup_pred = _dedupe(predictions)
-    references, dup_ref = _dedupe(references)
+    # the exact matcher's distinct spans, sorted by (sentence, start, end, label): the canonical
+    # order the lenient matching is invariant under
+    exact = match_exact(predictions, references)
+    predictions, references = exact.predictions, exact.references
     pairs = candidate_pairs(predictions, references, min_iou)
     chosen = match_lenient(pairs, len(references), len(predictions), float(partial_weight))
-    notes = {**duplicate_notes(dup_pred, dup_ref), **(notes or {})}
+    notes = {**exact.notes, **(notes or {})}
     return LenientMatch(
         predictions, references, pairs, chosen, float(partial_weight), None if min_iou is None else float(min_iou), notes
     )
@@ -248,12 +238,12 @@ def summarize_lenient(counts: LenientCounts, zero_division: ZeroDivision = "warn
     check_zero_division(zero_division)
     weight = counts.partial_weight
     result: dict[str, Any] = {}
-    for scheme in SCHEMES:
+    for scheme in LENIENT_SCHEMES:
         (overall,) = _scores([counts.total(scheme)], weight, zero_division)
         result.update({f"{scheme}_{key}": overall[key] for key in _OVERALL_KEYS})
     result.update(counts.breakdown)
     per_type: dict[str, dict[str, Any]] = {}
-    for scheme in SCHEMES:
+    for scheme in LENIENT_SCHEMES:
         tallies = counts.schemes[scheme]
         for label, scores in zip(tallies, _scores(list(tallies.values()), weight, zero_division)):
             per_type.setdefault(label, {})[scheme] = scores
@@ -327,6 +317,6 @@ def score_lenient(
 
 
 __all__ = [
-    "SCHEMES", "LenientCounts", "LenientMatch", "LenientTally",
+    "LENIENT_SCHEMES", "LenientCounts", "LenientMatch", "LenientTally",
     "count_lenient", "match_spans_lenient", "read_sides", "score_lenient", "summarize_lenient",
 ]

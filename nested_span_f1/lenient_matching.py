@@ -23,7 +23,7 @@ import numpy as np
 
 from .spans import SpanArrays
 
-KINDS = ("correct", "type_error", "boundary_error", "boundary_type_error")
+PAIR_KINDS = ("correct", "type_error", "boundary_error", "boundary_type_error")
 """Kinds of an overlapping pair, by code: same boundaries and label; same boundaries,
 other label; other boundaries, same label; other boundaries, other label."""
 
@@ -35,7 +35,7 @@ OBJECTIVES = ("strict", "exact", "partial", "type", "canonical")
 class Pairs:
     """The edges of the overlap graph: gold ``gold[i]`` overlaps prediction ``pred[i]``.
 
-    ``kind`` codes index :data:`KINDS`; ``overlap`` is the number of shared tokens.
+    ``kind`` codes index :data:`PAIR_KINDS`; ``overlap`` is the number of shared tokens.
     """
 
     gold: np.ndarray

@@ -13,23 +13,22 @@ nesting breakdowns cover contiguous spans only.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
 
 import numpy as np
 
-from .counts import Counts
+from .counts import Additive, Counts, Mergeable, frozen_mapping
 from .flat import decode_pair
 from .fragments import fragment_arrays, split_entities
-from .matching import match_exact, span_keys, unique_spans
+from .matching import distinct, match_exact
 from .nesting import LENGTH_BINS, length_bucket, length_bucket_names, structure
 from .scores import ZeroDivision, check_zero_division, precision_recall_f1, summarize
-from .spans import SpanArrays, shared_labels, spans_from_lists
+from .spans import SpanArrays, spans_from_lists
 
 
 @dataclass(frozen=True)
-class BucketTally:
+class BucketTally(Additive):
     """One breakdown bucket: predictions in it (and how many correct), gold spans in it (and how many found)."""
 
     predicted: int = 0
@@ -37,109 +36,66 @@ class BucketTally:
     gold: int = 0
     correct_references: int = 0
 
-    def __add__(self, other: BucketTally) -> BucketTally:
-        return BucketTally(
-            self.predicted + other.predicted,
-            self.correct_predictions + other.correct_predictions,
-            self.gold + other.gold,
-            self.correct_references + other.correct_references,
-        )
-
 
 Breakdowns = Mapping[str, Mapping[str, BucketTally]]
 
 
 @dataclass(frozen=True)
-class NestedCounts:
-    """:class:`Counts` (with crossing and discontinuous notes) plus breakdown tallies; they add."""
+class NestedCounts(Mergeable):
+    """:class:`Counts` (with crossing and discontinuous notes) plus breakdown tallies; they add and serialise.
+
+    >>> c = count_nested([[(0, 2, "A"), (0, 1, "B")]], [[(0, 2, "A"), (1, 2, "B")]])
+    >>> NestedCounts.from_dict(c.to_dict()) == c, (c + c).counts.total
+    (True, Tally(tp=2, predicted=4, gold=4))
+    """
+
+    LEAVES: ClassVar[Mapping[str, type]] = {"counts": Counts, "breakdowns": BucketTally}
 
     counts: Counts = field(default_factory=Counts)
     breakdowns: Breakdowns = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        frozen = {name: MappingProxyType(dict(b)) for name, b in self.breakdowns.items()}
-        object.__setattr__(self, "breakdowns", MappingProxyType(frozen))
-
-    def __add__(self, other: NestedCounts) -> NestedCounts:
-        if not isinstance(other, NestedCounts):
-            return NotImplemented
-        merged: dict[str, dict[str, BucketTally]] = {k: dict(v) for k, v in self.breakdowns.items()}
-        for name, buckets in other.breakdowns.items():
-            target = merged.setdefault(name, {})
-            for bucket, tally in buckets.items():
-                target[bucket] = target.get(bucket, BucketTally()) + tally
-        return NestedCounts(self.counts + other.counts, merged)
-
-    def __radd__(self, other: Any) -> NestedCounts:
-        # lets sum(list_of_counts) start from 0
-        if other == 0:
-            return self
-        return NotImplemented
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-safe dict (inverse of :meth:`from_dict`), for files and all-reduce."""
-        return {
-            "counts": self.counts.to_dict(),
-            "breakdowns": {
-                name: {b: [t.predicted, t.correct_predictions, t.gold, t.correct_references] for b, t in buckets.items()}
-                for name, buckets in self.breakdowns.items()
-            },
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> NestedCounts:
-        """Rebuild counts written by :meth:`to_dict`."""
-        breakdowns = {
-            name: {b: BucketTally(*map(int, v)) for b, v in buckets.items()}
-            for name, buckets in data["breakdowns"].items()
-        }
-        return cls(Counts.from_dict(data["counts"]), breakdowns)
+        object.__setattr__(self, "breakdowns", frozen_mapping(self.breakdowns))
 
 
 def _tally_buckets(
-    index: dict[str, np.ndarray], correct: dict[str, np.ndarray], names: Sequence[str]
+    bucket: dict[str, np.ndarray], hit: dict[str, np.ndarray], names: Sequence[str]
 ) -> dict[str, BucketTally]:
+    """Per bucket name: predictions and gold spans in it (``bucket[side]`` per row), and how many hit."""
     n = len(names)
-    pred = np.bincount(index["p"], minlength=n), np.bincount(index["p"], weights=correct["p"], minlength=n)
-    gold = np.bincount(index["g"], minlength=n), np.bincount(index["g"], weights=correct["g"], minlength=n)
+    pred = np.bincount(bucket["p"], minlength=n), np.bincount(bucket["p"][hit["p"]], minlength=n)
+    gold = np.bincount(bucket["g"], minlength=n), np.bincount(bucket["g"][hit["g"]], minlength=n)
     return {
         name: BucketTally(int(pred[0][k]), int(pred[1][k]), int(gold[0][k]), int(gold[1][k]))
         for k, name in enumerate(names)
     }
 
 
-def _take(spans: SpanArrays, rows: np.ndarray) -> SpanArrays:
-    return SpanArrays(spans.sentence[rows], spans.start[rows], spans.end[rows], spans.label[rows],
-                      spans.labels, spans.n_sentences)
-
-
 def count_arrays(
     predictions: SpanArrays, references: SpanArrays, *, length_bins: Sequence[int] = LENGTH_BINS
 ) -> NestedCounts:
-    """Exact-match counts, crossing pairs and breakdown tallies of two contiguous span sides."""
-    counts = match_exact(predictions, references)
-    pred, ref = shared_labels(predictions, references)
-    max_end = int(max(pred.end.max(initial=0), ref.end.max(initial=0)))
-    pred_keys, pred_rows = np.unique(span_keys(pred, max_end, len(pred.labels)), return_index=True)
-    ref_keys, ref_rows = np.unique(span_keys(ref, max_end, len(ref.labels)), return_index=True)
-    pred, ref = _take(pred, pred_rows), _take(ref, ref_rows)
-    correct = {"p": np.isin(pred_keys, ref_keys, assume_unique=True),
-               "g": np.isin(ref_keys, pred_keys, assume_unique=True)}
-    shape = {"p": structure(pred), "g": structure(ref)}
-    lengths = {"p": length_bucket(pred, length_bins), "g": length_bucket(ref, length_bins)}
+    """Exact-match counts, crossing pairs and breakdown tallies of two contiguous span sides.
+
+    The breakdowns read the matcher's hits: recall by the reference span's bucket,
+    precision by the predicted span's bucket (each side's buckets computed among
+    its own distinct spans).
+    """
+    match = match_exact(predictions, references)
+    sides = {"p": match.predictions, "g": match.references}
+    hit = {"p": match.predicted_hit, "g": match.reference_hit}
+    shape = {k: structure(side) for k, side in sides.items()}
     max_depth = max(int(s.depth.max(initial=1)) for s in shape.values())
     breakdowns = {
-        "by_nesting": _tally_buckets({k: s.nested.astype(np.int64) for k, s in shape.items()}, correct, ["flat", "nested"]),
-        "by_depth": _tally_buckets({k: s.depth - 1 for k, s in shape.items()}, correct,
+        "by_nesting": _tally_buckets({k: s.nested.astype(np.int64) for k, s in shape.items()}, hit, ["flat", "nested"]),
+        "by_depth": _tally_buckets({k: s.depth - 1 for k, s in shape.items()}, hit,
                                    [str(d) for d in range(1, max_depth + 1)]),
-        "by_length": _tally_buckets(lengths, correct, length_bucket_names(length_bins)),
+        "by_length": _tally_buckets({k: length_bucket(side, length_bins) for k, side in sides.items()}, hit,
+                                    length_bucket_names(length_bins)),
     }
-    notes = {
-        **counts.notes,
-        "crossing_predictions": shape["p"].crossing_pairs,
-        "crossing_references": shape["g"].crossing_pairs,
-    }
-    return NestedCounts(Counts(counts.labels, counts.untyped, notes=notes), breakdowns)
+    counts = match.counts()
+    notes = {**counts.notes, "crossing_predictions": shape["p"].crossing_pairs,
+             "crossing_references": shape["g"].crossing_pairs}
+    return NestedCounts(replace(counts, notes=notes), breakdowns)
 
 
 def _continuity(counts: Counts) -> BucketTally:
@@ -174,7 +130,7 @@ def count_nested(
         spans_from_lists(ref_spans, lengths, "references"),
         length_bins=length_bins,
     )
-    fragmented = match_exact(*fragment_arrays(pred_frag, ref_frag))
+    fragmented = match_exact(*fragment_arrays(pred_frag, ref_frag)).counts()
     notes = {
         "discontinuous_predictions": fragmented.total.predicted,
         "discontinuous_references": fragmented.total.gold,
@@ -239,9 +195,8 @@ def count_nested_tags(
 ) -> NestedCounts:
     """Counts for flat tag sequences (token accuracy included); ``options`` as :func:`decode_pair`."""
     decoded = decode_pair(predictions, references, **options)
-    flat = decoded.counts()
-    extra = Counts(tokens=flat.tokens, correct_tokens=flat.correct_tokens, notes=flat.notes)
-    return count_arrays(decoded.predictions, decoded.references, length_bins=length_bins) + NestedCounts(extra)
+    tokens = Counts(tokens=decoded.tokens, correct_tokens=decoded.correct_tokens, notes=decoded.notes)
+    return count_arrays(decoded.predictions, decoded.references, length_bins=length_bins) + NestedCounts(tokens)
 
 
 def _bucket_order(name: str) -> tuple[int, str]:
@@ -315,7 +270,7 @@ def describe_spans(spans: SpanArrays, lengths: Sequence[int] | None = None) -> d
     (distinct items), ``duplicates``, ``nested``, ``nested_share``, ``max_depth``,
     ``crossing_pairs``, ``multi_label_spans`` (boundaries carrying several labels).
     """
-    unique, duplicates = unique_spans(spans)
+    unique, duplicates = distinct(spans)
     shape = structure(unique)
     _, labels_per_bound = np.unique(
         np.stack([unique.sentence, unique.start, unique.end], axis=1), axis=0, return_counts=True

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .counts import Counts, Tally
+from .lenient_counts import BREAKDOWN, LENIENT_SCHEMES
 from .scores import percent_prf
 from .tag_parsing import EMPTY_TYPE
 
@@ -131,10 +132,6 @@ def table(result: Mapping[str, Any], digits: int = 4) -> str:
     return "\n".join(lines) + "\n"
 
 
-LENIENT_SCHEMES = ("strict", "exact", "partial", "type")
-ERROR_CATEGORIES = ("correct", "type_error", "boundary_error", "boundary_type_error", "missed", "spurious")
-
-
 def lenient_table(result: Mapping[str, Any], digits: int = 4) -> str:
     """The four MUC / SemEval schemes of a lenient result, one row each, then the error breakdown."""
     head = f"{'':>8}  {'precision':>9}  {'recall':>9}  {'f1':>9}  {'COR':>5}  {'INC':>5}  {'PAR':>5}  {'MIS':>5}  {'SPU':>5}"
@@ -146,5 +143,5 @@ def lenient_table(result: Mapping[str, Any], digits: int = 4) -> str:
             f"{result[f'{s}_partial']:>5}  {result[f'{s}_missed']:>5}  {result[f'{s}_spurious']:>5}"
         )
     lines.append("")
-    lines.append("errors: " + "  ".join(f"{c}={result[c]}" for c in ERROR_CATEGORIES))
+    lines.append("errors: " + "  ".join(f"{c}={result[c]}" for c in BREAKDOWN))
     return "\n".join(lines) + "\n"

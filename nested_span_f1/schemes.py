@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cached_property
 
 import numpy as np
 
@@ -50,7 +50,7 @@ def _any_typed(letters: str, cond: str) -> str:
     return " ".join(f"{p}*{cond}" for p in letters)
 
 
-@dataclass(frozen=True, eq=False)  # compared and hashed by identity (its fields are arrays)
+@dataclass(frozen=True, eq=False)  # its fields are arrays: compared by identity
 class DefaultRules:
     """Chunk end/start rules of a default (repairing) decoder.
 
@@ -92,7 +92,7 @@ SEQEVAL_DEFAULT = _default_rules(
 )
 
 
-@dataclass(frozen=True, eq=False)  # compared and hashed by identity (its fields are arrays)
+@dataclass(frozen=True, eq=False)  # its fields are arrays: compared by identity
 class Scheme:
     """A strict tagging scheme: allowed prefixes and start/inside/end rules."""
 
@@ -107,12 +107,12 @@ class Scheme:
     seqeval's default mode knows no U-/L-, so BILOU needs them to tell which
     chunks the scheme rejects."""
 
-    @property
+    @cached_property
     def allowed(self) -> np.ndarray:
         """Bool mask over prefix codes: which prefixes the scheme admits."""
         return np.array([p in self.letters for p in PREFIXES])
 
-    @property
+    @cached_property
     def repair_prefix(self) -> np.ndarray:
         """Prefix code -> prefix code the default decoder should read it as (see ``read_as``)."""
         table = np.arange(len(PREFIXES))
@@ -209,34 +209,3 @@ def detect_scheme(prefixes: Iterable[int]) -> Scheme | None:
         if letters <= set(SCHEMES[name].letters):
             return SCHEMES[name]
     return None
-
-
-@cache  # a property of two constant tables, asked on every call
-def kept_chunks_are_default_chunks(scheme: Scheme, rules: DefaultRules) -> bool:
-    """True when every chunk strict mode keeps is also a chunk of the default decoder.
-
-    The default decoder reads prefixes as ``scheme.read_as`` says and follows ``rules``.
-    Checked on the tables, transition by transition over the prefixes the scheme
-    allows: a kept chunk has a start step at its first token, inside steps up to its
-    last and an end step after it, and the default decoder closes the same chunk
-    when a strict start is a default start, an inside step keeps the type and is
-    neither a default start nor a default end, and an end step after a chunk token
-    is a default end (and no start or inside step takes an ``O``). Strict mode then
-    drops exactly the default chunks it does not keep, and the invalid-chunk notes
-    are a difference of two counts. It holds for every scheme here but IOB1, where
-    ``B-X I-X`` is both a start and an inside step.
-    """
-    allowed = scheme.allowed
-    admitted = allowed[:, None, None] & allowed[None, :, None]
-    repair = scheme.repair_prefix
-    default_starts = rules.starts[repair[:, None], repair[None, :]]
-    default_ends = rules.ends[repair[:, None], repair[None, :]]
-    starts, inside, ends = scheme.starts & admitted, scheme.inside & admitted, scheme.ends & admitted
-    return not (
-        (starts & ~default_starts).any()
-        or (inside & (default_starts | default_ends)).any()
-        or inside[:, :, 0].any()  # index 0: the two tags' types differ
-        or (ends[1:] & ~default_ends[1:]).any()  # from 1: after a chunk token, never an O
-        or starts[:, OUTSIDE].any()
-        or inside[:, OUTSIDE].any()
-    )

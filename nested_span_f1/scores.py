@@ -2,13 +2,16 @@
 
 Values equal scikit-learn's and seqeval's ``precision_recall_fscore_support``:
 the same divisions in the same order, the same ``zero_division`` policy, macro
-as the unweighted mean over labels seen in gold or predictions, weighted by
-gold support.
+as the unweighted mean (``np.mean``) over labels seen in gold or predictions,
+weighted as ``np.average`` by gold support. The lenient and nested summaries
+call :func:`precision_recall_f1` too.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any, Union
+
+import numpy as np
 
 from .caller import warn_caller
 from .counts import Counts, Tally
@@ -42,11 +45,6 @@ def _divide(num: list[float], den: list[float], zero_division: ZeroDivision, wha
     return [n / d if d > 0 else value for n, d in zip(num, den)]
 
 
-def _f1(precision: list[float], recall: list[float]) -> list[float]:
-    # scikit-learn's order of operations: 2 * p * r / (p + r), with 1 for an empty denominator
-    return [2.0 * p * r / ((p + r) or 1.0) for p, r in zip(precision, recall)]
-
-
 def precision_recall_f1(
     predicted_hits: Sequence[float], predicted: Sequence[float], gold_hits: Sequence[float], gold: Sequence[float],
     zero_division: ZeroDivision = "warn",
@@ -60,44 +58,8 @@ def precision_recall_f1(
     """
     precision = _divide([float(x) for x in predicted_hits], [float(x) for x in predicted], zero_division, "precision")
     recall = _divide([float(x) for x in gold_hits], [float(x) for x in gold], zero_division, "recall")
-    return precision, recall, _f1(precision, recall)
-
-
-def prf(tallies: list[Tally], zero_division: ZeroDivision = "warn") -> tuple[list[float], list[float], list[float]]:
-    """Precision, recall and F1 lists for a list of tallies."""
-    tp = [t.tp for t in tallies]
-    return precision_recall_f1(tp, [t.predicted for t in tallies], tp, [t.gold for t in tallies], zero_division)
-
-
-def pairwise_sum(values: Sequence[float]) -> float:
-    """The sum numpy's ``add.reduce`` takes of a contiguous float64 array, to the last bit.
-
-    numpy adds in blocks: fewer than 8 values one by one; up to 128 in eight
-    interleaved partial sums, combined as a tree, then the rest; more by halves (a
-    multiple of 8 long). Averages summed this way equal ``np.mean`` and
-    ``np.average``, and so scikit-learn's and seqeval's.
-    """
-    n = len(values)
-    if n < 8:
-        total = 0.0
-        for value in values:
-            total += value
-        return total
-    if n <= 128:
-        whole = n - n % 8
-        r = []
-        for j in range(8):
-            partial = values[j]
-            for i in range(j + 8, whole, 8):
-                partial += values[i]
-            r.append(partial)
-        total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-        for value in values[whole:]:
-            total += value
-        return total
-    half = n // 2
-    half -= half % 8
-    return pairwise_sum(values[:half]) + pairwise_sum(values[half:])
+    # scikit-learn's order of operations: 2 * p * r / (p + r), with 1 for an empty denominator
+    return precision, recall, [2.0 * p * r / ((p + r) or 1.0) for p, r in zip(precision, recall)]
 
 
 def summarize(counts: Counts, zero_division: ZeroDivision = "warn") -> dict[str, Any]:
@@ -119,7 +81,9 @@ def summarize(counts: Counts, zero_division: ZeroDivision = "warn") -> dict[str,
     per = list(counts.labels.values())
     total = counts.total
     # the labels, the micro total and the untyped tally in one set of divisions
-    p, r, f = prf([*per, total, counts.untyped], zero_division)
+    tallies = [*per, total, counts.untyped]
+    tp = [t.tp for t in tallies]
+    p, r, f = precision_recall_f1(tp, [t.predicted for t in tallies], tp, [t.gold for t in tallies], zero_division)
     n = len(per)
     result: dict[str, Any] = {
         name: {"precision": pi, "recall": ri, "f1": fi, "number": tally.gold}
@@ -139,14 +103,14 @@ def summarize(counts: Counts, zero_division: ZeroDivision = "warn") -> dict[str,
 def _averages(
     per: list[Tally], p: list[float], r: list[float], f: list[float], zero_division: ZeroDivision
 ) -> dict[str, float]:
+    """Macro (unweighted mean over labels) and weighted (by gold support) precision, recall and F1."""
     fallback = check_zero_division(zero_division)
     if not per:
         return {f"{avg}_{m}": fallback for avg in ("macro", "weighted") for m in ("precision", "recall", "f1")}
-    n = len(per)
-    out = {"macro_precision": pairwise_sum(p) / n, "macro_recall": pairwise_sum(r) / n, "macro_f1": pairwise_sum(f) / n}
-    gold = [float(t.gold) for t in per]
-    scale = pairwise_sum(gold)
-    if scale == 0:
+    scores = {"precision": np.array(p), "recall": np.array(r), "f1": np.array(f)}
+    gold = np.array([t.gold for t in per], dtype=np.float64)
+    out = {f"macro_{m}": float(np.mean(values)) for m, values in scores.items()}
+    if gold.sum() == 0:
         # scikit-learn's rule: nothing to weight by; precision and F1 are 0 once anything was predicted
         predicted_any = any(t.predicted for t in per)
         out.update(
@@ -155,12 +119,7 @@ def _averages(
             weighted_f1=0.0 if predicted_any else fallback,
         )
     else:
-        # np.average(x, weights=gold), term for term: sum of x * gold over the sum of gold
-        out.update(
-            weighted_precision=pairwise_sum([x * g for x, g in zip(p, gold)]) / scale,
-            weighted_recall=pairwise_sum([x * g for x, g in zip(r, gold)]) / scale,
-            weighted_f1=pairwise_sum([x * g for x, g in zip(f, gold)]) / scale,
-        )
+        out.update({f"weighted_{m}": float(np.average(values, weights=gold)) for m, values in scores.items()})
     return out
 
 

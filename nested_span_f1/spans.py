@@ -44,17 +44,10 @@ class SpanArrays:
             out[s].append((b, e, names[lab]))
         return out
 
-    def split(self, n_first: int, n_second: int) -> tuple[SpanArrays, SpanArrays]:
-        """Spans of sentences ``< n_first`` and of the ``n_second`` after them (renumbered from 0).
-
-        Rows sorted by sentence, none past the second group (a third group, such as the
-        agreed sentences of a :class:`~nested_span_f1.flat.Decoded`, is cut off before).
-        """
-        cut = int(np.searchsorted(self.sentence, n_first))
-        first = SpanArrays(self.sentence[:cut], self.start[:cut], self.end[:cut], self.label[:cut], self.labels, n_first)
-        rest = SpanArrays(self.sentence[cut:] - n_first, self.start[cut:], self.end[cut:], self.label[cut:],
-                          self.labels, n_second)
-        return first, rest
+    def take(self, rows: np.ndarray) -> SpanArrays:
+        """The spans at ``rows`` (indices or a mask), on the same label list."""
+        return SpanArrays(self.sentence[rows], self.start[rows], self.end[rows], self.label[rows], self.labels,
+                          self.n_sentences)
 
     def relabel(self, labels: Sequence[str]) -> SpanArrays:
         """The same spans with label ids re-indexed into ``labels`` (a superset of ``self.labels``)."""

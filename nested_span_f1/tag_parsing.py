@@ -1,4 +1,9 @@
-"""Tag strings -> (prefix, type): each distinct tag parsed once, malformed ones named with a reason."""
+"""The tag vocabulary read against the scheme tables: each distinct tag split into (prefix, type) once.
+
+Malformed tags and, in strict mode, prefixes the scheme lacks are refused where
+they first occur; the scheme strict mode decodes with is chosen here (passed, or
+detected from the references as seqeval does).
+"""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -6,7 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .schemes import PREFIXES
+from .encoding import EncodedPair
+from .schemes import PREFIXES, Scheme, detect_scheme, get_scheme
 
 EMPTY_TYPE = "_"
 """Type name of untyped chunks (bare ``B``/``I``) and of ``O``, as seqeval names it."""
@@ -67,3 +73,44 @@ def _split(tag: str, suffix: bool) -> tuple[str, str, str]:
     if letter == "O":
         return "", "", "O takes no type"
     return letter, name, ""
+
+
+def read_vocabulary(
+    pair: EncodedPair, *, suffix: bool = False, scheme: str | Scheme | None = None, strict: bool = False
+) -> tuple[ParsedTags, Scheme | None]:
+    """Parse the pair's tags and choose the scheme; return both.
+
+    The scheme is None when none is known: not passed and not strict mode, or passed
+    in default mode but broken by the tags (default mode then ignores it, as seqeval
+    does, and there is nothing to count invalid chunks against).
+
+    Raises:
+        ValueError: a malformed tag, or in strict mode a prefix outside the scheme
+            or no scheme to detect; the message names side, sentence and token.
+    """
+    parsed, problems = parse_tags(pair.tags, suffix)
+    if not (problems or scheme is not None or strict):
+        return parsed, None
+    present = pair.present()
+    if problems:
+        used = np.array([code for code in problems if present[code]], dtype=np.int64)
+        if len(used):
+            pair.refuse(used, lambda code: f"tag {pair.tags[code]!r}: malformed: {problems[code]}")
+    chosen = get_scheme(scheme) if scheme is not None else None
+    if not strict:
+        if chosen is not None and not chosen.allowed[parsed.prefix[present]].all():
+            chosen = None
+        return parsed, chosen
+    if chosen is None:
+        # seqeval detects the strict scheme from the prefixes of the references
+        in_references = np.bincount(pair.references.codes, minlength=len(pair.tags)) > 0
+        chosen = detect_scheme(np.unique(parsed.prefix[in_references]))
+        if chosen is None:
+            raise ValueError("mode='strict' needs a scheme: pass scheme='IOB2' (or IOB1, IOE1, IOE2, IOBES, BILOU, IO)")
+    outside = np.flatnonzero(present & ~chosen.allowed[parsed.prefix])
+    if len(outside):
+        scheme_name, letters = chosen.name, ", ".join(chosen.letters)
+        pair.refuse(outside, lambda code: (
+            f"tag {pair.tags[code]!r}: prefix {PREFIXES[parsed.prefix[code]]} is not part of scheme {scheme_name} (allowed: {letters}); "
+            "pick the scheme the tags use, or mode=None"))
+    return parsed, chosen

@@ -214,14 +214,3 @@ def test_bad_sentence_past_the_first_chunk_is_named():
     predictions[8500] = "B-PER O"
     with pytest.raises(TypeError, match=r"^predictions, sentence 8500: expected a list of tags, got str 'B-PER O'"):
         score_tags(predictions, references)
-
-
-def test_chunked_lengths_equal_one_at_a_time():
-    """Lengths measured a chunk at a time equal len() of each sentence, for lists and tuples of sentences."""
-    from nested_span_f1.labels import sentence_lengths
-
-    sentences = [["O"] * (i % 37) for i in range(10_000)]
-    expected = [len(s) for s in sentences]
-    assert sentence_lengths("predictions", sentences).tolist() == expected
-    assert sentence_lengths("predictions", tuple(sentences)).tolist() == expected
-    assert sentence_lengths("predictions", [tuple(s) for s in sentences]).tolist() == expected

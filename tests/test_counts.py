@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import warnings
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -142,46 +143,27 @@ def test_counts_are_frozen():
         raise AssertionError("Counts.labels must be read-only")
 
 
-@settings(max_examples=400, deadline=None)
-@given(st.lists(st.floats(0, 1e6, allow_nan=False) | st.integers(0, 10**6).map(float), max_size=700))
-def test_pairwise_sum_is_numpys_sum(values):
-    """Averages are summed in Python the way numpy sums a float64 array, to the last bit."""
-    import numpy as np
+def test_every_counts_type_adds_and_round_trips_through_json():
+    """Counts, LenientCounts and NestedCounts share one way to add and one to serialise."""
+    from nested_span_f1 import count_lenient, count_nested
+    from nested_span_f1.lenient import LenientCounts
+    from nested_span_f1.nested import NestedCounts
 
-    from nested_span_f1.scores import pairwise_sum
-
-    assert pairwise_sum(values) == float(np.asarray(values, dtype=np.float64).sum())
-    if values:
-        assert pairwise_sum(values) / len(values) == float(np.mean(values))
-
-
-def test_pairwise_sum_is_numpys_sum_on_long_arrays():
-    """Every branch: under 8 values, one block of up to 128, and halves beyond (seeded, lengths up to 2000)."""
-    import numpy as np
-
-    from nested_span_f1.scores import pairwise_sum
-
-    rng = np.random.default_rng(7)
-    for n in [*range(0, 140), 255, 256, 257, 1000, 1001, 1999]:
-        values = rng.random(n) * 10.0 ** rng.integers(-3, 4, n)
-        assert pairwise_sum(values.tolist()) == float(values.sum()), n
+    pred = [[(0, 2, "A"), (3, 5, "B")], [(1, 2, "A")]]
+    ref = [[(0, 2, "A"), (3, 4, "B")], [(0, 2, "A")]]
+    for kind, make in ((Counts, lambda p, r: count_tags([["B-A", "O"]], [["B-A", "I-A"]])),
+                       (LenientCounts, count_lenient), (NestedCounts, count_nested)):
+        first, second = make(pred, ref), make(ref, pred)
+        for counts in (first, second, first + second):
+            data = json.loads(json.dumps(counts.to_dict()))
+            assert kind.from_dict(data) == counts, kind.__name__
+        assert sum([first, second]) == first + second
+    assert count_lenient(pred, ref).total("partial") + count_lenient(ref, pred).total("partial") == (
+        (count_lenient(pred, ref) + count_lenient(ref, pred)).total("partial"))
 
 
-@SETTINGS
-@given(corpora(), st.integers(1, 12), st.sampled_from([None, "strict"]))
-def test_decoding_in_blocks_counts_the_same(corpus, block, mode):
-    """count_tags decodes large inputs a block of sentences at a time; any block size gives the same counts."""
-    from nested_span_f1 import flat
+def test_counts_made_with_other_settings_do_not_add():
+    from nested_span_f1 import count_lenient
 
-    preds, refs = corpus
-    options = {"mode": mode, "scheme": "IOBES" if mode else None}
-    whole = flat.decode_pair(preds, refs, **options).counts()
-    saved, flat.BLOCK_TOKENS = flat.BLOCK_TOKENS, block
-    try:
-        blocked = count_tags(preds, refs, **options)
-    finally:
-        flat.BLOCK_TOKENS = saved
-    assert (blocked.labels, blocked.untyped, blocked.tokens, blocked.correct_tokens) == (
-        whole.labels, whole.untyped, whole.tokens, whole.correct_tokens)
-    if mode == "strict":
-        assert blocked.notes == whole.notes
+    with pytest.raises(ValueError, match=r"cannot add LenientCounts made with partial_weight=0\.5 .* partial_weight=1\.0"):
+        count_lenient([[(0, 1, "A")]], [[(0, 1, "A")]]) + count_lenient([[(0, 1, "A")]], [[(0, 1, "A")]], partial_weight=1.0)

@@ -14,7 +14,8 @@ import re
 import sys
 from collections.abc import Iterable
 
-from ..flat import decode_pair
+from ..conll import read_blocks
+from ..flat import count_tags
 from ..report import conlleval_latex, conlleval_text
 from ..schemes import CONLLEVAL_DEFAULT
 
@@ -50,30 +51,16 @@ def read_conlleval(lines: Iterable[str], delimiter: str = " ", raw: bool = False
     number of fields differs from the first line's, or one with fewer than two.
     """
     pattern = re.compile(delimiter)
-    gold: list[list[str]] = [[]]
-    pred: list[list[str]] = [[]]
-    width = -1
-    for number, line in enumerate(lines, 1):
-        fields = _fields(line.rstrip("\n"), pattern)
-        if width < 0:
-            width = len(fields) - 1
-        elif width != len(fields) - 1 and fields:
-            raise ValueError(f"line {number}: unexpected number of features: {len(fields)} ({width + 1})")
-        if not fields or fields[0] == BOUNDARY:
-            if gold[-1]:
-                gold.append([])
-                pred.append([])
-            continue
-        if len(fields) < 2:
-            raise ValueError(f"line {number}: unexpected number of features in line {line.rstrip()!r}")
-        g, p = fields[-2], fields[-1]
-        if raw:
-            g, p = _raw(g, outside), _raw(p, outside)
-        gold[-1].append(g)
-        pred[-1].append(p)
-    if not gold[-1]:
-        gold.pop()
-        pred.pop()
+    gold: list[list[str]] = []
+    pred: list[list[str]] = []
+    # conlleval.pl chomps only "\n": a "\r" stays in the last field, as in the Perl script
+    for block in read_blocks(lines, split=lambda line: _fields(line.rstrip("\n"), pattern), boundary=BOUNDARY,
+                             name="<stdin>"):
+        for number, fields in enumerate(block.rows, block.line):
+            if len(fields) < 2:
+                raise ValueError(f"<stdin>, line {number}: fewer than two fields in {delimiter.join(fields)!r}")
+        gold.append([_raw(f[-2], outside) if raw else f[-2] for f in block.rows])
+        pred.append([_raw(f[-1], outside) if raw else f[-1] for f in block.rows])
     return gold, pred
 
 
@@ -81,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     # conlleval.pl reads bytes and only chomps "\n": keep "\r" and undecodable bytes as they are
     stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape", newline="")
     gold, pred = read_conlleval(stdin, args.delimiter, args.raw, args.outside)
-    counts = decode_pair(pred, gold, default_rules=CONLLEVAL_DEFAULT).counts()
+    counts = count_tags(pred, gold, default_rules=CONLLEVAL_DEFAULT)
     text = conlleval_latex(counts) if args.latex else conlleval_text(counts)
     sys.stdout.buffer.write(text.encode("utf-8", errors="surrogateescape"))
     return 0

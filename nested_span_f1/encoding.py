@@ -1,0 +1,299 @@
+"""Both sides of a tagged corpus -> integer tag codes over one vocabulary, with the one error locator.
+
+Three input kinds arrive here: lists of tag-string lists; integer label ids with a
+``label_list`` (lists of int lists or 2-D arrays padded with -100, as Trainer holds
+them); and the Arrow list columns evaluate hands over with format "arrow". Each
+becomes an :class:`EncodedPair`: per side, one int code per token (sentences
+concatenated) and the length of every sentence; one tuple of tag strings, one per
+code, with code 0 always ``O``. Everything after this stage works on codes; when a
+later stage finds a bad tag, :meth:`EncodedPair.refuse` names where it first occurs.
+"""
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import chain, compress
+from typing import Any, NoReturn
+
+import numpy as np
+
+IGNORE_INDEX = -100
+"""Label id that marks positions to ignore (special tokens, non-first sub-tokens)."""
+
+SIDES = ("predictions", "references")
+"""How errors name the two sides of a pair."""
+
+
+class TagTypeError(TypeError, ValueError):
+    """A tag that is not a string (None, an integer id without ``label_list``).
+
+    A TypeError by nature, and a ValueError too, so that ``except ValueError``
+    catches every kind of bad label, as evaluate-seqeval users expect.
+    """
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """One side: ``codes`` (one per token, sentences concatenated) and ``lengths`` (tokens per sentence)."""
+
+    codes: np.ndarray
+    lengths: np.ndarray
+
+    def locate(self, flat_index: int) -> tuple[int, int]:
+        """(sentence, position) of the token at ``flat_index`` in ``codes``."""
+        ends = np.cumsum(self.lengths)
+        sentence = int(np.searchsorted(ends, flat_index, side="right"))
+        return sentence, int(flat_index - (ends[sentence] - self.lengths[sentence]))
+
+
+@dataclass(frozen=True)
+class EncodedPair:
+    """Predictions and references over one tag vocabulary (``tags[code]``; code 0 is ``O``)."""
+
+    predictions: Encoded
+    references: Encoded
+    tags: tuple[str, ...]
+    names: tuple[str, str] = SIDES
+
+    def present(self) -> np.ndarray:
+        """Bool mask over codes: which tags occur on either side."""
+        present = np.zeros(len(self.tags), dtype=bool)
+        present[self.predictions.codes] = True
+        present[self.references.codes] = True
+        return present
+
+    def refuse(self, bad: np.ndarray, problem: Callable[[int], str], error: type[Exception] = ValueError) -> NoReturn:
+        """Raise ``error`` at the first token, predictions before references, whose code is in ``bad``.
+
+        The message names side, sentence and token, then says ``problem(code)``.
+        """
+        for name, side in zip(self.names, (self.predictions, self.references)):
+            found = np.flatnonzero(np.isin(side.codes, bad))
+            if len(found):
+                code = int(side.codes[found[0]])
+                sentence, token = side.locate(int(found[0]))
+                raise error(f"{name}, sentence {sentence}, token {token}: {problem(code)}")
+        raise AssertionError("refuse() called with codes that occur nowhere")
+
+
+class _Vocab(dict):
+    """tag -> code, giving the next code to each new tag on first lookup."""
+
+    def __missing__(self, tag: Any) -> int:
+        code = self[tag] = len(self)
+        return code
+
+
+def encode(
+    predictions: Any, references: Any, *, label_list: Sequence[str] | None = None, names: tuple[str, str] = SIDES
+) -> EncodedPair:
+    """Encode both sides and check that they align sentence by sentence and token by token.
+
+    Raises:
+        ValueError: different numbers of sentences, a sentence whose two sides differ
+            in length, a label id outside ``label_list``.
+        TypeError: a side that is not a list of sentences, a sentence that is not a
+            list of tags, a tag that is not a string (:class:`TagTypeError`), label
+            ids that are not integers.
+    """
+    if label_list is not None:
+        return _encode_ids(predictions, references, label_list, names)
+    if _is_arrow(predictions) and _is_arrow(references):
+        arrow = _arrow_strings(predictions, references, names)
+        if arrow is not None:
+            return arrow
+        predictions, references = predictions.to_pylist(), references.to_pylist()
+    vocab = _Vocab(O=0)
+    ref = _encode_side(references, vocab, names[1])
+    pred = _encode_side(predictions, vocab, names[0], like=(references, ref))
+    pair = EncodedPair(pred, ref, tuple(vocab), names)
+    not_strings = [code for code, tag in enumerate(pair.tags) if not isinstance(tag, str)]
+    if not_strings:
+        def problem(code: int) -> str:
+            hint = " (integer label ids need label_list)" if isinstance(pair.tags[code], (int, np.integer)) else ""
+            return f"tag {pair.tags[code]!r} is not a string{hint}"
+        pair.refuse(np.array(not_strings), problem, TagTypeError)
+    return pair
+
+
+def _check_sentences(sentences: Any, side: str) -> bool:
+    """TypeError unless ``sentences`` is a sequence of sentences that are sequences of tags (not strings).
+
+    Returns True when every sentence is a plain list or tuple.
+    """
+    if isinstance(sentences, (str, bytes)) or not hasattr(sentences, "__len__"):
+        raise TypeError(f"{side} must be a list of sentences (lists of tags), got {type(sentences).__name__}")
+    if set(map(type, sentences)) <= {list, tuple}:
+        return True
+    for index, sentence in enumerate(sentences):
+        if isinstance(sentence, (str, bytes)) or not hasattr(sentence, "__len__"):
+            raise TypeError(f"{side}, sentence {index}: expected a list of tags, got {type(sentence).__name__} {sentence!r}")
+    return False
+
+
+def _encode_side(sentences: Any, vocab: _Vocab, side: str, like: tuple[Any, Encoded] | None = None) -> Encoded:
+    """Look every tag up in ``vocab`` (adding new tags); ``like``: the other side, already encoded.
+
+    With ``like`` the two sides must align, and a sentence equal to its counterpart
+    there takes its codes: comparing two lists of strings costs a fraction of looking
+    their tags up, and most sentences of a useful model's output are right.
+    """
+    plain = _check_sentences(sentences, side)
+    lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+    wrong, given = None, sentences
+    if like is not None:
+        other, encoded = like
+        _check_aligned(lengths, encoded.lengths)
+        if plain and set(map(type, other)) <= {list, tuple}:
+            wrong = np.frombuffer(bytes(map(operator.ne, sentences, other)), dtype=bool)
+            sentences = list(compress(sentences, wrong))
+    total = int(lengths.sum()) if wrong is None else int(lengths[wrong].sum())
+    tags = chain.from_iterable(sentences)
+    try:
+        codes = np.fromiter(map(vocab.__getitem__, tags), dtype=np.int32, count=total)
+    except TypeError:  # an unhashable tag
+        _refuse_tag(given, side)
+        raise
+    except ValueError:  # fewer items than len() promised
+        raise ValueError(f"{side}: the sentences hold fewer tags when iterated than len() says") from None
+    if next(tags, None) is not None:
+        raise ValueError(f"{side}: the sentences hold more tags when iterated than len() says")
+    if wrong is not None:
+        codes, wrong_codes = like[1].codes.copy(), codes  # type: ignore[index]
+        codes[np.repeat(wrong, lengths)] = wrong_codes
+    return Encoded(codes, lengths)
+
+
+def _refuse_tag(sentences: Any, side: str) -> None:
+    """TagTypeError naming the first tag that is not a string (an unhashable one stops the lookup)."""
+    for s, sentence in enumerate(sentences):
+        for p, tag in enumerate(sentence):
+            if not isinstance(tag, str):
+                raise TagTypeError(f"{side}, sentence {s}, token {p}: tag {tag!r} is not a string") from None
+
+
+def _check_aligned(pred_lengths: np.ndarray, ref_lengths: np.ndarray) -> None:
+    """ValueError naming the first sentence whose two sides differ in length."""
+    if len(pred_lengths) != len(ref_lengths):
+        raise ValueError(
+            f"{len(pred_lengths)} predicted sentences but {len(ref_lengths)} reference sentences; "
+            "they must align sentence by sentence"
+        )
+    differ = np.flatnonzero(pred_lengths != ref_lengths)
+    if len(differ):
+        s = int(differ[0])
+        raise ValueError(
+            f"sentence {s}: {pred_lengths[s]} predicted tags but {ref_lengths[s]} reference tags; "
+            "they must align token by token"
+        )
+
+
+# --------------------------------------------------------------------------- label ids
+
+def _encode_ids(predictions: Any, references: Any, label_list: Sequence[str], names: tuple[str, str]) -> EncodedPair:
+    """Label ids -> codes; positions whose reference is -100 are dropped from both sides."""
+    labels = list(label_list)
+    if not all(isinstance(tag, str) for tag in labels):
+        raise TypeError("label_list must be a list of tag strings, one per label id")
+    pred, ref, lengths = _flat_ids(predictions, references, names)
+    keep = ref != IGNORE_INDEX
+    if not keep.all():
+        sentence_of = np.repeat(np.arange(len(lengths)), lengths)
+        lengths = np.bincount(sentence_of[keep], minlength=len(lengths)).astype(np.int64)
+        pred, ref = pred[keep], ref[keep]
+    vocab = _Vocab(O=0)
+    remap = np.fromiter(map(vocab.__getitem__, labels), dtype=np.int32, count=len(labels))
+    sides = []
+    for name, ids in zip(names, (pred, ref)):
+        outside = np.flatnonzero((ids < 0) | (ids >= len(labels)))
+        if len(outside):
+            sentence, token = Encoded(ids, lengths).locate(int(outside[0]))
+            raise ValueError(
+                f"{name}, sentence {sentence}, token {token}: label id {int(ids[outside[0]])} is outside label_list "
+                f"(ids 0..{len(labels) - 1}; -100 is only ignored in references)"
+            )
+        sides.append(Encoded(remap[ids], lengths))
+    return EncodedPair(sides[0], sides[1], tuple(vocab), names)
+
+
+def _flat_ids(predictions: Any, references: Any, names: tuple[str, str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Both sides' ids as flat int64 arrays and the shared sentence lengths (padding included)."""
+    if _is_arrow(predictions) and _is_arrow(references):
+        sides = [_arrow_list(side) for side in (predictions, references)]
+        _check_aligned(sides[0][1], sides[1][1])
+        flat = [_int_array(values.to_numpy(zero_copy_only=False), name) for (values, _), name in zip(sides, names)]
+        return flat[0], flat[1], sides[1][1]
+    if hasattr(predictions, "shape") or hasattr(references, "shape"):
+        grids = [_int_array(np.asarray(side.detach().cpu() if hasattr(side, "detach") else side), name)
+                 for side, name in zip((predictions, references), names)]
+        if any(grid.ndim != 2 for grid in grids) or grids[0].shape != grids[1].shape:
+            raise ValueError(f"{names[0]} and {names[1]}: expected two 2-D arrays of label ids of one shape, "
+                             f"got shapes {grids[0].shape} and {grids[1].shape}")
+        rows, width = grids[1].shape
+        return grids[0].reshape(-1), grids[1].reshape(-1), np.full(rows, width, dtype=np.int64)
+    for side, name in zip((predictions, references), names):
+        _check_sentences(side, name)
+    lengths = [np.fromiter(map(len, side), dtype=np.int64, count=len(side)) for side in (predictions, references)]
+    _check_aligned(lengths[0], lengths[1])
+    flat = []
+    for side, name in zip((predictions, references), names):
+        try:
+            flat.append(np.fromiter(map(operator.index, chain.from_iterable(side)), dtype=np.int64))
+        except (TypeError, OverflowError):
+            _refuse_id(side, name)
+    return flat[0], flat[1], lengths[1]
+
+
+def _int_array(values: np.ndarray, side: str) -> np.ndarray:
+    if not np.issubdtype(values.dtype, np.integer):
+        raise TypeError(f"{side}: label ids must be integers, got an array of {values.dtype}")
+    return values.astype(np.int64, copy=False)
+
+
+def _refuse_id(sentences: Any, side: str) -> NoReturn:
+    """Name the first label id that is not an integer an int64 holds."""
+    for s, sentence in enumerate(sentences):
+        for p, value in enumerate(sentence):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise TypeError(f"{side}, sentence {s}, token {p}: label id {value!r} is not an integer")
+            if not -(2**63) <= int(value) < 2**63:
+                raise ValueError(f"{side}, sentence {s}, token {p}: label id {value!r} is out of range")
+    raise AssertionError("no bad label id found")
+
+
+# --------------------------------------------------------------------------- Arrow columns
+
+def _is_arrow(values: Any) -> bool:
+    """An Arrow array or chunked array (what evaluate hands over with format "arrow")."""
+    return type(values).__module__.startswith("pyarrow")
+
+
+def _arrow_list(values: Any) -> tuple[Any, np.ndarray]:
+    """(flat values, sentence lengths) of an Arrow list column."""
+    if hasattr(values, "combine_chunks"):
+        values = values.combine_chunks()
+    if values.null_count or values.flatten().null_count:
+        raise TypeError("a sentence or a tag is None (null); every sentence must be a list of tags")
+    return values.flatten(), values.value_lengths().to_numpy(zero_copy_only=False).astype(np.int64)
+
+
+def _arrow_strings(predictions: Any, references: Any, names: tuple[str, str]) -> EncodedPair | None:
+    """Arrow list<string> columns encoded without a Python string per tag; None for other columns
+    (nulls, other types), which are read as lists and get their error messages."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    columns = [side.combine_chunks() if hasattr(side, "combine_chunks") else side for side in (predictions, references)]
+    if any(not pa.types.is_list(c.type) or not pa.types.is_string(c.type.value_type) or c.null_count
+           or c.flatten().null_count for c in columns):
+        return None
+    vocab = _Vocab(O=0)
+    sides = []
+    for column in columns:
+        encoded = pc.dictionary_encode(column.flatten())
+        remap = np.fromiter(map(vocab.__getitem__, encoded.dictionary.to_pylist()), dtype=np.int32)
+        lengths = column.value_lengths().to_numpy(zero_copy_only=False).astype(np.int64)
+        sides.append(Encoded(remap[encoded.indices.to_numpy(zero_copy_only=False)], lengths))
+    _check_aligned(sides[0].lengths, sides[1].lengths)
+    return EncodedPair(sides[0], sides[1], tuple(vocab), names)
