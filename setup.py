@@ -18,7 +18,7 @@ setup(
     long_description=(HERE / "README.md").read_text(encoding="utf-8"),
     long_description_content_type="text/markdown",
     license="Apache-2.0",
-    python_requires=">=3.9",
+    python_requires=">=3.10",
     packages=[*find_packages(include=["nested_span_f1", "nested_span_f1.*"]), "nested_span_f1.metrics"],
     package_dir={"nested_span_f1.metrics": "metrics"},
     package_data={

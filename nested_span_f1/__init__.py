@@ -1,26 +1,50 @@
 """nested-span-f1: entity-level span F1 for flat, lenient and nested evaluation.
 
-The core imports only numpy; transformers, torch, evaluate and datasets are
-imported lazily by the modules at the edge that need them.
+``import nested_span_f1`` loads numpy and the flat pipeline (what ``score_tags``
+needs); the readers, the lenient and nested metrics and the metric folders' paths
+load on first use of one of their names. transformers, torch, evaluate, datasets
+and matplotlib are imported only by the modules at the edge that need them.
 """
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .counts import Counts, Tally
 from .flat import count_tags, decode_pair, score_tags, tags_to_spans
-from .formats import Corpus, read_corpus, read_dataset, write_corpus
-from .lenient import LenientCounts, count_lenient, score_lenient
 from .matching import ExactMatch, match_exact
-from .nested import (
-    NestedCounts,
-    count_nested,
-    describe_spans,
-    score_nested,
-    summarize_nested,
-)
-from .paths import metric_path
 from .schemes import SCHEMES, get_scheme
 from .scores import UndefinedMetricWarning, summarize
 from .spans import Span, SpanArrays, spans_from_lists
 
+if TYPE_CHECKING:
+    from .formats import Corpus, read_corpus, read_dataset, write_corpus
+    from .lenient import LenientCounts, count_lenient, score_lenient
+    from .nested import NestedCounts, count_nested, describe_spans, score_nested, summarize_nested
+    from .paths import metric_path
+
 __version__ = "0.1.0"
+
+_ON_FIRST_USE = {
+    **dict.fromkeys(("Corpus", "read_corpus", "read_dataset", "write_corpus"), "formats"),
+    **dict.fromkeys(("LenientCounts", "count_lenient", "score_lenient"), "lenient"),
+    **dict.fromkeys(("NestedCounts", "count_nested", "describe_spans", "score_nested", "summarize_nested"), "nested"),
+    "metric_path": "paths",
+}
+"""Public names whose module is imported when the name is first used (PEP 562)."""
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _ON_FIRST_USE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_ON_FIRST_USE[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_ON_FIRST_USE])
+
 
 __all__ = [
     "SCHEMES",

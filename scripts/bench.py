@@ -33,7 +33,6 @@ import json
 import os
 import platform
 import random
-import re
 import resource
 import statistics
 import subprocess
@@ -53,8 +52,6 @@ TYPE_WEIGHTS = (0.28, 0.30, 0.27, 0.15)
 LABELS = ["O"] + [f"{p}-{t}" for t in TYPES for p in "BI"]
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1"}
 HEAVY = ("transformers", "torch", "evaluate", "sklearn", "datasets", "gradio", "matplotlib", "pandas", "pyarrow")
-FLOOR = "floor: tags -> int codes"
-"""The bare cost of mapping every tag string to an integer code once."""
 WORST = "span_f1 strings default, none right"
 """span_f1 where no predicted sentence equals its reference, so none takes its reference's codes."""
 
@@ -351,20 +348,6 @@ def prepare(tool: str, dataset: str, seed: int, workdir: str) -> tuple[Callable[
 
         options = {"mode": "strict", "scheme": "IOB2"} if tool.endswith("strict") else {}
         return lambda: canon_ours(nested_span_f1.score_tags(preds, refs, **options)), tokens
-    if tool == FLOOR:
-        from itertools import chain
-
-        import numpy as np
-
-        vocab = {t: i for i, t in enumerate(sorted({t for s in refs + preds for t in s}))}
-
-        def floor() -> dict[str, Any]:
-            # the fastest mapping we know: a dict lookup per tag, straight into a bytearray
-            codes = [np.frombuffer(bytearray(map(vocab.__getitem__, chain.from_iterable(side))), np.uint8)
-                     for side in (preds, refs)]
-            return {"tokens": len(codes[1])}
-
-        return floor, tokens
     if tool in ("run_ner.py: ids -> strings -> seqeval", "span_f1 from ids"):
         pred_ids, ref_ids, label_list = as_label_ids(preds, refs, seed)
         if tool == "span_f1 from ids":
@@ -460,32 +443,16 @@ def _reset_peak() -> bool:
         return False
 
 
-def _callgrind_toggle() -> Callable[[], None] | None:
-    """The switch that starts and stops callgrind's count, when ``--instructions`` runs this worker under it."""
-    library = os.environ.get(TOGGLE_ENV)
-    if not library:
-        return None
-    import ctypes
-
-    toggle: Callable[[], None] = ctypes.CDLL(library).cg_toggle
-    return toggle
-
-
 def worker(tool: str, dataset: str, seed: int) -> None:
     with tempfile.TemporaryDirectory() as workdir:
         call, tokens = prepare(tool, dataset, seed, workdir)
         gc.collect()
-        toggle = _callgrind_toggle()
         hwm = _reset_peak()
         before = _status("VmRSS:") if hwm else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
         faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-        if toggle:
-            toggle()
         start = time.perf_counter()
         scores = call()
         seconds = time.perf_counter() - start
-        if toggle:
-            toggle()
         faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
         peak = _status("VmHWM:") if hwm else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     memory = "VmHWM rise" if hwm else "ru_maxrss rise"
@@ -493,55 +460,16 @@ def worker(tool: str, dataset: str, seed: int) -> None:
                       "page_faults": faults, "scores": scores}))
 
 
-def run_worker(tool: str, dataset: str, seed: int, prefix: tuple[str, ...] = (),
-               env: dict[str, str] | None = None) -> dict[str, Any]:
-    """One fresh worker process (``prefix``: a command to run it under, such as valgrind)."""
-    proc = subprocess.run([*prefix, sys.executable, __file__, "--worker", tool, dataset, str(seed)],
-                          capture_output=True, text=True, env={**os.environ, **OFFLINE, **(env or {})},
+def run_worker(tool: str, dataset: str, seed: int) -> dict[str, Any]:
+    """One fresh worker process."""
+    proc = subprocess.run([sys.executable, __file__, "--worker", tool, dataset, str(seed)],
+                          capture_output=True, text=True, env={**os.environ, **OFFLINE},
                           cwd=ROOT, check=False)
     if proc.returncode:
         raise RuntimeError(f"{tool} on {dataset} failed:\n{proc.stderr[-3000:]}")
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     out["stderr"] = proc.stderr
     return out
-
-
-TOGGLE_ENV = "BENCH_CALLGRIND_TOGGLE"
-TOGGLE_SOURCE = "#include <valgrind/callgrind.h>\nvoid cg_toggle(void) { CALLGRIND_TOGGLE_COLLECT; }\n"
-INSTRUCTION_TOOLS = ["seqeval default", "seqeval strict", FLOOR, "span_f1 strings default", "span_f1 strings strict", WORST]
-
-
-def count_instructions(datasets: list[str], seed: int, workdir: str,
-                       tools: list[str] = INSTRUCTION_TOOLS) -> tuple[list[dict[str, Any]], str | None]:
-    """Instructions each of ``tools`` executes in the timed call, counted by callgrind.
-
-    The count covers the call alone (callgrind is switched on and off around it through
-    a two-line C library built here) and, with ``PYTHONHASHSEED`` fixed, is the same in
-    every run: a measure of the work done that the VM's slow stretches cannot move. It
-    leaves out the kernel's work (page faults), which the worker counts beside it.
-    Returns the rows and, when the tools are missing, why none were counted.
-    """
-    import shutil
-
-    if not (shutil.which("valgrind") and shutil.which("gcc")):
-        return [], "instruction counts skipped: needs valgrind and gcc"
-    source, library = Path(workdir) / "toggle.c", Path(workdir) / "libtoggle.so"
-    source.write_text(TOGGLE_SOURCE)
-    built = subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-o", str(library), str(source)],
-                           capture_output=True, text=True, check=False)
-    if built.returncode:
-        return [], f"instruction counts skipped: the callgrind switch did not build ({built.stderr.strip()[:200]})"
-    prefix = ("valgrind", "--tool=callgrind", "--collect-atstart=no", "--callgrind-out-file=/dev/null")
-    env = {TOGGLE_ENV: str(library), "PYTHONHASHSEED": "0"}
-    rows = []
-    for data in datasets:
-        for tool in tools:
-            out = run_worker(tool, data, seed, prefix, env)
-            collected = re.search(r"Collected : (\d+)", out["stderr"])
-            if collected is None:
-                raise RuntimeError(f"callgrind printed no count for {tool} on {data}:\n{out['stderr'][-2000:]}")
-            rows.append({"tool": tool, "data": data, "instructions": int(collected.group(1)), "scores": out["scores"]})
-    return rows, None
 
 
 # --------------------------------------------------------------------------- the parent
@@ -552,8 +480,7 @@ FLAT = [
     ("span_f1 strings default", "seqeval default", ">= 50x faster"),
     ("seqeval strict", None, None),
     ("span_f1 strings strict", "seqeval strict", ">= 30x faster"),
-    (FLOOR, None, None),
-    (WORST, None, "the floor's worst case, below"),
+    (WORST, None, "every predicted sentence made wrong: no sentence takes its reference's codes"),
     ("run_ner.py: ids -> strings -> seqeval", None, None),
     ("span_f1 from ids", "run_ner.py: ids -> strings -> seqeval", ">= 100x faster"),
     ("evaluate: seqeval (local copy)", None, None),
@@ -561,13 +488,6 @@ FLAT = [
     ("nervaluate", None, None),
     ("span_f1 lenient", "nervaluate", ">= 10x faster"),
 ]
-# extra comparisons printed under the table: (tool, reference, goal)
-EXTRA = [
-    ("span_f1 strings default", FLOOR, "<= 1.5x the floor"),
-    (WORST, FLOOR, "none; every predicted sentence wrong"),
-]
-
-
 def median_of(runs: list[dict[str, Any]], key: str) -> float:
     return statistics.median(r[key] for r in runs)
 
@@ -625,15 +545,18 @@ def compile_package() -> None:
 
 
 def import_report() -> dict[str, Any]:
-    code = ("import sys, time, json; t = time.perf_counter(); import nested_span_f1; "
-            "print(json.dumps([time.perf_counter() - t, sorted(sys.modules)]))")
-    times, modules = [], []
-    for _ in range(5):
+    """The package's import time after numpy's, against numpy's, in one fresh process (median of 7)."""
+    code = ("import sys, time, json; t0 = time.perf_counter(); import numpy; t1 = time.perf_counter(); "
+            "import nested_span_f1; t2 = time.perf_counter(); print(json.dumps([t1 - t0, t2 - t1, sorted(sys.modules)]))")
+    numpy_times, times, modules = [], [], []
+    for _ in range(7):
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
-        seconds, modules = json.loads(out.stdout)
+        numpy_seconds, seconds, modules = json.loads(out.stdout)
+        numpy_times.append(numpy_seconds)
         times.append(seconds)
     heavy = sorted({m.split(".")[0] for m in modules} & set(HEAVY))
-    return {"seconds": statistics.median(times), "all_seconds": times, "heavy_modules": heavy}
+    return {"seconds": statistics.median(times), "all_seconds": times, "numpy_seconds": statistics.median(numpy_times),
+            "ratio_to_numpy": statistics.median(t / n for t, n in zip(times, numpy_times)), "heavy_modules": heavy}
 
 
 def machine() -> dict[str, str]:
@@ -674,8 +597,6 @@ def main() -> None:
     parser.add_argument("--repeat-large", type=int, default=1, help="runs per tool for sizes >= 100k sentences")
     parser.add_argument("--small-repeat", type=int, default=0,
                         help="runs per tool on data under 10k sentences (3.5k, CoNLL-2003), if more than --repeat")
-    parser.add_argument("--instructions", action="store_true",
-                        help="also count the instructions of the floor comparison's calls under callgrind (data under 10k sentences)")
     parser.add_argument("--quick", action="store_true", help="smoke run: 2000 sentences, one run each")
     parser.add_argument("--no-conll", action="store_true", help="skip the CoNLL-2003 outputs")
     parser.add_argument("--tools", default="", help="only tools whose name contains one of these (comma-separated)")
@@ -731,35 +652,9 @@ def main() -> None:
                     ["span_f1 streaming (batches of 32)"], data, runs_for[data], args.seed, progress
                 )
     results["import"] = import_report()
-    if args.instructions:
-        with tempfile.TemporaryDirectory() as workdir:
-            results["instructions"], skipped = count_instructions([d for d in datasets if small[d]], args.seed, workdir)
-        if skipped:
-            notes.append(skipped)
     print_report(results, flat)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
-
-
-def print_instructions(rows: list[dict[str, Any]]) -> None:
-    """Each dataset's instruction counts, as ratios to the floor's, and seqeval's to ours."""
-    counted = {(r["tool"], r["data"]): r for r in rows}
-    # seqeval against ours where both were counted: the table's own baselines
-    pairs = [(tool, base) for tool, base, _ in FLAT if base in INSTRUCTION_TOOLS and tool in INSTRUCTION_TOOLS]
-    for data in dict.fromkeys(r["data"] for r in rows):
-        floor = counted.get((FLOOR, data))
-        parts = []
-        for tool in INSTRUCTION_TOOLS:
-            if (tool, data) in counted:
-                n = counted[(tool, data)]["instructions"]
-                parts.append(f"{tool} {n / 1e6:.1f}M" + (f" ({n / floor['instructions']:.2f}x the floor)" if floor else ""))
-        for ours, theirs in pairs:
-            if (ours, data) in counted and (theirs, data) in counted:
-                a, b = counted[(ours, data)], counted[(theirs, data)]
-                ratio = f"{b['instructions'] / a['instructions']:.1f}x" if not differences(a["scores"], b["scores"]) \
-                    else "NUMBERS DIFFER"
-                parts.append(f"{theirs} / {ours}: {ratio}")
-        print(f"instructions in the call on {data} (callgrind, the same in every run): " + "; ".join(parts))
 
 
 def print_report(results: dict[str, Any], flat: list[tuple[str, str | None, str | None]]) -> None:
@@ -787,14 +682,6 @@ def print_report(results: dict[str, Any], flat: list[tuple[str, str | None, str 
             print(f"| {tool:38s} | {data:>9s} | {row['tokens']:>9,d} | {row['runs']:>4d} | {row['seconds']:>9.4f} | "
                   f"{row['tokens'] / row['seconds']:>10.3g} | {row['peak_mb']:>8.1f} | {versus} |")
     print()
-    for tool, ref, goal in EXTRA:
-        for data in datasets:
-            row, base = rows.get((tool, data)), rows.get((ref, data))
-            if row and base:
-                print(f"{tool} / {ref} on {data}: {row['seconds'] / base['seconds']:.2f}x the floor's time "
-                      f"({row['seconds']:.4f} s vs {base['seconds']:.4f} s, medians of {row['runs']} and "
-                      f"{base['runs']} runs; goal {goal}); page faults {row['page_faults']:.0f} vs {base['page_faults']:.0f}")
-    print_instructions(results.get("instructions", []))
     if "nested" in results:
         n = results["nested"]
         print(f"\nspan_f1 nested on GENIA test (classic split, all breakdowns): {1000 * n['seconds']:.1f} ms median of "
@@ -803,8 +690,9 @@ def print_report(results: dict[str, Any], flat: list[tuple[str, str | None, str 
         print(f"streaming count_tags in batches of 32, {row['data']} sentences: peak +{row['peak_mb']:.1f} MB, "
               f"{row['seconds']:.2f} s")
     imp = results["import"]
-    print(f"import nested_span_f1: {1000 * imp['seconds']:.0f} ms median of {len(imp['all_seconds'])} fresh processes "
-          f"(goal < 300 ms); heavy modules loaded: {', '.join(imp['heavy_modules']) or 'none'}")
+    print(f"import nested_span_f1 after numpy: {1000 * imp['seconds']:.0f} ms against numpy's {1000 * imp['numpy_seconds']:.0f} ms, "
+          f"{imp['ratio_to_numpy']:.2f}x (median of {len(imp['all_seconds'])} fresh processes; goal <= 0.5x); "
+          f"heavy modules loaded: {', '.join(imp['heavy_modules']) or 'none'}")
     for note in results["notes"]:
         print(f"note: {note}")
 

@@ -11,3 +11,14 @@ def test_import_loads_no_heavy_package():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = {name.split(".")[0] for name in json.loads(out.stdout)}
     assert sorted(loaded.intersection(HEAVY)) == []
+
+
+def test_import_loads_only_the_flat_pipeline():
+    """Readers, lenient, nested and paths load on first use of one of their names (PEP 562)."""
+    code = ("import sys, json, nested_span_f1; before = sorted(sys.modules); nested_span_f1.score_nested; "
+            "print(json.dumps([before, sorted(sys.modules)]))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    before, after = (sorted(m for m in names if m.startswith("nested_span_f1.")) for names in json.loads(out.stdout))
+    assert before == [f"nested_span_f1.{m}" for m in (
+        "caller", "counts", "decoding", "encoding", "flat", "matching", "schemes", "scores", "spans", "tag_parsing")]
+    assert "nested_span_f1.nested" in after
