@@ -75,7 +75,7 @@ class _Progress(io.TextIOWrapper):
     """A text file whose lines move a progress bar (by characters read, about the file's bytes)."""
 
     def __init__(self, path: str, bar: Any) -> None:
-        super().__init__(open(path, "rb"), encoding="utf-8")  # noqa: SIM115 (closed with the wrapper)
+        super().__init__(open(path, "rb"), encoding="utf-8")
         self._bar, self._read, self._lines = bar, 0, 0
 
     def __next__(self) -> str:
@@ -92,15 +92,20 @@ class _Progress(io.TextIOWrapper):
         super().close()
 
 
+def progress(path: str) -> Any:
+    """A tqdm bar over the file's bytes on stderr, switched off below :data:`LARGE_FILE` or off a terminal."""
+    size = os.path.getsize(path)
+    return tqdm(total=size, unit="B", unit_scale=True, desc=os.path.basename(path), file=sys.stderr,
+                disable=size < LARGE_FILE or not sys.stderr.isatty(), leave=False)
+
+
 def read_column_file(path: str, delimiter: str | None = None) -> ColumnFile:
     """:func:`read_columns`, with a progress bar on stderr for large files when stderr is a terminal."""
-    size = os.path.getsize(path)
-    show = size >= LARGE_FILE and sys.stderr.isatty()
-    if not show:
-        return read_columns(path, delimiter)
-    with tqdm(total=size, unit="B", unit_scale=True, desc=os.path.basename(path), file=sys.stderr,
-              disable=not show, leave=False) as bar, _Progress(path, bar) as handle:
-        return read_columns(handle, delimiter)
+    with progress(path) as bar:
+        if bar.disable:
+            return read_columns(path, delimiter)
+        with _Progress(path, bar) as handle:
+            return read_columns(handle, delimiter)
 
 
 Side = Union[ColumnFile, Corpus]
