@@ -30,6 +30,7 @@ COLUMNS = "conll"
 """The format name of token-per-line column files, beside the span formats of the registry."""
 
 _WHERE = re.compile(r"\b(?:(predictions|references), )?sentence (\d+)(?:(,? (?:token|position) )(\d+))?")
+_POSITION = re.compile(r"\b(differ at position) (\d+)")
 
 
 def format_name(value: str) -> str:
@@ -152,7 +153,8 @@ def for_people(error: Exception, gold: Side | None = None, pred: Side | None = N
             text += f" ({source.name} line {source.lines[s] + int(token or 0)})"
         return text
 
-    return type(error)(_WHERE.sub(fix, str(error)))
+    text = _WHERE.sub(fix, str(error))
+    return type(error)(_POSITION.sub(lambda m: f"{m.group(1)} {int(m.group(2)) + 1}", text))
 
 
 @contextmanager
