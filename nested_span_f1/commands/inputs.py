@@ -79,7 +79,7 @@ class _Progress(io.TextIOWrapper):
         super().__init__(open(path, "rb"), encoding="utf-8")
         self._bar, self._read, self._lines = bar, 0, 0
 
-    def __next__(self) -> str:
+    def __next__(self) -> str:  # type: ignore[override]  # typeshed types _IOBase.__next__ as bytes
         line = super().__next__()
         self._read += len(line)
         self._lines += 1
