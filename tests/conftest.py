@@ -19,7 +19,8 @@ SHARED_DATA = ROOT.parent / "shared" / "data"
 def shared_data() -> Path:
     """The real data in ../shared/data; tests that need it skip when it is absent."""
     if not SHARED_DATA.is_dir():
-        pytest.skip(f"real data not found at {SHARED_DATA} (a fresh clone has no ../shared/data)")
+        pytest.skip(f"real data not found at {SHARED_DATA}: a fresh clone has no ../shared/data; put the CoNLL-2000, "
+                    "CoNLL-2003 and GENIA files its PROVENANCE.md lists there to run these tests")
     return SHARED_DATA
 
 

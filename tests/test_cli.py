@@ -58,9 +58,10 @@ def test_missing_plots_extra_is_one_line(tmp_path):
 
 def test_columns_count_from_one(capsys):
     gold, pred = SAMPLES / "sample.gold.conll", SAMPLES / "sample.pred.conll"
-    with pytest.raises(SystemExit):
-        main(["score", "--gold", str(gold), "--pred", str(pred), "--column", "1"])
-    assert "column 1 holds the tokens" in capsys.readouterr().err
+    for column, message in (("1", "column 1 holds the tokens"), ("0", "columns count from 1 (the token)")):
+        with pytest.raises(SystemExit):
+            main(["score", "--gold", str(gold), "--pred", str(pred), "--column", column])
+        assert message in capsys.readouterr().err
     code, out, err = _run(capsys, "score", "--gold", gold, "--pred", pred, "--column", "2", "--json")
     assert (code, json.loads(out)["tp"]) == (0, 20)
     code, _, err = _run(capsys, "score", "--gold", gold, "--pred", pred, "--column", "3")
@@ -101,10 +102,15 @@ def test_formats_lists_every_format_with_its_tools_and_an_example(capsys):
     assert "oneie (also: jsonl, cnn_nested_ner)" in out
 
 
-def test_unknown_format_lists_the_names(capsys):
+def test_unknown_or_undetected_format_lists_the_names(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["nested", "--gold", "x", "--pred", "x", "--gold-format", "conll2003"])
     assert "unknown format 'conll2003'; choose one of oneie, " in capsys.readouterr().err
+    junk = tmp_path / "junk.txt"
+    junk.write_text("not a corpus\n")
+    code, _, err = _run(capsys, "nested", "--gold", junk, "--pred", junk)
+    assert code == 2 and "cannot tell the format; pass it explicitly, one of: oneie: CNN_Nested_NER, OneIE (jsonl), " \
+        "ends exclusive; triaffine: " in err
 
 
 def test_lenient_equals_score_lenient_on_conll2003(shared_data, capsys):

@@ -24,10 +24,11 @@ BOUNDARY = "-X-"
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "conlleval", help="drop-in for conlleval.pl: reads stdin, prints its report",
-        description="A drop-in for conlleval.pl (CoNLL-2000): reads stdin, one token a line with its fields "
-                    "split by -d (default: one space), the gold tag in the last-but-one field and the predicted "
-                    "tag in the last, a blank line (or -X-) between sentences; prints conlleval.pl's report, "
-                    "character for character. Its per-type `found` counts are predicted phrases.",
+        description="A drop-in for conlleval.pl (CoNLL-2000). Reads stdin: one token a line, its\n"
+                    "fields split by -d (default: one space), the gold tag in the last-but-one field\n"
+                    "and the predicted tag in the last, a blank line (or -X-) between sentences.\n"
+                    "Prints conlleval.pl's report, character for character; the number after a\n"
+                    "type's FB1 counts its predicted phrases.",
         epilog="examples:\n"
                "  nested-span-f1 conlleval < output.txt        # token [features] gold pred, space-separated\n"
                "  nested-span-f1 conlleval -d '\\t' < output.tsv  # tab-separated: pass -d '\\t'\n"

@@ -16,6 +16,7 @@ from ..formats import align, read_corpus
 from ..lenient import score_lenient
 from ..report import conlleval_text, lenient_table, table
 from ..scores import summarize
+from .inputs import HelpFormatter
 from .nested import BREAKDOWN_TITLES, breakdown_table, score_corpora
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_data"
@@ -28,7 +29,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "strict modes, the same counts as conlleval.pl prints them, the lenient MUC / SemEval-2013 "
                     "schemes, and nested span F1 with its breakdowns. Needs no files and no network.",
         epilog=f"example:\n  nested-span-f1 demo\n\nthe samples: {SAMPLES}",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     p.set_defaults(run=run)
 

@@ -13,7 +13,7 @@ import textwrap
 
 from ..formats import FORMATS
 from ..formats.registry import EXAMPLE, aliases_of
-from .inputs import COLUMNS
+from .inputs import COLUMNS, HelpFormatter
 
 COLUMN_EXAMPLE = "IL-2\tB-DNA\ngene\tI-DNA\nexpression\tO\n"
 
@@ -23,7 +23,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "formats", help="list the file formats --gold-format / --pred-format take, with an example of each",
         description="The span file formats `nested`, `lenient` and read_corpus() read (detected, or named with "
                     "--gold-format / --pred-format), the tools that write each, and one sentence in each.",
-        epilog="example:\n  nested-span-f1 formats", formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="example:\n  nested-span-f1 formats", formatter_class=HelpFormatter,
     )
     p.set_defaults(run=run)
 

@@ -11,6 +11,7 @@ import io
 import os
 import re
 import sys
+import textwrap
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,6 +32,21 @@ COLUMNS = "conll"
 
 _WHERE = re.compile(r"\b(?:(predictions|references), )?sentence (\d+)(?:(,? (?:token|position) )(\d+))?")
 _POSITION = re.compile(r"\b(differ at position) (\d+)")
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Wraps prose paragraphs of a description or epilog to the terminal; keeps indented lines (examples)
+    as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        paragraphs = []
+        for paragraph in text.split("\n\n"):
+            if any(line.startswith(" ") for line in paragraph.splitlines()):
+                paragraphs.append(textwrap.indent(paragraph, indent))
+            else:
+                paragraphs.append(textwrap.fill(" ".join(paragraph.split()), width, initial_indent=indent,
+                                                subsequent_indent=indent))
+        return "\n\n".join(paragraphs)
 
 
 def format_name(value: str) -> str:

@@ -17,7 +17,16 @@ from ..formats import Corpus, align
 from ..lenient import score_lenient
 from ..report import lenient_table
 from ..schemes import SCHEMES
-from .inputs import Side, column_index, column_or_format, duplicates_in_output, for_people, read_side, tags
+from .inputs import (
+    HelpFormatter,
+    Side,
+    column_index,
+    column_or_format,
+    duplicates_in_output,
+    for_people,
+    read_side,
+    tags,
+)
 
 EXAMPLE = """examples:
   nested-span-f1 lenient --gold test.gold.conll --pred test.pred.conll
@@ -33,7 +42,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "lenient", help="lenient MUC / SemEval-2013 scores of two files, with the error breakdown",
         description="Lenient entity scores (strict, exact, partial, type) of a prediction file against a gold "
                     "file: column files (token ... tag) or any span format `nested-span-f1 formats` lists.",
-        epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXAMPLE, formatter_class=HelpFormatter,
     )
     p.add_argument("--gold", required=True, help="gold file: column file or span format")
     p.add_argument("--pred", required=True, help="prediction file, the same sentences as --gold")

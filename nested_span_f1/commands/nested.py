@@ -16,7 +16,7 @@ from typing import Any
 from ..formats import FORMATS, Corpus, align, read_corpus
 from ..nested import count_nested, describe_spans, summarize_nested
 from ..report import table
-from .inputs import duplicates_in_output, for_people, format_name
+from .inputs import HelpFormatter, duplicates_in_output, for_people, format_name
 
 BREAKDOWN_TITLES = {
     "by_nesting": "nested vs flat",
@@ -43,7 +43,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Exact span F1 of a nested-NER prediction file against a gold file (overlapping and nested "
                     "spans allowed), with breakdowns by nesting, depth, length and continuity. Prints the test "
                     "set's size first: GENIA's two test splits in use give scores that are not comparable.",
-        epilog=_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_epilog(), formatter_class=HelpFormatter,
     )
     p.add_argument("--gold", required=True, help="gold file in one of the nested-NER formats")
     p.add_argument("--pred", required=True, help="prediction file (same sentences as --gold)")

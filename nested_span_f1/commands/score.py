@@ -10,7 +10,7 @@ from ..conll import check_same_tokens
 from ..flat import score_tags
 from ..report import table
 from ..schemes import SCHEMES
-from .inputs import column_index, for_people, read_column_file, tags
+from .inputs import HelpFormatter, column_index, for_people, read_column_file, tags
 
 EXAMPLE = """examples:
   nested-span-f1 score --gold test.gold.conll --pred test.pred.conll
@@ -27,7 +27,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Exact-match span F1 (seqeval's numbers, default or strict mode) of a predicted column file "
                     "against a gold one: one token a line with its tag in a column, a blank line between "
                     "sentences. The files must hold the same tokens; the first difference is named by file and line.",
-        epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXAMPLE, formatter_class=HelpFormatter,
     )
     p.add_argument("--gold", required=True, help="gold column file: token ... tag, blank line between sentences")
     p.add_argument("--pred", required=True, help="predicted column file, token-aligned with --gold")
