@@ -31,6 +31,7 @@ COLUMNS = "conll"
 """The format name of token-per-line column files, beside the span formats of the registry."""
 
 _WHERE = re.compile(r"\b(?:(predictions|references), )?sentence (\d+)(?:(,? (?:token|position) )(\d+))?")
+# formats.align names the first differing token by its position alone
 _POSITION = re.compile(r"\b(differ at position) (\d+)")
 
 
@@ -75,7 +76,7 @@ def column_index(value: str) -> int:
     return number - 1 if number > 0 else number
 
 
-def tags(file: ColumnFile, index: int) -> list[list[str]]:
+def tag_column(file: ColumnFile, index: int) -> list[list[str]]:
     """Column ``index`` (a list index, from :func:`column_index`) of every sentence, checked against the
     file's width first so that the message counts columns as the user does."""
     width = len(file.rows[0][0]) if file.rows else 0

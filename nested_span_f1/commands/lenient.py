@@ -25,7 +25,7 @@ from .inputs import (
     duplicates_in_output,
     for_people,
     read_side,
-    tags,
+    tag_column,
 )
 
 EXAMPLE = """examples:
@@ -65,7 +65,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def _as_corpus(side: Side, args: argparse.Namespace) -> Corpus:
     if isinstance(side, Corpus):
         return side
-    spans = tags_to_spans(tags(side, args.column), scheme=args.scheme, mode=args.mode, suffix=args.suffix)
+    spans = tags_to_spans(tag_column(side, args.column), scheme=args.scheme, mode=args.mode, suffix=args.suffix)
     return Corpus(side.tokens, spans, format="conll", conversion="tags decoded to spans", source=side.name)
 
 
@@ -78,8 +78,8 @@ def score_files(args: argparse.Namespace) -> dict:
         with duplicates_in_output():
             if isinstance(gold, ColumnFile) and isinstance(pred, ColumnFile):
                 check_same_tokens(gold, pred)
-                return score_lenient(tags(pred, args.column), tags(gold, args.column), scheme=args.scheme,
-                                     mode=args.mode, suffix=args.suffix, **options)
+                return score_lenient(tag_column(pred, args.column), tag_column(gold, args.column),
+                                     scheme=args.scheme, mode=args.mode, suffix=args.suffix, **options)
             references = _as_corpus(gold, args)
             predictions = align(references, _as_corpus(pred, args))
             result = score_lenient(predictions.spans(), references.spans(), **options)
@@ -97,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
         json.dump(result, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
-    notes = "  ".join(f"{k}={v}" for k, v in result.items() if k.startswith(("duplicate_", "invalid_", "unscored_")) and v)
+    found = ("duplicate_", "invalid_", "unscored_")
+    notes = "  ".join(f"{k}={v}" for k, v in result.items() if k.startswith(found) and v)
     sys.stdout.write(f"{args.pred} against {args.gold}\n\n{lenient_table(result)}")
     if notes:
         sys.stdout.write(f"found: {notes}\n")

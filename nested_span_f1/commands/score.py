@@ -10,7 +10,7 @@ from ..conll import check_same_tokens
 from ..flat import score_tags
 from ..report import table
 from ..schemes import SCHEMES
-from .inputs import HelpFormatter, column_index, for_people, read_column_file, tags
+from .inputs import HelpFormatter, column_index, for_people, read_column_file, tag_column
 
 EXAMPLE = """examples:
   nested-span-f1 score --gold test.gold.conll --pred test.pred.conll
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         check_same_tokens(gold, pred)
         result = score_tags(
-            tags(pred, args.column), tags(gold, args.column),
+            tag_column(pred, args.column), tag_column(gold, args.column),
             scheme=args.scheme, mode=args.mode, suffix=args.suffix, zero_division=0,
         )
     except (ValueError, TypeError) as error:
