@@ -147,10 +147,11 @@ def test_lenient_on_span_files_and_columns_against_spans(tmp_path, capsys):
 
 
 def test_progress_bar_on_a_terminal_for_large_files(tmp_path, monkeypatch):
+    monkeypatch.setattr(inputs, "LARGE_FILE", 100_000)  # the threshold, lowered to keep the test fast
     small, big = tmp_path / "small.conll", tmp_path / "big.conll"
     line = "token\tB-PER\n"
     small.write_text(line)
-    big.write_text(line * (inputs.LARGE_FILE // len(line) + 1))
+    big.write_text(line * (200_000 // len(line)))
     size = big.stat().st_size
     assert inputs.progress(str(big)).disable  # stderr is not a terminal under pytest
     master, slave = pty.openpty()
