@@ -6,13 +6,23 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMANDS = ("demo", "score", "conlleval", "nested")
+from . import __version__
+
+COMMANDS = ("demo", "score", "conlleval", "nested", "lenient", "formats")
+
+EXTRAS = {"matplotlib": "plots", "evaluate": "evaluate", "datasets": "evaluate", "gradio": "app",
+          "torch": "train", "transformers": "train", "accelerate": "train"}
+"""Optional dependency -> the extra of setup.py that installs it."""
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="nested-span-f1", description="Entity-level span F1: flat, lenient and nested scoring."
+        prog="nested-span-f1", description="Entity-level span F1: flat, lenient and nested scoring.",
+        epilog="Run `nested-span-f1 COMMAND --help` for a command's description and examples; "
+               "`nested-span-f1 demo` scores the sample data shipped with the package. "
+               "Sentences, tokens, lines and columns count from 1 in messages.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMANDS:
         importlib.import_module(f"nested_span_f1.commands.{name}").add_parser(sub)
@@ -24,6 +34,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args) or 0)
+    except ModuleNotFoundError as error:
+        missing = (error.name or "").partition(".")[0]
+        if missing not in EXTRAS:
+            raise
+        print(f"nested-span-f1 {args.command}: error: this needs {missing}; install it with "
+              f"pip install \"nested-span-f1[{EXTRAS[missing]}]\"", file=sys.stderr)
+        return 2
     except (ValueError, TypeError, OSError) as error:
         print(f"nested-span-f1 {args.command}: error: {error}", file=sys.stderr)
         return 2

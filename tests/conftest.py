@@ -1,8 +1,11 @@
 """Shared test set-up: offline Hugging Face settings and the optional real data."""
 import os
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import pytest
+
+from nested_span_f1.matching import DuplicateSpanWarning
 
 for _var in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "HF_EVALUATE_OFFLINE"):
     os.environ.setdefault(_var, "1")
@@ -16,10 +19,26 @@ SHARED_DATA = ROOT.parent / "shared" / "data"
 def shared_data() -> Path:
     """The real data in ../shared/data; tests that need it skip when it is absent."""
     if not SHARED_DATA.is_dir():
-        pytest.skip(f"real data not found at {SHARED_DATA} (a fresh clone has no ../shared/data)")
+        pytest.skip(f"real data not found at {SHARED_DATA}: a fresh clone has no ../shared/data; put the CoNLL-2000, "
+                    "CoNLL-2003 and GENIA files its PROVENANCE.md lists there to run these tests")
     return SHARED_DATA
 
 
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return ROOT
+
+
+@contextmanager
+def _warns_if_duplicated(*sides):
+    """``pytest.warns(DuplicateSpanWarning)`` when a sentence of a side lists a span twice, else nothing."""
+    twice = any(len(set(sentence)) < len(sentence) for side in sides for sentence in side)
+    with pytest.warns(DuplicateSpanWarning, match="duplicate") if twice else nullcontext():
+        yield
+
+
+@pytest.fixture(scope="session")
+def warns_if_duplicated():
+    """For generated spans: the duplicate warning is asserted exactly when some sentence has a duplicate
+    (the pytest configuration makes our warning classes errors)."""
+    return _warns_if_duplicated

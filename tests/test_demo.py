@@ -4,8 +4,11 @@ import sys
 
 
 def test_demo_scores_the_shipped_samples(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "nested_span_f1.cli", "demo"], cwd=tmp_path,
-                         capture_output=True, text=True, check=True).stdout
+    done = subprocess.run([sys.executable, "-W", "always", "-m", "nested_span_f1.cli", "demo"], cwd=tmp_path,
+                          capture_output=True, text=True, check=True)
+    # the demo's own sample data is no reason to warn: duplicates are counted in the output
+    assert done.stderr == ""
+    out = done.stdout
     lines = out.splitlines()
     # flat sample: 28 gold chunks, 28 predicted, 20 exact matches in default mode, 19 in strict mode
     assert "processed 121 tokens with 28 phrases; found: 28 phrases; correct: 20." in lines
@@ -16,3 +19,5 @@ def test_demo_scores_the_shipped_samples(tmp_path):
     # nested sample: 14 gold spans, 16 distinct predictions (one duplicate removed), 10 exact matches
     assert "  overall     0.6250     0.7143     0.6667       14" in lines
     assert any(line.startswith("tp=10  fp=6  fn=4  ") and "duplicate_predictions=1" in line for line in lines)
+    # the conlleval block says that its last column counts predicted phrases
+    assert "PREDICTED phrases" in out and "             MISC: precision:  50.00%; recall:  66.67%; FB1:  57.14  4" in lines

@@ -11,6 +11,7 @@ from nested_span_f1 import score_tags
 from nested_span_f1.lenient import count_lenient, score_lenient
 from nested_span_f1.lenient_counts import LenientCounts
 from nested_span_f1.lenient_matching import max_weight_matching
+from nested_span_f1.matching import DuplicateSpanWarning
 from nested_span_f1.scores import UndefinedMetricWarning
 
 SCHEMES = ("strict", "exact", "partial", "type")
@@ -209,9 +210,10 @@ document = st.integers(1, 3).flatmap(lambda n: st.tuples(st.lists(sentence, min_
 
 @settings(max_examples=300, deadline=None)
 @given(document, st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]), st.sampled_from([None, 0.3, 0.5]))
-def test_optimal_matching_equals_brute_force(doc, weight, min_iou):
+def test_optimal_matching_equals_brute_force(warns_if_duplicated, doc, weight, min_iou):
     predictions, references = doc
-    r = score_lenient(predictions, references, partial_weight=weight, min_iou=min_iou, zero_division=0)
+    with warns_if_duplicated(predictions, references):
+        r = score_lenient(predictions, references, partial_weight=weight, min_iou=min_iou, zero_division=0)
     totals, breakdown = brute_force(predictions, references, weight, min_iou)
     for scheme in SCHEMES:
         got = [r[f"{scheme}_{k}"] for k in ("correct", "incorrect", "partial", "missed", "spurious")]
@@ -245,9 +247,10 @@ def test_assignment_solver_equals_brute_force(rows, cols, data):
 
 @settings(max_examples=200, deadline=None)
 @given(document, st.randoms(use_true_random=False))
-def test_order_and_duplicates_never_change_a_number(doc, rng):
+def test_order_and_duplicates_never_change_a_number(warns_if_duplicated, doc, rng):
     predictions, references = doc
-    base = score_lenient(predictions, references, zero_division=0, return_errors=True)
+    with warns_if_duplicated(predictions, references):
+        base = score_lenient(predictions, references, zero_division=0, return_errors=True)
 
     def shuffled(side):
         out = []
@@ -257,7 +260,9 @@ def test_order_and_duplicates_never_change_a_number(doc, rng):
             out.append(spans)
         return out
 
-    again = score_lenient(shuffled(predictions), shuffled(references), zero_division=0, return_errors=True)
+    predictions, references = shuffled(predictions), shuffled(references)
+    with warns_if_duplicated(predictions, references):
+        again = score_lenient(predictions, references, zero_division=0, return_errors=True)
     for key in ("duplicate_predictions", "duplicate_references"):
         base.pop(key), again.pop(key)
     assert again == base
@@ -265,9 +270,10 @@ def test_order_and_duplicates_never_change_a_number(doc, rng):
 
 @settings(max_examples=200, deadline=None)
 @given(document)
-def test_per_type_sums_and_totals(doc):
+def test_per_type_sums_and_totals(warns_if_duplicated, doc):
     predictions, references = doc
-    r = score_lenient(predictions, references, zero_division=0)
+    with warns_if_duplicated(predictions, references):
+        r = score_lenient(predictions, references, zero_division=0)
     n_gold = sum(len(set(s)) for s in references)
     n_pred = sum(len(set(s)) for s in predictions)
     for scheme in SCHEMES:
@@ -285,10 +291,13 @@ def test_per_type_sums_and_totals(doc):
 
 @settings(max_examples=100, deadline=None)
 @given(document, st.integers(0, 3))
-def test_counts_of_parts_add_to_counts_of_the_whole(doc, cut):
+def test_counts_of_parts_add_to_counts_of_the_whole(warns_if_duplicated, doc, cut):
     predictions, references = doc
-    whole = count_lenient(predictions, references)
-    parts = sum([count_lenient(predictions[:cut], references[:cut]), count_lenient(predictions[cut:], references[cut:])])
+    with warns_if_duplicated(predictions, references):
+        whole = count_lenient(predictions, references)
+    with warns_if_duplicated(predictions, references):
+        parts = sum([count_lenient(predictions[:cut], references[:cut]),
+                     count_lenient(predictions[cut:], references[cut:])])
     assert parts.to_dict() == whole.to_dict()
     assert LenientCounts.from_dict(json.loads(json.dumps(whole.to_dict()))) == whole
 
@@ -357,7 +366,8 @@ def test_errors_list_every_non_correct_outcome():
 
 
 def test_duplicates_are_removed_and_counted():
-    r = score_lenient([[(0, 2, "A"), (0, 2, "A")]], [[(0, 2, "A"), (0, 2, "B"), (0, 2, "B")]], zero_division=0)
+    with pytest.warns(DuplicateSpanWarning, match="removed 1 duplicate predicted and 1 duplicate reference spans"):
+        r = score_lenient([[(0, 2, "A"), (0, 2, "A")]], [[(0, 2, "A"), (0, 2, "B"), (0, 2, "B")]], zero_division=0)
     assert (r["duplicate_predictions"], r["duplicate_references"]) == (1, 1)
     assert (r["strict_correct"], r["strict_missed"], r["strict_spurious"]) == (1, 1, 0)
 

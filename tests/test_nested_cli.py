@@ -21,6 +21,7 @@ def test_genia_against_itself_prints_size_and_tables(shared_data):
     out = done.stdout
     assert "1732 sentences, 46873 tokens, 5119 entities" in out and "22.4% nested, max depth 3" in out
     assert "aligned by sentence id" in out and "nested vs flat" in out and "span length" in out
+    assert done.stderr == ""
 
 
 def test_json_output_and_formats(shared_data, tmp_path):
@@ -42,7 +43,8 @@ def test_token_mismatch_names_the_sentence(tmp_path):
     write_corpus(pred, tmp_path / "p.jsonl")
     done = _run("--gold", tmp_path / "g.jsonl", "--pred", tmp_path / "p.jsonl")
     assert done.returncode == 2
-    assert "sentence 1: tokens differ at position 1" in done.stderr
+    # counted from 1 for people: the second sentence, its second token
+    assert "sentence 2: tokens differ at position 2" in done.stderr
 
 
 def test_console_script(shared_data):

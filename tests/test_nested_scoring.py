@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nested_span_f1.formats import read_corpus
+from nested_span_f1.matching import DuplicateSpanWarning
 from nested_span_f1.nested import count_nested, score_nested, summarize_nested
 
 LENGTH_NAMES = [(1, 1, "1"), (2, 2, "2"), (3, 3, "3"), (4, 4, "4"), (5, 7, "5-7"), (8, 10**9, "8+")]
@@ -137,8 +138,10 @@ HAND_MADE = {
 
 
 @pytest.mark.parametrize("predictions, references", HAND_MADE.values(), ids=HAND_MADE.keys())
-def test_hand_made_against_sets(predictions, references):
-    assert_matches(score_nested(predictions, references, zero_division=0), expected_scores(predictions, references))
+def test_hand_made_against_sets(warns_if_duplicated, predictions, references):
+    with warns_if_duplicated(predictions, references):
+        result = score_nested(predictions, references, zero_division=0)
+    assert_matches(result, expected_scores(predictions, references))
 
 
 def test_prediction_bucket_is_computed_among_predictions():
@@ -148,7 +151,8 @@ def test_prediction_bucket_is_computed_among_predictions():
 
 
 def test_duplicates_and_crossing_are_reported():
-    result = score_nested([[(0, 2, "A"), (0, 2, "A"), (1, 3, "B")]], [[(0, 2, "A")]], zero_division=0)
+    with pytest.warns(DuplicateSpanWarning, match="removed 1 duplicate predicted and 0 duplicate reference spans"):
+        result = score_nested([[(0, 2, "A"), (0, 2, "A"), (1, 3, "B")]], [[(0, 2, "A")]], zero_division=0)
     assert (result["duplicate_predictions"], result["crossing_predictions"], result["overall_precision"]) == (1, 1, 0.5)
 
 
@@ -207,7 +211,8 @@ def test_genia_perturbed_against_sets(shared_data):
     references = [list(s) for s in gold.entities]
     for seed in range(3):
         predictions = perturb(references, gold.lengths, seed)
-        result = score_nested(predictions, references, lengths=gold.lengths, zero_division=0)
+        with pytest.warns(DuplicateSpanWarning):
+            result = score_nested(predictions, references, lengths=gold.lengths, zero_division=0)
         expected = expected_scores(predictions, references)
         assert_matches(result, expected)
         assert result["duplicate_predictions"] > 0 and result["crossing_predictions"] > 0
@@ -222,21 +227,23 @@ corpora = st.lists(st.tuples(spans, spans), min_size=1, max_size=4)
 
 @settings(max_examples=60, deadline=None)
 @given(corpora)
-def test_random_against_sets(pairs):
+def test_random_against_sets(warns_if_duplicated, pairs):
     predictions, references = [p for p, _ in pairs], [g for _, g in pairs]
-    assert_matches(score_nested(predictions, references, zero_division=0), expected_scores(predictions, references))
+    with warns_if_duplicated(predictions, references):
+        result = score_nested(predictions, references, zero_division=0)
+    assert_matches(result, expected_scores(predictions, references))
 
 
 @settings(max_examples=30, deadline=None)
 @given(corpora)
-def test_perfect_and_order_invariant(pairs):
+def test_perfect_and_order_invariant(warns_if_duplicated, pairs):
     references = [g for _, g in pairs]
-    if any(references):
-        assert score_nested(references, references)["overall_f1"] == 1.0
-    shuffled = [list(reversed(p)) for p, _ in pairs]
-    assert score_nested(shuffled, references, zero_division=0) == score_nested(
-        [p for p, _ in pairs], references, zero_division=0
-    )
+    predictions = [p for p, _ in pairs]
+    with warns_if_duplicated(references, predictions):
+        if any(references):
+            assert score_nested(references, references)["overall_f1"] == 1.0
+        shuffled = [list(reversed(p)) for p in predictions]
+        assert score_nested(shuffled, references, zero_division=0) == score_nested(predictions, references, zero_division=0)
 
 
 def test_counter_of_labels_matches_number():

@@ -136,10 +136,8 @@ def test_conll2000_misalignment_named_by_cli(shared_data):
     done = _cli("score", "--gold", str(folder / "test.gold.tsv"), "--pred", str(folder / "test.pred.tsv"))
     assert done.returncode != 0
     assert done.stdout == ""
-    # the first bad sentence and the first token that differs ('#' vs '200'), 0-based
-    # like score_tags' messages
-    assert f"sentence {CONLL2000_FIRST_BAD_SENTENCE}" in done.stderr
-    assert f"token {CONLL2000_FIRST_BAD_TOKEN}" in done.stderr
+    # the first bad sentence and the first token that differs ('#' vs '200'), counted from 1 for people
+    assert f"sentence {CONLL2000_FIRST_BAD_SENTENCE + 1}, token {CONLL2000_FIRST_BAD_TOKEN + 1}:" in done.stderr
     assert "Traceback" not in done.stderr
 
 

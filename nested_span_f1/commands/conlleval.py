@@ -23,7 +23,19 @@ BOUNDARY = "-X-"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("conlleval", help="drop-in for conlleval.pl: reads stdin, prints its report")
+    p = sub.add_parser(
+        "conlleval", help="drop-in for conlleval.pl: reads stdin, prints its report",
+        description="A drop-in for conlleval.pl (CoNLL-2000). Reads stdin: one token a line, its\n"
+                    "fields split by -d (default: one space), the gold tag in the last-but-one field\n"
+                    "and the predicted tag in the last, a blank line (or -X-) between sentences.\n"
+                    "Prints conlleval.pl's report, character for character; the number after a\n"
+                    "type's FB1 counts its predicted phrases.",
+        epilog="examples:\n"
+               "  nested-span-f1 conlleval < output.txt        # token [features] gold pred, space-separated\n"
+               "  nested-span-f1 conlleval -d '\\t' < output.tsv  # tab-separated: pass -d '\\t'\n"
+               "  nested-span-f1 conlleval -r -l < output.txt  # prefix-less tags, LaTeX table",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("-d", dest="delimiter", default=" ", help="field delimiter, a regex (default: single space)")
     p.add_argument("-r", dest="raw", action="store_true", help="tags have no B-/I- prefixes (one token per chunk)")
     p.add_argument("-o", dest="outside", default="O", help="outside tag in raw mode (default: O)")

@@ -6,20 +6,36 @@ import json
 import sys
 from pathlib import Path
 
-from ..conll import check_same_tokens, read_columns
+from ..conll import check_same_tokens
 from ..flat import score_tags
 from ..report import table
 from ..schemes import SCHEMES
+from .inputs import HelpFormatter, column_index, for_people, read_column_file, tag_column
+
+EXAMPLE = """examples:
+  nested-span-f1 score --gold test.gold.conll --pred test.pred.conll
+  nested-span-f1 score --gold test.gold.conll --pred test.pred.conll --scheme IOB2 --mode strict --json
+  nested-span-f1 score --gold gold.tsv --pred pred.tsv --column 2 --delimiter $'\\t' --plot types.png
+
+Columns count from 1 (column 1 is the token) or from the end (-1, the default, is the last).
+The `number` column is gold support; --plot needs pip install "nested-span-f1[plots]"."""
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("score", help="span F1 of two token-aligned column files (gold, predictions)")
+    p = sub.add_parser(
+        "score", help="span F1 of two token-aligned column files (gold, predictions)",
+        description="Exact-match span F1 (seqeval's numbers, default or strict mode) of a predicted column file "
+                    "against a gold one: one token a line with its tag in a column, a blank line between "
+                    "sentences. The files must hold the same tokens; the first difference is named by file and line.",
+        epilog=EXAMPLE, formatter_class=HelpFormatter,
+    )
     p.add_argument("--gold", required=True, help="gold column file: token ... tag, blank line between sentences")
     p.add_argument("--pred", required=True, help="predicted column file, token-aligned with --gold")
     p.add_argument("--scheme", choices=sorted(SCHEMES), help="tagging scheme (needed for --mode strict)")
     p.add_argument("--mode", choices=["strict"], help="strict: drop chunks the scheme does not allow")
     p.add_argument("--suffix", action="store_true", help="tags are TYPE-B rather than B-TYPE")
-    p.add_argument("--column", type=int, default=-1, help="tag column (default: the last)")
+    p.add_argument("--column", type=column_index, default=-1, metavar="N",
+                   help="tag column, counted from 1 (the token) or from the end (default: -1, the last)")
     p.add_argument("--delimiter", default=None, help="column delimiter (default: any whitespace)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--plot", metavar="FILE", help="also draw per-type P/R/F1 to FILE (.png, .svg, .pdf)")
@@ -27,13 +43,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    gold = read_columns(args.gold, args.delimiter)
-    pred = read_columns(args.pred, args.delimiter)
-    check_same_tokens(gold, pred)
-    result = score_tags(
-        pred.column(args.column), gold.column(args.column),
-        scheme=args.scheme, mode=args.mode, suffix=args.suffix,
-    )
+    gold = read_column_file(args.gold, args.delimiter)
+    pred = read_column_file(args.pred, args.delimiter)
+    try:
+        check_same_tokens(gold, pred)
+        result = score_tags(
+            tag_column(pred, args.column), tag_column(gold, args.column),
+            scheme=args.scheme, mode=args.mode, suffix=args.suffix, zero_division=0,
+        )
+    except (ValueError, TypeError) as error:
+        raise for_people(error, gold, pred) from None
     if args.json:
         json.dump(result, sys.stdout, indent=2)
         sys.stdout.write("\n")

@@ -25,6 +25,14 @@ class Format:
     ends: str
     used_by: str
 
+    def describe(self) -> str:
+        """``name: tools that write it, how ends count``, for messages and listings."""
+        return f"{self.name}: {self.used_by}, ends {self.ends}"
+
+    def example(self) -> str:
+        """The format's text for one sentence with two nested spans, as :func:`write_corpus` writes it."""
+        return self.write(EXAMPLE)
+
 
 FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("oneie", js.read_oneie, js.write_oneie, "exclusive", "CNN_Nested_NER, OneIE (jsonl)"),
@@ -37,6 +45,9 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("pyramid", js.read_pyramid, js.write_pyramid, "exclusive", "Pyramid (json list)"),
 )}
 
+EXAMPLE = Corpus([["IL-2", "gene", "expression"]], [[(0, 2, "DNA"), (0, 1, "protein")]], ["s1"], source="example")
+"""The sentence :meth:`Format.example` writes: "IL-2 gene" is DNA, "IL-2" inside it a protein."""
+
 ALIASES = {
     "jsonl": "oneie", "cnn_nested_ner": "oneie", "locate_and_label": "triaffine", "spert": "triaffine",
     "diffusionner": "triaffine", "yu2020": "biaffine", "muis_lu": "lu_roth",
@@ -44,13 +55,19 @@ ALIASES = {
 
 
 def get_format(name: str) -> Format:
-    """The format called ``name`` (an alias such as ``jsonl`` or ``spert`` works too)."""
+    """The format called ``name`` (an alias such as ``jsonl`` or ``spert`` works too; case and ``-``/``_``
+    do not matter)."""
     key = name.lower().replace("-", "_")
     key = ALIASES.get(key, key)
     if key not in FORMATS:
         choices = ", ".join([*FORMATS, *ALIASES])
         raise ValueError(f"unknown format {name!r}; choose one of {choices}")
     return FORMATS[key]
+
+
+def aliases_of(name: str) -> list[str]:
+    """The other names :func:`get_format` accepts for the format ``name``."""
+    return [alias for alias, target in ALIASES.items() if target == name]
 
 
 def _json_kind(first: Any) -> str | None:
@@ -103,7 +120,8 @@ def detect_format(text: str, source: str = "file") -> str:
             except (ValueError, TypeError):
                 continue
     if kind is None:
-        raise ValueError(f"{source}: cannot tell the format; pass it explicitly (one of {', '.join(FORMATS)})")
+        known = "; ".join(f.describe() for f in FORMATS.values())
+        raise ValueError(f"{source}: cannot tell the format; pass it explicitly, one of: {known}")
     return kind
 
 

@@ -1,0 +1,182 @@
+"""What the commands share at the edge: reading the files they score and telling people where a problem is.
+
+The core names sentences and tokens from 0 (the Python API's indices); people
+count sentences, tokens, lines and columns from 1. The commands convert here,
+where the file line of every sentence is known, and nowhere else.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import re
+import sys
+import textwrap
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Union
+
+from tqdm import tqdm
+
+from ..conll import ColumnFile, read_columns
+from ..formats import FORMATS, Corpus, detect_format, get_format, read_corpus
+from ..matching import DuplicateSpanWarning
+
+LARGE_FILE = 10_000_000
+"""Bytes from which reading a column file shows a progress bar: about a million ``token tag`` lines."""
+
+COLUMNS = "conll"
+"""The format name of token-per-line column files, beside the span formats of the registry."""
+
+_WHERE = re.compile(r"\b(?:(predictions|references), )?sentence (\d+)(?:(,? (?:token|position) )(\d+))?")
+# formats.align names the first differing token by its position alone
+_POSITION = re.compile(r"\b(differ at position) (\d+)")
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Wraps prose paragraphs of a description or epilog to the terminal; keeps indented lines (examples)
+    as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        paragraphs = []
+        for paragraph in text.split("\n\n"):
+            if any(line.startswith(" ") for line in paragraph.splitlines()):
+                paragraphs.append(textwrap.indent(paragraph, indent))
+            else:
+                paragraphs.append(textwrap.fill(" ".join(paragraph.split()), width, initial_indent=indent,
+                                                subsequent_indent=indent))
+        return "\n\n".join(paragraphs)
+
+
+def format_name(value: str) -> str:
+    """An argparse type: any format name or alias the registry knows, as its canonical name."""
+    try:
+        return get_format(value).name
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{error} (`nested-span-f1 formats` describes each)") from None
+
+
+def column_or_format(value: str) -> str:
+    """An argparse type: ``conll`` (column files) or a span format name or alias."""
+    return COLUMNS if value.lower() in (COLUMNS, "columns") else format_name(value)
+
+
+def column_index(value: str) -> int:
+    """An argparse type: a column counted from 1 (the token) or from the end (-1, the last) to a list index."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a column number is an integer, got {value!r}") from None
+    if number == 0:
+        raise argparse.ArgumentTypeError("columns count from 1 (the token) or from the end (-1, the last); 0 is none")
+    if number == 1:
+        raise argparse.ArgumentTypeError("column 1 holds the tokens; tags are in column 2 or later (default: the last)")
+    return number - 1 if number > 0 else number
+
+
+def tag_column(file: ColumnFile, index: int) -> list[list[str]]:
+    """Column ``index`` (a list index, from :func:`column_index`) of every sentence, checked against the
+    file's width first so that the message counts columns as the user does."""
+    width = len(file.rows[0][0]) if file.rows else 0
+    if file.rows and not -width <= index < width:
+        number = index + 1 if index >= 0 else index
+        raise ValueError(f"{file.name}: --column {number} is beyond the file's {width} columns "
+                         f"(line {file.lines[0]}); columns count from 1, or from the end with -1")
+    if file.rows and index in (0, -width):
+        raise ValueError(f"{file.name}: column 1 holds the tokens ({width} columns); pass the tag column")
+    return file.column(index)
+
+
+class _Progress(io.TextIOWrapper):
+    """A text file whose lines move a progress bar (by characters read, about the file's bytes)."""
+
+    def __init__(self, path: str, bar: Any) -> None:
+        super().__init__(open(path, "rb"), encoding="utf-8")
+        self._bar, self._read, self._lines = bar, 0, 0
+
+    def __next__(self) -> str:  # type: ignore[override]  # typeshed types _IOBase.__next__ as bytes
+        line = super().__next__()
+        self._read += len(line)
+        self._lines += 1
+        if self._lines % 65536 == 0:
+            self._bar.update(self._read)
+            self._read = 0
+        return line
+
+    def close(self) -> None:
+        self._bar.update(self._read)
+        super().close()
+
+
+def progress(path: str) -> Any:
+    """A tqdm bar over the file's bytes on stderr, switched off below :data:`LARGE_FILE` or off a terminal."""
+    size = os.path.getsize(path)
+    return tqdm(total=size, unit="B", unit_scale=True, desc=os.path.basename(path), file=sys.stderr,
+                disable=size < LARGE_FILE or not sys.stderr.isatty(), leave=False)
+
+
+def read_column_file(path: str, delimiter: str | None = None) -> ColumnFile:
+    """:func:`read_columns`, with a progress bar on stderr for large files when stderr is a terminal."""
+    with progress(path) as bar:
+        if bar.disable:
+            return read_columns(path, delimiter)
+        with _Progress(path, bar) as handle:
+            return read_columns(handle, delimiter)
+
+
+Side = Union[ColumnFile, Corpus]
+
+
+def read_side(path: str, format: str | None = None, delimiter: str | None = None) -> Side:
+    """A column file (``format="conll"``, or a file no span format recognises) or a span corpus.
+
+    Detection reads files below :data:`LARGE_FILE` only; a larger file is a span
+    corpus when it starts with ``{`` or ``[`` and a column file otherwise.
+    """
+    if format == COLUMNS:
+        return read_column_file(path, delimiter)
+    if format:
+        return read_corpus(path, format)
+    if os.path.getsize(path) >= LARGE_FILE:
+        with open(path, encoding="utf-8") as handle:
+            json_like = handle.read(1) in ("{", "[")
+        return read_corpus(path) if json_like else read_column_file(path, delimiter)
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        name = detect_format(text, path)
+    except ValueError:
+        return read_column_file(path, delimiter)
+    return FORMATS[name].read(text, path)
+
+
+def for_people(error: Exception, gold: Side | None = None, pred: Side | None = None) -> Exception:
+    """The error with 1-based sentence and token numbers, and the file line where the column files give it.
+
+    ``predictions, sentence 3, token 2`` (the core's 0-based indices) becomes
+    ``predictions, sentence 4, token 3 (pred.conll line 57)``.
+    """
+    files = {"predictions": pred, "references": gold}
+
+    def fix(match: re.Match[str]) -> str:
+        side, sentence, sep, token = match.groups()
+        s = int(sentence)
+        text = f"{side + ', ' if side else ''}sentence {s + 1}"
+        if token is not None:
+            text += f"{sep}{int(token) + 1}"
+        source = files.get(side or "")
+        if isinstance(source, ColumnFile) and s < len(source.lines):
+            text += f" ({source.name} line {source.lines[s] + int(token or 0)})"
+        return text
+
+    text = _WHERE.sub(fix, str(error))
+    return type(error)(_POSITION.sub(lambda m: f"{m.group(1)} {int(m.group(2)) + 1}", text))
+
+
+@contextmanager
+def duplicates_in_output() -> Iterator[None]:
+    """Silence the core's DuplicateSpanWarning for the call inside: the command prints the counts instead."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=DuplicateSpanWarning)
+        yield
