@@ -52,8 +52,11 @@ def _checked_spans(sentence: np.ndarray, start: np.ndarray, end: np.ndarray, lab
         raise ValueError(f"{side}: sentence {int(sentence[k])} has span start {int(start[k])}, end {int(end[k])}; "
                          "spans need 0 <= start < end (end exclusive)")
     _check_ids(label, len(labels), f"{side} label")
-    as64 = [np.asarray(a, dtype=np.int64) for a in (sentence, start, end, label)]
-    return SpanArrays(*as64, labels, n_sentences)
+    def as64(a: np.ndarray) -> np.ndarray:
+        return np.asarray(a, dtype=np.int64)
+
+    return SpanArrays(sentence=as64(sentence), start=as64(start), end=as64(end), label=as64(label), labels=labels,
+                      n_sentences=n_sentences)
 
 
 def candidate_spans(
@@ -148,7 +151,8 @@ def count_layered_ids(
     n_layers = ref.shape[2]
 
     def lift(side: SpanArrays) -> SpanArrays:
-        return SpanArrays(side.sentence // n_layers, side.start, side.end, side.label, side.labels, ref.shape[0])
+        return SpanArrays(sentence=side.sentence // n_layers, start=side.start, end=side.end, label=side.label,
+                          labels=side.labels, n_sentences=ref.shape[0])
 
     counts = count_arrays(lift(decoded.predictions), lift(decoded.references))
     return counts + NestedCounts(Counts(notes=decoded.notes))

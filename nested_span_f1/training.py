@@ -23,7 +23,8 @@ def word_tokenizer(sentences: Iterable[Iterable[str]], directory: str | Path) ->
     vocabulary only through ``from_pretrained`` of a folder), then the tokenizer is
     saved there too, so ``directory`` can be passed to ``from_pretrained`` later.
     """
-    from transformers import BertTokenizerFast
+    # transformers 5 defines it as an alias that type checkers do not see
+    from transformers import BertTokenizerFast  # type: ignore[attr-defined]
 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
