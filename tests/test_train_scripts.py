@@ -1,5 +1,6 @@
 """Both fine-tuning scripts run end to end offline; their written predictions, rescored by the CLI,
 give the metrics they logged."""
+import importlib.util
 import json
 import os
 import subprocess
@@ -10,6 +11,8 @@ import pytest
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
+
+from nested_span_f1.training import word_tokenizer
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "nested_span_f1" / "sample_data"
@@ -99,3 +102,21 @@ def test_train_nested_on_genia_in_w2ner_format(tmp_path):
     assert f1s[-1] > 0
     written = json.loads((out / "checkpoint-100" / f"test_predictions{gold.suffix}").read_text())
     assert set(written[0]) == {"sentence", "ner"}  # W2NER, as the gold file
+
+
+def _script(name):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_train_ner_aligns_labels_as_run_ner_does(tmp_path):
+    script = _script("train_ner")
+    labels = ["O", "B-ORG", "I-ORG"]
+    tok = word_tokenizer([["Acme-Corp", "hires"]], tmp_path)
+    assert tok.tokenize("Acme-Corp hires") == ["acme", "-", "corp", "hires"]
+    first_only = script.encode([["Acme-Corp", "hires"]], [["B-ORG", "O"]], tok, labels, label_all_tokens=False)
+    every_piece = script.encode([["Acme-Corp", "hires"]], [["B-ORG", "O"]], tok, labels, label_all_tokens=True)
+    assert first_only[0]["labels"] == [-100, 1, -100, -100, 0, -100]
+    assert every_piece[0]["labels"] == [-100, 1, 2, 2, 0, -100]  # B- becomes I- after the first piece
