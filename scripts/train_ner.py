@@ -7,7 +7,8 @@ initialised BERT and a word-piece vocabulary built from the training words;
 first sub-token, -100 elsewhere, as transformers' run_ner.py does
 (``--label-all-tokens`` gives every sub-token its word's label, B- turned into I-).
 
-Prints the metrics at every evaluation and writes them to ``OUTPUT/metrics.json``;
+Prints the metrics at every evaluation and writes them to ``OUTPUT/metrics.json``, the
+model and tokenizer to ``OUTPUT/model`` (a ``--model`` for a later run);
 with ``--predict``, also the test set's metrics and ``OUTPUT/test_predictions.conll``
 (token and predicted tag), which ``nested-span-f1 score --gold TEST --pred
 OUTPUT/test_predictions.conll`` scores to the same numbers.
@@ -151,9 +152,10 @@ def main(argv: list[str] | None = None) -> int:
         data_collator=transformers.DataCollatorForTokenClassification(tokenizer),
         compute_metrics=compute_metrics_for(label_list, scheme=args.scheme, mode=args.mode,
                                             entity_level=args.entity_level),
-        preprocess_logits_for_metrics=argmax_logits, callbacks=[log],
+        preprocess_logits_for_metrics=argmax_logits, callbacks=[log], processing_class=tokenizer,
     )
     trainer.train()
+    trainer.save_model(str(out / "model"))
     result: dict[str, Any] = {"label_list": label_list, "files": paths, "evaluations": log.evaluations}
     if args.predict:
         output = trainer.predict(rows["test"], metric_key_prefix="test")

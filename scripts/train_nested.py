@@ -179,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     fragmented = data["test"].discontinuous()
     if fragmented:
         print(f"note: {fragmented} discontinuous test entities cannot be predicted by a span classifier")
-    width = args.max_span_width or max(e - s for sentence in data["train"].entities for s, e, _ in contiguous(sentence))
+    width = args.max_span_width or max(
+        (e - s for sentence in data["train"].entities for s, e, _ in contiguous(sentence)), default=1)
     transformers.set_seed(args.seed)
     model_class = span_classifier_class()
     labels = {"num_labels": len(label_list), "id2label": dict(enumerate(label_list)),

@@ -59,6 +59,13 @@ def test_train_ner_writes_metrics_and_predictions_the_cli_rescores(tmp_path):
     for key, (logged, again) in pairs.items():
         assert logged == pytest.approx(again, abs=1e-12), key
 
+    # the saved model fine-tuned further with --model
+    _run(ROOT / "scripts" / "train_ner.py", "--output-dir", tmp_path / "again", "--model", tmp_path / "model",
+         "--epochs", 1, "--learning-rate", 1e-3)
+    again = json.loads((tmp_path / "again" / "metrics.json").read_text())
+    assert again["label_list"] == metrics["label_list"]
+    assert again["evaluations"][0]["eval_f1"] > 0  # it starts from the trained weights
+
 
 def _check_checkpoints(out, gold, n_checkpoints, per_type):
     metrics = json.loads((out / "metrics.json").read_text())
