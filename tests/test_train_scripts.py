@@ -89,9 +89,9 @@ def _check_checkpoints(out, gold, n_checkpoints, per_type):
     return f1s
 
 
-def test_train_nested_on_the_embedded_sample(tmp_path):
+def test_train_nested_on_the_embedded_sample_streaming(tmp_path):
     _run(ROOT / "scripts" / "train_nested.py", "--output-dir", tmp_path, "--epochs", 10, "--batch-size", 2,
-         "--save-steps", 10, "--learning-rate", 1e-2)
+         "--save-steps", 10, "--learning-rate", 1e-2, "--batch-eval-metrics")
     f1s = _check_checkpoints(tmp_path, SAMPLES / "nested.gold.jsonl", 3, per_type=False)
     assert max(f1s) > 0
     first = (tmp_path / "checkpoint-30" / "test_predictions.jsonl").read_text().splitlines()[0]
