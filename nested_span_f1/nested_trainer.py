@@ -37,13 +37,6 @@ from .spans import SpanArrays
 from .trainer import first_output, streaming, to_numpy, trainer_view
 
 
-def _check_ids(ids: np.ndarray, n_labels: int, what: str) -> None:
-    bad = np.argwhere((ids < 0) | (ids >= n_labels))
-    if len(bad):
-        position = ", ".join(map(str, bad[0].tolist()))
-        raise ValueError(f"{what} at [{position}] is {int(ids[tuple(bad[0])])}, not a label id below {n_labels}")
-
-
 def _checked_spans(sentence: np.ndarray, start: np.ndarray, end: np.ndarray, label: np.ndarray,
                    labels: tuple[str, ...], n_sentences: int, side: str) -> SpanArrays:
     bad = np.flatnonzero((start < 0) | (start >= end))
@@ -51,7 +44,11 @@ def _checked_spans(sentence: np.ndarray, start: np.ndarray, end: np.ndarray, lab
         k = bad[0]
         raise ValueError(f"{side}: sentence {int(sentence[k])} has span start {int(start[k])}, end {int(end[k])}; "
                          "spans need 0 <= start < end (end exclusive)")
-    _check_ids(label, len(labels), f"{side} label")
+    bad = np.flatnonzero((label < 0) | (label >= len(labels)))
+    if len(bad):
+        k = bad[0]
+        raise ValueError(f"{side}: sentence {int(sentence[k])}, span ({int(start[k])}, {int(end[k])}) has label id "
+                         f"{int(label[k])}, not one of 0..{len(labels) - 1}")
     def as64(a: np.ndarray) -> np.ndarray:
         return np.asarray(a, dtype=np.int64)
 
@@ -111,7 +108,6 @@ def span_metrics_for(
         if predicted.ndim == gold.ndim + 1:
             predicted = predicted.argmax(-1)
         mask = gold != -100
-        _check_ids(predicted[mask], len(labels), "predicted label")
         predictions = candidate_spans(predicted, starts, ends, mask, labels, none_label)
         if len(eval_pred.label_ids) == 4:
             references = gold_span_rows(eval_pred.label_ids[3], labels)
