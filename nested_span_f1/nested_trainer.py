@@ -39,6 +39,7 @@ from .trainer import first_output, streaming, to_numpy, trainer_view
 
 def _checked_spans(sentence: np.ndarray, start: np.ndarray, end: np.ndarray, label: np.ndarray,
                    labels: tuple[str, ...], n_sentences: int, side: str) -> SpanArrays:
+    """Spans from parallel arrays, after checking offsets and label ids (messages name the sentence)."""
     bad = np.flatnonzero((start < 0) | (start >= end))
     if len(bad):
         k = bad[0]
@@ -49,6 +50,7 @@ def _checked_spans(sentence: np.ndarray, start: np.ndarray, end: np.ndarray, lab
         k = bad[0]
         raise ValueError(f"{side}: sentence {int(sentence[k])}, span ({int(start[k])}, {int(end[k])}) has label id "
                          f"{int(label[k])}, not one of 0..{len(labels) - 1}")
+
     def as64(a: np.ndarray) -> np.ndarray:
         return np.asarray(a, dtype=np.int64)
 
