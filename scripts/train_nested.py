@@ -7,7 +7,7 @@ given. The model classifies every span of up to ``--max-span-width`` words (defa
 the longest training entity) from the first sub-tokens of its first and last word
 and its width; label 0 is "no entity". Offline by default: a tiny random BERT with
 a word-piece vocabulary built from the training words; ``--model PATH`` starts from
-a local BERT checkpoint instead.
+a local BERT checkpoint instead (or a checkpoint of an earlier run, which holds its tokenizer).
 
 Every evaluation is scored with the nested metric (``span_metrics_for``; each gold
 entity counts, also those no candidate covers) and printed. At every checkpoint the
@@ -207,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     trainer = transformers.Trainer(
         model=model, args=training_args, train_dataset=rows["train"], eval_dataset=rows["validation"],
         data_collator=collate, compute_metrics=span_metrics_for(label_list, entity_level=args.entity_level),
-        preprocess_logits_for_metrics=argmax_logits, callbacks=[log, saved],
+        preprocess_logits_for_metrics=argmax_logits, callbacks=[log, saved], processing_class=tokenizer,
     )
     trainer_ref["trainer"] = trainer
     trainer.train()

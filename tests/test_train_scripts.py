@@ -97,6 +97,12 @@ def test_train_nested_on_the_embedded_sample_streaming(tmp_path):
     first = (tmp_path / "checkpoint-30" / "test_predictions.jsonl").read_text().splitlines()[0]
     assert set(json.loads(first)) == {"tokens", "sent_id", "entity_mentions"}  # the gold file's format
 
+    # a checkpoint holds its tokenizer: training goes on from it with --model
+    _run(ROOT / "scripts" / "train_nested.py", "--output-dir", tmp_path / "again", "--model", tmp_path / "checkpoint-30",
+         "--epochs", 1, "--batch-size", 2, "--learning-rate", 1e-4)
+    again = json.loads((tmp_path / "again" / "metrics.json").read_text())
+    assert again["evaluations"][0]["eval_f1"] > 0  # it starts from the trained weights
+
 
 @pytest.mark.skipif(not GENIA_TEST.exists(), reason=f"GENIA is not at {GENIA_TEST} (see ../shared/data/PROVENANCE.md)")
 def test_train_nested_on_genia_in_w2ner_format(tmp_path):
