@@ -136,7 +136,8 @@ def unit_matrix(found: Pair, unit_of: np.ndarray, n_units: int, labels: Sequence
     return np.stack(counts, axis=1), match
 
 
-def _estimate(value: float, low: float, high: float) -> dict[str, float]:
+def _estimate(value: Any, low: Any, high: Any) -> dict[str, float]:
+    """``{value, low, high}`` as Python floats (from floats or 0-d arrays)."""
     return {"value": float(value), "low": float(low), "high": float(high)}
 
 
@@ -183,7 +184,7 @@ def _comparisons(names: Sequence[str], totals: np.ndarray, f1_samples: np.ndarra
                  confidence: float, alpha: float) -> list[dict[str, Any]]:
     """Every pair's F1 difference (first minus second) with its interval and both p-values, Holm-corrected."""
     point = _micro_f1(totals)
-    out = []
+    out: list[dict[str, Any]] = []
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
             observed = float(point[i] - point[j])
@@ -244,6 +245,9 @@ def benchmark(
     """
     if n_resamples < 1 or (n_permutations is not None and n_permutations < 1):
         raise ValueError(f"n_resamples and n_permutations must be at least 1, got {n_resamples}, {n_permutations}")
+    for option, value in (("confidence", confidence), ("alpha", alpha)):
+        if not 0 < value < 1:
+            raise ValueError(f"{option} must be between 0 and 1 (exclusive), got {value!r}")
     gold = read_side(references, format, "references")
     unit_of, unit_name = units(gold, units_by)
     n_units = int(unit_of.max(initial=-1)) + 1

@@ -122,7 +122,7 @@ def pair(gold: Side, predicted: Side, *, scheme: str | None = None, mode: str | 
     if (gold.tags is None) != (predicted.tags is None):
         kinds = {True: "tag columns", False: "entity spans"}
         raise ValueError(f"{predicted.name} holds {kinds[predicted.tags is not None]} but the gold "
-                         f"{gold.name} holds {kinds[gold.tags is not None]}; give both in one kind")
+                         f"({gold.name}) holds {kinds[gold.tags is not None]}; give both in one kind")
     if gold.tags is not None and predicted.tags is not None:
         if gold.columns is not None and predicted.columns is not None:
             check_same_tokens(gold.columns, predicted.columns)

@@ -81,18 +81,22 @@ def markdown(result: Mapping[str, Any]) -> str:
 
 
 def _differences(pairs: Sequence[Mapping[str, Any]], settings: Mapping[str, Any], level: str) -> list[str]:
-    alpha = settings["alpha"]
+    """The pairs table (Holm columns with more than one pair) and a sentence saying which differences hold."""
+    alpha, corrected = settings["alpha"], len(pairs) > 1
+    keys = ["p_bootstrap", "p_randomization"]
+    titles = ["p bootstrap", "p randomization"]
+    if corrected:
+        keys += ["p_bootstrap_holm", "p_randomization_holm"]
+        titles += ["p bootstrap (Holm)", "p randomization (Holm)"]
     lines = [f"### Differences in F1 (A minus B; paired tests over {settings['units']})", ""]
     lines += _table(
-        ["A", "B", "ΔF1", f"{level} CI", "p bootstrap", "p randomization", "p bootstrap (Holm)",
-         "p randomization (Holm)", f"Holds at {alpha:g}"],
-        [[p["a"], p["b"], _signed(p["f1_difference"]["value"]), _ci(p["f1_difference"]), f"{p['p_bootstrap']:.4f}",
-          f"{p['p_randomization']:.4f}", f"{p['p_bootstrap_holm']:.4f}", f"{p['p_randomization_holm']:.4f}",
-          "yes" if p["significant"] else "no"] for p in pairs], left=2)
-    held = [p for p in pairs if p["significant"]]
+        ["A", "B", "ΔF1", f"{level} CI", *titles, f"Holds at {alpha:g}"],
+        [[p["a"], p["b"], _signed(p["f1_difference"]["value"]), _ci(p["f1_difference"]),
+          *(f"{p[key]:.4f}" for key in keys), "yes" if p["significant"] else "no"] for p in pairs], left=2)
     how = (f"both the paired bootstrap ({settings['n_resamples']} resamples) and approximate randomization "
-           f"({settings['n_permutations']} rounds) give p < {alpha:g} after Holm's correction over {len(pairs)} "
-           f"{'pair' if len(pairs) == 1 else 'pairs'}")
+           f"({settings['n_permutations']} rounds) give p < {alpha:g}"
+           + (f" after Holm's correction over {len(pairs)} pairs" if corrected else ""))
+    held = [p for p in pairs if p["significant"]]
     if not held:
         return [*lines, f"No difference holds at {alpha:g}: none where {how}.", ""]
     said = "; ".join(
