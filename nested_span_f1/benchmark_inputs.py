@@ -131,7 +131,9 @@ def pair(gold: Side, predicted: Side, *, scheme: str | None = None, mode: str | 
     if scheme is not None or mode is not None:
         raise ValueError("scheme and mode apply to tag columns, but the gold holds entity spans")
     if gold.corpus is not None and predicted.corpus is not None:
-        predicted = _corpus(align(gold.corpus, predicted.corpus))
+        aligned = align(gold.corpus, predicted.corpus)
+        if aligned is not predicted.corpus:
+            predicted = _corpus(aligned)
     if predicted.n_sentences != gold.n_sentences:
         raise ValueError(f"{gold.name} has {gold.n_sentences} sentences but {predicted.name} has "
                          f"{predicted.n_sentences}; they must align sentence by sentence")

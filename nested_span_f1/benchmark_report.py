@@ -100,8 +100,8 @@ def _differences(pairs: Sequence[Mapping[str, Any]], settings: Mapping[str, Any]
     if not held:
         return [*lines, f"No difference holds at {alpha:g}: none where {how}.", ""]
     said = "; ".join(
-        f"{p['a']} {'>' if p['f1_difference']['value'] > 0 else '<'} {p['b']} ({_signed(p['f1_difference']['value'])})"
-        for p in held)
+        f"{p['a']} > {p['b']} (+{_pct(p['f1_difference']['value'])})" if p["f1_difference"]["value"] > 0
+        else f"{p['b']} > {p['a']} (+{_pct(-p['f1_difference']['value'])})" for p in held)
     return [*lines, f"Differences that hold at {alpha:g} ({how}): {said}.", ""]
 
 

@@ -176,3 +176,16 @@ def test_inputs_are_checked():
         benchmark(gold, {"x": pred}, confidence=95, progress=False)
     with pytest.raises(TypeError, match="expected a file path, a Corpus, or per-sentence tag or span lists"):
         benchmark(gold, {"x": 3}, progress=False)
+
+
+def test_worked_example_script_writes_the_report(shared_data, tmp_path, repo_root):
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, str(repo_root / "scripts" / "benchmark_checkpoints.py"), "--demo",
+                          "--gold", str(shared_data / GENIA), "--bootstrap", "100", "--out", str(tmp_path)],
+                         capture_output=True, text=True, check=True).stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["benchmark.json", "benchmark.md", "benchmark.png",
+                                                          "model_card.md"]
+    assert "best: run/checkpoint-1500 F1 " in out
+    assert "run/checkpoint-1000 > run/checkpoint-500 (+" in (tmp_path / "benchmark.md").read_text()
