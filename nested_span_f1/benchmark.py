@@ -28,10 +28,11 @@ import numpy as np
 
 from . import __version__
 from .benchmark_inputs import Pair, Source, checkpoints, pair, read_side, units
-from .exact_match import match_exact
+from .exact_match import ExactMatch, match_exact
 from .lenient import count_lenient, summarize_lenient
 from .nested import count_arrays, summarize_nested
 from .report import ERROR_CATEGORIES
+from .spans import SpanArrays
 from .stats import bootstrap_sums, holm, interval, p_value, paired_bootstrap_p, prf, swap_sums
 
 TP, PREDICTED, GOLD = 0, 1, 2
@@ -101,9 +102,10 @@ class BenchmarkResult:
 
 def _systems(predictions: Predictions, suffix: str) -> list[tuple[str, int | None, Source]]:
     """``(name, step, source)`` per system; a directory stands for its checkpoints, ordered by step."""
-    if isinstance(predictions, (str, os.PathLike)):
-        return [(name, step, path) for name, step, path in checkpoints(predictions, suffix)]
     out: list[tuple[str, int | None, Source]] = []
+    if isinstance(predictions, (str, os.PathLike)):
+        out += checkpoints(predictions, suffix)
+        return out
     for name, source in predictions.items():
         if isinstance(source, (str, os.PathLike)) and Path(source).is_dir():
             prefix = "" if str(name) == str(source) else f"{name}/"
@@ -119,14 +121,16 @@ def _systems(predictions: Predictions, suffix: str) -> list[tuple[str, int | Non
     return out
 
 
-def unit_matrix(found: Pair, unit_of: np.ndarray, n_units: int, labels: Sequence[str]) -> tuple[np.ndarray, Any]:
+def unit_matrix(
+    found: Pair, unit_of: np.ndarray, n_units: int, labels: Sequence[str]
+) -> tuple[np.ndarray, ExactMatch]:
     """``[n_units, 3, n_labels]`` int64 counts (tp, predicted, gold) of one system, and its match."""
     match = match_exact(found.predictions, found.references)
     index = {name: i for i, name in enumerate(labels)}
     remap = np.array([index[name] for name in match.predictions.labels], dtype=np.int64)
     width = len(labels)
 
-    def tally(spans: Any, rows: Any) -> np.ndarray:
+    def tally(spans: SpanArrays, rows: np.ndarray | slice) -> np.ndarray:
         cells = unit_of[spans.sentence[rows]] * width + remap[spans.label[rows]]
         return np.bincount(cells, minlength=n_units * width).reshape(n_units, width)
 
@@ -152,7 +156,7 @@ def _scored(totals: np.ndarray, samples: np.ndarray, confidence: float) -> dict[
     return out
 
 
-def _system(name: str, step: int | None, source: Source, matrix: np.ndarray, sums: np.ndarray, match: Any,
+def _system(name: str, step: int | None, source: Source, matrix: np.ndarray, sums: np.ndarray, match: ExactMatch,
             left_out: int, labels: Sequence[str], confidence: float) -> dict[str, Any]:
     totals = matrix.sum(axis=0)
     system: dict[str, Any] = {
