@@ -61,6 +61,11 @@ def markdown(result: Mapping[str, Any]) -> str:
          f"seed {settings['seed']}); scores in %."),
         "",
     ]
+    left_out = [f"{s['name']} {s['notes']['discontinuous_left_out']}" for s in systems
+                if s["notes"]["discontinuous_left_out"]]
+    if left_out:
+        lines += [f"Discontinuous entities are left out of every figure (gold and predicted): {'; '.join(left_out)}.",
+                  ""]
     head = ["System", *(["Step"] if steps else []), "Precision", "Recall", "F1", f"F1 {level} CI",
             "Nested recall", "Flat recall"]
     rows = [[s["name"], *([DASH if s["step"] is None else s["step"]] if steps else []),

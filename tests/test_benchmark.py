@@ -6,7 +6,7 @@ from nested_span_f1 import score_nested, score_tags
 from nested_span_f1.benchmark import benchmark
 from nested_span_f1.conll import read_columns
 from nested_span_f1.formats import Corpus, read_corpus, write_corpus
-from nested_span_f1.stats import resample_indices
+from nested_span_f1.stats import resample_indices, streams
 
 GENIA = "genia/genia-docsplit.test.jsonl"
 
@@ -111,8 +111,27 @@ def test_bootstrap_distribution_equals_rescoring_each_resample():
                                      zero_division=0)["overall_f1"])
     assert result.samples["x"].tolist() == rescored
     low, high = np.percentile(rescored, [2.5, 97.5])
-    assert result.systems[0]["f1"] == {"value": score_nested(pred.entities, gold.entities)["overall_f1"],
+    assert result.systems[0]["f1"] == {"value": score_nested(pred.entities, gold.entities, zero_division=0)["overall_f1"],
                                        "low": low, "high": high}
+
+
+def test_randomization_p_equals_swapping_predictions_and_rescoring():
+    gold, pred = small_corpus()
+    other = [[sp for sp in ents if sp[2] == "A"] for ents in gold.entities]
+    result = benchmark(gold, {"x": pred, "y": other}, n_resamples=10, n_permutations=200, seed=6, progress=False)
+    docs = [int(d[1:]) for d in gold.doc_ids]
+    observed = (score_nested(pred.entities, gold.entities, zero_division=0)["overall_f1"]
+                - score_nested(other, gold.entities, zero_division=0)["overall_f1"])
+    extreme = 0
+    for swapped in streams(6)[1].random((200, 5)) < 0.5:
+        a = [other[s] if swapped[docs[s]] else pred.entities[s] for s in range(14)]
+        b = [pred.entities[s] if swapped[docs[s]] else other[s] for s in range(14)]
+        null = score_nested(a, gold.entities, zero_division=0)["overall_f1"] - score_nested(
+            b, gold.entities, zero_division=0)["overall_f1"]
+        extreme += abs(null) >= abs(observed) - 1e-12
+    (pair,) = result.comparisons
+    assert pair["f1_difference"]["value"] == observed
+    assert pair["p_randomization"] == (extreme + 1) / 201
 
 
 def test_sentences_are_resampled_without_document_ids():
@@ -162,6 +181,24 @@ def test_conll2003_elmo_flair_get_the_flat_metric_f1(shared_data):
     assert [round(100 * s["f1"]["value"], 2) for s in result.systems] == [92.22, 93.03]
     assert (result.settings["units"], result.settings["n_units"]) == ("sentences", 3453)
     assert result.best["name"] == "flair"
+    strict = benchmark(folder / "test.gold.conll", {"elmo": files["elmo"]}, n_resamples=20, scheme="IOB2",
+                       mode="strict", progress=False)
+    flat = score_tags(read_columns(files["elmo"]).column(-1), gold, scheme="IOB2", mode="strict")
+    assert strict.systems[0]["f1"]["value"] == flat["overall_f1"]
+    assert (strict.settings["scheme"], strict.settings["mode"]) == ("IOB2", "strict")
+
+
+def test_discontinuous_entities_are_left_out_and_said(tmp_path):
+    tokens = [["a", "b", "c", "d"], ["e", "f"]]
+    gold = Corpus(tokens, [[(0, 1, "X"), (((0, 1), (2, 3)), "Y")], [(0, 2, "X")]])
+    pred = Corpus(tokens, [[(0, 1, "X")], [(0, 2, "X"), (((0, 1),), "Y")]])
+    write_corpus(gold, tmp_path / "gold.json", format="w2ner")
+    write_corpus(pred, tmp_path / "pred.json", format="w2ner")
+    result = benchmark(tmp_path / "gold.json", {"p": tmp_path / "pred.json"}, n_resamples=20, progress=False)
+    (system,) = result.systems
+    assert (system["tp"], system["predicted"], system["gold"]) == (2, 3, 2)
+    assert system["notes"]["discontinuous_left_out"] == 1
+    assert "Discontinuous entities are left out of every figure (gold and predicted): p 1." in result.to_markdown()
 
 
 def test_inputs_are_checked():
