@@ -24,7 +24,7 @@ def _prediction(text: str) -> tuple[str, str]:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "benchmark", help="compare prediction sets: bootstrap intervals, paired significance tests, report",
-        description=("Score prediction sets against one gold file with 95%% bootstrap intervals (documents "
+        description=("Score prediction sets against one gold file with 95% bootstrap intervals (documents "
                      "resampled when the gold has document ids, else sentences), paired bootstrap and "
                      "approximate-randomization tests (Holm-corrected with more than two systems), and print "
                      "a Markdown report."),
