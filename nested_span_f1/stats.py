@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 from tqdm.auto import tqdm
 
-CHUNK_ELEMENTS = 1 << 21
+CHUNK_ELEMENTS = 1 << 17
 """Most unit draws held at once: resamples are drawn and summed a chunk of rows at a time."""
 
 TOLERANCE = 1e-12

@@ -23,7 +23,7 @@ def matrix():
 
 
 def test_bootstrap_sums_equal_the_drawn_rows_summed(matrix):
-    # 1100 resamples of 2000 units span two chunks of draws
+    # 1100 resamples of 2000 units span several chunks of draws
     indices = resample_indices(len(matrix), 1100, seed=3)
     assert indices.shape == (1100, 2000)
     expected = matrix[indices].sum(axis=1)
