@@ -146,12 +146,19 @@ def _estimate(value: Any, low: Any, high: Any) -> dict[str, float]:
 
 
 def _scored(totals: np.ndarray, samples: np.ndarray, confidence: float) -> dict[str, dict[str, float]]:
-    """P/R/F1 point values of ``totals`` ``[3]`` with the intervals of ``samples`` ``[B, 3]``."""
+    """P/R/F1 point values of ``totals`` ``[3]`` with the intervals of ``samples`` ``[B, 3]``.
+
+    An interval is taken over the resamples where its score is defined: precision
+    where something was predicted, recall where there is gold, F1 where either is
+    (a rare type missing from a resample has no score there, not a score of 0).
+    """
     point = prf(totals[TP], totals[PREDICTED], totals[GOLD])
     resampled = prf(samples[:, TP], samples[:, PREDICTED], samples[:, GOLD])
+    predicted, gold = samples[:, PREDICTED] > 0, samples[:, GOLD] > 0
     out = {}
-    for key, value, values in zip(("precision", "recall", "f1"), point, resampled):
-        low, high = interval(values, confidence)
+    for key, value, values, defined in zip(("precision", "recall", "f1"), point, resampled,
+                                           (predicted, gold, predicted | gold)):
+        low, high = interval(values[defined], confidence) if defined.any() else (value, value)
         out[key] = _estimate(value, low, high)
     return out
 

@@ -61,11 +61,7 @@ def markdown(result: Mapping[str, Any]) -> str:
          f"seed {settings['seed']}); scores in %."),
         "",
     ]
-    left_out = [f"{s['name']} {s['notes']['discontinuous_left_out']}" for s in systems
-                if s["notes"]["discontinuous_left_out"]]
-    if left_out:
-        lines += [f"Discontinuous entities are left out of every figure (gold and predicted): {'; '.join(left_out)}.",
-                  ""]
+    lines += _notes(systems)
     head = ["System", *(["Step"] if steps else []), "Precision", "Recall", "F1", f"F1 {level} CI",
             "Nested recall", "Flat recall"]
     rows = [[s["name"], *([DASH if s["step"] is None else s["step"]] if steps else []),
@@ -83,6 +79,23 @@ def markdown(result: Mapping[str, Any]) -> str:
     if pairs:
         lines += _differences(pairs, settings, level)
     return "\n".join(lines)
+
+
+NOTES = {
+    "discontinuous_left_out": "Discontinuous entities left out of every figure (gold and predicted)",
+    "duplicate_predictions": "Duplicate predicted spans removed before scoring",
+    "duplicate_references": "Duplicate gold spans removed before scoring",
+}
+
+
+def _notes(systems: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One line per kind of note some system has: what was left out or removed, per system."""
+    lines = []
+    for key, text in NOTES.items():
+        found = [f"{s['name']} {s['notes'][key]}" for s in systems if s["notes"][key]]
+        if found:
+            lines += [f"{text}: {'; '.join(found)}.", ""]
+    return lines
 
 
 def _differences(pairs: Sequence[Mapping[str, Any]], settings: Mapping[str, Any], level: str) -> list[str]:

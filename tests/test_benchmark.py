@@ -134,6 +134,18 @@ def test_randomization_p_equals_swapping_predictions_and_rescoring():
     assert pair["p_randomization"] == (extreme + 1) / 201
 
 
+def test_intervals_skip_resamples_where_a_type_has_no_score():
+    gold = [[(0, 1, "A")], [(0, 1, "B")], [(0, 1, "B")], [(1, 2, "B")]]
+    pred = [[(0, 1, "A")], [(0, 1, "B")], [], [(1, 2, "B"), (0, 1, "A")]]
+    result = benchmark(gold, {"same": gold, "x": pred}, n_resamples=300, progress=False)
+    same, x = (s["per_type"] for s in result.systems)
+    # resamples without sentence 0 have no A at all: they give A no F1 rather than 0
+    assert same["A"]["f1"] == {"value": 1.0, "low": 1.0, "high": 1.0}
+    # x's A precision is defined where sentence 0 or 3 is drawn: 1/2, 1/1 or 0/1
+    assert x["A"]["precision"]["value"] == 0.5 and x["A"]["recall"] == {"value": 1.0, "low": 1.0, "high": 1.0}
+    assert x["A"]["precision"]["low"] == 0.0 and x["A"]["precision"]["high"] == 1.0
+
+
 def test_sentences_are_resampled_without_document_ids():
     gold, pred = small_corpus()
     result = benchmark(gold.entities, {"x": pred.entities}, n_resamples=20, progress=False)
@@ -198,7 +210,7 @@ def test_discontinuous_entities_are_left_out_and_said(tmp_path):
     (system,) = result.systems
     assert (system["tp"], system["predicted"], system["gold"]) == (2, 3, 2)
     assert system["notes"]["discontinuous_left_out"] == 1
-    assert "Discontinuous entities are left out of every figure (gold and predicted): p 1." in result.to_markdown()
+    assert "Discontinuous entities left out of every figure (gold and predicted): p 1." in result.to_markdown()
 
 
 def test_inputs_are_checked():
