@@ -1,0 +1,79 @@
+"""Worked example: which checkpoint of a run is best, and is it really better than the others?
+
+Give the gold test file and a run's output directory (``checkpoint-STEP/`` folders
+each holding the test predictions in the gold's format, as
+``scripts/train_nested.py`` writes them, or ``checkpoint-STEP.jsonl`` files), and
+optionally other systems to compare with. Writes the Markdown report, the JSON,
+the plots and a model-card block for the best checkpoint into ``--out``, and
+prints which differences with the best one hold.
+
+    python scripts/benchmark_checkpoints.py --gold test.jsonl --run output/ --out report/
+    python scripts/benchmark_checkpoints.py --gold test.jsonl --run output/ --pred baseline=base.jsonl
+    python scripts/benchmark_checkpoints.py --demo --out report/   # GENIA test with made-up checkpoints
+
+The same with the command line: ``nested-span-f1 benchmark --gold test.jsonl --pred output/ ...``.
+"""
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from nested_span_f1.benchmark import benchmark
+from nested_span_f1.formats import Corpus, read_corpus, write_corpus
+
+GENIA = Path(__file__).resolve().parents[2] / "shared" / "data" / "genia" / "genia-docsplit.test.jsonl"
+
+
+def make_demo_run(gold_path: Path, folder: Path) -> Path:
+    """Three made-up checkpoints of the GENIA test set: entities dropped or cut short less often as steps grow."""
+    gold = read_corpus(gold_path)
+    rng = np.random.default_rng(0)
+    for step, error in ((500, 0.25), (1000, 0.12), (1500, 0.10)):
+        entities = [[(s, e - 1 if e - s > 1 and rng.random() < error / 2 else e, label)
+                     for s, e, label in ents if rng.random() >= error] for ents in gold.entities]
+        (folder / f"checkpoint-{step}").mkdir(parents=True)
+        write_corpus(Corpus(gold.tokens, entities, gold.sentence_ids, gold.doc_ids),
+                     folder / f"checkpoint-{step}" / "test_predictions.jsonl")
+    return folder
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--gold", type=Path, default=GENIA, help="gold test file (default: GENIA test in ../shared)")
+    parser.add_argument("--run", type=Path, help="directory of checkpoint-STEP folders or files")
+    parser.add_argument("--pred", action="append", default=[], metavar="NAME=FILE", help="another system")
+    parser.add_argument("--demo", action="store_true", help="benchmark three made-up checkpoints of GENIA test")
+    parser.add_argument("--out", type=Path, default=Path("benchmark"), help="folder for the report files")
+    parser.add_argument("--bootstrap", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        run = make_demo_run(args.gold, Path(scratch)) if args.demo else args.run
+        if run is None:
+            parser.error("give --run DIR (or --demo)")
+        systems = {"run": run, **dict(p.split("=", 1) for p in args.pred)}
+        result = benchmark(args.gold, systems, n_resamples=args.bootstrap, seed=args.seed)
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    print(result.to_markdown(args.out / "benchmark.md"))
+    result.to_json(args.out / "benchmark.json")
+    result.plot(args.out / "benchmark.png")
+    result.model_index(split="test", path=args.out / "model_card.md")
+
+    best = result.best
+    f1 = best["f1"]
+    print(f"best: {best['name']} F1 {100 * f1['value']:.2f} [{100 * f1['low']:.2f}, {100 * f1['high']:.2f}]")
+    for pair in result.comparisons:
+        if best["name"] in (pair["a"], pair["b"]):
+            other = pair["b"] if pair["a"] == best["name"] else pair["a"]
+            verdict = "better, the difference holds" if pair["significant"] else "not shown to differ"
+            print(f"  vs {other}: {verdict} (p = {pair['p_bootstrap_holm']:.4f} bootstrap, "
+                  f"{pair['p_randomization_holm']:.4f} randomization, Holm-corrected)")
+    print(f"wrote {args.out}/benchmark.md, .json, .png and model_card.md")
+
+
+if __name__ == "__main__":
+    main()
