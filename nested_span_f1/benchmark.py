@@ -1,6 +1,6 @@
 """Benchmark prediction sets against one gold: scores with bootstrap intervals and paired significance tests.
 
-Each system is matched once (:func:`~nested_span_f1.exact_match.match_exact`);
+Each system is matched once (:func:`~nested_span_f1.matching.match_exact`);
 its hits become a matrix of tp / predicted / gold counts per resampling unit
 (document when the gold carries document ids, else sentence) and label, and
 :mod:`nested_span_f1.stats` resamples those rows. Every figure of the result is
@@ -28,10 +28,10 @@ import numpy as np
 
 from . import __version__
 from .benchmark_inputs import Pair, Source, checkpoints, pair, read_side, units
+from .lenient import match_spans_lenient, summarize_lenient
+from .lenient_counts import BREAKDOWN
 from .matching import ExactMatch, match_exact
-from .lenient import count_lenient, summarize_lenient
-from .nested import count_arrays, summarize_nested
-from .report import ERROR_CATEGORIES
+from .nested import count_match, summarize_nested
 from .spans import SpanArrays
 from .stats import bootstrap_sums, holm, interval, p_value, paired_bootstrap_p, prf, swap_sums
 
@@ -176,11 +176,11 @@ def _system(name: str, step: int | None, source: Source, matrix: np.ndarray, sum
                 "number": int(totals[GOLD, k]), "predicted": int(totals[PREDICTED, k])}
         for k, label in enumerate(labels) if totals[GOLD, k] or totals[PREDICTED, k]
     }
-    nested = summarize_nested(count_arrays(match.predictions, match.references), zero_division=0)
+    nested = summarize_nested(count_match(match), zero_division=0)
     system["by_nesting"] = {bucket: {"recall": row["recall"], "number": row["number"]}
                             for bucket, row in nested["by_nesting"].items()}
-    lenient = summarize_lenient(count_lenient(match.predictions, match.references), zero_division=0)
-    system["errors"] = {key: int(lenient[key]) for key in ERROR_CATEGORIES}
+    lenient = summarize_lenient(match_spans_lenient(match).counts(), zero_division=0)
+    system["errors"] = {key: int(lenient[key]) for key in BREAKDOWN}
     system["notes"] = {**{k: int(v) for k, v in match.notes.items()}, "discontinuous_left_out": left_out}
     return system
 

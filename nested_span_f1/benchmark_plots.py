@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .report import ERROR_CATEGORIES
+from .lenient_counts import BREAKDOWN
 
-ERRORS = [k for k in ERROR_CATEGORIES if k != "correct"]
+ERRORS = [k for k in BREAKDOWN if k != "correct"]
 
 
 def per_type_f1(result: Mapping[str, Any], ax: Any) -> None:

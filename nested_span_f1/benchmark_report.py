@@ -9,7 +9,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .report import ERROR_CATEGORIES
+from .lenient_counts import BREAKDOWN
 
 DASH = "–"
 ERROR_TITLES = {
@@ -74,8 +74,8 @@ def markdown(result: Mapping[str, Any]) -> str:
         [s["name"], *(f"{_pct(s['per_type'][k]['f1']['value'])} {_ci(s['per_type'][k]['f1'])}"
                       if k in s["per_type"] else DASH for k in labels)] for s in systems])
     lines += ["### Error categories (lenient matching)", ""]
-    lines += _table(["System", *(ERROR_TITLES[k] for k in ERROR_CATEGORIES)],
-                    [[s["name"], *(s["errors"][k] for k in ERROR_CATEGORIES)] for s in systems])
+    lines += _table(["System", *(ERROR_TITLES[k] for k in BREAKDOWN)],
+                    [[s["name"], *(s["errors"][k] for k in BREAKDOWN)] for s in systems])
     if pairs:
         lines += _differences(pairs, settings, level)
     return "\n".join(lines)

@@ -15,10 +15,8 @@ import numpy as np
 
 from .caller import warn_caller
 from .counts import Counts, Tally
-from .spans import SpanArrays, shared_labels
-
-
 from .matching import DuplicateSpanWarning
+from .spans import SpanArrays, shared_labels
 
 
 @dataclass(frozen=True)

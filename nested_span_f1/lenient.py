@@ -26,7 +26,7 @@ import numpy as np
 from .flat import decode_pair
 from .lenient_counts import BREAKDOWN, LENIENT_SCHEMES, LenientCounts, LenientTally
 from .lenient_matching import PAIR_KINDS, Pairs, candidate_pairs, match_lenient
-from .matching import match_exact
+from .matching import ExactMatch, match_exact
 from .scores import ZeroDivision, check_zero_division, precision_recall_f1
 from .spans import SpanArrays, spans_from_lists
 
@@ -122,8 +122,8 @@ def _check_options(partial_weight: Any, min_iou: Any) -> None:
 
 
 def match_spans_lenient(
-    predictions: SpanArrays,
-    references: SpanArrays,
+    predictions: SpanArrays | ExactMatch,
+    references: SpanArrays | None = None,
     *,
     partial_weight: float = 0.5,
     min_iou: float | None = None,
@@ -131,8 +131,10 @@ def match_spans_lenient(
 ) -> LenientMatch:
     """Deduplicate both sides per sentence and find every objective's optimal matching.
 
-    ``notes`` (such as the invalid chunks of decoded tags) are kept beside the
-    duplicate counts.
+    ``predictions`` may be an :class:`~nested_span_f1.matching.ExactMatch` already
+    made (then ``references`` is left out): its distinct spans are matched, with no
+    second exact matching. ``notes`` (such as the invalid chunks of decoded tags)
+    are kept beside the duplicate counts.
 
     Raises:
         ValueError: the sides have different numbers of sentences, or an option is
@@ -141,14 +143,17 @@ def match_spans_lenient(
     _check_options(partial_weight, min_iou)
     # the exact matcher's distinct spans, sorted by (sentence, start, end, label): the canonical
     # order the lenient matching is invariant under
-    exact = match_exact(predictions, references)
-    predictions, references = exact.predictions, exact.references
-    pairs = candidate_pairs(predictions, references, min_iou)
-    chosen = match_lenient(pairs, len(references), len(predictions), float(partial_weight))
+    if isinstance(predictions, ExactMatch):
+        exact = predictions
+    elif references is None:
+        raise TypeError("match_spans_lenient needs references, or an ExactMatch in their place")
+    else:
+        exact = match_exact(predictions, references)
+    pred, ref = exact.predictions, exact.references
+    pairs = candidate_pairs(pred, ref, min_iou)
+    chosen = match_lenient(pairs, len(ref), len(pred), float(partial_weight))
     notes = {**exact.notes, **(notes or {})}
-    return LenientMatch(
-        predictions, references, pairs, chosen, float(partial_weight), None if min_iou is None else float(min_iou), notes
-    )
+    return LenientMatch(pred, ref, pairs, chosen, float(partial_weight), None if min_iou is None else float(min_iou), notes)
 
 
 def _is_tags(predictions: Any, references: Any) -> bool:

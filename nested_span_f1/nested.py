@@ -21,7 +21,7 @@ import numpy as np
 from .counts import Additive, Counts, Mergeable, frozen_mapping
 from .flat import decode_pair
 from .fragments import fragment_arrays, split_entities
-from .matching import distinct, match_exact
+from .matching import ExactMatch, distinct, match_exact
 from .nesting import LENGTH_BINS, length_bucket, length_bucket_names, structure
 from .scores import ZeroDivision, check_zero_division, precision_recall_f1, summarize
 from .spans import SpanArrays, spans_from_lists
@@ -74,13 +74,16 @@ def _tally_buckets(
 def count_arrays(
     predictions: SpanArrays, references: SpanArrays, *, length_bins: Sequence[int] = LENGTH_BINS
 ) -> NestedCounts:
-    """Exact-match counts, crossing pairs and breakdown tallies of two contiguous span sides.
+    """Exact-match counts, crossing pairs and breakdown tallies of two contiguous span sides."""
+    return count_match(match_exact(predictions, references), length_bins=length_bins)
 
-    The breakdowns read the matcher's hits: recall by the reference span's bucket,
-    precision by the predicted span's bucket (each side's buckets computed among
-    its own distinct spans).
+
+def count_match(match: ExactMatch, *, length_bins: Sequence[int] = LENGTH_BINS) -> NestedCounts:
+    """:func:`count_arrays` of sides already matched: the breakdowns read the matcher's hits.
+
+    Recall is split by the reference span's bucket, precision by the predicted
+    span's bucket (each side's buckets computed among its own distinct spans).
     """
-    match = match_exact(predictions, references)
     sides = {"p": match.predictions, "g": match.references}
     hit = {"p": match.predicted_hit, "g": match.reference_hit}
     shape = {k: structure(side) for k, side in sides.items()}
@@ -292,6 +295,16 @@ def describe_spans(spans: SpanArrays, lengths: Sequence[int] | None = None) -> d
 
 
 __all__ = [
-    "BucketTally", "NestedCounts", "bucket_scores", "count_arrays", "count_layered", "count_nested",
-    "count_nested_tags", "decode_layers", "describe_spans", "score_nested", "summarize_nested",
+    "BucketTally",
+    "NestedCounts",
+    "bucket_scores",
+    "count_arrays",
+    "count_layered",
+    "count_match",
+    "count_nested",
+    "count_nested_tags",
+    "decode_layers",
+    "describe_spans",
+    "score_nested",
+    "summarize_nested",
 ]

@@ -20,7 +20,7 @@ EMPTY_TYPE = "_"
 
 @dataclass(frozen=True)
 class ParsedTags:
-    """Per-code prefix and type: ``prefix[code]``, ``type_id[code]`` index ``types``."""
+    """Per-code prefix and type: ``prefix[code]``, ``type_id[code]`` index ``types`` (sorted names)."""
 
     prefix: np.ndarray
     type_id: np.ndarray
@@ -46,7 +46,10 @@ def parse_tags(tags: Sequence[str], suffix: bool = False) -> tuple[ParsedTags, d
             continue
         prefix[code] = PREFIXES.index(letter)
         type_id[code] = types.setdefault(name or EMPTY_TYPE, len(types))
-    return ParsedTags(prefix, type_id, tuple(types)), problems
+    # type ids in the order of the names: the label order every matched side shares
+    names = sorted(types)
+    rank = np.array([names.index(name) for name in types], dtype=np.int64)
+    return ParsedTags(prefix, rank[type_id], tuple(names)), problems
 
 
 def _split(tag: str, suffix: bool) -> tuple[str, str, str]:

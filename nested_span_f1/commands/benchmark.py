@@ -13,12 +13,19 @@ from .. import SCHEMES
 from ..benchmark import benchmark
 from ..benchmark_inputs import COLUMNS
 from ..formats import FORMATS
+from .inputs import HelpFormatter
 
 
 def _prediction(text: str) -> tuple[str, str]:
     """``NAME=FILE`` or a bare path (a checkpoint directory, or a file named by its path)."""
     name, sep, path = text.partition("=")
     return (name, path) if sep and name and path else (text, text)
+
+
+EXAMPLE = """examples:
+  nested-span-f1 benchmark --gold test.jsonl --pred base=base.jsonl --pred large=large.jsonl --json out.json --plot out.png
+  nested-span-f1 benchmark --gold test.jsonl --pred run=output/          # every checkpoint-STEP of a training run
+  nested-span-f1 benchmark --gold test.gold.conll --pred elmo=elmo.conll --pred flair=flair.conll"""
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -28,8 +35,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                      "resampled when the gold has document ids, else sentences), paired bootstrap and "
                      "approximate-randomization tests (Holm-corrected with more than two systems), and print "
                      "a Markdown report."),
-        epilog=("example: nested-span-f1 benchmark --gold test.jsonl --pred base=base.jsonl "
-                "--pred large=large.jsonl --json out.json --plot out.png"),
+        epilog=EXAMPLE, formatter_class=HelpFormatter,
     )
     p.add_argument("--gold", required=True, help="gold file: a nested-NER format, or CoNLL tag columns")
     p.add_argument("--pred", required=True, action="append", type=_prediction, metavar="NAME=FILE",
