@@ -6,7 +6,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMANDS = ("demo", "score", "conlleval", "nested")
+COMMANDS = ("demo", "score", "conlleval", "nested", "space")
 
 
 def build_parser() -> argparse.ArgumentParser:

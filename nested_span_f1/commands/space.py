@@ -1,0 +1,102 @@
+"""``nested-span-f1 space NAME OUT_DIR``: a self-contained Hub Space folder for one metric.
+
+The folder holds the metric module, its card, ``app.py``, this package's wheel
+and a ``requirements.txt`` that installs the wheel by relative path plus pinned
+versions of what the app needs (the versions installed here, where the folder
+was written and can be tried). Nothing in it refers to this repository, so
+``pip install -r requirements.txt`` inside the folder, then ``python app.py``,
+works in a fresh environment, and ``evaluate.load(OUT_DIR)`` loads the metric.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from importlib import metadata
+from pathlib import Path
+
+from .. import __version__
+from ..paths import METRICS, metric_path
+
+APP_NEEDS = ("evaluate", "datasets", "gradio", "matplotlib", "numpy", "pandas")
+"""Distributions the app imports, pinned in the Space's requirements at the versions installed here."""
+
+CHECKOUT = Path(__file__).resolve().parents[2]
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("space", help="write a self-contained Hub Space folder for one metric")
+    p.add_argument("name", choices=METRICS, help="the metric")
+    p.add_argument("out_dir", type=Path, help="the folder to write (must not exist, or be empty)")
+    p.add_argument("--wheel", type=Path, help="this package's wheel to ship (default: built from the source checkout)")
+    p.set_defaults(run=run)
+
+
+def pins() -> list[str]:
+    """``name==version`` of every distribution the app needs, as installed here."""
+    out = []
+    for name in APP_NEEDS:
+        try:
+            out.append(f"{name}=={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            raise ValueError(
+                f"{name} is not installed, so its version cannot be pinned: pip install 'nested-span-f1[app]'"
+            ) from None
+    return out
+
+
+def build_wheel(out_dir: Path) -> Path:
+    """Build this package's wheel from its source checkout into ``out_dir``."""
+    if not (CHECKOUT / "setup.py").is_file():
+        raise ValueError(f"no source checkout at {CHECKOUT} to build a wheel from; pass --wheel PATH")
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp, str(CHECKOUT)],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+            raise ValueError(f"building the wheel failed: {last}")
+        wheel = next(Path(tmp).glob("nested_span_f1-*.whl"))
+        return Path(shutil.copy2(wheel, out_dir))
+
+
+def card(text: str, gradio_version: str) -> str:
+    """The metric card with its front matter's ``sdk_version`` set to the pinned gradio."""
+    text, found = re.subn(r"^sdk_version: .*$", f"sdk_version: {gradio_version}", text, count=1, flags=re.MULTILINE)
+    if not found:
+        raise ValueError("the metric card has no sdk_version line in its front matter")
+    return text
+
+
+def write_space(name: str, out_dir: Path, wheel: Path | None = None) -> list[Path]:
+    """Write the Space folder of metric ``name`` to ``out_dir``; returns the files written."""
+    requirements = pins()
+    if out_dir.exists() and any(out_dir.iterdir()):
+        raise ValueError(f"{out_dir} exists and is not empty; choose a new folder")
+    if wheel is not None and not wheel.name.startswith(f"nested_span_f1-{__version__}-"):
+        raise ValueError(f"{wheel} is not a wheel of nested-span-f1 {__version__}")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    source = Path(metric_path(name))
+    shutil.copy2(source / f"{name}.py", out_dir)
+    shutil.copy2(source / "app.py", out_dir)
+    gradio = next(r for r in requirements if r.startswith("gradio=="))
+    (out_dir / "README.md").write_text(card((source / "README.md").read_text(encoding="utf-8"), gradio[8:]),
+                                       encoding="utf-8")
+    shipped = Path(shutil.copy2(wheel, out_dir)) if wheel is not None else build_wheel(out_dir)
+    (out_dir / "requirements.txt").write_text(
+        f"# written by `nested-span-f1 space {name}` (nested-span-f1 {__version__}); install from inside this folder\n"
+        + "\n".join([f"./{shipped.name}", *requirements]) + "\n",
+        encoding="utf-8",
+    )
+    return sorted(out_dir.iterdir())
+
+
+def run(args: argparse.Namespace) -> int:
+    files = write_space(args.name, args.out_dir, args.wheel)
+    for path in files:
+        print(path)
+    print(f"try it: cd {args.out_dir} && pip install -r requirements.txt && python app.py")
+    print(f"publish: hf upload ORG/{args.name} {args.out_dir} . --repo-type space")
+    return 0
