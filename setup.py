@@ -24,7 +24,7 @@ setup(
     long_description_content_type="text/markdown",
     url=URL,
     project_urls={"Source": URL, "Issues": f"{URL}/issues"},
-    license="Apache-2.0",
+    license_expression="Apache-2.0",
     python_requires=">=3.10",
     packages=[*find_packages(include=["nested_span_f1", "nested_span_f1.*"]), "nested_span_f1.metrics"],
     package_dir={"nested_span_f1.metrics": "metrics"},

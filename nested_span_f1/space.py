@@ -19,7 +19,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -85,12 +85,25 @@ INPUT_HELP = (
 )
 
 
+def metric_script(folder: str | Path) -> str:
+    """The metric script of a Space folder: its one Python file besides ``app.py``.
+
+    A Space folder is named after its Space (the script too, so that
+    ``evaluate.load("org/name")`` finds ``name.py``), and on the Hub the app runs in
+    a folder called ``app``: the app finds the script by elimination, not by name.
+    """
+    scripts = [p for p in Path(folder).glob("*.py") if p.name != "app.py"]
+    if len(scripts) != 1:
+        raise FileNotFoundError(f"{folder} must hold app.py and one metric script; found {[p.name for p in scripts]}")
+    return str(scripts[0])
+
+
 @lru_cache(maxsize=None)
-def metric_class(folder: str) -> type:
+def metric_class(script: str) -> type:
     """The metric module's class, loaded once; each request builds its own instance from it."""
     import evaluate
 
-    return type(evaluate.load(folder))
+    return type(evaluate.load(script))
 
 
 MAX_MESSAGE = 400
@@ -133,8 +146,8 @@ def _lenient_rows(per_type: Mapping[str, Any], scheme: str) -> dict[str, dict[st
 class Scorer:
     """The request handler of one Space: text, file and options in, a view of every output out."""
 
-    def __init__(self, folder: str, spec: SpaceSpec) -> None:
-        self.folder = folder
+    def __init__(self, script: str, spec: SpaceSpec) -> None:
+        self.script = script
         self.spec = spec
         self.files = Path(tempfile.gettempdir()) / f"nested-span-f1-space-{uuid.uuid4().hex[:8]}"
 
@@ -153,7 +166,7 @@ class Scorer:
 
         predictions, references = parse(text)
         options = parse_options(options_text)
-        metric = metric_class(self.folder)(keep_in_memory=True, experiment_id=uuid.uuid4().hex)
+        metric = metric_class(self.script)(keep_in_memory=True, experiment_id=uuid.uuid4().hex)
         result = metric.compute(predictions=predictions, references=references, **options)
         lenient = "error_chart" in self.spec.outputs
         view: dict[str, Any] = {
@@ -212,12 +225,12 @@ class Scorer:
         return str(path)
 
 
-def build_app(folder: str, name: str) -> Any:
-    """The gradio Blocks app of the metric ``name`` whose module lives in ``folder``."""
+def build_app(folder: str | Path, name: str) -> Any:
+    """The gradio Blocks app of the metric ``name`` whose script lives in ``folder`` (see :func:`metric_script`)."""
     import gradio as gr
 
     spec = SPECS[name]
-    scorer = Scorer(folder, spec)
+    scorer = Scorer(metric_script(folder), spec)
     with gr.Blocks(title=spec.title, delete_cache=(KEEP_FILES_SECONDS, KEEP_FILES_SECONDS)) as demo:
         gr.Markdown(f"# {spec.title}\n{spec.description}\n\n{INPUT_HELP}")
         with gr.Row():
@@ -228,7 +241,7 @@ def build_app(folder: str, name: str) -> Any:
                                      elem_id="options")
                 for example in spec.presets:
                     button = gr.Button(f"Load the {example} example", elem_id=f"preset-{example}")
-                    button.click(lambda example=example: preset(example), outputs=text, queue=False)
+                    button.click(partial(preset, example), outputs=text, queue=False)
         score = gr.Button("Score", variant="primary", elem_id="score")
         components = {
             "message": gr.Markdown(elem_id="message"),

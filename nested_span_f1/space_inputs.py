@@ -110,9 +110,11 @@ def preset(name: str) -> str:
         gold = read_corpus(SAMPLES / "nested.gold.jsonl")
         pred = align(gold, read_corpus(SAMPLES / "nested.pred.jsonl"))
 
-        def spans(corpus: Any) -> list[list[dict[str, Any]]]:
-            return [[{"start": s, "end": e, "label": label} for s, e, label in ents] for ents in corpus.entities]
+        def spans(corpus: Any) -> str:
+            return ",\n".join(
+                "    " + json.dumps([{"start": s, "end": e, "label": label} for s, e, label in ents])
+                for ents in corpus.entities
+            )
 
-        body = ",\n".join(f'  "{key}": {json.dumps(spans(c))}' for key, c in (("predictions", pred), ("references", gold)))
-        return "{\n" + body + "\n}\n"
+        return f'{{\n  "predictions": [\n{spans(pred)}\n  ],\n  "references": [\n{spans(gold)}\n  ]\n}}\n'
     raise ValueError(f"unknown example {name!r}; choose one of {', '.join(PRESETS)}")

@@ -12,7 +12,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
 from nested_span_f1.space import build_app
 
-demo = build_app(str(HERE), "lenient_span_f1")
+demo = build_app(HERE, "lenient_span_f1")
 
 if __name__ == "__main__":
     demo.launch()

@@ -71,15 +71,24 @@ def card(text: str, gradio_version: str) -> str:
 
 
 def write_space(name: str, out_dir: Path, wheel: Path | None = None) -> list[Path]:
-    """Write the Space folder of metric ``name`` to ``out_dir``; returns the files written."""
+    """Write the Space folder of metric ``name`` to ``out_dir``; returns the files written.
+
+    The metric script is named after the folder: ``evaluate.load`` finds
+    ``<folder>/<folder name>.py``, and on the Hub ``org/<Space name>/<Space name>.py``.
+    """
     requirements = pins()
+    if not out_dir.name.isidentifier():
+        raise ValueError(
+            f"the folder name {out_dir.name!r} is not a Python identifier; evaluate imports the metric script under "
+            "the Space's name, so name the folder as the Space will be named (letters, digits, underscores)"
+        )
     if out_dir.exists() and any(out_dir.iterdir()):
         raise ValueError(f"{out_dir} exists and is not empty; choose a new folder")
     if wheel is not None and not wheel.name.startswith(f"nested_span_f1-{__version__}-"):
         raise ValueError(f"{wheel} is not a wheel of nested-span-f1 {__version__}")
     out_dir.mkdir(parents=True, exist_ok=True)
     source = Path(metric_path(name))
-    shutil.copy2(source / f"{name}.py", out_dir)
+    shutil.copy2(source / f"{name}.py", out_dir / f"{out_dir.name}.py")
     shutil.copy2(source / "app.py", out_dir)
     gradio = next(r for r in requirements if r.startswith("gradio=="))
     (out_dir / "README.md").write_text(card((source / "README.md").read_text(encoding="utf-8"), gradio[8:]),
@@ -98,5 +107,5 @@ def run(args: argparse.Namespace) -> int:
     for path in files:
         print(path)
     print(f"try it: cd {args.out_dir} && pip install -r requirements.txt && python app.py")
-    print(f"publish: hf upload ORG/{args.name} {args.out_dir} . --repo-type space")
+    print(f"publish as a Space named like the folder: hf upload ORG/{args.out_dir.name} {args.out_dir} . --repo-type space")
     return 0
