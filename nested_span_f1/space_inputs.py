@@ -31,7 +31,7 @@ def check_size(size: int, what: str) -> None:
     if size > MAX_BYTES:
         raise ValueError(
             f"{what} is {size:,} bytes; this Space scores at most {MAX_BYTES:,} bytes "
-            "(about 200k tokens): score larger sets locally with `nested-span-f1 score`"
+            "(about 200k tokens); score larger sets locally (nested-span-f1 score)"
         )
 
 

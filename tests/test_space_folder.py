@@ -3,7 +3,7 @@
 Each folder is written outside the repository, its requirements are installed
 by pip run from inside it into one fresh venv shared by the three metrics (their
 pins are the same, so pip has nothing to do after the first), then ``python
-app.py`` must serve and score, and ``evaluate.load(folder)`` must compute what
+app.py`` must serve its page (the browser test drives the same app), and ``evaluate.load(folder)`` must compute what
 the repository's module computes.
 """
 import json
@@ -111,12 +111,8 @@ def test_space_folder_installs_serves_and_loads_alone(name, spaces, fresh_python
             except OSError:
                 assert time.time() < deadline, (tmp_path / "app.log").read_text()[-3000:]
                 time.sleep(0.5)
-        served = _run(fresh_python, (
-            "import json\nfrom gradio_client import Client\n"
-            f"out = Client({url!r}, verbose=False).predict({text!r}, None, '{{\"zero_division\": 0}}', api_name='/score')\n"
-            "print(json.dumps(json.load(open(out[-1]))))\n"
-        ), cwd=tmp_path)
-        assert json.loads(served) == expected
+        with urllib.request.urlopen(url, timeout=10) as page:
+            assert f"<title>{name}</title>" in page.read().decode("utf-8")
     finally:
         app.terminate()
         app.wait(timeout=30)
