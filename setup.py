@@ -11,10 +11,16 @@ from pathlib import Path
 from setuptools import find_packages, setup
 
 HERE = Path(__file__).parent
-# the version is written once, in the package; read it without importing the package
-VERSION = re.search(r'^__version__ = "([^"]+)"', (HERE / "nested_span_f1" / "__init__.py").read_text(encoding="utf-8"),
-                    flags=re.MULTILINE).group(1)
-URL = "https://github.com/nested-span-f1/nested-span-f1"
+
+
+def _constant(module: str, name: str) -> str:
+    """A string constant of the package (the version, the project URL), read without importing the package."""
+    text = (HERE / "nested_span_f1" / module).read_text(encoding="utf-8")
+    return re.search(rf'^{name} = "([^"]+)"', text, flags=re.MULTILINE).group(1)
+
+
+VERSION = _constant("__init__.py", "__version__")
+URL = _constant("hub.py", "PROJECT_URL")
 
 setup(
     name="nested-span-f1",
@@ -52,6 +58,7 @@ setup(
             "matplotlib>=3.5",
             "build>=1",
             "twine>=5",
+            "setuptools>=77",
         ],
     },
     entry_points={"console_scripts": ["nested-span-f1=nested_span_f1.cli:main"]},

@@ -19,7 +19,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache, partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -98,7 +98,7 @@ def metric_script(folder: str | Path) -> str:
     return str(scripts[0])
 
 
-@lru_cache(maxsize=None)
+@cache
 def metric_class(script: str) -> type:
     """The metric module's class, loaded once; each request builds its own instance from it."""
     import evaluate
@@ -131,10 +131,10 @@ def _image(figure: Any) -> Any:
     return pixels
 
 
-def _chart(draw: Callable[[], Any]) -> Any:
+def _chart(draw: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Draw a chart, or None when the result has nothing to draw (for example no entity at all)."""
     try:
-        return _image(draw())
+        return _image(draw(*args, **kwargs))
     except ValueError:
         return None
 
@@ -185,7 +185,7 @@ class Scorer:
                  for label, schemes in result["per_type"].items() for s, r in schemes.items()],
                 columns=["type", "scheme", "precision", "recall", "f1", "gold", "predicted"],
             )
-            view["per_type_chart"] = _chart(lambda: plot_per_type(rows, title="Per-type scores (partial scheme)"))
+            view["per_type_chart"] = _chart(plot_per_type, rows, title="Per-type scores (partial scheme)")
             errors = result
         else:
             view["summary"] = pd.DataFrame(
@@ -197,13 +197,13 @@ class Scorer:
                 [[label, r["precision"], r["recall"], r["f1"], r["number"]] for label, r in per_label(result).items()],
                 columns=["type", "precision", "recall", "f1", "gold"],
             )
-            view["per_type_chart"] = _chart(lambda: plot_per_type(result))
+            view["per_type_chart"] = _chart(plot_per_type, result)
             errors = self._lenient_errors(predictions, references, options) if lenient else None
         if errors is not None:
-            view["error_chart"] = _chart(lambda: plot_counts({c: errors[c] for c in ERROR_CATEGORIES}))
+            view["error_chart"] = _chart(plot_counts, {c: errors[c] for c in ERROR_CATEGORIES})
         for key, title in (("by_depth", "By nesting depth (1 = outermost)"), ("by_length", "By span length")):
             if key in result:
-                view[f"{key[3:]}_chart"] = _chart(lambda: plot_per_type(result[key], title=title))
+                view[f"{key[3:]}_chart"] = _chart(plot_per_type, result[key], title=title)
         return view
 
     @staticmethod

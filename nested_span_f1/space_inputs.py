@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .conll import check_same_tokens, read_columns
-from .formats import align, read_corpus
+from .formats import Corpus, align, read_corpus
 
 MAX_BYTES = 2_000_000
 """Largest input a Space scores (pasted text or uploaded file): 2 MB, about 200k CoNLL tokens."""
@@ -98,23 +98,30 @@ def parse_options(text: str) -> dict[str, Any]:
 def preset(name: str) -> str:
     """The text of a preset example, as it would be pasted."""
     if name == "flat":
-        gold = read_columns(SAMPLES / "sample.gold.conll")
-        pred = read_columns(SAMPLES / "sample.pred.conll")
-        check_same_tokens(gold, pred)
-        sentences = [
-            "\n".join(f"{t} {g} {p}" for t, g, p in zip(*row))
-            for row in zip(gold.tokens, gold.column(), pred.column())
-        ]
-        return "\n\n".join(sentences) + "\n"
+        return _flat_example()
     if name == "nested":
-        gold = read_corpus(SAMPLES / "nested.gold.jsonl")
-        pred = align(gold, read_corpus(SAMPLES / "nested.pred.jsonl"))
-
-        def spans(corpus: Any) -> str:
-            return ",\n".join(
-                "    " + json.dumps([{"start": s, "end": e, "label": label} for s, e, label in ents])
-                for ents in corpus.entities
-            )
-
-        return f'{{\n  "predictions": [\n{spans(pred)}\n  ],\n  "references": [\n{spans(gold)}\n  ]\n}}\n'
+        return _nested_example()
     raise ValueError(f"unknown example {name!r}; choose one of {', '.join(PRESETS)}")
+
+
+def _flat_example() -> str:
+    gold = read_columns(SAMPLES / "sample.gold.conll")
+    pred = read_columns(SAMPLES / "sample.pred.conll")
+    check_same_tokens(gold, pred)
+    sentences = [
+        "\n".join(f"{t} {g} {p}" for t, g, p in zip(*row)) for row in zip(gold.tokens, gold.column(), pred.column())
+    ]
+    return "\n\n".join(sentences) + "\n"
+
+
+def _nested_example() -> str:
+    gold = read_corpus(SAMPLES / "nested.gold.jsonl")
+    pred = align(gold, read_corpus(SAMPLES / "nested.pred.jsonl"))
+
+    def spans(corpus: Corpus) -> str:
+        return ",\n".join(
+            "    " + json.dumps([{"start": s, "end": e, "label": label} for s, e, label in ents])
+            for ents in corpus.entities
+        )
+
+    return f'{{\n  "predictions": [\n{spans(pred)}\n  ],\n  "references": [\n{spans(gold)}\n  ]\n}}\n'

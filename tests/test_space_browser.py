@@ -15,20 +15,19 @@ import subprocess
 import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("gradio")
 webdriver = pytest.importorskip("selenium.webdriver")
 
-import evaluate  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+import evaluate
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
-from nested_span_f1.paths import METRICS, metric_path  # noqa: E402
-from nested_span_f1.space import SPECS  # noqa: E402
-from nested_span_f1.space_inputs import MAX_BYTES, parse, preset  # noqa: E402
+from nested_span_f1.paths import METRICS, metric_path
+from nested_span_f1.space import SPECS
+from nested_span_f1.space_inputs import MAX_BYTES, parse, preset
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -158,7 +157,7 @@ def _check_page(browser, name: str, expected: dict) -> None:
     assert shown == {key: expected[key] for key in SPECS[name].headline}
     for chart in CHARTS[name]:
         img = browser.find_element(By.CSS_SELECTOR, f"#{chart} img")
-        WebDriverWait(browser, 30).until(lambda d: d.execute_script("return arguments[0].naturalWidth", img) > 0)
+        WebDriverWait(browser, 30).until(lambda d, img=img: d.execute_script("return arguments[0].naturalWidth", img) > 0)
         assert img.size["width"] > 0 and img.size["height"] > 0, chart
     link = browser.find_element(By.CSS_SELECTOR, "#download a").get_attribute("href")
     with urllib.request.urlopen(link, timeout=30) as response:

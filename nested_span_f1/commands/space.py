@@ -21,9 +21,6 @@ from pathlib import Path
 from .. import __version__
 from ..paths import METRICS, metric_path
 
-APP_NEEDS = ("evaluate", "datasets", "gradio", "matplotlib", "numpy", "pandas")
-"""Distributions the app imports, pinned in the Space's requirements at the versions installed here."""
-
 CHECKOUT = Path(__file__).resolve().parents[2]
 
 
@@ -35,10 +32,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def pins() -> list[str]:
-    """``name==version`` of every distribution the app needs, as installed here."""
+def app_needs(folder: Path) -> list[str]:
+    """Names of the distributions the app needs, from the metric folder's ``requirements.txt``."""
+    lines = (folder / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    return [re.split(r"[\s<>=!~;\[]", line.strip(), maxsplit=1)[0] for line in lines
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
+def pins(names: list[str]) -> list[str]:
+    """``name==version`` of each distribution, as installed here."""
     out = []
-    for name in APP_NEEDS:
+    for name in names:
         try:
             out.append(f"{name}=={metadata.version(name)}")
         except metadata.PackageNotFoundError:
@@ -76,7 +80,8 @@ def write_space(name: str, out_dir: Path, wheel: Path | None = None) -> list[Pat
     The metric script is named after the folder: ``evaluate.load`` finds
     ``<folder>/<folder name>.py``, and on the Hub ``org/<Space name>/<Space name>.py``.
     """
-    requirements = pins()
+    source = Path(metric_path(name))
+    requirements = pins(app_needs(source))
     if not out_dir.name.isidentifier():
         raise ValueError(
             f"the folder name {out_dir.name!r} is not a Python identifier; evaluate imports the metric script under "
@@ -87,7 +92,6 @@ def write_space(name: str, out_dir: Path, wheel: Path | None = None) -> list[Pat
     if wheel is not None and not wheel.name.startswith(f"nested_span_f1-{__version__}-"):
         raise ValueError(f"{wheel} is not a wheel of nested-span-f1 {__version__}")
     out_dir.mkdir(parents=True, exist_ok=True)
-    source = Path(metric_path(name))
     shutil.copy2(source / f"{name}.py", out_dir / f"{out_dir.name}.py")
     shutil.copy2(source / "app.py", out_dir)
     gradio = next(r for r in requirements if r.startswith("gradio=="))
