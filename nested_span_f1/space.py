@@ -231,6 +231,7 @@ def build_app(folder: str | Path, name: str) -> Any:
 
     spec = SPECS[name]
     scorer = Scorer(metric_script(folder), spec)
+    metric_class(scorer.script)  # loaded while the app starts, so that the first visitor does not wait
     with gr.Blocks(title=spec.title, delete_cache=(KEEP_FILES_SECONDS, KEEP_FILES_SECONDS)) as demo:
         gr.Markdown(f"# {spec.title}\n{spec.description}\n\n{INPUT_HELP}")
         with gr.Row():

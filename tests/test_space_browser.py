@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -72,34 +73,42 @@ def browser():
     driver.quit()
 
 
-@pytest.fixture(scope="module", params=METRICS)
-def space(request, tmp_path_factory):
-    """Start ``python app.py`` inside the metric folder; yield the metric's name and the app's URL."""
-    name = request.param
-    logs = tmp_path_factory.mktemp(f"{name}-app")
-    port = _free_port()
-    env = dict(os.environ, GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1",
-               GRADIO_ANALYTICS_ENABLED="False", HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1",
-               HF_EVALUATE_OFFLINE="1", PYTHONDONTWRITEBYTECODE="1")
-    log = open(logs / "app.log", "w")
-    proc = subprocess.Popen([sys.executable, "app.py"], cwd=metric_path(name), env=env, stdout=log,
-                            stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
+@pytest.fixture(scope="module")
+def apps(tmp_path_factory):
+    """Start ``python app.py`` inside each metric folder, all at once; yield name -> (process, URL, log)."""
+    logs = tmp_path_factory.mktemp("apps")
+    started = {}
     try:
-        deadline = time.time() + 120
-        while True:
-            assert proc.poll() is None, (logs / "app.log").read_text()[-2000:]
-            try:
-                urllib.request.urlopen(url, timeout=2)
-                break
-            except OSError:
-                assert time.time() < deadline, f"app.py did not serve {url}: {(logs / 'app.log').read_text()[-2000:]}"
-                time.sleep(0.5)
-        yield name, url
+        for name in METRICS:
+            port = _free_port()
+            env = dict(os.environ, GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1",
+                       GRADIO_ANALYTICS_ENABLED="False", HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1",
+                       HF_EVALUATE_OFFLINE="1", PYTHONDONTWRITEBYTECODE="1")
+            log = open(logs / f"{name}.log", "w")
+            proc = subprocess.Popen([sys.executable, "app.py"], cwd=metric_path(name), env=env, stdout=log,
+                                    stderr=subprocess.STDOUT)
+            started[name] = (proc, f"http://127.0.0.1:{port}/", log)
+        yield started
     finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-        log.close()
+        for proc, _, log in started.values():
+            proc.terminate()
+            proc.wait(timeout=30)
+            log.close()
+
+
+@pytest.fixture(scope="module", params=METRICS)
+def space(request, apps):
+    """One metric's app, once it serves: its name and URL."""
+    proc, url, log = apps[request.param]
+    deadline = time.time() + 180
+    while True:
+        assert proc.poll() is None, Path(log.name).read_text()[-2000:]
+        try:
+            urllib.request.urlopen(url, timeout=2)
+            return request.param, url
+        except OSError:
+            assert time.time() < deadline, f"app.py did not serve {url}: {Path(log.name).read_text()[-2000:]}"
+            time.sleep(0.5)
 
 
 def _expected(name: str, text: str) -> dict:
