@@ -27,6 +27,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from nested_span_f1.paths import METRICS, metric_path
+from nested_span_f1.report import per_label
 from nested_span_f1.space import SPECS
 from nested_span_f1.space_inputs import MAX_BYTES, parse, preset
 
@@ -164,6 +165,8 @@ def _check_page(browser, name: str, expected: dict) -> None:
     """The headline equals compute, the charts are drawn, the downloaded JSON is the whole result."""
     shown = _headline(browser)
     assert shown == {key: expected[key] for key in SPECS[name].headline}
+    types = expected.get("per_type") or per_label(expected)
+    assert types and all(label in browser.find_element(By.CSS_SELECTOR, "#per_type").text for label in types)
     for chart in CHARTS[name]:
         img = browser.find_element(By.CSS_SELECTOR, f"#{chart} img")
         WebDriverWait(browser, 30).until(lambda d, img=img: d.execute_script("return arguments[0].naturalWidth", img) > 0)
@@ -196,7 +199,7 @@ def test_uploaded_file_scores_like_compute(space, browser, tmp_path):
     browser.save_screenshot(str(tmp_path / f"{name}-uploaded.png"))
 
 
-def test_malformed_input_shows_a_message_and_the_next_request_is_right(space, browser, tmp_path):
+def test_malformed_input_shows_a_message_and_the_preset_example_then_scores_right(space, browser, tmp_path):
     name, url = space
     wait = _open(browser, url)
     _paste(browser, "Maria B-PER\nKeller I-PER\n")
@@ -207,10 +210,10 @@ def test_malformed_input_shows_a_message_and_the_next_request_is_right(space, br
     assert re.fullmatch(r"Error( \(\w+\))?: \S.*", message), message
     assert _headline(browser) == {}
     browser.save_screenshot(str(tmp_path / f"{name}-malformed.png"))
-    text = preset("flat")
-    _paste(browser, text)
+    browser.find_element(By.CSS_SELECTOR, "#preset-flat").click()
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#input textarea").get_attribute("value") == preset("flat"))
     assert _score(browser, wait) == "Scored 15 sentences."
-    _check_page(browser, name, _expected(name, text))
+    _check_page(browser, name, _expected(name, preset("flat")))
 
 
 def test_oversized_input_is_refused_with_a_message(space, browser, tmp_path):

@@ -20,7 +20,9 @@ from pathlib import Path
 import evaluate
 import pytest
 
+import nested_span_f1
 from nested_span_f1.cli import main
+from nested_span_f1.commands.space import write_space
 from nested_span_f1.paths import METRICS, metric_path
 from nested_span_f1.space_inputs import parse, preset
 
@@ -123,10 +125,24 @@ def test_space_folder_installs_serves_and_loads_alone(name, hub):
 @pytest.mark.parametrize(("folder", "message"), [
     ("org-span", "the folder name 'org-span' is not a Python identifier"),
     ("taken", "exists and is not empty; choose a new folder"),
-], ids=["not-an-identifier", "not-empty"])
+    ("span_f1 --space org", "--space 'org' is not ORG/NAME"),
+], ids=["not-an-identifier", "not-empty", "not-a-space"])
 def test_space_command_refuses_a_folder_in_one_line(folder, message, tmp_path, capsys):
     (tmp_path / "taken").mkdir()
     (tmp_path / "taken" / "file").write_text("x")
-    assert main(["space", "span_f1", str(tmp_path / folder)]) == 2
+    folder, *more = folder.split()
+    assert main(["space", "span_f1", str(tmp_path / folder), *more]) == 2
     err = capsys.readouterr().err
     assert err.startswith("nested-span-f1 space: error: ") and message in err and err.count("\n") == 1
+
+
+def test_space_command_can_name_the_wheel_by_its_url_on_the_space(tmp_path):
+    out = tmp_path / "span_f1"
+    wheel = tmp_path / "nested_span_f1-0.0.0-py3-none-any.whl"
+    wheel.write_bytes(b"")
+    with pytest.raises(ValueError, match="is not a wheel of nested-span-f1"):
+        write_space("span_f1", out, wheel, space="org/span_f1")
+    wheel = wheel.rename(tmp_path / f"nested_span_f1-{nested_span_f1.__version__}-py3-none-any.whl")
+    write_space("span_f1", out, wheel, space="org/span_f1")
+    assert (out / "requirements.txt").read_text().splitlines()[1] == (
+        f"nested-span-f1 @ https://huggingface.co/spaces/org/span_f1/resolve/main/{wheel.name}")

@@ -29,6 +29,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("name", choices=METRICS, help="the metric")
     p.add_argument("out_dir", type=Path, help="the folder to write (must not exist, or be empty)")
     p.add_argument("--wheel", type=Path, help="this package's wheel to ship (default: built from the source checkout)")
+    p.add_argument("--space", metavar="ORG/NAME",
+                   help="the Space the folder will be pushed to: requirements.txt then names the wheel by its URL "
+                        "there, for builders that install requirements.txt before the folder's other files are in place")
     p.set_defaults(run=run)
 
 
@@ -74,7 +77,14 @@ def card(text: str, gradio_version: str) -> str:
     return text
 
 
-def write_space(name: str, out_dir: Path, wheel: Path | None = None) -> list[Path]:
+def wheel_requirement(wheel: str, space: str | None) -> str:
+    """The requirements line of the shipped wheel: a relative path, or its URL on the Space ``space``."""
+    if space is None:
+        return f"./{wheel}"
+    return f"nested-span-f1 @ https://huggingface.co/spaces/{space}/resolve/main/{wheel}"
+
+
+def write_space(name: str, out_dir: Path, wheel: Path | None = None, space: str | None = None) -> list[Path]:
     """Write the Space folder of metric ``name`` to ``out_dir``; returns the files written.
 
     The metric script is named after the folder: ``evaluate.load`` finds
@@ -82,6 +92,8 @@ def write_space(name: str, out_dir: Path, wheel: Path | None = None) -> list[Pat
     """
     source = Path(metric_path(name))
     requirements = pins(app_needs(source))
+    if space is not None and not re.fullmatch(r"[\w.-]+/[\w.-]+", space):
+        raise ValueError(f"--space {space!r} is not ORG/NAME")
     if not out_dir.name.isidentifier():
         raise ValueError(
             f"the folder name {out_dir.name!r} is not a Python identifier; evaluate imports the metric script under "
@@ -100,14 +112,14 @@ def write_space(name: str, out_dir: Path, wheel: Path | None = None) -> list[Pat
     shipped = Path(shutil.copy2(wheel, out_dir)) if wheel is not None else build_wheel(out_dir)
     (out_dir / "requirements.txt").write_text(
         f"# written by `nested-span-f1 space {name}` (nested-span-f1 {__version__}); install from inside this folder\n"
-        + "\n".join([f"./{shipped.name}", *requirements]) + "\n",
+        + "\n".join([wheel_requirement(shipped.name, space), *requirements]) + "\n",
         encoding="utf-8",
     )
     return sorted(out_dir.iterdir())
 
 
 def run(args: argparse.Namespace) -> int:
-    files = write_space(args.name, args.out_dir, args.wheel)
+    files = write_space(args.name, args.out_dir, args.wheel, args.space)
     for path in files:
         print(path)
     print(f"try it: cd {args.out_dir} && pip install -r requirements.txt && python app.py")
