@@ -168,7 +168,7 @@ class Scorer:
         options = parse_options(options_text)
         metric = metric_class(self.script)(keep_in_memory=True, experiment_id=uuid.uuid4().hex)
         result = metric.compute(predictions=predictions, references=references, **options)
-        lenient = "error_chart" in self.spec.outputs
+        wants_errors = "error_chart" in self.spec.outputs
         view: dict[str, Any] = {
             "message": f"Scored {len(references)} sentences.",
             "headline": " · ".join(f"{key} = {result[key]!r}" for key in self.spec.headline),
@@ -198,7 +198,7 @@ class Scorer:
                 columns=["type", "precision", "recall", "f1", "gold"],
             )
             view["per_type_chart"] = _chart(plot_per_type, result)
-            errors = self._lenient_errors(predictions, references, options) if lenient else None
+            errors = self._lenient_errors(predictions, references, options) if wants_errors else None
         if errors is not None:
             view["error_chart"] = _chart(plot_counts, {c: errors[c] for c in ERROR_CATEGORIES})
         for key, title in (("by_depth", "By nesting depth (1 = outermost)"), ("by_length", "By span length")):
