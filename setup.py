@@ -5,24 +5,37 @@ repository (each a Hub-Space-ready folder) and are installed as package data
 under ``nested_span_f1/metrics/`` so that ``nested_span_f1.metric_path(name)``
 finds them after a plain ``pip install``.
 """
+import re
 from pathlib import Path
 
 from setuptools import find_packages, setup
 
 HERE = Path(__file__).parent
 
+
+def _constant(module: str, name: str) -> str:
+    """A string constant of the package (the version, the project URL), read without importing the package."""
+    text = (HERE / "nested_span_f1" / module).read_text(encoding="utf-8")
+    return re.search(rf'^{name} = "([^"]+)"', text, flags=re.MULTILINE).group(1)
+
+
+VERSION = _constant("__init__.py", "__version__")
+URL = _constant("hub.py", "PROJECT_URL")
+
 setup(
     name="nested-span-f1",
-    version="0.1.0",
+    version=VERSION,
     description="Entity-level span F1 for flat, lenient (MUC/SemEval) and nested NER evaluation",
     long_description=(HERE / "README.md").read_text(encoding="utf-8"),
     long_description_content_type="text/markdown",
-    license="Apache-2.0",
+    url=URL,
+    project_urls={"Source": URL, "Issues": f"{URL}/issues"},
+    license_expression="Apache-2.0",
     python_requires=">=3.10",
     packages=[*find_packages(include=["nested_span_f1", "nested_span_f1.*"]), "nested_span_f1.metrics"],
     package_dir={"nested_span_f1.metrics": "metrics"},
     package_data={
-        "nested_span_f1": ["sample_data/*"],
+        "nested_span_f1": ["sample_data/*", "py.typed"],
         "nested_span_f1.metrics": ["*/*.py", "*/*.md", "*/*.txt"],
     },
     install_requires=["numpy>=1.22", "tqdm>=4.60"],
@@ -30,7 +43,7 @@ setup(
         "evaluate": ["evaluate>=0.4.1", "datasets>=2.14"],
         "train": ["torch", "transformers>=4.40", "accelerate>=0.26"],
         "plots": ["matplotlib>=3.5"],
-        "app": ["gradio>=5"],
+        "app": ["gradio>=5", "evaluate>=0.4.1", "datasets>=2.14", "matplotlib>=3.5"],
         "test": [
             "pytest>=7",
             "ruff==0.17.6",
@@ -43,12 +56,24 @@ setup(
             "evaluate>=0.4.1",
             "datasets>=2.14",
             "matplotlib>=3.5",
+            "build>=1",
+            "twine>=5",
+            "setuptools>=77",
         ],
     },
     entry_points={"console_scripts": ["nested-span-f1=nested_span_f1.cli:main"]},
     classifiers=[
+        "Development Status :: 4 - Beta",
+        "Intended Audience :: Science/Research",
+        "Operating System :: OS Independent",
         "Programming Language :: Python :: 3",
+        "Programming Language :: Python :: 3 :: Only",
+        "Programming Language :: Python :: 3.10",
+        "Programming Language :: Python :: 3.11",
+        "Programming Language :: Python :: 3.12",
+        "Programming Language :: Python :: 3.13",
         "Topic :: Scientific/Engineering :: Artificial Intelligence",
-        "License :: OSI Approved :: Apache Software License",
+        "Topic :: Text Processing :: Linguistic",
+        "Typing :: Typed",
     ],
 )

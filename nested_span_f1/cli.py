@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from . import __version__
 
-COMMANDS = ("demo", "score", "conlleval", "nested", "lenient", "benchmark", "formats")
+COMMANDS = ("demo", "score", "conlleval", "nested", "lenient", "benchmark", "formats", "space")
 
 EXTRAS = {"matplotlib": "plots", "evaluate": "evaluate", "datasets": "evaluate", "gradio": "app",
           "torch": "train", "transformers": "train", "accelerate": "train"}

@@ -11,6 +11,9 @@ from typing import Any
 
 INPUT_KINDS = ("spans", "layers", "tags", "ids")
 
+PROJECT_URL = "https://github.com/nested-span-f1/nested-span-f1"
+"""The project's home, the ``homepage`` and ``codebase_urls`` of the three modules (setup.py's ``url`` too)."""
+
 
 def features(*kinds: str) -> list[Any]:
     """evaluate feature sets for the input kinds a metric accepts, in the order given.

@@ -1,5 +1,7 @@
-"""Every metric card: Hub front matter, evaluate's sections, and examples that print what they say."""
+"""Every metric card and module: Hub front matter, evaluate's sections, examples that print what they say,
+the project's URLs, typed ``_compute``, and Returns text that names every key returned."""
 import doctest
+import inspect
 import re
 import warnings
 from pathlib import Path
@@ -7,11 +9,21 @@ from pathlib import Path
 import evaluate
 import pytest
 
+from nested_span_f1 import hub
 from nested_span_f1.paths import METRICS, metric_path
+from nested_span_f1.report import per_label
+from nested_span_f1.space_inputs import parse, preset
 
-SECTIONS = ("Metric Description", "How to Use", "Inputs", "Output Values", "Examples", "Limitations and Bias", "Citation")
+SECTIONS = ("Metric Description", "Installation", "How to Use", "Inputs", "Output Values", "Examples",
+            "Publishing a Space", "Limitations and Bias", "Citation")
 FRONT_MATTER = ("title:", "emoji:", "colorFrom:", "colorTo:", "sdk: gradio", "sdk_version:", "app_file: app.py",
-                "pinned: false", "- evaluate", "- metric")
+                "pinned: false", "license: apache-2.0", "- evaluate", "- metric")
+# inputs that between them bring out every optional key: tags with a scheme, spans, errors asked for
+CALLS = {
+    "span_f1": [("flat", {"scheme": "IOB2"})],
+    "lenient_span_f1": [("flat", {"scheme": "IOB2"}), ("nested", {"return_errors": True})],
+    "nested_span_f1": [("flat", {"scheme": "IOB2"}), ("nested", {})],
+}
 
 
 def _card(name: str) -> str:
@@ -42,3 +54,41 @@ def test_card_examples_print_what_the_card_says(name):
             warnings.simplefilter("ignore")
             runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
+
+
+@pytest.mark.parametrize("name", METRICS)
+def test_module_docstring_examples_run_through_evaluate(name):
+    metric = evaluate.load(metric_path(name))
+    examples = metric.inputs_description.split("Examples:", 1)[1]
+    assert 'evaluate.load("' not in examples, "a bare name resolves to the Hub"
+    test = doctest.DocTestParser().get_doctest(examples, {}, f"{name}-module", f"{name}.py", 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        runner.run(test)
+    assert test.examples and runner.summarize(verbose=False).failed == 0
+
+
+@pytest.mark.parametrize("name", METRICS)
+def test_module_points_at_the_project_and_types_compute(name):
+    metric = evaluate.load(metric_path(name))
+    assert metric.homepage == hub.PROJECT_URL
+    assert metric.codebase_urls == [hub.PROJECT_URL]
+    signature = inspect.signature(type(metric)._compute)
+    untyped = [p for p in list(signature.parameters)[1:] if signature.parameters[p].annotation is inspect.Parameter.empty]
+    assert untyped == [] and signature.return_annotation is not inspect.Signature.empty
+
+
+@pytest.mark.parametrize("name", METRICS)
+def test_returns_text_names_every_key_returned(name):
+    metric = evaluate.load(metric_path(name))
+    returns = metric.inputs_description.split("Returns:", 1)[1].split("Examples:", 1)[0]
+    for example, options in CALLS[name]:
+        predictions, references = parse(preset(example))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = metric.compute(predictions=predictions, references=references, zero_division=0, **options)
+        for key in result.keys() - per_label(result).keys():
+            spellings = (key, re.sub(r"^(strict|exact|partial|type)_", "{s}_", key),
+                         re.sub(r"_(precision|recall|f1)$", "_*", key))
+            assert any(s in returns for s in spellings), f"{key} is returned but not described"

@@ -1,37 +1,71 @@
-"""After a plain (non-editable) install, the metric modules and sample data ship with the package."""
+"""The package as published: ``python -m build`` makes an sdist and a wheel that ``twine check`` passes,
+with its metadata, ``py.typed``, the metric modules and the sample data; a plain install loads the metrics."""
 import os
 import subprocess
 import sys
+import tarfile
 import zipfile
+from email.parser import Parser
 from pathlib import Path
 
 import pytest
 
+import nested_span_f1
+from nested_span_f1 import hub
 from nested_span_f1.paths import METRICS
+
+pytest.importorskip("build")
+pytest.importorskip("twine")
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory):
-    """Build a wheel of the checkout and install it, without dependencies, into a bare folder."""
-    wheels = tmp_path_factory.mktemp("wheels")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)],
-        check=True, capture_output=True,
-    )
-    wheel = next(wheels.glob("nested_span_f1-*.whl"))
+def dist(tmp_path_factory):
+    """sdist and wheel of the checkout, built as a release is (no build isolation: the test env has setuptools)."""
+    out = tmp_path_factory.mktemp("dist")
+    done = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(ROOT)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    version = nested_span_f1.__version__
+    return out / f"nested_span_f1-{version}.tar.gz", out / f"nested_span_f1-{version}-py3-none-any.whl"
+
+
+@pytest.fixture(scope="module")
+def installed(dist, tmp_path_factory):
+    """The wheel installed, without dependencies, into a bare folder."""
     target = tmp_path_factory.mktemp("site")
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(dist[1])],
         check=True, capture_output=True,
     )
-    return wheel, target
+    return target
 
 
-def test_wheel_carries_metric_modules_and_samples(installed):
-    wheel, _ = installed
-    names = set(zipfile.ZipFile(wheel).namelist())
+def test_twine_check_passes(dist):
+    done = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *map(str, dist)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("PASSED") == 2
+
+
+def test_metadata_names_project_licence_python_and_version(dist):
+    wheel = zipfile.ZipFile(dist[1])
+    meta = Parser().parsestr(wheel.read(f"nested_span_f1-{nested_span_f1.__version__}.dist-info/METADATA").decode())
+    assert meta["Name"] == "nested-span-f1"
+    assert meta["Version"] == nested_span_f1.__version__
+    assert meta["License-Expression"] == "Apache-2.0"
+    assert meta["Requires-Python"] == ">=3.10"
+    assert meta["Home-page"] == hub.PROJECT_URL
+    assert {u.split(", ")[0] for u in meta.get_all("Project-URL")} == {"Source", "Issues"}
+    assert "Typing :: Typed" in meta.get_all("Classifier")
+    assert meta["Description-Content-Type"] == "text/markdown"
+
+
+def test_wheel_carries_py_typed_metric_modules_and_samples(dist):
+    names = set(zipfile.ZipFile(dist[1]).namelist())
+    assert "nested_span_f1/py.typed" in names
+    assert "nested_span_f1/space.py" in names and "nested_span_f1/commands/space.py" in names
     for metric in METRICS:
         for file in (f"{metric}.py", "README.md", "app.py", "requirements.txt"):
             assert f"nested_span_f1/metrics/{metric}/{file}" in names
@@ -39,17 +73,24 @@ def test_wheel_carries_metric_modules_and_samples(installed):
         assert f"nested_span_f1/sample_data/{sample}" in names
 
 
+def test_sdist_carries_the_sources_the_wheel_is_built_from(dist):
+    prefix = f"nested_span_f1-{nested_span_f1.__version__}/"
+    names = set(tarfile.open(dist[0]).getnames())
+    for path in ("setup.py", "pyproject.toml", "README.md", "nested_span_f1/py.typed",
+                 *(f"metrics/{m}/{m}.py" for m in METRICS)):
+        assert prefix + path in names, path
+
+
 def test_evaluate_load_from_installed_package(installed, tmp_path):
-    _, target = installed
     code = (
         "import evaluate, nested_span_f1\n"
         "path = nested_span_f1.metric_path('span_f1')\n"
-        f"assert path.startswith({str(target)!r}), path\n"
+        f"assert path.startswith({str(installed)!r}), path\n"
         "m = evaluate.load(path)\n"
         "r = m.compute(predictions=[['B-PER', 'I-PER', 'O']], references=[['B-PER', 'I-PER', 'B-LOC']])\n"
         "print(r['overall_f1'], r['PER']['number'])\n"
     )
-    env = dict(os.environ, PYTHONPATH=str(target), HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1",
+    env = dict(os.environ, PYTHONPATH=str(installed), HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1",
                HF_DATASETS_OFFLINE="1", HF_HOME=str(tmp_path / "hf"))
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr

@@ -1,32 +1,18 @@
-"""Hub Space for lenient_span_f1: paste spans (or tags) as JSON, get the MUC / SemEval scores. ``python app.py`` launches it."""
+"""Hub Space for lenient_span_f1: paste CoNLL columns or JSON, upload a file or load an example; ``python app.py`` serves it.
+
+A Space runs this file from inside its folder, where a metric script named like
+the ``nested_span_f1`` package (the nested metric's) would shadow it: the folder
+leaves ``sys.path`` before anything is imported.
+"""
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
-from nested_span_f1.space import build_app, make_scorer
+from nested_span_f1.space import build_app
 
-EXAMPLE_REFERENCES = [[
-    {"start": 0, "end": 2, "label": "PER"}, {"start": 3, "end": 4, "label": "ORG"},
-    {"start": 6, "end": 7, "label": "LOC"}, {"start": 9, "end": 11, "label": "DATE"},
-]]
-EXAMPLE_PREDICTIONS = [[
-    {"start": 0, "end": 2, "label": "PER"}, {"start": 3, "end": 4, "label": "ORG"},
-    {"start": 6, "end": 7, "label": "LOC"}, {"start": 9, "end": 10, "label": "DATE"},
-]]
-OPTIONS = {"partial_weight": 0.5, "min_iou": None, "zero_division": 0, "return_errors": True}
-score = make_scorer(str(HERE))
-
-
-def build_demo():
-    return build_app(
-        score, "lenient_span_f1",
-        "Strict, exact, partial and type scores (SemEval-2013 Task 9.1, after MUC) over an optimal one-to-one "
-        "matching. One list per sentence: spans `{\"start\", \"end\", \"label\"}` (end exclusive) or tags.",
-        EXAMPLE_PREDICTIONS, EXAMPLE_REFERENCES, OPTIONS,
-    )
-
+demo = build_app(HERE, "lenient_span_f1")
 
 if __name__ == "__main__":
-    build_demo().launch()
+    demo.launch()

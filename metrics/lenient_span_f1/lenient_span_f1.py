@@ -3,6 +3,8 @@
 The scoring lives in the installed ``nested_span_f1`` package; this module only
 declares the inputs evaluate encodes and hands them to ``score_lenient``.
 """
+from typing import Any
+
 import evaluate
 
 from nested_span_f1 import hub
@@ -60,14 +62,17 @@ Returns:
     ``incorrect``, ``partial``, ``missed``, ``possible``; prediction-side ``predicted_correct``,
     ``predicted_incorrect``, ``predicted_partial``, ``spurious``, ``actual``).
     ``confusion``: gold label -> predicted label -> matched pairs.
-    ``duplicate_predictions``, ``duplicate_references``: spans removed as duplicates (and, for tag
-    input, ``invalid_predicted_chunks``, ``invalid_reference_chunks``).
+    ``duplicate_predictions``, ``duplicate_references``: spans removed as duplicates.
+    ``errors``: only with ``return_errors=True``.
+    ``invalid_predicted_chunks``, ``invalid_reference_chunks``: only for tag input with ``scheme``
+    given: the chunks the scheme rejects.
 Examples:
-    >>> metric = evaluate.load("lenient_span_f1")  # doctest: +SKIP
+    >>> import evaluate, nested_span_f1
+    >>> metric = evaluate.load(nested_span_f1.metric_path("lenient_span_f1"))
     >>> references = [[{"start": 0, "end": 2, "label": "PER"}, {"start": 3, "end": 4, "label": "ORG"}]]
     >>> predictions = [[{"start": 0, "end": 2, "label": "PER"}, {"start": 3, "end": 5, "label": "ORG"}]]
-    >>> r = metric.compute(predictions=predictions, references=references)  # doctest: +SKIP
-    >>> r["strict_f1"], r["partial_f1"], r["type_f1"], r["boundary_error"]  # doctest: +SKIP
+    >>> r = metric.compute(predictions=predictions, references=references)
+    >>> r["strict_f1"], r["partial_f1"], r["type_f1"], r["boundary_error"]
     (0.5, 0.75, 1.0, 1)
 """
 
@@ -76,12 +81,14 @@ Examples:
 class LenientSpanF1(evaluate.Metric):
     """Lenient entity scores over an optimal one-to-one matching of spans."""
 
-    def _info(self):
+    def _info(self) -> evaluate.MetricInfo:
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
             features=hub.features("spans", "tags"),
+            homepage=hub.PROJECT_URL,
+            codebase_urls=[hub.PROJECT_URL],
             reference_urls=[
                 "https://aclanthology.org/S13-2056",
                 "https://aclanthology.org/M93-1007",
@@ -90,16 +97,16 @@ class LenientSpanF1(evaluate.Metric):
 
     def _compute(
         self,
-        predictions,
-        references,
-        partial_weight=0.5,
-        min_iou=None,
-        zero_division="warn",
-        return_errors=False,
-        scheme=None,
-        mode=None,
-        suffix=False,
-    ):
+        predictions: Any,
+        references: Any,
+        partial_weight: float = 0.5,
+        min_iou: float | None = None,
+        zero_division: str | int = "warn",
+        return_errors: bool = False,
+        scheme: str | None = None,
+        mode: str | None = None,
+        suffix: bool = False,
+    ) -> dict[str, Any]:
         return score_lenient(
             predictions,
             references,

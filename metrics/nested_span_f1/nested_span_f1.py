@@ -8,6 +8,7 @@ and forgets the script itself if it was imported under the package's name.
 """
 import os
 import sys
+from typing import Any
 
 for _entry in [p for p in sys.path if os.path.isfile(os.path.join(p or os.curdir, "nested_span_f1.py"))]:
     if not os.path.isfile(os.path.join(_entry or os.curdir, "nested_span_f1", "__init__.py")):
@@ -83,12 +84,15 @@ Returns:
     {LABEL}: {precision, recall, f1, number} per type (number = reference spans).
     macro_*, weighted_*, untyped_* (boundaries only) precision/recall/f1.
     tp, fp, fn; duplicate_predictions, duplicate_references; crossing_predictions,
-    crossing_references (overlapping, non-nested pairs); discontinuous_predictions/references (0 here).
-    by_nesting {flat, nested}, by_depth {"1" = outermost, ...}, by_length {"1", "2", ..., "8+"}:
-    each bucket {precision, recall, f1, number, predicted}.
-    overall_accuracy: token accuracy, for flat tag input only; invalid_*_chunks for tag input.
+    crossing_references (overlapping, non-nested pairs).
+    by_nesting {"flat", "nested"}, by_depth {"1" = outermost, "2", ...}, by_length {"1", "2", "3", "4",
+    "5-7", "8+"}: each bucket {precision, recall, f1, number, predicted}.
+    discontinuous_predictions, discontinuous_references (0 here): for span input only.
+    overall_accuracy: token accuracy, for flat tag input only.
+    invalid_predicted_chunks, invalid_reference_chunks: for tag input with ``scheme`` given.
 Examples:
-    >>> metric = evaluate.load("nested_span_f1")
+    >>> import evaluate, nested_span_f1
+    >>> metric = evaluate.load(nested_span_f1.metric_path("nested_span_f1"))
     >>> references = [[{"start": 0, "end": 2, "label": "protein"}, {"start": 0, "end": 1, "label": "protein"}]]
     >>> predictions = [[{"start": 0, "end": 2, "label": "protein"}]]
     >>> r = metric.compute(predictions=predictions, references=references)
@@ -106,10 +110,20 @@ class NestedSpanF1(evaluate.Metric):
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
             features=hub.features("spans", "layers", "tags"),
+            homepage=hub.PROJECT_URL,
+            codebase_urls=[hub.PROJECT_URL],
             reference_urls=["https://aclanthology.org/D09-1015", "https://doi.org/10.1093/bioinformatics/btg1023"],
         )
 
-    def _compute(self, predictions, references, zero_division="warn", scheme=None, mode=None, suffix=False):
+    def _compute(
+        self,
+        predictions: Any,
+        references: Any,
+        zero_division: str | int = "warn",
+        scheme: str | None = None,
+        mode: str | None = None,
+        suffix: bool = False,
+    ) -> dict[str, Any]:
         kind = hub.input_kind(predictions, references)
         if kind == "spans":
             counts = count_nested(predictions, references)

@@ -1,6 +1,8 @@
 """span_f1: exact-match entity F1 of tag sequences, a drop-in for evaluate's seqeval metric."""
 
 import warnings
+from collections.abc import Sequence
+from typing import Any
 
 import evaluate
 
@@ -62,7 +64,8 @@ Returns:
     scheme is known (passed, or detected in strict mode), "invalid_predicted_chunks" and
     "invalid_reference_chunks": the chunks it rejects.
 Examples:
-    >>> span_f1 = evaluate.load("span_f1")
+    >>> import evaluate, nested_span_f1
+    >>> span_f1 = evaluate.load(nested_span_f1.metric_path("span_f1"))
     >>> results = span_f1.compute(predictions=[["O", "B-PER", "I-PER", "O"]], references=[["O", "B-PER", "I-PER", "B-LOC"]])
     >>> results["overall_f1"], results["LOC"]["number"]
     (0.6666666666666666, 1)
@@ -73,14 +76,18 @@ Examples:
 class SpanF1(evaluate.Metric):
     """Exact-match span F1 of tag sequences; see the module card."""
 
-    def _info(self):
+    def _info(self) -> evaluate.MetricInfo:
         info = evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
             features=hub.features("tags", "ids"),
-            homepage="https://github.com/chakki-works/seqeval",
-            reference_urls=["https://www.clips.uantwerpen.be/conll2000/chunking/output.html"],
+            homepage=hub.PROJECT_URL,
+            codebase_urls=[hub.PROJECT_URL],
+            reference_urls=[
+                "https://www.clips.uantwerpen.be/conll2000/chunking/output.html",
+                "https://github.com/chakki-works/seqeval",
+            ],
         )
         # _compute reads the stored Arrow columns directly rather than as Python lists
         # of strings: several times faster, and a fraction of the memory. Set after
@@ -90,15 +97,15 @@ class SpanF1(evaluate.Metric):
 
     def _compute(
         self,
-        predictions,
-        references,
-        scheme=None,
-        mode=None,
-        suffix=False,
-        zero_division="warn",
-        label_list=None,
-        sample_weight=None,
-    ):
+        predictions: Any,
+        references: Any,
+        scheme: Any = None,
+        mode: str | None = None,
+        suffix: bool = False,
+        zero_division: str | int = "warn",
+        label_list: Sequence[str] | None = None,
+        sample_weight: Any = None,
+    ) -> dict[str, Any]:
         if sample_weight is not None:
             warnings.warn("sample_weight is ignored: seqeval's entity scores ignore it too", UserWarning, stacklevel=2)
         return nested_span_f1.score_tags(
