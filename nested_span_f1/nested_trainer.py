@@ -24,8 +24,8 @@ layer is decoded like flat tags and a sentence's spans are the union of its laye
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -9,14 +9,14 @@ call :func:`precision_recall_f1` too.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
 from .caller import warn_caller
 from .counts import Counts, Tally
 
-ZeroDivision = Union[str, int, float]
+ZeroDivision = str | int | float
 
 
 class UndefinedMetricWarning(UserWarning):

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Mapping, Sequence
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 

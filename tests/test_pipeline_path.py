@@ -8,6 +8,7 @@ inlines them). Bounds from issue 16.
 """
 from __future__ import annotations
 
+import itertools
 import sys
 from pathlib import Path
 
@@ -46,7 +47,7 @@ def trace(**options) -> list[tuple[str, str]]:
 def test_path_is_short(options, functions, modules, changes):
     entered = trace(**options)
     files = [module for module, _ in entered]
-    switches = sum(a != b for a, b in zip(files, files[1:]))
+    switches = sum(a != b for a, b in itertools.pairwise(files))
     summary = f"{len(set(entered))} functions in {len(set(files))} modules, {switches} changes: {entered}"
     assert len(set(entered)) <= functions, summary
     assert len(set(files)) <= modules, summary

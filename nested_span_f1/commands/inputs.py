@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from tqdm import tqdm
 
@@ -126,7 +126,7 @@ def read_column_file(path: str, delimiter: str | None = None) -> ColumnFile:
             return read_columns(handle, delimiter)
 
 
-Side = Union[ColumnFile, Corpus]
+Side = ColumnFile | Corpus
 
 
 def read_side(path: str, format: str | None = None, delimiter: str | None = None) -> Side:
