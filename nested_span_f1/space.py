@@ -25,8 +25,9 @@ from typing import Any
 
 from . import hub
 from .lenient import score_lenient
+from .lenient_counts import BREAKDOWN, LENIENT_SCHEMES
 from .plots import plot_counts, plot_per_type
-from .report import AVERAGES, ERROR_CATEGORIES, LENIENT_SCHEMES, per_label
+from .report import AVERAGES, per_label
 from .space_inputs import MAX_BYTES, parse, parse_options, preset, read_upload
 
 LOG = logging.getLogger(__name__)
@@ -200,7 +201,7 @@ class Scorer:
             view["per_type_chart"] = _chart(plot_per_type, result)
             errors = self._lenient_errors(predictions, references, options) if wants_errors else None
         if errors is not None:
-            view["error_chart"] = _chart(plot_counts, {c: errors[c] for c in ERROR_CATEGORIES})
+            view["error_chart"] = _chart(plot_counts, {c: errors[c] for c in BREAKDOWN})
         for key, title in (("by_depth", "By nesting depth (1 = outermost)"), ("by_length", "By span length")):
             if key in result:
                 view[f"{key[3:]}_chart"] = _chart(plot_per_type, result[key], title=title)
