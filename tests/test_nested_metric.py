@@ -78,13 +78,13 @@ def test_loads_from_root_and_from_inside_the_folder(repo_root, where):
 
 
 def test_app_builds_from_inside_the_folder(repo_root):
+    """app.py, run from inside its folder, builds the gradio app on the package (not on a script named like it)."""
     pytest.importorskip("gradio")
-    code = (
-        "import sys, json, app; app.build_demo()\n"
-        "print(json.dumps(app.score(json.dumps(app.EXAMPLE_PREDICTIONS), json.dumps(app.EXAMPLE_REFERENCES), json.dumps(app.OPTIONS))['overall_f1']))"
-    )
+    code = "import app, nested_span_f1; print(type(app.demo).__name__, nested_span_f1.__file__)"
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1"}
     done = subprocess.run([sys.executable, "-c", code], cwd=repo_root / "metrics" / "nested_span_f1", env=env,
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert float(done.stdout.strip().splitlines()[-1]) == pytest.approx(4 / 7)
+    kind, package = done.stdout.split()[-2:]
+    assert kind == "Blocks"
+    assert package.endswith(os.path.join("nested_span_f1", "__init__.py"))

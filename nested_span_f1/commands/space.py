@@ -20,12 +20,24 @@ from pathlib import Path
 
 from .. import __version__
 from ..paths import METRICS, metric_path
+from .inputs import HelpFormatter
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 
+EXAMPLE = """examples:
+  nested-span-f1 space span_f1 my_span_f1
+  nested-span-f1 space nested_span_f1 genia_f1 --space my-org/genia_f1"""
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("space", help="write a self-contained Hub Space folder for one metric")
+    p = sub.add_parser(
+        "space", help="write a self-contained Hub Space folder for one metric",
+        description="Write a folder that is a Hub Space for one metric: the evaluate module (named after the "
+                    "folder, as evaluate.load needs), its card with the Hub front matter, app.py, this package's "
+                    "wheel and a requirements.txt that installs it. Push the folder to a Space, or run "
+                    "`python app.py` inside it.",
+        epilog=EXAMPLE, formatter_class=HelpFormatter,
+    )
     p.add_argument("name", choices=METRICS, help="the metric")
     p.add_argument("out_dir", type=Path, help="the folder to write (must not exist, or be empty)")
     p.add_argument("--wheel", type=Path, help="this package's wheel to ship (default: built from the source checkout)")
