@@ -1,140 +1,130 @@
 """Tag codes -> spans for one corpus side, as seqeval's default and strict decoders do.
 
-Each sentence is read with an ``O`` before it and an ``O`` after it (seqeval
-appends one ``O`` to every sentence), so chunks never cross sentences. Each
-rule of a table in :mod:`nested_span_f1.schemes` is looked up at every
-transition (previous tag, current tag) of the side at once; the chunks are
-then read off the positions where the rules fire. ``tests/reference.py``
-states the same decoders as one loop per sentence.
+Only the tagged tokens (every tag but ``O``) are read. No rule of any table in
+:mod:`nested_span_f1.schemes` fires between two ``O`` tags, and no chunk holds an
+``O`` but a repaired one after a bare ``U``/``L`` (which is clamped to its
+sentence, below), so wherever two tagged tokens are not neighbours in one
+sentence the rules see an ``O`` between them, as seqeval sees the ``O`` it appends
+to every sentence. Each rule is a table lookup indexed by ``(previous prefix,
+current prefix, same type)``, made for all tagged tokens at once; the chunks are
+read off the tokens where the rules fire. ``tests/reference.py`` states the same
+decoders as one loop per sentence.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .encoding import EncodedPair
+from .encoding import Encoded
 from .schemes import PREFIXES, SEQEVAL_DEFAULT, DefaultRules, Scheme
 from .spans import SpanArrays
 from .tag_parsing import ParsedTags
 
 
 def decode(
-    pair: EncodedPair, parsed: ParsedTags, *, scheme: Scheme | None, strict: bool, rules: DefaultRules = SEQEVAL_DEFAULT
-) -> tuple[SpanArrays, SpanArrays, dict[str, int]]:
-    """Both sides' chunks, and (with a scheme) how many of each side's repaired chunks the scheme rejects.
+    side: Encoded, parsed: ParsedTags, *, scheme: Scheme | None, strict: bool, rules: DefaultRules = SEQEVAL_DEFAULT
+) -> tuple[SpanArrays, int | None]:
+    """The side's chunks, and (with a scheme) how many of its repaired chunks the scheme rejects.
 
     ``strict``: keep only the chunks ``scheme`` allows (seqeval's strict mode);
     otherwise repair as ``rules`` say (seqeval's default mode, or conlleval's).
     A rejected chunk is one the default decoder makes (reading the scheme's own
     prefixes as seqeval's default mode knows them) that strict mode drops; the
-    counts are the notes ``invalid_predicted_chunks`` / ``invalid_reference_chunks``.
+    count is what ``invalid_predicted_chunks`` / ``invalid_reference_chunks`` report.
     """
-    layout = _Layout(pair.references.lengths)
-    sides, notes = [], {}
-    for name, side in zip(("predicted", "reference"), (pair.predictions, pair.references)):
-        tags = _Tags(layout, side.codes, parsed.prefix, parsed)
-        chunks = tags.strict_chunks(scheme) if strict and scheme is not None else tags.default_chunks(rules)
-        sides.append(layout.spans(*chunks, parsed.types))
-        if scheme is not None:
-            kept = chunks if strict else tags.strict_chunks(scheme)
-            if scheme.read_as:
-                repaired = _Tags(layout, side.codes, scheme.repair_prefix[parsed.prefix], parsed).default_chunks(SEQEVAL_DEFAULT)
-            else:
-                repaired = tags.default_chunks(rules) if strict else chunks
-            notes[f"invalid_{name}_chunks"] = _count_missing(repaired, kept, layout.size)
-    return sides[0], sides[1], notes
+    tags = _Tagged(side, parsed, parsed.prefix)
+    chunks = tags.strict_chunks(scheme) if strict and scheme is not None else tags.default_chunks(rules)
+    spans = tags.spans(chunks)
+    if scheme is None:
+        return spans, None
+    kept = chunks if strict else tags.strict_chunks(scheme)
+    if scheme.read_as:
+        repaired = _Tagged(side, parsed, scheme.repair_prefix[parsed.prefix]).default_chunks(SEQEVAL_DEFAULT)
+    else:
+        repaired = tags.default_chunks(rules) if strict else chunks
+    return spans, _count_missing(repaired, kept, len(side.codes) + 1)
 
 
-class _Layout:
-    """Where a pair's sentences lie once each gets an ``O`` before it and the last one an ``O`` after it.
-
-    Both sides have the same sentence lengths, so they share one layout.
-    """
-
-    def __init__(self, lengths: np.ndarray):
-        n = len(lengths)
-        separators = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(lengths + 1, out=separators[1:])
-        self.n_sentences, self.size = n, int(separators[-1]) + 1
-        self.sentence_start = separators[:-1] + 1
-        self.is_token = np.ones(self.size, dtype=bool)
-        self.is_token[separators] = False
-        self.sentence_of = np.repeat(np.arange(n, dtype=np.int64), lengths + 1)
-        """Sentence of each padded position but the last (a separator counts with the sentence after it)."""
-
-    def spans(self, begin: np.ndarray, end: np.ndarray, type_id: np.ndarray, types: tuple[str, ...]) -> SpanArrays:
-        """Chunks at padded positions as sentence-local spans."""
-        sentence = self.sentence_of.take(begin)
-        offset = self.sentence_start.take(sentence)
-        return SpanArrays(sentence, begin - offset, end - offset, type_id.astype(np.int64), types, self.n_sentences)
+Chunks = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""(begin, end, type id, last): token positions (end exclusive), and the tagged index of each chunk's last token."""
 
 
-class _Tags:
-    """One side's tags at the padded positions of a layout, ready for rule lookups.
+class _Tagged:
+    """A side's tagged tokens and the steps the rules look at around each.
 
-    ``transition[k - 1]`` indexes the rule tables for the step from position
-    ``k - 1`` to position ``k``: ``(previous prefix, current prefix, same type)``.
+    ``position[k]``: where tagged token ``k`` lies in the side's codes. ``into[k]``
+    indexes the rule tables for the step onto token ``k`` (from the token before
+    it, or an ``O`` when that is not tagged or in another sentence); ``onward[k]``
+    for the step from token ``k`` to the token after it (or an ``O``).
     """
 
-    def __init__(self, layout: _Layout, codes: np.ndarray, prefix_of: np.ndarray, parsed: ParsedTags):
-        self.layout = layout
-        padded = np.zeros(layout.size, dtype=codes.dtype)
-        padded[layout.is_token] = codes
-        # one byte a prefix, the narrowest type ids, and take() rather than indexing: these
-        # arrays are as long as the corpus, so their memory is most of the cost
-        self.type_id = parsed.type_id.astype(np.min_scalar_type(len(parsed.types))).take(padded)
-        prefix = prefix_of.astype(np.int8).take(padded)
-        transition = prefix[:-1] * np.int8(len(PREFIXES))
-        transition += prefix[1:]
-        transition *= 2
-        transition += self.type_id[:-1] == self.type_id[1:]
-        self.transition = transition
+    def __init__(self, side: Encoded, parsed: ParsedTags, prefix_of: np.ndarray):
+        self.types, self.n_sentences = parsed.types, len(side.lengths)
+        ends = np.cumsum(side.lengths)
+        self.position = np.flatnonzero(side.codes)  # code 0 is O
+        self.sentence = np.searchsorted(ends, self.position, side="right")
+        self.sentence_start = (ends - side.lengths).take(self.sentence)
+        codes = side.codes.take(self.position)
+        prefix = prefix_of.astype(np.int8).take(codes)
+        self.type_id = parsed.type_id.take(codes)
+        # whether tagged token k follows tagged token k - 1 directly, in the same sentence
+        follows = np.zeros(len(codes) + 1, dtype=bool)
+        follows[1:-1] = (self.position[1:] == self.position[:-1] + 1) & (self.sentence[1:] == self.sentence[:-1])
+        outside_type = parsed.type_id[0]
+        previous = np.concatenate(([0], prefix[:-1])) * follows[:-1]
+        previous_type = np.where(follows[:-1], np.concatenate(([outside_type], self.type_id[:-1])), outside_type)
+        following = np.concatenate((prefix[1:], [0])) * follows[1:]
+        following_type = np.where(follows[1:], np.concatenate((self.type_id[1:], [outside_type])), outside_type)
+        self.into = (previous * len(PREFIXES) + prefix) * 2 + (previous_type == self.type_id)
+        self.onward = (prefix * len(PREFIXES) + following) * 2 + (self.type_id == following_type)
 
-    def fires(self, table: np.ndarray) -> np.ndarray:
-        """Bool per step: whether the rule ``table`` holds from position ``k - 1`` to ``k`` (index ``k - 1``)."""
-        return table.reshape(-1).take(self.transition)
+    def default_chunks(self, rules: DefaultRules) -> Chunks:
+        """The chunks of a repairing decoder.
 
-    def default_chunks(self, rules: DefaultRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(begin, end, type id) of the chunks of a repairing decoder, padded positions, end exclusive.
-
-        A chunk ends wherever an end rule fires and began at the latest start before
-        that, or at its sentence's first token when no start lies in the sentence
-        (seqeval would reuse a stale offset there, which only bare U-/L- tags reach).
+        A chunk ends after each tagged token whose onward step fires an end rule, and
+        began at the latest token whose step onto it fires a start rule; when no such
+        token lies in its sentence (only after a bare ``U``/``L``, where seqeval would
+        reuse a stale offset) it began at the sentence's first token.
         """
-        end = np.flatnonzero(self.fires(rules.ends)) + 1
-        start = np.flatnonzero(self.fires(rules.starts)) + 1
-        latest = np.searchsorted(start, end, side="left") - 1
-        begin = start.take(latest, mode="clip") if len(start) else np.zeros_like(end)
-        first_token = self.layout.sentence_start.take(self.layout.sentence_of.take(end - 1))
-        begin = np.where(latest >= 0, np.maximum(begin, first_token), first_token)
-        return begin, end, self.type_id.take(end - 1)
+        last = np.flatnonzero(rules.ends.reshape(-1).take(self.onward))
+        first = np.flatnonzero(rules.starts.reshape(-1).take(self.into))
+        latest = np.searchsorted(first, last, side="right") - 1
+        sentence_start = self.sentence_start.take(last)
+        begin = np.where(latest >= 0, self.position.take(first.take(latest, mode="clip")) if len(first) else 0, 0)
+        return np.maximum(begin, sentence_start), self.position.take(last) + 1, self.type_id.take(last), last
 
-    def strict_chunks(self, scheme: Scheme) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(begin, end, type id) of the chunks seqeval's strict mode keeps, padded positions, end exclusive.
+    def strict_chunks(self, scheme: Scheme) -> Chunks:
+        """The chunks seqeval's strict mode keeps.
 
         seqeval's loop begins a chunk at a start that no running chunk covers, runs
-        it while the inside rule holds, and keeps it when the end rule holds at the
-        first step past it. So a start is covered exactly when the previous start's
-        run reaches past it (IOB1's ``B-X I-X`` is both a start and an inside step:
-        the token continues the run). No rule reaches or starts at an ``O``, so runs
-        and chunks stay in their sentence.
+        it while the inside rule holds, and keeps it when the end rule holds on the
+        step past it. So a start is covered exactly when the previous start's run
+        reaches past it (IOB1's ``B-X I-X`` is both a start and an inside step: the
+        token continues the run). No rule takes an ``O`` inside a chunk.
         """
-        start, inside, end = self.fires(scheme.starts), self.fires(scheme.inside), self.fires(scheme.ends)
-        first = np.flatnonzero(start)
-        # after[i]: the first step past start i that the inside rule does not take
+        inside = np.append(scheme.inside.reshape(-1).take(self.into), False)
+        first = np.flatnonzero(scheme.starts.reshape(-1).take(self.into))
+        # past[i]: the first tagged token after start i that the inside rule does not take
         inside_at = np.flatnonzero(inside)
         run_last = inside_at[np.append(inside_at[1:] != inside_at[:-1] + 1, True)] if len(inside_at) else inside_at
-        after = first + 1
-        running = inside.take(after)
-        after[running] = run_last.take(np.searchsorted(run_last, after[running])) + 1
+        past = first + 1
+        running = inside.take(past)
+        past[running] = run_last.take(np.searchsorted(run_last, past[running])) + 1
         leads = np.ones(len(first), dtype=bool)
-        leads[1:] = after[:-1] <= first[1:]
-        first, after = first[leads], after[leads]
-        keep = end.take(after)
-        begin = first[keep] + 1
-        return begin, after[keep] + 1, self.type_id.take(begin)
+        leads[1:] = past[:-1] <= first[1:]
+        first, last = first[leads], past[leads] - 1
+        keep = scheme.ends.reshape(-1).take(self.onward.take(last))
+        first, last = first[keep], last[keep]
+        return self.position.take(first), self.position.take(last) + 1, self.type_id.take(first), last
+
+    def spans(self, chunks: Chunks) -> SpanArrays:
+        """Chunks as sentence-local spans (a chunk lies in the sentence of its last token)."""
+        begin, end, type_id, last = chunks
+        offset = self.sentence_start.take(last)
+        return SpanArrays(self.sentence.take(last), begin - offset, end - offset, type_id.astype(np.int64), self.types,
+                          self.n_sentences)
 
 
-def _count_missing(chunks: tuple[np.ndarray, ...], kept: tuple[np.ndarray, ...], size: int) -> int:
+def _count_missing(chunks: Chunks, kept: Chunks, size: int) -> int:
     """How many of ``chunks`` (begin, end, type) are not among ``kept`` (the chunks of one decode are distinct)."""
     width = int(max(chunks[2].max(initial=0), kept[2].max(initial=0))) + 1
     keys, kept_keys = ((c[0] * size + c[1]) * width + c[2] for c in (chunks, kept))

@@ -14,15 +14,16 @@ far the two modes are apart and why.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from .counts import Counts
+from .counts import Counts, Tally
 from .decoding import decode
-from .encoding import SIDES, encode
+from .encoding import SIDES, Encoded, EncodedPair, encode
 from .matching import match_exact
 from .schemes import SEQEVAL_DEFAULT, DefaultRules, Scheme
 from .scores import ZeroDivision, summarize
@@ -44,21 +45,32 @@ class Decoded:
     notes: dict[str, int]
 
 
-def decode_pair(
-    predictions: Any,
-    references: Any,
-    *,
-    scheme: str | Scheme | None = None,
-    mode: str | None = None,
-    suffix: bool = False,
-    label_list: Sequence[str] | None = None,
-    default_rules: DefaultRules = SEQEVAL_DEFAULT,
+def _read(
+    predictions: Any, references: Any, *, scheme: str | Scheme | None = None, mode: str | None = None,
+    suffix: bool = False, label_list: Sequence[str] | None = None, default_rules: DefaultRules = SEQEVAL_DEFAULT,
     names: tuple[str, str] = SIDES,
-) -> Decoded:
+) -> tuple[EncodedPair, Callable[[Encoded], tuple[SpanArrays, int | None]], Scheme | None]:
+    """Encode both sides and read their tags: the pair, a decoder of its sides, and the scheme chosen."""
+    if mode not in MODES:
+        raise ValueError(f'mode must be None (conlleval-style repair) or "strict", got {mode!r}')
+    strict = mode == "strict"
+    pair = encode(predictions, references, label_list=label_list, names=names)
+    parsed, chosen = read_vocabulary(pair, suffix=suffix, scheme=scheme, strict=strict)
+    return pair, partial(decode, parsed=parsed, scheme=chosen, strict=strict, rules=default_rules), chosen
+
+
+def _notes(chosen: Scheme | None, predicted: int | None, reference: int | None) -> dict[str, int]:
+    if chosen is None:
+        return {}
+    return {"invalid_predicted_chunks": int(predicted or 0), "invalid_reference_chunks": int(reference or 0)}
+
+
+def decode_pair(predictions: Any, references: Any, **options: Any) -> Decoded:
     """Decode predicted and reference tag sequences (strings, or ids with ``label_list``) into spans.
 
+    Options: ``scheme``, ``mode``, ``suffix``, ``label_list`` as :func:`score_tags`;
     ``default_rules``: the repairing decoder of default mode (seqeval's, or
-    conlleval.pl's for the conlleval command). ``names``: what errors call the sides.
+    conlleval.pl's for the conlleval command); ``names``: what errors call the sides.
 
     Raises:
         ValueError: misaligned sides, a malformed tag, a prefix outside the strict
@@ -66,27 +78,36 @@ def decode_pair(
             token and value.
         TypeError: a tag that is not a string (integer ids without ``label_list``).
     """
-    if mode not in MODES:
-        raise ValueError(f'mode must be None (conlleval-style repair) or "strict", got {mode!r}')
-    strict = mode == "strict"
-    pair = encode(predictions, references, label_list=label_list, names=names)
-    parsed, chosen = read_vocabulary(pair, suffix=suffix, scheme=scheme, strict=strict)
-    pred, ref, notes = decode(pair, parsed, scheme=chosen, strict=strict, rules=default_rules)
+    pair, decoder, chosen = _read(predictions, references, **options)
+    (pred, invalid_pred), (ref, invalid_ref) = decoder(pair.predictions), decoder(pair.references)
     correct = int(np.count_nonzero(pair.predictions.codes == pair.references.codes))
-    return Decoded(pred, ref, len(pair.references.codes), correct, notes)
+    return Decoded(pred, ref, len(pair.references.codes), correct, _notes(chosen, invalid_pred, invalid_ref))
 
 
 def count_tags(predictions: Any, references: Any, **options: Any) -> Counts:
     """Counts for tagged sentences (exact span matches, tokens, notes); options as :func:`decode_pair`.
 
+    The sentences predicted exactly right are decoded once and counted as matched on
+    both sides (most sentences of a useful model's output are right); the others are
+    decoded side by side and matched.
+
     >>> c = count_tags([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "B-LOC"]])
     >>> c.labels["PER"], c.labels["LOC"], c.correct_tokens
     (Tally(tp=1, predicted=1, gold=1), Tally(tp=0, predicted=0, gold=1), 2)
     """
-    decoded = decode_pair(predictions, references, **options)
-    counts = match_exact(decoded.predictions, decoded.references).counts()
-    # decoded chunks never repeat, so the matcher's duplicate notes are left out
-    return replace(counts, tokens=decoded.tokens, correct_tokens=decoded.correct_tokens, notes=decoded.notes)
+    pair, decoder, chosen = _read(predictions, references, **options)
+    wrong, agreed = pair.split_agreeing()
+    (pred, invalid_pred), (ref, invalid_ref) = decoder(wrong.predictions), decoder(wrong.references)
+    right, invalid_right = decoder(agreed)
+    n = np.bincount(right.label, minlength=len(right.labels))
+    per_label = {right.labels[i]: Tally(int(n[i]), int(n[i]), int(n[i])) for i in np.flatnonzero(n)}
+    # decoded chunks never repeat (nor do their boundaries), so the matcher's duplicate notes are left out
+    counted = match_exact(pred, ref).counts()
+    tokens = len(agreed.codes) + len(wrong.references.codes)
+    correct = len(agreed.codes) + int(np.count_nonzero(wrong.predictions.codes == wrong.references.codes))
+    agreed_counts = Counts(per_label, Tally(len(right), len(right), len(right)), tokens, correct,
+                           _notes(chosen, invalid_right, invalid_right))
+    return replace(counted, notes={}) + agreed_counts + Counts(notes=_notes(chosen, invalid_pred, invalid_ref))
 
 
 def score_tags(

@@ -345,6 +345,19 @@ def test_more_tags_than_a_byte_holds():
     assert_same_as_seqeval(predictions, references, mode="strict", scheme="IOB2")
 
 
+@pytest.mark.parametrize("new_tags", [1, 2])
+def test_codes_in_a_byte_and_past_it(new_tags):
+    """Codes fill a bytearray while the vocabulary has at most 256 tags, four bytes from then on. The
+    references hold 255 tags (O, B- and I- of 127 types); the predictions bring 1 more (256: still a
+    byte) or 2 (257: past it) in a sentence that is wrong, while the references still fit a byte."""
+    types = [f"T{i}" for i in range(127)]
+    references = [[f"B-{t}", f"I-{t}", "O"] for t in types] + [["O", "O"]]
+    predictions = [list(s) for s in references[:-1]] + [["B-NEW1", "B-NEW2"][:new_tags] + ["O"] * (2 - new_tags)]
+    assert len({t for s in references + predictions for t in s}) == 255 + new_tags
+    assert_same_as_seqeval(predictions, references, zero_division=0)
+    assert_same_as_seqeval(predictions, references, mode="strict", scheme="IOB2", zero_division=0)
+
+
 def test_sentences_longer_than_a_byte_holds():
     """Lengths are kept in a byte while every sentence has fewer than 256 tokens; longer ones
     (alone in their chunk of sentences, or after short ones) must not change the scores, and
@@ -370,9 +383,9 @@ def test_sentence_whose_length_disagrees_with_its_items():
         def __len__(self):
             return 3
 
-    with pytest.raises(ValueError, match=r"^references: the sentences hold more tags when iterated than len\(\) says$"):
+    with pytest.raises(ValueError, match=r"^references: the sentences hold 2 tags when iterated but 1 by len\(\)$"):
         score_tags([["O"]], [Short(["O", "O"])])
-    with pytest.raises(ValueError, match=r"^references: the sentences hold fewer tags when iterated than len\(\) says$"):
+    with pytest.raises(ValueError, match=r"^references: the sentences hold 2 tags when iterated but 3 by len\(\)$"):
         score_tags([["O", "O", "O"]], [Long(["O", "O"])])
     with pytest.raises(TypeError, match=r"references, sentence 1: expected a list of tags, got str 'O'"):
         score_tags([["O"], ["O"]], [["O"], "O"])

@@ -74,3 +74,14 @@ def test_reference_strict_example():
     assert reference.strict_chunks(["I-X", "I-X", "O", "B-X", "I-X", "B-Y"], scheme) == [(3, 5, "X"), (5, 6, "Y")]
     assert reference.default_chunks(["I-X", "I-X", "O", "B-X", "I-X", "B-Y"]) == [(0, 2, "X"), (3, 5, "X"), (5, 6, "Y")]
     assert reference.invalid_chunks(["I-X", "I-X", "O", "B-X", "I-X", "B-Y"], "IOB2", False, SEQEVAL_DEFAULT) == 1
+
+
+def test_no_rule_fires_where_the_tagged_token_decoder_does_not_look():
+    """The decoder reads tagged tokens only: a repairing decoder's chunks end after a tagged token and
+    start on one; strict chunks start on one, and the inside rule takes no O on either side."""
+    outside = 0  # the prefix code of O
+    for rules in RULES.values():
+        assert not rules.ends[outside].any() and not rules.starts[:, outside].any()
+    for scheme in SCHEMES.values():
+        assert not scheme.starts[:, outside].any()
+        assert not scheme.inside[outside].any() and not scheme.inside[:, outside].any()
