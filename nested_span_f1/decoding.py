@@ -59,10 +59,9 @@ class _Tagged:
 
     def __init__(self, side: Encoded, parsed: ParsedTags, prefix_of: np.ndarray):
         self.types, self.n_sentences = parsed.types, len(side.lengths)
-        ends = np.cumsum(side.lengths)
-        self.position = np.flatnonzero(side.codes)  # code 0 is O
-        self.sentence = np.searchsorted(ends, self.position, side="right")
-        self.sentence_start = (ends - side.lengths).take(self.sentence)
+        self.position = np.flatnonzero(side.codes != 0)  # code 0 is O
+        self.sentence = np.repeat(np.arange(self.n_sentences), side.lengths).take(self.position)
+        self.sentence_start = (np.cumsum(side.lengths) - side.lengths).take(self.sentence)
         codes = side.codes.take(self.position)
         prefix = prefix_of.astype(np.int8).take(codes)
         self.type_id = parsed.type_id.take(codes)

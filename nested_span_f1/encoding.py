@@ -55,10 +55,16 @@ class EncodedPair:
     references: Encoded
     tags: tuple[str, ...]
     names: tuple[str, str] = SIDES
+    complete: bool = False
+    """Every tag of ``tags`` but ``O`` occurs in the sides: the vocabulary was built from them (string
+    input); a label list may hold labels no token has."""
 
     def present(self) -> np.ndarray:
-        """Bool mask over codes: which tags occur on either side."""
+        """Bool mask over codes: which tags occur on either side (``O`` counts as present)."""
+        if self.complete:
+            return np.ones(len(self.tags), dtype=bool)
         present = np.zeros(len(self.tags), dtype=bool)
+        present[0] = True
         present[self.predictions.codes] = True
         present[self.references.codes] = True
         return present
@@ -118,7 +124,7 @@ def encode(
     vocab = _Vocab(O=0)
     ref = _encode_side(references, vocab, names[1])
     pred = _encode_side(predictions, vocab, names[0], like=(references, ref))
-    pair = EncodedPair(pred, ref, tuple(vocab), names)
+    pair = EncodedPair(pred, ref, tuple(vocab), names, complete=True)
     not_strings = [code for code, tag in enumerate(pair.tags) if not isinstance(tag, str)]
     if not_strings:
         def problem(code: int) -> str:
@@ -315,4 +321,4 @@ def _arrow_strings(predictions: Any, references: Any, names: tuple[str, str]) ->
         lengths = column.value_lengths().to_numpy(zero_copy_only=False).astype(np.int64)
         sides.append(Encoded(remap[encoded.indices.to_numpy(zero_copy_only=False)], lengths))
     _check_aligned(sides[0].lengths, sides[1].lengths)
-    return EncodedPair(sides[0], sides[1], tuple(vocab), names)
+    return EncodedPair(sides[0], sides[1], tuple(vocab), names, complete=True)
