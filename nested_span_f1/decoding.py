@@ -63,18 +63,21 @@ class _Tagged:
         self.sentence = np.repeat(np.arange(self.n_sentences), side.lengths).take(self.position)
         self.sentence_start = (np.cumsum(side.lengths) - side.lengths).take(self.sentence)
         codes = side.codes.take(self.position)
+        # one byte a prefix and the narrowest type ids: these arrays are as long as the tagged tokens
         prefix = prefix_of.astype(np.int8).take(codes)
-        self.type_id = parsed.type_id.take(codes)
-        # whether tagged token k follows tagged token k - 1 directly, in the same sentence
-        follows = np.zeros(len(codes) + 1, dtype=bool)
-        follows[1:-1] = (self.position[1:] == self.position[:-1] + 1) & (self.sentence[1:] == self.sentence[:-1])
+        self.type_id = parsed.type_id.astype(np.min_scalar_type(len(parsed.types))).take(codes)
+        # whether tagged token k + 1 follows tagged token k directly, in the same sentence
+        follows = (self.position[1:] == self.position[:-1] + 1) & (self.position[1:] != self.sentence_start[1:])
         outside_type = parsed.type_id[0]
-        previous = np.concatenate(([0], prefix[:-1])) * follows[:-1]
-        previous_type = np.where(follows[:-1], np.concatenate(([outside_type], self.type_id[:-1])), outside_type)
-        following = np.concatenate((prefix[1:], [0])) * follows[1:]
-        following_type = np.where(follows[1:], np.concatenate((self.type_id[1:], [outside_type])), outside_type)
-        self.into = (previous * len(PREFIXES) + prefix) * 2 + (previous_type == self.type_id)
-        self.onward = (prefix * len(PREFIXES) + following) * 2 + (self.type_id == following_type)
+        previous, following = np.zeros_like(prefix), np.zeros_like(prefix)  # O where nothing tagged is next to it
+        np.copyto(previous[1:], prefix[:-1], where=follows)
+        np.copyto(following[:-1], prefix[1:], where=follows)
+        previous_type = np.full_like(self.type_id, outside_type)
+        following_type = np.full_like(self.type_id, outside_type)
+        np.copyto(previous_type[1:], self.type_id[:-1], where=follows)
+        np.copyto(following_type[:-1], self.type_id[1:], where=follows)
+        self.into = (previous * np.int8(len(PREFIXES)) + prefix) * np.int8(2) + (previous_type == self.type_id)
+        self.onward = (prefix * np.int8(len(PREFIXES)) + following) * np.int8(2) + (self.type_id == following_type)
 
     def default_chunks(self, rules: DefaultRules) -> Chunks:
         """The chunks of a repairing decoder.
@@ -124,7 +127,13 @@ class _Tagged:
 
 
 def _count_missing(chunks: Chunks, kept: Chunks, size: int) -> int:
-    """How many of ``chunks`` (begin, end, type) are not among ``kept`` (the chunks of one decode are distinct)."""
+    """How many of ``chunks`` (begin, end, type) are not among ``kept``.
+
+    Each decode's chunks come in corpus order, one per end, so their keys are sorted and distinct.
+    """
+    if not len(kept[0]):
+        return len(chunks[0])
     width = int(max(chunks[2].max(initial=0), kept[2].max(initial=0))) + 1
     keys, kept_keys = ((c[0] * size + c[1]) * width + c[2] for c in (chunks, kept))
-    return int(len(chunks[0]) - np.isin(keys, kept_keys, assume_unique=True, kind="sort").sum())
+    found = kept_keys.take(np.searchsorted(kept_keys, keys), mode="clip") == keys
+    return len(keys) - int(np.count_nonzero(found))
