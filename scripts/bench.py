@@ -47,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT / ".." / "shared" / "data"
 CONLL = SHARED / "conll2003"
 GENIA = SHARED / "genia" / "genia-classic.test.w2ner.json"
+BOOTSTRAP_GOLD = SHARED / "genia" / "genia-docsplit.test.jsonl"
 TYPES = ("PER", "LOC", "ORG", "MISC")
 TYPE_WEIGHTS = (0.28, 0.30, 0.27, 0.15)
 LABELS = ["O"] + [f"{p}-{t}" for t in TYPES for p in "BI"]
@@ -652,6 +653,14 @@ def main() -> None:
                     ["span_f1 streaming (batches of 32)"], data, runs_for[data], args.seed, progress
                 )
     results["import"] = import_report()
+    if (not args.tools or "bootstrap" in args.tools) and BOOTSTRAP_GOLD.exists():
+        # the benchmark command's resampling against re-scoring each resample (scripts/bench_bootstrap.py)
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from bench_bootstrap import measure as measure_bootstrap
+
+        results["bootstrap"] = measure_bootstrap(BOOTSTRAP_GOLD, repeat=repeat)
+    elif not args.tools:
+        notes.append(f"bootstrap row skipped: {BOOTSTRAP_GOLD} not found")
     print_report(results, flat)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
@@ -689,6 +698,14 @@ def print_report(results: dict[str, Any], flat: list[tuple[str, str | None, str 
     for row in results["streaming"]:
         print(f"streaming count_tags in batches of 32, {row['data']} sentences: peak +{row['peak_mb']:.1f} MB, "
               f"{row['seconds']:.2f} s")
+    if "bootstrap" in results:
+        b = results["bootstrap"]
+        print(f"benchmark bootstrap on GENIA test ({b['n_units']} {b['units']}, {b['n_resamples']} resamples, one system): "
+              f"resampling {1000 * b['resampling_seconds']:.1f} ms, whole benchmark() call "
+              f"{1000 * b['benchmark_call_seconds']:.0f} ms (peak {b['benchmark_call_peak_mb']:.1f} MB) against "
+              f"re-scoring each resample with score_nested {b['rescore_seconds_extrapolated']:.1f} s "
+              f"({b['rescore_measured']} re-scored, extrapolated): {b['speedup_resampling']:.0f}x / "
+              f"{b['speedup_benchmark_call']:.0f}x (goal: >= 100x, under 1 s)")
     imp = results["import"]
     print(f"import nested_span_f1 after numpy: {1000 * imp['seconds']:.0f} ms against numpy's {1000 * imp['numpy_seconds']:.0f} ms, "
           f"{imp['ratio_to_numpy']:.2f}x (median of {len(imp['all_seconds'])} fresh processes; goal <= 0.5x); "
