@@ -221,53 +221,57 @@ def _encode_ids(predictions: Any, references: Any, label_list: Sequence[str], na
     labels = list(label_list)
     if not all(isinstance(tag, str) for tag in labels):
         raise TypeError("label_list must be a list of tag strings, one per label id")
-    pred, ref, lengths = _flat_ids(predictions, references, names)
-    keep = ref != IGNORE_INDEX
-    if not keep.all():
-        sentence_of = np.repeat(np.arange(len(lengths)), lengths)
-        lengths = np.bincount(sentence_of[keep], minlength=len(lengths)).astype(np.int64)
-        pred, ref = pred[keep], ref[keep]
+    pred, ref, lengths = _kept_ids(predictions, references, names)
     vocab = _Vocab(O=0)
     remap = np.fromiter(map(vocab.__getitem__, labels), dtype=np.int32, count=len(labels))
+    # one byte a code while the label list allows it, as the string path's codes
+    remap = remap.astype(np.uint8 if len(vocab) <= 256 else np.int32)
     sides = []
     for name, ids in zip(names, (pred, ref)):
-        outside = np.flatnonzero((ids < 0) | (ids >= len(labels)))
-        if len(outside):
-            sentence, token = Encoded(ids, lengths).locate(int(outside[0]))
+        if len(ids) and (ids.min() < 0 or ids.max() >= len(labels)):
+            first = int(np.flatnonzero((ids < 0) | (ids >= len(labels)))[0])
+            sentence, token = Encoded(ids, lengths).locate(first)
             raise ValueError(
-                f"{name}, sentence {sentence}, token {token}: label id {int(ids[outside[0]])} is outside label_list "
+                f"{name}, sentence {sentence}, token {token}: label id {int(ids[first])} is outside label_list "
                 f"(ids 0..{len(labels) - 1}; -100 is only ignored in references)"
             )
-        sides.append(Encoded(remap[ids], lengths))
+        sides.append(Encoded(remap.take(ids), lengths))
     return EncodedPair(sides[0], sides[1], tuple(vocab), names)
 
 
-def _flat_ids(predictions: Any, references: Any, names: tuple[str, str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Both sides' ids as flat int64 arrays and the shared sentence lengths (padding included)."""
-    if _is_arrow(predictions) and _is_arrow(references):
-        sides = [_arrow_list(side) for side in (predictions, references)]
-        _check_aligned(sides[0][1], sides[1][1])
-        flat = [_int_array(values.to_numpy(zero_copy_only=False), name) for (values, _), name in zip(sides, names)]
-        return flat[0], flat[1], sides[1][1]
+def _kept_ids(predictions: Any, references: Any, names: tuple[str, str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Both sides' ids at the positions whose reference is not -100, flat, and the sentence lengths left."""
     if hasattr(predictions, "shape") or hasattr(references, "shape"):
         grids = [_int_array(np.asarray(side.detach().cpu() if hasattr(side, "detach") else side), name)
                  for side, name in zip((predictions, references), names)]
         if any(grid.ndim != 2 for grid in grids) or grids[0].shape != grids[1].shape:
             raise ValueError(f"{names[0]} and {names[1]}: expected two 2-D arrays of label ids of one shape, "
                              f"got shapes {grids[0].shape} and {grids[1].shape}")
-        rows, width = grids[1].shape
-        return grids[0].reshape(-1), grids[1].reshape(-1), np.full(rows, width, dtype=np.int64)
-    for side, name in zip((predictions, references), names):
-        _check_sentences(side, name)
-    lengths = [np.fromiter(map(len, side), dtype=np.int64, count=len(side)) for side in (predictions, references)]
-    _check_aligned(lengths[0], lengths[1])
-    flat = []
-    for side, name in zip((predictions, references), names):
-        try:
-            flat.append(np.fromiter(map(operator.index, chain.from_iterable(side)), dtype=np.int64))
-        except (TypeError, OverflowError):
-            _refuse_id(side, name)
-    return flat[0], flat[1], lengths[1]
+        keep = grids[1] != IGNORE_INDEX
+        return grids[0][keep], grids[1][keep], keep.sum(axis=1, dtype=np.int64)
+    if _is_arrow(predictions) and _is_arrow(references):
+        sides = [_arrow_list(side) for side in (predictions, references)]
+        lengths = sides[1][1]
+        _check_aligned(sides[0][1], lengths)
+        pred, ref = (_int_array(values.to_numpy(zero_copy_only=False), name) for (values, _), name in zip(sides, names))
+    else:
+        for side, name in zip((predictions, references), names):
+            _check_sentences(side, name)
+        pred_lengths, lengths = (np.fromiter(map(len, side), dtype=np.int64, count=len(side))
+                                 for side in (predictions, references))
+        _check_aligned(pred_lengths, lengths)
+        flat = []
+        for side, name in zip((predictions, references), names):
+            try:
+                flat.append(np.fromiter(map(operator.index, chain.from_iterable(side)), dtype=np.int64))
+            except (TypeError, OverflowError):
+                _refuse_id(side, name)
+        pred, ref = flat
+    keep = ref != IGNORE_INDEX
+    if keep.all():
+        return pred, ref, lengths
+    kept = np.bincount(np.repeat(np.arange(len(lengths)), lengths)[keep], minlength=len(lengths))
+    return pred[keep], ref[keep], kept.astype(np.int64)
 
 
 def _int_array(values: np.ndarray, side: str) -> np.ndarray:

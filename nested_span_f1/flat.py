@@ -81,7 +81,8 @@ def decode_pair(predictions: Any, references: Any, **options: Any) -> Decoded:
     pair, decoder, chosen = _read(predictions, references, **options)
     (pred, invalid_pred), (ref, invalid_ref) = decoder(pair.predictions), decoder(pair.references)
     correct = int(np.count_nonzero(pair.predictions.codes == pair.references.codes))
-    return Decoded(pred, ref, len(pair.references.codes), correct, _notes(chosen, invalid_pred, invalid_ref))
+    return Decoded(predictions=pred, references=ref, tokens=len(pair.references.codes), correct_tokens=correct,
+                   notes=_notes(chosen, invalid_pred, invalid_ref))
 
 
 def count_tags(predictions: Any, references: Any, **options: Any) -> Counts:

@@ -111,7 +111,8 @@ def _span_lists(side: SpanArrays) -> list[list[Any]]:
 def _tally(gold: np.ndarray, possible: int, predicted: np.ndarray, actual: int) -> LenientTally:
     """A label's tally from its (correct, incorrect, partial) rows on the gold and prediction sides."""
     g, p = gold.tolist(), predicted.tolist()
-    return LenientTally(g[0], g[1], g[2], possible, p[0], p[1], p[2], actual)
+    return LenientTally(correct=g[0], incorrect=g[1], partial=g[2], possible=possible, predicted_correct=p[0],
+                        predicted_incorrect=p[1], predicted_partial=p[2], actual=actual)
 
 
 def _check_options(partial_weight: Any, min_iou: Any) -> None:
@@ -153,7 +154,8 @@ def match_spans_lenient(
     pairs = candidate_pairs(pred, ref, min_iou)
     chosen = match_lenient(pairs, len(ref), len(pred), float(partial_weight))
     notes = {**exact.notes, **(notes or {})}
-    return LenientMatch(pred, ref, pairs, chosen, float(partial_weight), None if min_iou is None else float(min_iou), notes)
+    return LenientMatch(predictions=pred, references=ref, pairs=pairs, chosen=chosen, partial_weight=float(partial_weight),
+                        min_iou=None if min_iou is None else float(min_iou), notes=notes)
 
 
 def _is_tags(predictions: Any, references: Any) -> bool:

@@ -125,10 +125,10 @@ def match_exact(predictions: SpanArrays, references: SpanArrays) -> ExactMatch:
     pred_bounds, ref_bounds = (_drop_repeats(keys // n_labels) for keys in (pred_set, ref_set))
     untyped = Tally(int(np.isin(pred_bounds, ref_bounds, assume_unique=True, kind="sort").sum()), len(pred_bounds), len(ref_bounds))
     return ExactMatch(
-        _spans(pred_set, width, n_labels, pred),
-        _spans(ref_set, width, n_labels, ref),
-        np.isin(pred_set, ref_set, assume_unique=True, kind="sort"),
-        np.isin(ref_set, pred_set, assume_unique=True, kind="sort"),
-        untyped,
-        {"duplicate_predictions": duplicates[0], "duplicate_references": duplicates[1]},
+        predictions=_spans(pred_set, width, n_labels, pred),
+        references=_spans(ref_set, width, n_labels, ref),
+        predicted_hit=np.isin(pred_set, ref_set, assume_unique=True, kind="sort"),
+        reference_hit=np.isin(ref_set, pred_set, assume_unique=True, kind="sort"),
+        untyped=untyped,
+        notes={"duplicate_predictions": duplicates[0], "duplicate_references": duplicates[1]},
     )

@@ -124,17 +124,10 @@ def synthetic(n_sentences: int, seed: int = 0) -> tuple[list[list[str]], list[li
 
 
 def read_conll(path: Path) -> list[list[str]]:
-    sentences, current = [], []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            if current:
-                sentences.append(current)
-                current = []
-            continue
-        current.append(line.split()[-1])
-    if current:
-        sentences.append(current)
-    return sentences
+    """The tag column of a CoNLL file, read by the package's one column reader."""
+    from nested_span_f1.conll import read_columns
+
+    return read_columns(path).column()
 
 
 def load_data(dataset: str, seed: int) -> tuple[list[list[str]], list[list[str]]]:
