@@ -15,7 +15,7 @@ far the two modes are apart and why.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -98,17 +98,20 @@ def count_tags(predictions: Any, references: Any, **options: Any) -> Counts:
     """
     pair, decoder, chosen = _read(predictions, references, **options)
     wrong, agreed = pair.split_agreeing()
-    (pred, invalid_pred), (ref, invalid_ref) = decoder(wrong.predictions), decoder(wrong.references)
-    right, invalid_right = decoder(agreed)
+    (pred, invalid_pred), (ref, invalid_ref), (right, invalid_right) = map(
+        decoder, (wrong.predictions, wrong.references, agreed))
+    # decoded chunks never repeat, so the matcher's duplicate notes are left out
+    matched = match_exact(pred, ref).counts()
+    # in the sentences predicted exactly right, every chunk is predicted, referenced and matched
     n = np.bincount(right.label, minlength=len(right.labels))
-    per_label = {right.labels[i]: Tally(int(n[i]), int(n[i]), int(n[i])) for i in np.flatnonzero(n)}
-    # decoded chunks never repeat (nor do their boundaries), so the matcher's duplicate notes are left out
-    counted = match_exact(pred, ref).counts()
+    right_labels = {right.labels[i]: Tally(int(k), int(k), int(k)) for i, k in enumerate(n.tolist()) if k}
+    n_right = int(n.sum())
+    notes = {} if chosen is None else {"invalid_predicted_chunks": (invalid_pred or 0) + (invalid_right or 0),
+                                       "invalid_reference_chunks": (invalid_ref or 0) + (invalid_right or 0)}
     tokens = len(agreed.codes) + len(wrong.references.codes)
     correct = len(agreed.codes) + int(np.count_nonzero(wrong.predictions.codes == wrong.references.codes))
-    agreed_counts = Counts(per_label, Tally(len(right), len(right), len(right)), tokens, correct,
-                           _notes(chosen, invalid_right, invalid_right))
-    return replace(counted, notes={}) + agreed_counts + Counts(notes=_notes(chosen, invalid_pred, invalid_ref))
+    return Counts(matched.labels, matched.untyped) + Counts(right_labels, Tally(n_right, n_right, n_right), tokens,
+                                                            correct, notes)
 
 
 def score_tags(

@@ -95,7 +95,7 @@ def summarize(counts: Counts, zero_division: ZeroDivision = "warn") -> dict[str,
     )
     result.update(_averages(per, p[:n], r[:n], f[:n], zero_division))
     result["untyped_precision"], result["untyped_recall"], result["untyped_f1"] = p[n + 1], r[n + 1], f[n + 1]
-    result["tp"], result["fp"], result["fn"] = total.tp, total.fp, total.fn
+    result["tp"], result["fp"], result["fn"] = total.tp, total.predicted - total.tp, total.gold - total.tp
     result.update(counts.notes)
     return result
 
