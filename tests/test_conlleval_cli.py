@@ -379,8 +379,9 @@ def test_outside_tag_only_matters_in_raw_mode():
 def test_delimiter_must_split_lines():
     # with the default single-space delimiter a tab-separated file has one field a line
     done = run_conlleval("a\tB-PER\tB-PER\n", [])
-    assert done.returncode != 0
+    assert done.returncode == 2
     assert done.stdout == b""
+    assert done.stderr.decode().strip().endswith("pass -d '\\t' for tab-separated input")
 
 
 ELMO_EXPECTED = (

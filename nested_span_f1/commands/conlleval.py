@@ -70,7 +70,10 @@ def read_conlleval(lines: Iterable[str], delimiter: str = " ", raw: bool = False
                              name="<stdin>"):
         for number, fields in enumerate(block.rows, block.line):
             if len(fields) < 2:
-                raise ValueError(f"<stdin>, line {number}: fewer than two fields in {delimiter.join(fields)!r}")
+                line = delimiter.join(fields)
+                hint = "; fields are split on one space unless -d says otherwise: pass -d '\\t' for tab-separated input" \
+                    if "\t" in line and "\t" not in delimiter else ""
+                raise ValueError(f"<stdin>, line {number}: fewer than two fields in {line!r}{hint}")
         gold.append([_raw(f[-2], outside) if raw else f[-2] for f in block.rows])
         pred.append([_raw(f[-1], outside) if raw else f[-1] for f in block.rows])
     return gold, pred
