@@ -1,14 +1,11 @@
 """GENIA, both splits and files: sizes and nested shares of PROVENANCE.md, gold against itself, timing."""
-import time
 
 import pytest
 
 from nested_span_f1.formats import read_corpus
 from nested_span_f1.nested import (
-    count_arrays,
     describe_spans,
     score_nested,
-    summarize_nested,
 )
 
 # file: (sentences, tokens, entities, nested share in %, max depth, spans with two labels)
@@ -59,19 +56,3 @@ def test_two_label_spans_are_two_gold_items(shared_data):
                    for s, ents in enumerate(corpus.entities)]
     result = score_nested(predictions, corpus.entities)
     assert (result["tp"], result["fn"], result["fp"], result["duplicate_references"]) == (5114, 5, 0, 0)
-
-
-def test_timing_all_breakdowns(shared_data, capsys):
-    corpus = read_corpus(shared_data / "genia" / "genia-docsplit.test.jsonl")
-    spans = corpus.spans()
-    summarize_nested(count_arrays(spans, spans))
-    start = time.perf_counter()
-    for _ in range(10):
-        summarize_nested(count_arrays(spans, spans))
-    arrays_ms = (time.perf_counter() - start) * 100
-    start = time.perf_counter()
-    score_nested(corpus.entities, corpus.entities, lengths=corpus.lengths)
-    lists_ms = (time.perf_counter() - start) * 1000
-    with capsys.disabled():
-        print(f"\nGENIA doc test, all breakdowns: {arrays_ms:.1f} ms from arrays, {lists_ms:.1f} ms from lists")
-    assert arrays_ms < 50
