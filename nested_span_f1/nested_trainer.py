@@ -34,7 +34,7 @@ from .flat import decode_pair
 from .nested import NestedCounts, count_arrays, summarize_nested
 from .scores import ZeroDivision
 from .spans import SpanArrays
-from .trainer import first_output, streaming, to_numpy, trainer_view
+from .trainer import predicted_ids, streaming, to_numpy, trainer_view
 
 
 def _checked_spans(sentence: np.ndarray, start: np.ndarray, end: np.ndarray, label: np.ndarray,
@@ -106,9 +106,7 @@ def span_metrics_for(
             raise ValueError('label_ids must be (labels, starts, ends[, gold_spans]): pass TrainingArguments('
                              'label_names=["labels", "span_starts", "span_ends"(, "gold_spans")])')
         gold, starts, ends = (to_numpy(x) for x in eval_pred.label_ids[:3])
-        predicted = to_numpy(first_output(eval_pred.predictions))
-        if predicted.ndim == gold.ndim + 1:
-            predicted = predicted.argmax(-1)
+        predicted = predicted_ids(eval_pred.predictions, gold)
         mask = gold != -100
         predictions = candidate_spans(predicted, starts, ends, mask, labels, none_label)
         if len(eval_pred.label_ids) == 4:
@@ -176,9 +174,7 @@ def layered_metrics_for(
 
     def count(eval_pred: Any) -> NestedCounts:
         references = to_numpy(eval_pred.label_ids)
-        predictions = to_numpy(first_output(eval_pred.predictions))
-        if predictions.ndim == references.ndim + 1:
-            predictions = predictions.argmax(-1)
+        predictions = predicted_ids(eval_pred.predictions, references)
         return count_layered_ids(predictions, references, labels, scheme=scheme, mode=mode)
 
     return streaming(count, lambda c: trainer_view(summarize_nested(c, zero_division), entity_level=entity_level))

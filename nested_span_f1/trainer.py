@@ -47,6 +47,12 @@ def first_output(predictions: Any) -> Any:
     return predictions[0] if isinstance(predictions, tuple) else predictions
 
 
+def predicted_ids(predictions: Any, references: np.ndarray) -> np.ndarray:
+    """The predicted label ids: the argmax of logits (one axis more than ``references``), or the ids as given."""
+    predicted = to_numpy(first_output(predictions))
+    return predicted.argmax(-1) if predicted.ndim == references.ndim + 1 else predicted
+
+
 def argmax_logits(logits: Any, labels: Any) -> Any:
     """``preprocess_logits_for_metrics``: keep argmax ids, not a whole eval set of logits."""
     return first_output(logits).argmax(dim=-1)
@@ -121,10 +127,8 @@ def compute_metrics_for(
     labels = list(label_list)
 
     def count(eval_pred: Any) -> Counts:
-        predictions = to_numpy(first_output(eval_pred.predictions))
         references = to_numpy(eval_pred.label_ids)
-        if predictions.ndim == references.ndim + 1:
-            predictions = predictions.argmax(-1)
+        predictions = predicted_ids(eval_pred.predictions, references)
         # Trainer pads gathered batches with -100; positions with a -100 reference are skipped
         return count_tags(predictions, references, label_list=labels, scheme=scheme, mode=mode)
 

@@ -69,6 +69,13 @@ def evaluation_log(stream: TextIO = sys.stdout) -> Any:
     return EvaluationLog()
 
 
+def splits(train: str | Path, validation: str | Path | None, test: str | Path | None) -> dict[str, str | Path]:
+    """The file of each split: validation defaults to the training file, test to the validation file."""
+    paths = {"train": train, "validation": validation or train}
+    paths["test"] = test or paths["validation"]
+    return paths
+
+
 def write_json(data: Any, path: str | Path) -> None:
     """Write ``data`` as indented JSON."""
     Path(path).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")

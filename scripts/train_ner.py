@@ -29,7 +29,7 @@ import numpy as np
 from nested_span_f1.conll import ColumnFile, read_columns
 from nested_span_f1.schemes import SCHEMES
 from nested_span_f1.trainer import argmax_logits, compute_metrics_for
-from nested_span_f1.training import evaluation_log, tiny_bert_config, word_tokenizer, write_json
+from nested_span_f1.training import evaluation_log, splits, tiny_bert_config, word_tokenizer, write_json
 
 SAMPLE = Path(__file__).resolve().parents[1] / "nested_span_f1" / "sample_data" / "sample.gold.conll"
 
@@ -119,8 +119,7 @@ def main(argv: list[str] | None = None) -> int:
 
     out = Path(args.output_dir)
     out.mkdir(parents=True, exist_ok=True)
-    paths = {"train": args.train, "validation": args.validation or args.train}
-    paths["test"] = args.test or paths["validation"]
+    paths = splits(args.train, args.validation, args.test)
     data = {split: read_columns(path) for split, path in paths.items()}
     label_list = label_list_of(list(data.values()), args.column)
     transformers.set_seed(args.seed)

@@ -32,7 +32,7 @@ import numpy as np
 from nested_span_f1.formats import FORMATS, Corpus, read_corpus, write_corpus
 from nested_span_f1.nested_trainer import candidate_spans, span_metrics_for
 from nested_span_f1.trainer import argmax_logits
-from nested_span_f1.training import evaluation_log, tiny_bert_config, word_tokenizer, write_json
+from nested_span_f1.training import evaluation_log, splits, tiny_bert_config, word_tokenizer, write_json
 
 SAMPLE = Path(__file__).resolve().parents[1] / "nested_span_f1" / "sample_data" / "nested.gold.jsonl"
 LABEL_NAMES = ["labels", "span_starts", "span_ends", "gold_spans"]
@@ -171,8 +171,7 @@ def main(argv: list[str] | None = None) -> int:
 
     out = Path(args.output_dir)
     out.mkdir(parents=True, exist_ok=True)
-    paths = {"train": args.train, "validation": args.validation or args.train}
-    paths["test"] = args.test or paths["validation"]
+    paths = splits(args.train, args.validation, args.test)
     data = {split: read_corpus(path, args.format) for split, path in paths.items()}
     types = sorted({e[-1] for corpus in data.values() for sentence in corpus.entities for e in sentence})
     label_list = [NONE, *types]
