@@ -14,7 +14,7 @@ one test leaves the other's draws alone. p-values are two-sided, with the
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -51,6 +51,20 @@ def _bar(total: int, desc: str, progress: bool) -> tqdm:
     return tqdm(total=total, desc=desc, unit="resample", disable=not progress, leave=False)
 
 
+def _weighted_sums(matrix: np.ndarray, n_rounds: int, weights: Callable[[int], np.ndarray], desc: str,
+                   progress: bool) -> np.ndarray:
+    """``weights(rows) @ matrix`` for ``n_rounds`` rows in all, a chunk of rows at a time, ``[n_rounds, k]``."""
+    values = np.asarray(matrix, dtype=np.float64)
+    out = np.empty((n_rounds, values.shape[1]))
+    done = 0
+    with _bar(n_rounds, desc, progress) as bar:
+        for rows in _chunks(n_rounds, len(values)):
+            out[done:done + rows] = weights(rows) @ values
+            done += rows
+            bar.update(rows)
+    return out
+
+
 def bootstrap_sums(matrix: np.ndarray, n_resamples: int, seed: int, *, progress: bool = False) -> np.ndarray:
     """Column sums of ``n_resamples`` bootstrap resamples of the rows of ``matrix`` ``[n_units, k]``.
 
@@ -62,18 +76,14 @@ def bootstrap_sums(matrix: np.ndarray, n_resamples: int, seed: int, *, progress:
     if n_units == 0:
         raise ValueError("nothing to resample: the corpus has no sentences")
     rng = streams(seed)[0]
-    values = np.asarray(matrix, dtype=np.float64)
-    out = np.empty((n_resamples, values.shape[1]))
-    done = 0
-    with _bar(n_resamples, "bootstrap", progress) as bar:
-        for rows in _chunks(n_resamples, n_units):
-            draws = rng.integers(0, n_units, size=(rows, n_units))
-            draws += np.arange(rows)[:, None] * n_units
-            weights = np.bincount(draws.ravel(), minlength=rows * n_units).reshape(rows, n_units)
-            out[done:done + rows] = weights @ values
-            done += rows
-            bar.update(rows)
-    return out
+
+    def drawn(rows: int) -> np.ndarray:
+        """How often each unit is drawn in each of ``rows`` resamples."""
+        draws = rng.integers(0, n_units, size=(rows, n_units))
+        draws += np.arange(rows)[:, None] * n_units
+        return np.bincount(draws.ravel(), minlength=rows * n_units).reshape(rows, n_units)
+
+    return _weighted_sums(matrix, n_resamples, drawn, "bootstrap", progress)
 
 
 def swap_sums(matrix: np.ndarray, n_rounds: int, seed: int, *, progress: bool = False) -> np.ndarray:
@@ -84,18 +94,8 @@ def swap_sums(matrix: np.ndarray, n_rounds: int, seed: int, *, progress: bool = 
     ``matrix``), a round's shuffled sums are ``A.sum(0) + s(B) - s(A)`` and
     ``B.sum(0) + s(A) - s(B)``, ``s`` being this function's sums.
     """
-    n_units = len(matrix)
-    rng = streams(seed)[1]
-    values = np.asarray(matrix, dtype=np.float64)
-    out = np.empty((n_rounds, values.shape[1]))
-    done = 0
-    with _bar(n_rounds, "randomization", progress) as bar:
-        for rows in _chunks(n_rounds, n_units):
-            swapped = rng.random((rows, n_units)) < 0.5
-            out[done:done + rows] = swapped @ values
-            done += rows
-            bar.update(rows)
-    return out
+    n_units, rng = len(matrix), streams(seed)[1]
+    return _weighted_sums(matrix, n_rounds, lambda rows: rng.random((rows, n_units)) < 0.5, "randomization", progress)
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
