@@ -44,11 +44,6 @@ class SpanArrays:
             out[s].append((b, e, names[lab]))
         return out
 
-    def take(self, rows: np.ndarray) -> SpanArrays:
-        """The spans at ``rows`` (indices or a mask), on the same label list."""
-        return SpanArrays(self.sentence[rows], self.start[rows], self.end[rows], self.label[rows], self.labels,
-                          self.n_sentences)
-
     def relabel(self, labels: Sequence[str]) -> SpanArrays:
         """The same spans with label ids re-indexed into ``labels`` (a superset of ``self.labels``)."""
         index = {name: i for i, name in enumerate(labels)}
