@@ -12,7 +12,7 @@ mappings merged key by key) and one rule writes and reads them (tallies as lists
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import astuple, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
@@ -26,7 +26,7 @@ class Additive:
     __dataclass_fields__: ClassVar[dict[str, Any]]
 
     def __add__(self: A, other: A) -> A:
-        return type(self)(*(a + b for a, b in zip(astuple(self), astuple(other))))
+        return type(self)(*(getattr(self, name) + getattr(other, name) for name in self.__dataclass_fields__))
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def _plain(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {key: _plain(v) for key, v in value.items()}
     if isinstance(value, Additive):
-        return list(astuple(value))
+        return [getattr(value, name) for name in value.__dataclass_fields__]
     return value
 
 

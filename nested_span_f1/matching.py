@@ -79,6 +79,13 @@ def _drop_repeats(keys: np.ndarray) -> np.ndarray:
     return keys[np.concatenate(([True], keys[1:] != keys[:-1]))] if len(keys) else keys
 
 
+def _member(keys: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
+    """Bool mask over ``keys``: which occur in ``sorted_keys`` (a binary search each; np.isin sorts both)."""
+    if not len(sorted_keys):
+        return np.zeros(len(keys), dtype=bool)
+    return sorted_keys.take(np.searchsorted(sorted_keys, keys), mode="clip") == keys
+
+
 def _spans(keys: np.ndarray, width: int, n_labels: int, like: SpanArrays) -> SpanArrays:
     """The spans packed in ``keys``, on ``like``'s labels and sentences."""
     rest, label = np.divmod(keys, n_labels)
@@ -123,12 +130,12 @@ def match_exact(predictions: SpanArrays, references: SpanArrays) -> ExactMatch:
         )
     # keys stay sorted when divided: boundaries with several labels become neighbours
     pred_bounds, ref_bounds = (_drop_repeats(keys // n_labels) for keys in (pred_set, ref_set))
-    untyped = Tally(int(np.isin(pred_bounds, ref_bounds, assume_unique=True, kind="sort").sum()), len(pred_bounds), len(ref_bounds))
+    untyped = Tally(int(np.count_nonzero(_member(pred_bounds, ref_bounds))), len(pred_bounds), len(ref_bounds))
     return ExactMatch(
         predictions=_spans(pred_set, width, n_labels, pred),
         references=_spans(ref_set, width, n_labels, ref),
-        predicted_hit=np.isin(pred_set, ref_set, assume_unique=True, kind="sort"),
-        reference_hit=np.isin(ref_set, pred_set, assume_unique=True, kind="sort"),
+        predicted_hit=_member(pred_set, ref_set),
+        reference_hit=_member(ref_set, pred_set),
         untyped=untyped,
         notes={"duplicate_predictions": duplicates[0], "duplicate_references": duplicates[1]},
     )

@@ -107,9 +107,10 @@ def _averages(
     fallback = check_zero_division(zero_division)
     if not per:
         return {f"{avg}_{m}": fallback for avg in ("macro", "weighted") for m in ("precision", "recall", "f1")}
-    scores = {"precision": np.array(p), "recall": np.array(r), "f1": np.array(f)}
+    metrics = ("precision", "recall", "f1")
+    scores = np.array([p, r, f])  # one row a metric: each average is one numpy call over the rows
     gold = np.array([t.gold for t in per], dtype=np.float64)
-    out = {f"macro_{m}": float(np.mean(values)) for m, values in scores.items()}
+    out = dict(zip((f"macro_{m}" for m in metrics), np.mean(scores, axis=1).tolist()))
     if gold.sum() == 0:
         # scikit-learn's rule: nothing to weight by; precision and F1 are 0 once anything was predicted
         predicted_any = any(t.predicted for t in per)
@@ -119,7 +120,7 @@ def _averages(
             weighted_f1=0.0 if predicted_any else fallback,
         )
     else:
-        out.update({f"weighted_{m}": float(np.average(values, weights=gold)) for m, values in scores.items()})
+        out.update(zip((f"weighted_{m}" for m in metrics), np.average(scores, axis=1, weights=gold).tolist()))
     return out
 
 
