@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import abc
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 import evaluate
@@ -32,6 +33,14 @@ KIND_WORDS = {
     "ids": "label ids (integers)",
 }
 """How messages name each input kind."""
+
+ITEM_WORDS = {
+    "spans": "a span ({'start', 'end', 'label'} dict)",
+    "layers": "a tag layer (list of tags)",
+    "tags": "a tag (string)",
+    "ids": "a label id (integer)",
+}
+"""How messages name one item of each input kind."""
 
 PROJECT_URL = "https://github.com/nested-span-f1/nested-span-f1"
 """The project's home, the ``homepage`` and ``codebase_urls`` of the three modules (setup.py's ``url`` too)."""
@@ -75,17 +84,18 @@ def _kind_of_type(kind: type) -> str | None:
     return None
 
 
-def _refuse_item(item: Any, where: str, position: int, expected: str | None, kinds: Sequence[str]) -> None:
-    """Raise for a sentence item that is not of the kind ``expected`` (or of no kind at all)."""
+def _bad_item(item: Any, where: str, position: int, expected: str | None, kinds: Sequence[str]) -> TypeError:
+    """The error for a sentence item that is not of the kind ``expected`` (or of no kind at all)."""
     if expected == "tags":
-        raise TypeError(f"{where}, token {position}: tag {item!r} is not a string")
+        return TypeError(f"{where}, token {position}: tag {item!r} is not a string")
     if expected == "ids":
-        raise TypeError(f"{where}, token {position}: label id {item!r} is not an integer (ids are never truncated)")
+        return TypeError(f"{where}, token {position}: label id {item!r} is not an integer (ids are never truncated)")
     if expected == "spans":
-        raise TypeError(f"{where}, span {position}: {item!r} is not a span; spans are {{'start', 'end', 'label'}} dicts")
+        return TypeError(f"{where}, span {position}: {item!r} is not a span; spans are {{'start', 'end', 'label'}} dicts")
     if expected == "layers":
-        raise TypeError(f"{where}, layer {position}: {item!r} is not a tag layer (a list of tags)")
-    raise TypeError(f"{where}, position {position}: {item!r} is none of {', '.join(KIND_WORDS[k] for k in kinds)}")
+        return TypeError(f"{where}, layer {position}: {item!r} is not a tag layer (a list of tags)")
+    unit = "token" if set(kinds) <= {"tags", "ids"} else "position"
+    return TypeError(f"{where}, {unit} {position}: {item!r} is not {' or '.join(ITEM_WORDS[k] for k in kinds)}")
 
 
 def _sentence_kind(sentence: Any, where: str, kinds: Sequence[str], context: str | None) -> str | None:
@@ -110,14 +120,18 @@ def _sentence_kind(sentence: Any, where: str, kinds: Sequence[str], context: str
             return "ids"
         sentence = sentence.tolist()
     found = {_kind_of_type(t) for t in set(map(type, sentence))}
+    if not found:
+        return None
     kind = found.pop() if len(found) == 1 else None
     if kind is not None and kind not in kinds:
-        raise TypeError(f"{where} holds {KIND_WORDS[kind]}; this module takes {' or '.join(KIND_WORDS[k] for k in kinds)}")
+        held = "lists (tag layers, or spans written as tuples)" if kind == "layers" else KIND_WORDS[kind]
+        hint = "; write spans as {'start', 'end', 'label'} dicts" if "spans" in kinds else ""
+        raise TypeError(f"{where} holds {held}; this module takes {' or '.join(KIND_WORDS[k] for k in kinds)}{hint}")
     if kind is None:
         expected = context or next((k for k in map(_kind_of_type, map(type, sentence)) if k in kinds), None)
-        for position, item in enumerate(sentence):
-            if _kind_of_type(type(item)) != expected:
-                _refuse_item(item, where, position, expected, kinds)
+        position, item = next((p, x) for p, x in enumerate(sentence)
+                              if expected is None or _kind_of_type(type(x)) != expected)
+        raise _bad_item(item, where, position, expected, kinds)
     if kind == "ids" and not -INT64_MAX - 1 <= min(sentence) <= max(sentence) <= INT64_MAX:
         token, value = next((p, x) for p, x in enumerate(sentence) if not -INT64_MAX - 1 <= x <= INT64_MAX)
         raise ValueError(f"{where}, token {token}: label id {value} does not fit in 64 bits")
@@ -129,6 +143,25 @@ def _sentence_kind(sentence: Any, where: str, kinds: Sequence[str], context: str
                     hint = "; spans are {'start', 'end', 'label'} dicts here" if spans else ""
                     raise TypeError(f"{where}, layer {layer}, token {token}: tag {tag!r} is not a string "
                                     f"(a tag layer is a list of tag strings{hint})")
+    return kind
+
+
+def _uniform_kind(side: Any) -> str | bool | None:
+    """Fast path: the kind of a side whose sentences are lists of one well-formed kind (None: all empty);
+    False when the sentence-by-sentence walk must decide (and name what is wrong)."""
+    if isinstance(side, np.ndarray) and side.ndim == 2 and side.dtype.kind == "i":
+        return "ids" if side.size else None
+    if not set(map(type, side)) <= {list, tuple}:
+        return False
+    found = {_kind_of_type(t) for t in set(map(type, chain.from_iterable(side)))}
+    if len(found) > 1 or None in found:
+        return False
+    kind = found.pop() if found else None
+    if kind == "ids":
+        fits = -INT64_MAX - 1 <= min(chain.from_iterable(side)) and max(chain.from_iterable(side)) <= INT64_MAX
+        return kind if fits else False
+    if kind == "layers":
+        return kind if set(map(type, chain.from_iterable(chain.from_iterable(side)))) <= {str} else False
     return kind
 
 
@@ -157,8 +190,12 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
         if isinstance(side, (str, bytes, Mapping)) or not hasattr(side, "__len__"):
             raise TypeError(f"{name} must be a list with one list per sentence, got {type(side).__name__}")
     if len(predictions) != len(references):
-        raise ValueError(f"{len(predictions)} sentences of predictions but {len(references)} of references; "
+        raise ValueError(f"predictions: {len(predictions)} sentences, references: {len(references)}; "
                          "they must align sentence by sentence")
+    sides = (_uniform_kind(predictions), _uniform_kind(references))
+    fast = {kind for kind in sides if isinstance(kind, str)}
+    if False not in sides and len(fast) <= 1 and fast <= set(kinds):
+        return _checked_spans(next(iter(fast), None), predictions, references)
     first: tuple[str, str] | None = None
     for name, side in (("predictions", predictions), ("references", references)):
         for s, sentence in enumerate(side):
@@ -171,15 +208,20 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
             elif kind != first[0]:
                 raise TypeError(f"{where} holds {KIND_WORDS[kind]} but {first[1]} holds {KIND_WORDS[first[0]]}; "
                                 "give every sentence of both sides in one form")
-    if first is not None and first[0] == "spans":
+    return _checked_spans(first[0] if first else None, predictions, references)
+
+
+def _checked_spans(kind: str | None, predictions: Any, references: Any) -> str | None:
+    """``kind``, after checking every span of both sides when it is "spans" (the core's own check)."""
+    if kind == "spans":
         spans_from_lists(predictions, side="predictions")
         spans_from_lists(references, side="references")
-    return first[0] if first else None
+    return kind
 
 
 def _refuse_unencodable(predictions: Any, references: Any) -> None:
     """ValueError naming the first tag or label that is not valid UTF-8 text (a lone surrogate), if any."""
-    def texts(sentence: Any) -> Any:
+    def texts(sentence: Any) -> Iterator[tuple[str, Any]]:
         for p, item in enumerate(sentence):
             if isinstance(item, Mapping):
                 yield f"span {p}", item.get("label")
