@@ -19,7 +19,7 @@ from nested_span_f1.nested import count_layered, count_nested_tags, score_nested
 
 MODULES = ("span_f1", "lenient_span_f1", "nested_span_f1")
 # a 60-label list: ids read as strings once scored LOC (ids 3, 4) as another type
-LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"] + [f"{p}-T{i}" for i in range(28) for p in "BI"][:55]
+LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", *[f"{p}-T{i}" for i in range(28) for p in "BI"][:55]]
 
 
 def _reference(name, kind, predictions, references, **options):
@@ -239,3 +239,32 @@ def test_add_batch_refuses_bad_input_and_stays_usable(metrics, cache, name, case
         metric.add_batch(predictions=good_predictions, references=good_references)
     assert metric.compute(zero_division=0) == _good(name)
     _no_cache_file_left(cache)
+
+
+# the package API behind the two span modules refuses the same spans, and never truncates an offset
+DIRECT = {
+    "half-offset": ([(0.5, 2, "A")], TypeError, "span (0.5, 2, 'A') has non-integer offsets (start 0.5)"),
+    "whole-float-end": ([_span(0, 2.0, "A")], TypeError, "(end 2.0); offsets must be ints, never truncated"),
+    "bool-offset": ([(0, True, "A")], TypeError, "non-integer offsets (end True)"),
+    "string-offsets": ([("0", "2", "A")], TypeError, "non-integer offsets (start '0', end '2')"),
+    "end-at-2**63": ([(0, 2**63, "A")], ValueError, "has an offset beyond 64-bit integers"),
+    "start-below-int64": ([(-(2**64), 1, "A")], ValueError, "is out of range; spans need 0 <= start < end"),
+    "extra-key": ([{"start": 0, "end": 1, "label": "A", "type": "B"}], ValueError,
+                  "must have start, end and label and nothing else: it has 'type' (position 0 in the sentence)"),
+    "four-items": ([(0, 1, "A"), (0, 1, "A", 0.9)], ValueError,
+                   "span (0, 1, 'A', 0.9) must have start, end and label and nothing else (position 1 in the sentence)"),
+}
+
+
+@pytest.mark.parametrize("score", [score_nested, score_lenient], ids=["score_nested", "score_lenient"])
+@pytest.mark.parametrize("case", DIRECT)
+def test_package_api_refuses_the_same_spans(score, case):
+    spans, error, fragment = DIRECT[case]
+    with pytest.raises(error, match=re.escape("predictions, sentence 1: span ")) as raised:
+        score([[], spans], [[], []], zero_division=0)
+    assert fragment in str(raised.value)
+
+
+def test_lenient_names_a_none_tag_that_comes_first():
+    with pytest.raises(TypeError, match=re.escape("predictions, sentence 0, token 0: tag None is not a string")):
+        score_lenient([[None, "B-PER"]], [["O", "B-PER"]], zero_division=0)
