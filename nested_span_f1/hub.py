@@ -9,7 +9,7 @@ set, so label ids then became the strings ``"1"`` and tag strings met the span
 set. :class:`SpanMetric` instead reads the kind from every sentence of the data,
 checks the values evaluate would otherwise cast without a word (``0.5``, ``True``
 and ``"0"`` into int columns), and leaves the instance usable after a failed call.
-``datasets`` is imported only when features are asked for.
+Importing this module imports evaluate (and datasets); the core never imports it.
 """
 from __future__ import annotations
 
@@ -321,6 +321,8 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
 
         Messages name the sentence by its position in this batch.
         """
+        if kwargs:
+            raise ValueError(f"unknown inputs {sorted(kwargs)}: a batch is predictions and references")
         kind = data_kind(predictions, references, self.input_kinds)
         if kind is not None and self._kind not in (None, kind):
             raise TypeError(f"this batch holds {KIND_WORDS[kind]} but the batches added before it hold "
@@ -328,9 +330,9 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         if kind is None and self.writer is None:
             self._held_back = (self._held_back or 0) + len(predictions)
             return
-        self._write(kind, predictions, references, **kwargs)
+        self._write(kind, predictions, references)
 
-    def _write(self, kind: str | None, predictions: Any, references: Any, **kwargs: Any) -> None:
+    def _write(self, kind: str | None, predictions: Any, references: Any) -> None:
         """Hand a checked batch to evaluate, after the empty sentences held back; undone if evaluate fails."""
         fresh, held = self.writer is None, self._held_back
         self._kind = self._kind or kind
@@ -338,7 +340,7 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
             self._held_back = None
             if held:
                 super().add_batch(predictions=[[]] * held, references=[[]] * held)
-            super().add_batch(predictions=predictions, references=references, **kwargs)
+            super().add_batch(predictions=predictions, references=references)
         except Exception as error:
             if fresh:
                 self.writer, self.selected_feature_format, self._kind, self._held_back = None, None, None, held

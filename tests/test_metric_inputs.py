@@ -127,12 +127,14 @@ def test_no_sentences(metrics, name):
         metric.compute(zero_division=0)
 
 
-def test_batches_of_two_kinds_are_refused(metrics):
+def test_add_batch_refuses_another_kind_and_unknown_inputs(metrics):
     metric = metrics["lenient_span_f1"]
     metric.add_batch(predictions=[["B-PER"]], references=[["B-PER"]])
     with pytest.raises(TypeError, match=re.escape("this batch holds spans ({'start', 'end', 'label'} dicts) but the "
                                                   "batches added before it hold tags (strings)")):
         metric.add_batch(predictions=[[_span(0, 1, "PER")]], references=[[]])
+    with pytest.raises(ValueError, match=re.escape("unknown inputs ['weights']: a batch is predictions and references")):
+        metric.add_batch(predictions=[[]], references=[[]], weights=[1.0])
     assert metric.compute(zero_division=0) == score_lenient([["B-PER"]], [["B-PER"]], zero_division=0)
 
 
