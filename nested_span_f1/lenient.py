@@ -16,7 +16,7 @@ strict scheme equals exact-match span F1.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from numbers import Real
 from typing import Any
@@ -159,11 +159,13 @@ def match_spans_lenient(
 
 
 def _is_tags(predictions: Any, references: Any) -> bool:
-    """Tag sequences hold strings (or ids); span lists hold dicts or tuples."""
+    """Tag sequences hold strings; span lists hold dicts or tuples. The first sentence that holds
+    anything decides, by any string in it, so that a ``None`` tag first is named as a tag."""
     for side in (references, predictions):
         for sentence in side:
-            for item in sentence:
-                return isinstance(item, str)
+            items = [sentence] if isinstance(sentence, str) else list(sentence) if isinstance(sentence, Iterable) else []
+            if items:
+                return any(isinstance(item, str) for item in items)
     return False
 
 

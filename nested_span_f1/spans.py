@@ -64,12 +64,6 @@ def shared_labels(*sides: SpanArrays) -> tuple[SpanArrays, ...]:
     return tuple(side if list(side.labels) == labels else side.relabel(labels) for side in sides)
 
 
-def _field(span: Any, key: str, index: int) -> Any:
-    if isinstance(span, Mapping):
-        return span[key]
-    return span[index]
-
-
 def spans_from_lists(
     sentences: Sequence[Iterable[Any]],
     lengths: Sequence[int] | None = None,
@@ -77,16 +71,23 @@ def spans_from_lists(
 ) -> SpanArrays:
     """Validate per-sentence span lists and convert them to :class:`SpanArrays`.
 
-    Each span is a ``{"start", "end", "label"}`` mapping or a ``(start, end, label)``
-    tuple. ``lengths`` (tokens per sentence), when known, bounds the ends.
-    Well-formed input is checked with array operations; when anything is off, a
-    span-by-span pass finds the first bad span and names it.
+    Each span is a mapping with exactly the keys ``start``, ``end`` and ``label``, or a
+    ``(start, end, label)`` tuple. Offsets must be integers (``0.5``, ``1.0``, ``True``
+    and ``"0"`` are refused, never truncated or cast). ``lengths`` (tokens per
+    sentence), when known, bounds the ends. Well-formed input is checked with array
+    operations; when anything is off, a span-by-span pass finds the first bad span
+    and names it.
 
     Raises:
-        ValueError: a missing key, ``start >= end``, a negative start, an end beyond
-            the sentence; the message names sentence and span.
+        ValueError: a missing or extra key (or a tuple of other than three items),
+            ``start >= end``, a negative start, an end beyond the sentence or beyond
+            64-bit integers; the message names side, sentence, span and its position.
         TypeError: non-integer offsets, a missing or non-string label, a sentence
             that is not a list of spans.
+
+    >>> spans_from_lists([[{"start": 0, "end": 1.5, "label": "A"}]])
+    Traceback (most recent call last):
+    TypeError: spans, sentence 0: span {'start': 0, 'end': 1.5, 'label': 'A'} has non-integer offsets (end 1.5); offsets must be ints, never truncated (position 0 in the sentence)
     """
     if isinstance(sentences, (str, bytes, Mapping)):
         raise TypeError(f"{side} must be a list with one list of spans per sentence")
@@ -97,6 +98,12 @@ def spans_from_lists(
 
 
 def _columns(flat: list[Any]) -> tuple[list[Any], list[Any], list[Any]] | None:
+    """start, end and label columns of spans that each hold exactly three fields, else None."""
+    try:
+        if any(len(span) != 3 for span in flat):
+            return None
+    except TypeError:
+        return None
     for keys in (("start", "end", "label"), (0, 1, 2)):
         try:
             return tuple([span[k] for span in flat] for k in keys)  # type: ignore[return-value]
@@ -135,6 +142,26 @@ def _vectorised(sentences: Sequence[Iterable[Any]], lengths: Sequence[int] | Non
     return SpanArrays(sent, start, end, label, tuple(index), len(sentences))
 
 
+SPAN_KEYS = ("start", "end", "label")
+INT64_MAX = 2**63 - 1
+
+
+def _fields(span: Any, where: str, position: str) -> tuple[Any, Any, Any]:
+    """``(start, end, label)`` of a span dict or tuple; ValueError naming a missing or extra field."""
+    rule = f"{where} must have start, end and label and nothing else"
+    shape = "write spans as {'start', 'end', 'label'} dicts or (start, end, label) tuples"
+    if isinstance(span, Mapping):
+        missing = [key for key in SPAN_KEYS if key not in span]
+        extra = [key for key in span if key not in SPAN_KEYS]
+        if missing or extra:
+            problem = f"it lacks {', '.join(map(repr, missing))}" if missing else f"it has {', '.join(map(repr, extra))}"
+            raise ValueError(f"{rule}: {problem}{position}; {shape}")
+        return span["start"], span["end"], span["label"]
+    if isinstance(span, (str, bytes)) or not isinstance(span, Sequence) or len(span) != 3:
+        raise ValueError(f"{rule}{position}; {shape}")
+    return span[0], span[1], span[2]
+
+
 def _checked(sentences: Sequence[Iterable[Any]], lengths: Sequence[int] | None, side: str) -> SpanArrays:
     """Span by span, raising at the first bad one."""
     sent, start, end, label = [], [], [], []
@@ -142,22 +169,22 @@ def _checked(sentences: Sequence[Iterable[Any]], lengths: Sequence[int] | None, 
     for s, spans in enumerate(sentences):
         if isinstance(spans, (str, bytes, Mapping)) or not isinstance(spans, Iterable):
             raise TypeError(f"{side}, sentence {s}: expected a list of spans, got {spans!r}")
-        for span in spans:
-            try:
-                b, e, lab = _field(span, "start", 0), _field(span, "end", 1), _field(span, "label", 2)
-            except (KeyError, IndexError, TypeError):
-                raise ValueError(
-                    f"{side}, sentence {s}: span {span!r} must have start, end and label "
-                    "(a {'start', 'end', 'label'} dict or a (start, end, label) tuple)"
-                ) from None
-            if any(isinstance(x, bool) or not isinstance(x, (int, np.integer)) for x in (b, e)):
-                raise TypeError(f"{side}, sentence {s}: span {span!r} has non-integer offsets")
+        for j, span in enumerate(spans):
+            where, position = f"{side}, sentence {s}: span {span!r}", f" (position {j} in the sentence)"
+            b, e, lab = _fields(span, where, position)
+            odd = [f"{key} {x!r}" for key, x in (("start", b), ("end", e))
+                   if isinstance(x, bool) or not isinstance(x, (int, np.integer))]
+            if odd:
+                raise TypeError(f"{where} has non-integer offsets ({', '.join(odd)}); offsets must be ints, "
+                                f"never truncated{position}")
             if not isinstance(lab, str) or not lab:
-                raise TypeError(f"{side}, sentence {s}: span {span!r} needs a non-empty string label")
+                raise TypeError(f"{where} needs a non-empty string label{position}")
+            if max(b, e) > INT64_MAX:
+                raise ValueError(f"{where} has an offset beyond 64-bit integers (at most {INT64_MAX}){position}")
             if b < 0 or b >= e or (lengths is not None and e > lengths[s]):
                 bound = f" and end <= {lengths[s]} (the sentence length)" if lengths is not None else ""
                 raise ValueError(
-                    f"{side}, sentence {s}: span {span!r} is out of range; spans need 0 <= start < end{bound}"
+                    f"{where} is out of range; spans need 0 <= start < end{bound}{position}"
                 )
             sent.append(s)
             start.append(int(b))

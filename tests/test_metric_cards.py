@@ -42,6 +42,16 @@ def test_card_has_front_matter_and_sections(name):
 
 
 @pytest.mark.parametrize("name", METRICS)
+def test_limitations_list_what_is_refused_and_what_is_repaired(name):
+    limits = _card(name).split("## Limitations and Bias", 1)[1].split("\n## ", 1)[0]
+    for heading in ("Refused", "Repaired", "Input kind", "After a failure"):
+        assert f"\n- **{heading}**" in limits, heading
+    # seqeval's behaviour kept on purpose, and what seqeval would turn into new types, are said
+    for said in ("type `_`", "whitespace inside a tag", "invalid_predicted_chunks", "never truncated"):
+        assert said in " ".join(limits.split()), said
+
+
+@pytest.mark.parametrize("name", METRICS)
 def test_card_examples_print_what_the_card_says(name):
     metric = evaluate.load(metric_path(name))
     parser = doctest.DocTestParser()

@@ -78,15 +78,18 @@ Examples:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class LenientSpanF1(evaluate.Metric):
+class LenientSpanF1(hub.SpanMetric):
     """Lenient entity scores over an optimal one-to-one matching of spans."""
+
+    input_kinds = ("spans", "tags")
+    empty_kind = "spans"
 
     def _info(self) -> evaluate.MetricInfo:
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=hub.features("spans", "tags"),
+            features=hub.features(*self.input_kinds),
             homepage=hub.PROJECT_URL,
             codebase_urls=[hub.PROJECT_URL],
             reference_urls=[

@@ -101,15 +101,18 @@ Examples:
 """
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class NestedSpanF1(evaluate.Metric):
+class NestedSpanF1(hub.SpanMetric):
     """Exact span F1 with nested, depth and length breakdowns."""
+
+    input_kinds = ("spans", "layers", "tags")
+    empty_kind = "spans"
 
     def _info(self) -> evaluate.MetricInfo:
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=hub.features("spans", "layers", "tags"),
+            features=hub.features(*self.input_kinds),
             homepage=hub.PROJECT_URL,
             codebase_urls=[hub.PROJECT_URL],
             reference_urls=["https://aclanthology.org/D09-1015", "https://doi.org/10.1093/bioinformatics/btg1023"],
@@ -124,7 +127,7 @@ class NestedSpanF1(evaluate.Metric):
         mode: str | None = None,
         suffix: bool = False,
     ) -> dict[str, Any]:
-        kind = hub.input_kind(predictions, references)
+        kind = self.stored_kind
         if kind == "spans":
             counts = count_nested(predictions, references)
         elif kind == "layers":

@@ -73,15 +73,19 @@ Examples:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class SpanF1(evaluate.Metric):
+class SpanF1(hub.SpanMetric):
     """Exact-match span F1 of tag sequences; see the module card."""
+
+    input_kinds = ("tags", "ids")
+    # sentences with no tokens score alike as either kind; stored as ids, label_list may then be given or not
+    empty_kind = "ids"
 
     def _info(self) -> evaluate.MetricInfo:
         info = evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=hub.features("tags", "ids"),
+            features=hub.features(*self.input_kinds),
             homepage=hub.PROJECT_URL,
             codebase_urls=[hub.PROJECT_URL],
             reference_urls=[
@@ -108,6 +112,7 @@ class SpanF1(evaluate.Metric):
     ) -> dict[str, Any]:
         if sample_weight is not None:
             warnings.warn("sample_weight is ignored: seqeval's entity scores ignore it too", UserWarning, stacklevel=2)
+        self.check_label_list(label_list)
         return nested_span_f1.score_tags(
             predictions,
             references,
