@@ -263,9 +263,13 @@ def _kept_ids(predictions: Any, references: Any, names: tuple[str, str]) -> tupl
         _check_aligned(pred_lengths, lengths)
         flat = []
         for side, name in zip((predictions, references), names):
+            # only ints (a bool is not a label id, a float is never truncated)
+            if any(issubclass(kind, bool) or not issubclass(kind, (int, np.integer))
+                   for kind in set(map(type, chain.from_iterable(side)))):
+                _refuse_id(side, name)
             try:
-                flat.append(np.fromiter(map(operator.index, chain.from_iterable(side)), dtype=np.int64))
-            except (TypeError, OverflowError):
+                flat.append(np.fromiter(chain.from_iterable(side), dtype=np.int64))
+            except OverflowError:
                 _refuse_id(side, name)
         pred, ref = flat
     keep = ref != IGNORE_INDEX
@@ -278,6 +282,8 @@ def _kept_ids(predictions: Any, references: Any, names: tuple[str, str]) -> tupl
 def _int_array(values: np.ndarray, side: str) -> np.ndarray:
     if not np.issubdtype(values.dtype, np.integer):
         raise TypeError(f"{side}: label ids must be integers, got an array of {values.dtype}")
+    if values.dtype == np.uint64 and values.size and values.max() >= 2**63:
+        raise ValueError(f"{side}: label id {int(values.max())} is out of range")
     return values.astype(np.int64, copy=False)
 
 

@@ -195,17 +195,26 @@ def get_scheme(name: str | Scheme) -> Scheme:
     return SCHEMES[key]
 
 
-def detect_scheme(prefixes: Iterable[int]) -> Scheme | None:
-    """Guess the scheme from the prefix codes present, as seqeval's auto-detection does.
+# seqeval's auto-detection (strict mode without a scheme): the exact sets of reference
+# prefixes, ``O`` included, that pick each scheme, tried in this order. Any other set is refused.
+DETECTED = (
+    ("IOB2", "IOB IB BO B"),
+    ("IOE2", "IOE IE EO E"),
+    ("IOBES", "IOBES IBES IOBE OBES IBE BES OBE BE S"),
+    ("BILOU", "IOBLU IBLU IOBL OBLU IBL BLU OBL BL U"),
+)
 
-    B/I/O only -> IOB2; I/E/O -> IOE2; S or B+E -> IOBES; U or L -> BILOU;
-    only I/O -> IO. Returns None for a mix no scheme admits.
+
+def detect_scheme(prefixes: Iterable[int]) -> Scheme | None:
+    """The scheme seqeval's auto-detection picks for the reference prefix codes present; None where it refuses.
 
     >>> detect_scheme([_CODE["B"], _CODE["I"], OUTSIDE]).name
     'IOB2'
+    >>> detect_scheme([_CODE["I"], OUTSIDE]) is None  # seqeval detects no scheme from I and O alone
+    True
     """
-    letters = {PREFIXES[p] for p in prefixes} - {"O"}
-    for name in ("IO", "IOB2", "IOE2", "IOBES", "BILOU"):
-        if letters <= set(SCHEMES[name].letters):
+    letters = {PREFIXES[p] for p in prefixes}
+    for name, sets in DETECTED:
+        if any(letters == set(allowed) for allowed in sets.split()):
             return SCHEMES[name]
     return None

@@ -32,7 +32,7 @@ def parse_tags(tags: Sequence[str], suffix: bool = False) -> tuple[ParsedTags, d
 
     Returns the parsed table and ``{code: reason}`` for tags that are malformed:
     no prefix (``PER``), an empty type (``B-``), a prefix outside ``OBIESUL``
-    (``b-PER``, ``X-PER``, ``-100``), or a typed ``O``. The caller turns a reason
+    (``b-PER``, ``X-PER``, ``-100``), a typed ``O``, or whitespace inside (``B-PER ``). The caller turns a reason
     into an error that names where the tag first occurs.
     """
     types: dict[str, int] = {EMPTY_TYPE: 0}
@@ -57,6 +57,9 @@ def _split(tag: str, suffix: bool) -> tuple[str, str, str]:
         return "O", "", ""
     if not tag:
         return "", "", "an empty tag"
+    if any(character.isspace() for character in tag):
+        # seqeval would make "PER " a type of its own; column files cannot even hold it
+        return "", "", "whitespace inside the tag"
     letter, rest = (tag[-1], tag[:-1]) if suffix else (tag[0], tag[1:])
     if letter not in PREFIXES:
         form = "TYPE-B" if suffix else "B-TYPE"
@@ -83,9 +86,10 @@ def read_vocabulary(
 ) -> tuple[ParsedTags, Scheme | None]:
     """Parse the pair's tags and choose the scheme; return both.
 
-    The scheme is None when none is known: not passed and not strict mode, or passed
-    in default mode but broken by the tags (default mode then ignores it, as seqeval
-    does, and there is nothing to count invalid chunks against).
+    The scheme is None when none is known (not passed, and not strict mode). Passed in
+    default mode, it is kept even when tags use prefixes it lacks: default mode
+    decodes them as seqeval does, and the chunks holding them are counted as rejected,
+    so the invalid-chunk counts of any two batches add up to those of their union.
 
     Raises:
         ValueError: a malformed tag, or in strict mode a prefix outside the scheme
@@ -101,15 +105,18 @@ def read_vocabulary(
             pair.refuse(used, lambda code: f"tag {pair.tags[code]!r}: malformed: {problems[code]}")
     chosen = get_scheme(scheme) if scheme is not None else None
     if not strict:
-        if chosen is not None and not chosen.allowed[parsed.prefix[present]].all():
-            chosen = None
+        # default mode decodes any prefix; a chunk holding one the scheme lacks is one it rejects
         return parsed, chosen
     if chosen is None:
         # seqeval detects the strict scheme from the prefixes of the references
         in_references = np.bincount(pair.references.codes, minlength=len(pair.tags)) > 0
-        chosen = detect_scheme(np.unique(parsed.prefix[in_references]))
+        found = np.unique(parsed.prefix[in_references])
+        chosen = detect_scheme(found)
         if chosen is None:
-            raise ValueError("mode='strict' needs a scheme: pass scheme='IOB2' (or IOB1, IOE1, IOE2, IOBES, BILOU, IO)")
+            letters = ", ".join(PREFIXES[p] for p in found) or "none"
+            raise ValueError(
+                f"mode='strict' needs a scheme: the reference prefixes ({letters}) are none of the sets seqeval "
+                "detects IOB2, IOE2, IOBES or BILOU from; pass scheme='IOB2' (or IOB1, IOE1, IOE2, IOBES, BILOU, IO)")
     outside = np.flatnonzero(present & ~chosen.allowed[parsed.prefix])
     if len(outside):
         scheme_name, letters = chosen.name, ", ".join(chosen.letters)

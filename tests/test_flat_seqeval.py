@@ -389,3 +389,23 @@ def test_sentence_whose_length_disagrees_with_its_items():
         score_tags([["O", "O", "O"]], [Long(["O", "O"])])
     with pytest.raises(TypeError, match=r"references, sentence 1: expected a list of tags, got str 'O'"):
         score_tags([["O"], ["O"]], [["O"], "O"])
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.sets(st.sampled_from("OBIESUL"), max_size=5))
+def test_strict_mode_detects_the_scheme_as_seqeval_does(prefixes):
+    """Strict mode without a scheme: the scheme seqeval's auto_detect picks from the reference
+    prefixes, and a refusal exactly where it refuses."""
+    references = [[p if p == "O" else f"{p}-X" for p in sorted(prefixes)]]
+    try:
+        expected = seqeval_scheme.auto_detect(references).__name__
+    except ValueError:
+        expected = None
+    try:
+        got = score_tags(references, references, mode="strict", zero_division=0)
+    except ValueError as error:
+        assert expected is None, error
+        assert "seqeval detects" in str(error)
+    else:
+        assert expected is not None and got == score_tags(references, references, mode="strict", scheme=expected,
+                                                          zero_division=0)

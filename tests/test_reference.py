@@ -68,6 +68,17 @@ def test_default_mode_without_a_scheme_equals_the_reference(corpus, rules):
     assert as_reference(got) == reference.count(predictions, references, rules=RULES[rules])
 
 
+@SETTINGS
+@given(corpora("BIESUL"), st.sampled_from(list(SCHEMES)), st.sampled_from(list(RULES)))
+def test_default_mode_with_a_scheme_the_tags_break_equals_the_reference(corpus, scheme, rules):
+    """Any prefix mix with a scheme passed: default mode decodes every prefix, and the chunks the
+    scheme rejects (those holding a prefix it lacks among them) are counted."""
+    predictions, references = corpus
+    got = count_tags(predictions, references, scheme=scheme, default_rules=RULES[rules])
+    assert as_reference(got) == reference.count(predictions, references, scheme=scheme, rules=RULES[rules])
+    assert set(got.notes) == {"invalid_predicted_chunks", "invalid_reference_chunks"}
+
+
 def test_reference_strict_example():
     """The reference itself, on a case worked by hand: IOB2 strict drops the I-started chunk."""
     scheme = SCHEMES["IOB2"]
