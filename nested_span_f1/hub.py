@@ -1,4 +1,4 @@
-"""Glue shared by the three evaluate modules: input kinds read from the data, feature sets, seqeval's switches.
+"""Glue shared by the three evaluate modules: the metric class they subclass, feature sets, seqeval's switches.
 
 The metric scripts stay thin (card text, the kinds they take, one call into the
 core); anything two of them would otherwise repeat lives here, above all
@@ -6,41 +6,21 @@ core); anything two of them would otherwise repeat lives here, above all
 list of feature sets, keeps the first set that encodes the first example
 (``Metric._infer_feature_from_batch``): an empty first sentence encodes under every
 set, so label ids then became the strings ``"1"`` and tag strings met the span
-set. :class:`SpanMetric` instead reads the kind from every sentence of the data,
-checks the values evaluate would otherwise cast without a word (``0.5``, ``True``
-and ``"0"`` into int columns), and leaves the instance usable after a failed call.
+set. :class:`SpanMetric` instead reads the kind from every sentence of the data
+(:func:`nested_span_f1.input_kinds.data_kind`, which also refuses the values evaluate
+would otherwise cast without a word: ``0.5``, ``True`` and ``"0"`` into int columns),
+and leaves the instance usable after a failed call.
 Importing this module imports evaluate (and datasets); the core never imports it.
 """
 from __future__ import annotations
 
 import abc
 import os
-from collections.abc import Iterator, Mapping, Sequence
-from itertools import chain
 from typing import Any
 
 import evaluate
-import numpy as np
 
-from .spans import INT64_MAX, spans_from_lists
-
-INPUT_KINDS = ("spans", "layers", "tags", "ids")
-
-KIND_WORDS = {
-    "spans": "spans ({'start', 'end', 'label'} dicts)",
-    "layers": "tag layers (lists of tags)",
-    "tags": "tags (strings)",
-    "ids": "label ids (integers)",
-}
-"""How messages name each input kind."""
-
-ITEM_WORDS = {
-    "spans": "a span ({'start', 'end', 'label'} dict)",
-    "layers": "a tag layer (list of tags)",
-    "tags": "a tag (string)",
-    "ids": "a label id (integer)",
-}
-"""How messages name one item of each input kind."""
+from .input_kinds import INPUT_KINDS, KIND_WORDS, data_kind, refuse_unencodable
 
 PROJECT_URL = "https://github.com/nested-span-f1/nested-span-f1"
 """The project's home, the ``homepage`` and ``codebase_urls`` of the three modules (setup.py's ``url`` too)."""
@@ -69,181 +49,6 @@ def features(*kinds: str) -> list[Any]:
     if unknown:
         raise ValueError(f"unknown input kinds {sorted(unknown)}; choose from {', '.join(INPUT_KINDS)}")
     return [datasets.Features({"predictions": shapes[k], "references": shapes[k]}) for k in kinds]
-
-
-def _kind_of_type(kind: type) -> str | None:
-    """The input kind a sentence item of this type belongs to (None: no kind)."""
-    if issubclass(kind, str):
-        return "tags"
-    if issubclass(kind, (int, np.integer)) and not issubclass(kind, bool):
-        return "ids"
-    if issubclass(kind, Mapping):
-        return "spans"
-    if issubclass(kind, (list, tuple, np.ndarray)):
-        return "layers"
-    return None
-
-
-def _bad_item(item: Any, where: str, position: int, expected: str | None, kinds: Sequence[str]) -> TypeError:
-    """The error for a sentence item that is not of the kind ``expected`` (or of no kind at all)."""
-    if expected == "tags":
-        return TypeError(f"{where}, token {position}: tag {item!r} is not a string")
-    if expected == "ids":
-        return TypeError(f"{where}, token {position}: label id {item!r} is not an integer (ids are never truncated)")
-    if expected == "spans":
-        return TypeError(f"{where}, span {position}: {item!r} is not a span; spans are {{'start', 'end', 'label'}} dicts")
-    if expected == "layers":
-        return TypeError(f"{where}, layer {position}: {item!r} is not a tag layer (a list of tags)")
-    unit = "token" if set(kinds) <= {"tags", "ids"} else "position"
-    return TypeError(f"{where}, {unit} {position}: {item!r} is not {' or '.join(ITEM_WORDS[k] for k in kinds)}")
-
-
-def _sentence_kind(sentence: Any, where: str, kinds: Sequence[str], context: str | None) -> str | None:
-    """The kind of one sentence's items, None when it has none; raises naming the first bad item.
-
-    ``context`` is the kind already found in earlier sentences, which names what a
-    bad item was expected to be.
-    """
-    if hasattr(sentence, "__array__") and not isinstance(sentence, (Sequence, np.ndarray)):
-        sentence = np.asarray(sentence)
-    if isinstance(sentence, (str, bytes, Mapping)) or not isinstance(sentence, (Sequence, np.ndarray)):
-        raise TypeError(f"{where}: expected a list (one per sentence) of {' or '.join(KIND_WORDS[k] for k in kinds)}, "
-                        f"got {sentence!r}")
-    if isinstance(sentence, np.ndarray):
-        if sentence.ndim != 1:
-            raise ValueError(f"{where}: expected one list per sentence, got an array of shape {sentence.shape}")
-        if not len(sentence):
-            return None
-        if np.issubdtype(sentence.dtype, np.integer):
-            if sentence.dtype.kind == "u" and sentence.max() > INT64_MAX:
-                raise ValueError(f"{where}: label id {sentence.max()} does not fit in 64 bits")
-            return "ids"
-        sentence = sentence.tolist()
-    found = {_kind_of_type(t) for t in set(map(type, sentence))}
-    if not found:
-        return None
-    kind = found.pop() if len(found) == 1 else None
-    if kind is not None and kind not in kinds:
-        held = "lists (tag layers, or spans written as tuples)" if kind == "layers" else KIND_WORDS[kind]
-        hint = "; write spans as {'start', 'end', 'label'} dicts" if "spans" in kinds else ""
-        raise TypeError(f"{where} holds {held}; this module takes {' or '.join(KIND_WORDS[k] for k in kinds)}{hint}")
-    if kind is None:
-        expected = context or next((k for k in map(_kind_of_type, map(type, sentence)) if k in kinds), None)
-        position, item = next((p, x) for p, x in enumerate(sentence)
-                              if expected is None or _kind_of_type(type(x)) != expected)
-        raise _bad_item(item, where, position, expected, kinds)
-    if kind == "ids" and not -INT64_MAX - 1 <= min(sentence) <= max(sentence) <= INT64_MAX:
-        token, value = next((p, x) for p, x in enumerate(sentence) if not -INT64_MAX - 1 <= x <= INT64_MAX)
-        raise ValueError(f"{where}, token {token}: label id {value} does not fit in 64 bits")
-    if kind == "layers":
-        for layer, tags in enumerate(sentence):
-            for token, tag in enumerate(tags):
-                if not isinstance(tag, str):
-                    spans = "spans" in kinds and isinstance(tag, (int, np.integer))
-                    hint = "; spans are {'start', 'end', 'label'} dicts here" if spans else ""
-                    raise TypeError(f"{where}, layer {layer}, token {token}: tag {tag!r} is not a string "
-                                    f"(a tag layer is a list of tag strings{hint})")
-    return kind
-
-
-def _uniform_kind(side: Any) -> str | bool | None:
-    """Fast path: the kind of a side whose sentences are lists of one well-formed kind (None: all empty);
-    False when the sentence-by-sentence walk must decide (and name what is wrong)."""
-    if isinstance(side, np.ndarray) and side.ndim == 2 and side.dtype.kind == "i":
-        return "ids" if side.size else None
-    if not set(map(type, side)) <= {list, tuple}:
-        return False
-    found = {_kind_of_type(t) for t in set(map(type, chain.from_iterable(side)))}
-    if len(found) > 1 or None in found:
-        return False
-    kind = found.pop() if found else None
-    if kind == "ids":
-        fits = -INT64_MAX - 1 <= min(chain.from_iterable(side)) and max(chain.from_iterable(side)) <= INT64_MAX
-        return kind if fits else False
-    if kind == "layers":
-        return kind if set(map(type, chain.from_iterable(chain.from_iterable(side)))) <= {str} else False
-    return kind
-
-
-def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KINDS) -> str | None:
-    """The one kind of input (``spans``, ``layers``, ``tags`` or ``ids``) both sides hold, read from every sentence.
-
-    Returns None when no sentence holds anything (every kind then scores alike).
-
-    Raises:
-        TypeError: a side that is not a list of sentences, a sentence that is not a
-            list, an item of no kind or of a kind not in ``kinds`` (a ``None`` tag, a
-            label id ``1.7`` or ``True``), sentences of different kinds; the message
-            names side, sentence, position and value.
-        ValueError: sides with different numbers of sentences, a label id beyond
-            64 bits, a malformed span (see :func:`nested_span_f1.spans.spans_from_lists`).
-
-    >>> data_kind([[], [3, 4]], [[], [3, 0]])
-    'ids'
-    >>> data_kind([["O", None]], [["O", "O"]])
-    Traceback (most recent call last):
-    TypeError: predictions, sentence 0, token 1: tag None is not a string
-    """
-    for name, side in (("predictions", predictions), ("references", references)):
-        if side is None:
-            raise TypeError(f"{name} is missing (None); pass one list per sentence")
-        if isinstance(side, (str, bytes, Mapping)) or not hasattr(side, "__len__"):
-            raise TypeError(f"{name} must be a list with one list per sentence, got {type(side).__name__}")
-    if len(predictions) != len(references):
-        raise ValueError(f"predictions: {len(predictions)} sentences, references: {len(references)}; "
-                         "they must align sentence by sentence")
-    sides = (_uniform_kind(predictions), _uniform_kind(references))
-    fast = {kind for kind in sides if isinstance(kind, str)}
-    if False not in sides and len(fast) <= 1 and fast <= set(kinds):
-        return _checked_spans(next(iter(fast), None), predictions, references)
-    first: tuple[str, str] | None = None
-    for name, side in (("predictions", predictions), ("references", references)):
-        for s, sentence in enumerate(side):
-            where = f"{name}, sentence {s}"
-            kind = _sentence_kind(sentence, where, kinds, first[0] if first else None)
-            if kind is None:
-                continue
-            if first is None:
-                first = (kind, where)
-            elif kind != first[0]:
-                raise TypeError(f"{where} holds {KIND_WORDS[kind]} but {first[1]} holds {KIND_WORDS[first[0]]}; "
-                                "give every sentence of both sides in one form")
-    return _checked_spans(first[0] if first else None, predictions, references)
-
-
-def _checked_spans(kind: str | None, predictions: Any, references: Any) -> str | None:
-    """``kind``, after checking every span of both sides when it is "spans" (the core's own check)."""
-    if kind == "spans":
-        spans_from_lists(predictions, side="predictions")
-        spans_from_lists(references, side="references")
-    return kind
-
-
-def _refuse_unencodable(predictions: Any, references: Any) -> None:
-    """ValueError naming the first tag or label that is not valid UTF-8 text (a lone surrogate), if any."""
-    def texts(sentence: Any) -> Iterator[tuple[str, Any]]:
-        for p, item in enumerate(sentence):
-            if isinstance(item, Mapping):
-                yield f"span {p}", item.get("label")
-            elif isinstance(item, (list, tuple)):
-                yield from ((f"layer {p}, token {t}", tag) for t, tag in enumerate(item))
-            else:
-                yield f"token {p}", item
-
-    for name, side in (("predictions", predictions), ("references", references)):
-        for s, sentence in enumerate(side):
-            for where, text in texts(sentence):
-                if isinstance(text, str) and not text.isascii():
-                    try:
-                        text.encode("utf-8")
-                    except UnicodeEncodeError:
-                        raise ValueError(f"{name}, sentence {s}, {where}: {text!r} is not valid UTF-8 text "
-                                         "(a lone surrogate); evaluate stores text as UTF-8") from None
-
-
-def input_kind(predictions: Sequence[Any], references: Sequence[Any]) -> str:
-    """Which kind of input was given ("spans", "layers", "tags" or "ids"); "spans" when every sentence is empty."""
-    return data_kind(predictions, references) or "spans"
 
 
 def seqeval_scheme_name(scheme: Any) -> Any:
@@ -345,7 +150,7 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
             if fresh:
                 self.writer, self.selected_feature_format, self._kind, self._held_back = None, None, None, held
             if isinstance(error, UnicodeEncodeError):
-                _refuse_unencodable(predictions, references)
+                refuse_unencodable(predictions, references)
             raise
 
     def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> dict[str, Any] | None:

@@ -23,7 +23,7 @@ from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
-from . import hub
+from .input_kinds import input_kind
 from .lenient import score_lenient
 from .lenient_counts import BREAKDOWN, LENIENT_SCHEMES
 from .plots import plot_counts, plot_per_type
@@ -210,7 +210,7 @@ class Scorer:
     @staticmethod
     def _lenient_errors(predictions: Any, references: Any, options: Mapping[str, Any]) -> Mapping[str, Any] | None:
         """Error categories of the same input under lenient matching (tag layers have none)."""
-        if hub.input_kind(predictions, references) == "layers":
+        if input_kind(predictions, references) == "layers":
             return None
         decoding = {k: v for k, v in options.items() if k in ("scheme", "mode", "suffix")}
         return score_lenient(predictions, references, zero_division=0, **decoding)
