@@ -794,3 +794,32 @@ def test_no_traceback_through_a_real_process(tmp_path):
     err = done.stderr.decode()
     assert done.returncode == 2 and len(err.splitlines()) == 1 and "gold.json" in err, err
 
+
+
+STREAMED = {
+    "compute_metrics_for": ({"label_list": LABELS}, np.array([[1, 2, 0]]), np.array([[1, 2, 0]]), np.array([[1, 7]]),
+                            np.array([[1, 2]]), np.array([[3, 0, 0]]), np.array([[1, 0, 0]])),
+    "layered_metrics_for": ({"label_list": LABELS}, np.array([[[1], [2]]]), np.array([[[1], [2]]]),
+                            np.array([[[9], [0]]]), np.array([[[1], [0]]]), np.array([[[3], [0]]]),
+                            np.array([[[1], [0]]])),
+}
+"""Per factory: its options, a good batch, a batch it refuses, then the batch of the next evaluation."""
+
+
+@pytest.mark.parametrize("factory_name", sorted(STREAMED))
+def test_trainer_streaming_starts_afresh_after_a_failed_batch(factory_name):
+    """With batch_eval_metrics, a batch that raises ends that evaluation: the next evaluation must not count
+    the batches the failed one had already added."""
+    from transformers import EvalPrediction
+
+    from nested_span_f1 import nested_trainer, trainer
+
+    kwargs, good_pred, good_ref, bad_pred, bad_ref, pred, ref = STREAMED[factory_name]
+    factory = getattr(trainer if factory_name == "compute_metrics_for" else nested_trainer, factory_name)
+    compute = factory(**kwargs)
+    assert compute(EvalPrediction(predictions=good_pred, label_ids=good_ref), compute_result=False) == {}
+    with pytest.raises(ValueError, match="label id"):
+        compute(EvalPrediction(predictions=bad_pred, label_ids=bad_ref), compute_result=False)
+    again = compute(EvalPrediction(predictions=pred, label_ids=ref), compute_result=True)
+    assert again == factory(**kwargs)(EvalPrediction(predictions=pred, label_ids=ref))
+    assert again["precision"] == 0.0
