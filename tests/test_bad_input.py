@@ -289,7 +289,7 @@ CATALOGUE: list[Bad] = [
         entries=("score_lenient", "count_lenient", "lenient_span_f1.compute", "lenient_span_f1.add_batch",
                  "nested_span_f1.compute", "nested_span_f1.add_batch")),
     Bad("span-sentence-counts-nested", "spans", (GOOD_SPANS, GOOD_SPANS[:1]), ValueError,
-        ("2 sentences", "1 sentences"), entries=("score_nested", "count_nested")),
+        ("2 predicted sentences but 1 reference sentences",), entries=("score_nested", "count_nested")),
     Bad("span-predictions-none", "spans", (None, GOOD_SPANS), TypeError, ("list",), side="predictions"),
     Bad("span-fragments-overlap", "spans", spans({"fragments": [[0, 2], [1, 2]], "label": "PER"}), ValueError,
         ("sentence 0", "overlap"), side="predictions",

@@ -72,11 +72,11 @@ def mangled(draw: Any, pair: tuple[Any, Any]) -> tuple[Any, Any]:
 
 
 @st.composite
-def tag_pairs(draw: Any, item: st.SearchStrategy[Any] = tag) -> tuple[Any, Any]:
+def tag_pairs(draw: Any, item: st.SearchStrategy[Any] = tag, mangle: bool = True) -> tuple[Any, Any]:
     lengths = draw(st.lists(st.integers(0, 6), max_size=5))
     pred = [[draw(item) for _ in range(n)] for n in lengths]
     ref = [[draw(item) for _ in range(n)] for n in lengths]
-    return draw(mangled((pred, ref)))
+    return draw(mangled((pred, ref))) if mangle else (pred, ref)
 
 
 LABEL_LISTS = [["O", "B-PER", "I-PER", "B-LOC", "I-LOC"], ["O", "B-PER", "PER"], ["O", "B-PER "], ["O"]]
@@ -221,6 +221,32 @@ def test_decode_pair_and_tags_to_spans(pair, options):
     refuses_or_holds(lambda: nested_span_f1.decode_pair(*pair, **options), check)
     refuses_or_holds(lambda: nested_span_f1.tags_to_spans(pair[0], **options),
                      lambda found: json.dumps(found, allow_nan=False))
+
+
+well_formed = tag_pairs(st.sampled_from(GOOD_TAGS), mangle=False)
+schemes = st.fixed_dictionaries({"scheme": st.sampled_from(["IO", "IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BILOU"])},
+                                optional={"mode": st.sampled_from([None, "strict"])})
+
+
+@FAST
+@given(well_formed, well_formed, schemes)
+@example(([["B-PER", "I-PER"]], [["B-PER", "I-PER"]]), ([["S-PER"]], [["S-PER"]]), {"scheme": "IOB2"})
+def test_counts_of_two_batches_add_up_to_their_union(first, second, options):
+    """Issue 17 item 3: counts add, invalid-chunk counts included, also when one batch breaks the scheme."""
+    def count(pair: tuple[Any, Any]) -> Counts | None:
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")
+            try:
+                return nested_span_f1.count_tags(*pair, **options)
+            except DOCUMENTED_ERRORS:
+                return None
+
+    parts = [count(first), count(second)]
+    if None in parts:
+        return
+    union = count((first[0] + second[0], first[1] + second[1]))
+    assert union is not None, "each batch is scored but their union is refused"
+    assert (parts[0] + parts[1]).to_dict() == union.to_dict()
 
 
 @FAST
