@@ -466,17 +466,16 @@ TAG_OPTIONS = {"scheme", "mode", "suffix"}
 
 @dataclass(frozen=True)
 class Door:
-    """A Python entry point: the kinds of input it takes, the options it takes, how to call it."""
+    """A Python entry point: the kinds of input and the options it takes, and its core function (what a
+    core door calls; what an evaluate module's result must equal on valid input)."""
 
     kinds: frozenset[str]
     options: frozenset[str]
-    call: Callable[..., Any]
-    reference: Callable[..., Any] | None = None
-    """For valid rows: the core function whose result on ``same_as`` this door must give (default: itself)."""
+    core: Callable[..., Any]
 
 
-def _door(kinds: str, options: str, call: Callable[..., Any], reference: Callable[..., Any] | None = None) -> Door:
-    return Door(frozenset(kinds.split()), frozenset(options.split()), call, reference)
+def _door(kinds: str, options: str, core: Callable[..., Any]) -> Door:
+    return Door(frozenset(kinds.split()), frozenset(options.split()), core)
 
 
 def _decoded(*args: Any, **kw: Any) -> Any:
@@ -503,18 +502,23 @@ CORE_DOORS = {
     "count_nested": _door("spans", "lengths", nested.count_nested),
 }
 METRICS = {
-    "span_f1": _door("tags ids", "scheme mode suffix zero_division label_list", None, nested_span_f1.score_tags),
-    "lenient_span_f1": _door("tags spans", "partial_weight min_iou zero_division scheme mode suffix", None,
+    "span_f1": _door("tags ids", "scheme mode suffix zero_division label_list", nested_span_f1.score_tags),
+    "lenient_span_f1": _door("tags spans", "partial_weight min_iou zero_division scheme mode suffix",
                              lenient.score_lenient),
-    "nested_span_f1": _door("tags spans layers", "zero_division scheme mode suffix", None, _nested_core),
+    "nested_span_f1": _door("tags spans layers", "zero_division scheme mode suffix", _nested_core),
 }
 RECOVERY = {
-    "span_f1": {"tags": ("ids", _ones("tags")), "ids": ("tags", _ones("tags"))},
-    "lenient_span_f1": {"tags": ("spans", _ones("spans")), "spans": ("tags", _ones("tags"))},
-    "nested_span_f1": {"tags": ("spans", _ones("spans")), "spans": ("tags", _ones("tags")),
-                       "layers": ("spans", _ones("spans"))},
+    "span_f1": {"tags": "ids", "ids": "tags"},
+    "lenient_span_f1": {"tags": "spans", "spans": "tags"},
+    "nested_span_f1": {"tags": "spans", "spans": "tags", "layers": "spans"},
 }
-"""After a failed call, a valid call of another input kind must work on the same instance."""
+"""After a failed call of one input kind, a valid call of another kind must work on the same instance."""
+RECOVERY_INPUT = {
+    "tags": (_ones("tags"), {}, _ones("tags")),
+    "ids": (([[1, 2, 0], [3]], [[1, 0, 0], [3]]), {"label_list": LABELS}, _ones("tags")),
+    "spans": (_ones("spans"), {}, _ones("spans")),
+}
+"""Per kind: the valid input, its options, and the same data as the core reads it without options."""
 
 FILE_DOORS = {
     "columns": ("read_columns", "cli score", "cli lenient"),
@@ -534,8 +538,7 @@ def entries(row: Bad) -> list[str]:
     if row.kind == "trainer":
         return [row.data[0]]
     if row.kind in FILE_DOORS:
-        doors = [d for d in FILE_DOORS[row.kind] if d.startswith("cli") or row.error is not None or row.same_as]
-        return doors
+        return [d for d in FILE_DOORS[row.kind] if d.startswith("cli") or row.error is not None or row.same_as]
     names = [name for name, door in CORE_DOORS.items() if _takes(door, row)]
     if row.kind == "tags" and row.side and row.error and not set(row.options) - TAG_OPTIONS:
         names.append("tags_to_spans")
@@ -613,8 +616,8 @@ def _python_row(row: Bad, entry: str, metrics: dict[str, Any]) -> None:
         door = CORE_DOORS[entry]
         options = {k: v for k, v in options.items() if k in door.options}
         same = row.same_as or (None, None)
-        _expect(row, lambda: door.call(predictions, references, **options),
-                lambda: door.call(*same, **{k: v for k, v in options.items() if k != "label_list"}), side=row.side)
+        _expect(row, lambda: door.core(predictions, references, **options),
+                lambda: door.core(*same, **{k: v for k, v in options.items() if k != "label_list"}), side=row.side)
         return
     metric, how = entry.split(".")
     door, module = METRICS[metric], metrics[metric]
@@ -626,20 +629,14 @@ def _python_row(row: Bad, entry: str, metrics: dict[str, Any]) -> None:
         plain.setdefault("zero_division", 0)
         options.setdefault("zero_division", 0)
         got = _run_metric(module, how, predictions, references, options)
-        assert _plain(got) == _plain(door.reference(*row.same_as, **plain))
+        assert _plain(got) == _plain(door.core(*row.same_as, **plain))
         return
     with pytest.raises(Exception) as raised:
         _run_metric(module, how, predictions, references, options)
     _check_error(raised.value, row, side=row.side, match=row.metric_match)
-    kind, (pred, ref) = RECOVERY[metric][row.kind]
-    extra = {"label_list": LABELS} if kind == "ids" else {}
-    if kind == "ids":
-        pred, ref = [[1, 2, 0], [3]], [[1, 0, 0], [3]]
-        expected = nested_span_f1.score_tags(*_ones("tags"), zero_division=0)
-    elif metric == "nested_span_f1":
-        expected = _nested_core(pred, ref, kind, zero_division=0)
-    else:
-        expected = door.reference(pred, ref, zero_division=0)
+    kind = RECOVERY[metric][row.kind]
+    (pred, ref), extra, plain_pair = RECOVERY_INPUT[kind]
+    expected = door.core(*plain_pair, zero_division=0, **({"kind": kind} if metric == "nested_span_f1" else {}))
     again = module.compute(predictions=pred, references=ref, zero_division=0, **extra)
     assert _plain(again) == _plain(expected), "the module is not usable after a failed call"
 
