@@ -31,7 +31,7 @@ import pytest
 import nested_span_f1
 from nested_span_f1 import conll, lenient, nested
 from nested_span_f1.cli import main
-from nested_span_f1.formats import read_corpus
+from nested_span_f1.formats import FORMATS, read_corpus
 
 evaluate = pytest.importorskip("evaluate")
 
@@ -80,8 +80,14 @@ GOOD_CONLLEVAL = b"EU NNP B-ORG B-ORG\nrejects VBZ O O\nGerman JJ B-MISC B-MISC\
 GOOD_ONEIE = (b'{"tokens": ["IL-2", "gene", "expression"], "entity_mentions": '
               b'[{"start": 0, "end": 2, "entity_type": "DNA"}, {"start": 0, "end": 1, "entity_type": "protein"}]}\n'
               b'{"tokens": ["NF-kappa", "B"], "entity_mentions": [{"start": 0, "end": 2, "entity_type": "protein"}]}\n')
-GOOD_TRIAFFINE = b'[{"tokens": ["IL-2", "gene"], "entities": [{"type": "DNA", "start": 0, "end": 2}]}]\n'
-GOOD_SHIBUYA = b"IL-2 gene expression\n0,2 G#DNA|0,1 G#protein\n\n"
+BOM = b"\xef\xbb\xbf"
+EXAMPLES = {name: fmt.example().encode() for name, fmt in FORMATS.items()}
+"""One sentence in each span format, as the format's writer writes it."""
+
+
+def _line_of(text: bytes, word: bytes) -> int:
+    """The 1-based line of the first ``word`` in ``text``."""
+    return text[:text.index(word)].count(b"\n") + 1
 
 
 def _ones(kind: str) -> Any:
@@ -343,7 +349,7 @@ CATALOGUE: list[Bad] = [
         cli=(".conll", "--column 5", "line 1")),
     Bad("columns-empty-gold", "columns", col(b""), None, cli=("gold.conll", "0 sentences", "pred.conll")),
     Bad("columns-gold-missing", "columns", col(None), FileNotFoundError, ("gold.conll",), cli=("gold.conll",)),
-    Bad("columns-bom", "columns", col(b"\xef\xbb\xbf" + GOOD_COLUMNS), None, same_as=col(GOOD_COLUMNS)),
+    Bad("columns-bom", "columns", col(BOM + GOOD_COLUMNS), None, same_as=col(GOOD_COLUMNS)),
     Bad("columns-crlf", "columns", col(GOOD_COLUMNS.replace(b"\n", b"\r\n")), None, same_as=col(GOOD_COLUMNS)),
     # ---------------------------------------------------------------- conlleval (stdin)
     Bad("conlleval-one-field", "conlleval", GOOD_CONLLEVAL.replace(b"rejects VBZ O O", b"rejects"), None,
@@ -359,7 +365,7 @@ CATALOGUE: list[Bad] = [
         cli=("-d", "'('")),
     Bad("conlleval-undecodable-token", "conlleval", GOOD_CONLLEVAL.replace(b"German", b"Germ\xe4n"), None,
         same_as=GOOD_CONLLEVAL),
-    Bad("conlleval-bom", "conlleval", b"\xef\xbb\xbf" + GOOD_CONLLEVAL, None, same_as=GOOD_CONLLEVAL),
+    Bad("conlleval-bom", "conlleval", BOM + GOOD_CONLLEVAL, None, same_as=GOOD_CONLLEVAL),
     Bad("conlleval-crlf-blank-line", "conlleval", GOOD_CONLLEVAL.replace(b"\n", b"\r\n"), None,
         cli=("<stdin>", "line")),
     # ---------------------------------------------------------------- span-format files (read_corpus, nested, lenient)
@@ -380,8 +386,7 @@ CATALOGUE: list[Bad] = [
         TypeError, ("gold.json", "'0'"), cli=("gold.json", "line 1", "'0'")),
     Bad("oneie-undecodable-line-2", "corpus", ("oneie", GOOD_ONEIE.replace(b"kappa", b"k\xe4ppa")), ValueError,
         ("gold.json", "line 2"), cli=("gold.json", "line 2")),
-    Bad("oneie-bom", "corpus", ("oneie", b"\xef\xbb\xbf" + GOOD_ONEIE), None, same_as=("oneie", GOOD_ONEIE)),
-    Bad("oneie-bom-detected", "corpus", (None, b"\xef\xbb\xbf" + GOOD_ONEIE), None, same_as=("oneie", GOOD_ONEIE)),
+    Bad("oneie-bom-detected", "corpus", (None, BOM + GOOD_ONEIE), None, same_as=("oneie", GOOD_ONEIE)),
     Bad("json-nested-too-deep", "corpus", (None, b"[" * 100_000 + b"]" * 100_000), ValueError,
         ("gold.json", "deep"), cli=("gold.json", "deep")),
     Bad("triaffine-nested-too-deep", "corpus", ("triaffine", b"[" * 100_000 + b"]" * 100_000), ValueError,
@@ -390,8 +395,6 @@ CATALOGUE: list[Bad] = [
         ("gold.json", "list"), cli=("gold.json", "list")),
     Bad("triaffine-tokens-string", "corpus", ("triaffine", b'[{"tokens": "IL-2 gene", "entities": []}]'), TypeError,
         ("gold.json", "item 0", "tokens"), cli=("gold.json", "tokens")),
-    Bad("triaffine-bom", "corpus", ("triaffine", b"\xef\xbb\xbf" + GOOD_TRIAFFINE), None,
-        same_as=("triaffine", GOOD_TRIAFFINE)),
     Bad("pyramid-span-of-three", "corpus", ("pyramid", b'[{"tokens": ["a", "b"], "entities": '
                                                       b'[{"entity_type": "X", "span": [0, 1, 2]}]}]'),
         ValueError, ("gold.json", "[0, 1, 2]"), cli=("gold.json", "[0, 1, 2]")),
@@ -407,9 +410,15 @@ CATALOGUE: list[Bad] = [
         ValueError, ("gold.json", "index list"), cli=("gold.json", "index list")),
     Bad("shibuya-bad-annotation", "corpus", ("shibuya", b"IL-2 gene\n0-2 G#DNA\n\n"), ValueError,
         ("gold.json", "line 2", "'0-2 G#DNA'"), cli=("gold.json", "line 2", "'0-2 G#DNA'")),
-    Bad("shibuya-bom", "corpus", ("shibuya", b"\xef\xbb\xbf" + GOOD_SHIBUYA), None, same_as=("shibuya", GOOD_SHIBUYA)),
     Bad("lu-roth-pos-count", "corpus", ("lu_roth", b"IL-2 gene\nNN\n0,2 G#DNA\n\n"), ValueError,
         ("gold.json", "line 2", "1 POS tags for 2 tokens"), cli=("gold.json", "line 2", "1 POS tags for 2 tokens")),
+    # every format: a byte-order mark is skipped; an undecodable byte is named by file and line
+    *(Bad(f"{name}-bom", "corpus", (name, BOM + EXAMPLES[name]), None, same_as=(name, EXAMPLES[name]))
+      for name in FORMATS),
+    *(Bad(f"{name}-undecodable-byte", "corpus", (name, EXAMPLES[name].replace(b"gene", b"g\xe4ne", 1)), ValueError,
+          ("gold.json", f"line {_line_of(EXAMPLES[name], b'gene')}"),
+          cli=("gold.json", f"line {_line_of(EXAMPLES[name], b'gene')}"))
+      for name in FORMATS),
     # ---------------------------------------------------------------- Trainer glue
     Bad("trainer-id-outside-label-list", "trainer",
         ("compute_metrics_for", {"label_list": LABELS}, np.array([[1, 7, 0]]), np.array([[1, 2, -100]])),
