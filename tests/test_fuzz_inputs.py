@@ -24,11 +24,12 @@ from nested_span_f1.matching import DuplicateSpanWarning
 from nested_span_f1.scores import UndefinedMetricWarning
 
 DOCUMENTED_ERRORS = (ValueError, TypeError)
+DOCUMENTED_WARNINGS = (UndefinedMetricWarning, DuplicateSpanWarning)
+
 HUGE_END = ([[{"start": 0, "end": 2**63, "label": "A"}]], [[]])
 """Edges the strategies reach only now and then, run every time: an end no int64 holds, ..."""
 EMPTY_FIRST = ([[], ["B-PER", "I-PER"]], [[], ["B-PER", "O"]])
 """... an empty first sentence (evaluate picks a feature set from it), and no sentence at all."""
-DOCUMENTED_WARNINGS = (UndefinedMetricWarning, DuplicateSpanWarning)
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SLOW = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
