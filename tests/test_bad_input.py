@@ -646,8 +646,12 @@ def _python_row(row: Bad, entry: str, metrics: dict[str, Any]) -> None:
     kind = RECOVERY[metric][row.kind]
     (pred, ref), extra, plain_pair = RECOVERY_INPUT[kind]
     expected = door.core(*plain_pair, zero_division=0, **({"kind": kind} if metric == "nested_span_f1" else {}))
-    again = module.compute(predictions=pred, references=ref, zero_division=0, **extra)
-    assert _plain(again) == _plain(expected), "the module is not usable after a failed call"
+    try:
+        again = module.compute(predictions=pred, references=ref, zero_division=0, **extra)
+    except Exception as error:  # reported as the row's failure, with what the instance did
+        pytest.fail(f"the refusal was right, but then a valid {kind} call failed on the same instance: "
+                    f"{type(error).__name__}: {str(error)[:200]}")
+    assert _plain(again) == _plain(expected), "the module gives other numbers after a failed call"
 
 
 def _trainer_row(row: Bad) -> None:
