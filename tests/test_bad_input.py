@@ -777,7 +777,7 @@ def test_closed_stdin_is_one_line_and_exit_2():
     assert len(err.splitlines()) == 1 and "stdin" in err and "Traceback" not in err, err
 
 
-@pytest.mark.parametrize("command", ["conlleval", "score"])
+@pytest.mark.parametrize("command", ["conlleval", "score", "formats"])
 def test_closed_stdout_pipe_exits_quietly(command, tmp_path):
     """``nested-span-f1 ... | head -0``: the reader has gone; no traceback, no message, as Unix tools do."""
     sentences = b"".join(b"w%d NN B-T%d B-T%d\nx NN I-T%d O\n\n" % (i, i % 400, i % 400, i % 400) for i in range(4000))
@@ -785,7 +785,7 @@ def test_closed_stdout_pipe_exits_quietly(command, tmp_path):
         gold = _write(tmp_path, "gold.conll", sentences)
         args = ["score", "--gold", gold, "--pred", gold]
     else:
-        args = ["conlleval"]
+        args = [command]
     read, write = os.pipe()
     process = subprocess.Popen([sys.executable, "-m", "nested_span_f1.cli", *args], stdin=subprocess.PIPE,
                                stdout=write, stderr=subprocess.PIPE)
