@@ -40,6 +40,11 @@ from .trainer import predicted_ids, streaming, to_numpy, trainer_view
 def _checked_spans(sentence: np.ndarray, start: np.ndarray, end: np.ndarray, label: np.ndarray,
                    labels: tuple[str, ...], n_sentences: int, side: str) -> SpanArrays:
     """Spans from parallel arrays, after checking offsets and label ids (messages name the sentence)."""
+    for name, values in (("start", start), ("end", end), ("label id", label)):
+        # a float or bool tensor would be truncated silently by the int64 cast below
+        if not np.issubdtype(values.dtype, np.integer):
+            where = f"sentence {int(sentence[0])} has span {name} {values[0].item()!r}" if len(values) else "no spans"
+            raise TypeError(f"{side}: {where}; span {name}s must be integers, got an array of {values.dtype}")
     bad = np.flatnonzero((start < 0) | (start >= end))
     if len(bad):
         k = bad[0]

@@ -94,7 +94,13 @@ def streaming(
     def compute_metrics(eval_pred: Any, compute_result: bool | None = None) -> dict[str, Any]:
         if compute_result is None:
             return summarize_counts(count(eval_pred))
-        pending.append(count(eval_pred))
+        try:
+            counts = count(eval_pred)
+        except Exception:
+            # a refused batch ends this evaluation; the next one must not count the batches added before it
+            pending.clear()
+            raise
+        pending.append(counts)
         if not compute_result:
             return {}
         total = functools.reduce(operator.add, pending)

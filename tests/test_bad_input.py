@@ -1,0 +1,839 @@
+"""The catalogue of malformed input (issue 17): one table, every door it applies to.
+
+Each row of :data:`CATALOGUE` is one malformed (or awkward but valid) input: its
+kind, the input, the exception every Python door must raise and fragments its
+message must hold, and for file rows the fragments of the CLI's one stderr line.
+The row runs against every entry point of its kind that takes its options: the
+core functions, the three evaluate modules (``compute`` and ``add_batch``, a real
+``evaluate.load``), the CLI commands (exit 2, one stderr line naming file, line
+and value, never a traceback), the file readers and the Trainer glue.
+
+Python messages count sentences and tokens from 0; CLI messages from 1, with the
+file and its line. Rows whose ``error`` is None are valid input that a door used
+to mis-read: the door must give the result of the same data in a plain form
+(``same_as``).
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pytest
+
+import nested_span_f1
+from nested_span_f1 import conll, lenient, nested
+from nested_span_f1.cli import main
+from nested_span_f1.formats import FORMATS, read_corpus
+
+evaluate = pytest.importorskip("evaluate")
+
+LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
+"""The label list of the id rows."""
+
+BIG = 2**63
+"""The least integer an int64 cannot hold."""
+
+
+@dataclass(frozen=True)
+class Bad:
+    """One catalogue row.
+
+    kind: ``tags``, ``ids`` (with ``label_list``), ``spans``, ``layers`` (pairs of
+    sides); ``columns`` (gold and predicted column files), ``conlleval`` (stdin
+    bytes), ``corpus`` (a span-format file), ``trainer`` (a compute_metrics factory
+    and an EvalPrediction).
+    """
+
+    id: str
+    kind: str
+    data: Any
+    error: type[Exception] | None
+    match: tuple[str, ...] = ()
+    side: str | None = None
+    """The side the message must name (pair kinds); tags_to_spans is run on that side alone."""
+    options: dict[str, Any] = field(default_factory=dict)
+    cli: tuple[str, ...] = ()
+    """Fragments of the CLI's stderr line (file rows)."""
+    entries: tuple[str, ...] | None = None
+    """Only these entry points (default: every one of the kind that takes the options)."""
+    same_as: Any = None
+    """Valid rows: the plain input whose result the door must give."""
+    metric_match: tuple[str, ...] | None = None
+    """Fragments for the evaluate modules where evaluate's own check rightly comes first (default: ``match``)."""
+
+
+def _span(start: Any, end: Any, label: Any = "PER", **extra: Any) -> dict[str, Any]:
+    return {"start": start, "end": end, "label": label, **extra}
+
+
+GOOD_SPANS = [[_span(0, 2), _span(0, 1, "LOC")], [_span(1, 2, "LOC")]]
+GOOD_COLUMNS = b"EU B-ORG\nrejects O\nGerman B-MISC\ncall O\n\nPeter B-PER\nBlackburn I-PER\n"
+GOOD_CONLLEVAL = b"EU NNP B-ORG B-ORG\nrejects VBZ O O\nGerman JJ B-MISC B-MISC\n\nPeter NNP B-PER B-PER\nBlackburn NNP I-PER O\n"
+GOOD_ONEIE = (b'{"tokens": ["IL-2", "gene", "expression"], "entity_mentions": '
+              b'[{"start": 0, "end": 2, "entity_type": "DNA"}, {"start": 0, "end": 1, "entity_type": "protein"}]}\n'
+              b'{"tokens": ["NF-kappa", "B"], "entity_mentions": [{"start": 0, "end": 2, "entity_type": "protein"}]}\n')
+BOM = b"\xef\xbb\xbf"
+EXAMPLES = {name: fmt.example().encode() for name, fmt in FORMATS.items()}
+"""One sentence in each span format, as the format's writer writes it."""
+
+
+def _line_of(text: bytes, word: bytes) -> int:
+    """The 1-based line of the first ``word`` in ``text``."""
+    return text[:text.index(word)].count(b"\n") + 1
+
+
+def _ones(kind: str) -> Any:
+    """Two well-formed sides of a kind (the second sentence of each side is the same)."""
+    return {
+        "tags": ([["B-PER", "I-PER", "O"], ["B-LOC"]], [["B-PER", "O", "O"], ["B-LOC"]]),
+        "spans": (GOOD_SPANS, GOOD_SPANS),
+    }[kind]
+
+
+KEEP = object()
+"""The default of :func:`tags` and :func:`ids`: leave that side as it is."""
+
+
+def tags(pred_bad: Any = KEEP, ref_bad: Any = KEEP) -> tuple[Any, Any]:
+    """The good tag pair with token 1 of sentence 0 replaced on one side."""
+    pred, ref = ([list(s) for s in side] for side in _ones("tags"))
+    if pred_bad is not KEEP:
+        pred[0][1] = pred_bad
+    if ref_bad is not KEEP:
+        ref[0][1] = ref_bad
+    return pred, ref
+
+
+def spans(bad: Any, *, side: int = 0) -> tuple[Any, Any]:
+    """The good span pair with the first span of sentence 0 replaced on one side (0 predictions, 1 references)."""
+    pair = [[list(s) for s in GOOD_SPANS] for _ in range(2)]
+    pair[side][0][0] = bad
+    return pair[0], pair[1]
+
+
+def ids(pred_bad: Any = KEEP, ref_bad: Any = KEEP) -> tuple[Any, Any]:
+    """A good id pair (B-PER I-PER O / B-LOC) with token 1 of sentence 0 replaced on one side."""
+    pred, ref = [[1, 2, 0], [3]], [[1, 2, 0], [3]]
+    if pred_bad is not KEEP:
+        pred[0][1] = pred_bad
+    if ref_bad is not KEEP:
+        ref[0][1] = ref_bad
+    return pred, ref
+
+
+def col(gold: bytes | None, pred: bytes = GOOD_COLUMNS) -> dict[str, bytes | None]:
+    """A column-file row's two files (None: the file does not exist)."""
+    return {"gold": gold, "pred": pred}
+
+
+ID = {"label_list": LABELS}
+VALID_IDS = ("score_tags", "count_tags", "decode_pair", "score_lenient", "count_lenient", "span_f1.compute",
+             "span_f1.add_batch")
+"""Where ids must give the result of the same tags: the core (another input form) and the span_f1 module."""
+METRIC_DOORS = tuple(f"{m}.{call}" for m in ("span_f1", "lenient_span_f1", "nested_span_f1") for call in ("compute", "add_batch"))
+"""The evaluate modules: valid rows of tags or spans check them against the core."""
+
+CATALOGUE: list[Bad] = [
+    # ---------------------------------------------------------------- tag sequences: shape
+    Bad("tags-more-predicted-sentences", "tags", ([["O"], ["O"]], [["O"]]), ValueError,
+        ("2 predicted sentences but 1 reference sentences",), metric_match=("predictions (2) and references (1)",)),
+    Bad("tags-fewer-predicted-sentences", "tags", ([["O"]], [["O"], ["O"]]), ValueError,
+        ("1 predicted sentences but 2 reference sentences",), metric_match=("predictions (1) and references (2)",)),
+    Bad("tags-sentence-lengths", "tags", ([["O"], ["O", "O"]], [["O"], ["O"]]), ValueError,
+        ("sentence 1: 2 predicted tags but 1 reference tags",)),
+    Bad("tags-empty-predictions-only", "tags", ([], [["O"]]), ValueError, ("0 predicted sentences but 1",),
+        metric_match=("predictions (0) and references (1)",)),
+    Bad("tags-predictions-none", "tags", (None, [["O"]]), TypeError, ("list of sentences", "None"),
+        side="predictions"),
+    Bad("tags-references-none", "tags", ([["O"]], None), TypeError, ("list of sentences", "None"),
+        side="references"),
+    Bad("tags-predictions-string", "tags", ("B-PER O", [["B-PER", "O"]]), TypeError, ("list of sentences", "str"),
+        side="predictions"),
+    Bad("tags-predictions-flat-token-list", "tags", (["B-PER", "O"], [["B-PER"], ["O"]]), TypeError,
+        ("sentence 0", "list of tags", "'B-PER'"), side="predictions"),
+    Bad("tags-references-sentence-string", "tags", ([["O"], ["O", "O"]], [["O"], "O O"]), TypeError,
+        ("sentence 1", "list of tags", "'O O'"), side="references"),
+    Bad("tags-sentence-none", "tags", ([["O"], None], [["O"], ["O"]]), TypeError,
+        ("sentence 1", "list of tags", "None"), side="predictions"),
+    Bad("tags-predictions-dict", "tags", ({"a": ["O"]}, [["O"]]), TypeError, ("list of",), side="predictions"),
+    Bad("tags-predictions-int", "tags", (5, [["O"]]), TypeError, ("list of sentences", "int"), side="predictions"),
+    # ---------------------------------------------------------------- tag sequences: tags
+    Bad("tag-trailing-space", "tags", tags("I-PER "), ValueError, ("sentence 0, token 1", "'I-PER '"),
+        side="predictions"),
+    Bad("tag-space-inside", "tags", tags("I-P ER"), ValueError, ("sentence 0, token 1", "'I-P ER'"),
+        side="predictions"),
+    Bad("tag-leading-space", "tags", tags(ref_bad=" O"), ValueError, ("sentence 0, token 1", "' O'"),
+        side="references"),
+    Bad("tag-tab", "tags", tags("I-PER\t"), ValueError, ("sentence 0, token 1", "'I-PER\\t'"), side="predictions"),
+    Bad("tag-newline", "tags", tags(ref_bad="O\n"), ValueError, ("sentence 0, token 1", "'O\\n'"),
+        side="references"),
+    Bad("tag-no-break-space", "tags", tags("I-PER\u00a0"), ValueError, ("sentence 0, token 1", "I-PER"),
+        side="predictions"),
+    Bad("tag-no-prefix", "tags", tags("PER"), ValueError, ("sentence 0, token 1", "'PER'", "no valid prefix"),
+        side="predictions"),
+    Bad("tag-string-minus-100", "tags", tags(ref_bad="-100"), ValueError, ("sentence 0, token 1", "'-100'"),
+        side="references"),
+    Bad("tag-empty-type", "tags", tags("B-"), ValueError, ("sentence 0, token 1", "'B-'", "empty type"),
+        side="predictions"),
+    Bad("tag-lower-case-prefix", "tags", tags("i-PER"), ValueError, ("sentence 0, token 1", "'i-PER'"),
+        side="predictions"),
+    Bad("tag-unknown-prefix", "tags", tags(ref_bad="X-PER"), ValueError, ("sentence 0, token 1", "'X-PER'"),
+        side="references"),
+    Bad("tag-empty-string", "tags", tags(""), ValueError, ("sentence 0, token 1", "''", "empty tag"),
+        side="predictions"),
+    Bad("tag-typed-O", "tags", tags("O-PER"), ValueError, ("sentence 0, token 1", "'O-PER'"), side="predictions"),
+    Bad("tag-type-ends-with-dash", "tags", tags("I-PER-"), ValueError, ("sentence 0, token 1", "'I-PER-'"),
+        side="predictions"),
+    Bad("tag-underscore-separator", "tags", tags("I_PER"), ValueError, ("sentence 0, token 1", "'I_PER'"),
+        side="predictions"),
+    Bad("tag-none-in-predictions", "tags", tags(None),
+        TypeError, ("sentence 0, token 1", "None"), side="predictions"),
+    Bad("tag-none-in-references", "tags", (_ones("tags")[0], [["B-PER", "O", "O"], [None]]), TypeError,
+        ("sentence 1, token 0", "None"), side="references"),
+    Bad("tag-int-without-label-list", "tags", ([[1, 2, 0]], [[1, 2, 0]]), TypeError,
+        ("sentence 0, token 0", "label_list"), side="predictions"),
+    Bad("tag-bytes", "tags", tags(b"I-PER"), TypeError, ("sentence 0, token 1", "b'I-PER'"), side="predictions"),
+    Bad("tag-list-inside-sentence", "tags", tags(["I-PER"]), TypeError, ("sentence 0, token 1", "['I-PER']"),
+        side="predictions", entries=("score_tags", "count_tags", "decode_pair", "tags_to_spans", "score_lenient",
+                                     "count_lenient", "span_f1.compute", "span_f1.add_batch")),
+    Bad("tag-float", "tags", tags(1.5), TypeError, ("sentence 0, token 1", "1.5"), side="predictions"),
+    Bad("tag-suffix-but-prefix-tags", "tags", _ones("tags"), ValueError, ("sentence 0, token 0", "'B-PER'"),
+        side="predictions", options={"suffix": True}),
+    # ---------------------------------------------------------------- options
+    Bad("option-mode-unknown", "tags", _ones("tags"), ValueError, ("mode", "'lenient'"), options={"mode": "lenient"}),
+    Bad("option-scheme-unknown", "tags", _ones("tags"), ValueError, ("IOB3",), options={"scheme": "IOB3"}),
+    Bad("option-strict-prefix-outside-scheme", "tags", tags("S-PER"), ValueError,
+        ("sentence 0, token 1", "'S-PER'", "IOB2"), side="predictions", options={"scheme": "IOB2", "mode": "strict"}),
+    Bad("option-zero-division-2", "tags", _ones("tags"), ValueError, ("zero_division",), options={"zero_division": 2}),
+    Bad("option-partial-weight-2", "spans", _ones("spans"), ValueError, ("partial_weight",),
+        options={"partial_weight": 2}),
+    Bad("option-min-iou-negative", "spans", _ones("spans"), ValueError, ("min_iou",), options={"min_iou": -0.1}),
+    Bad("option-scheme-with-spans", "spans", _ones("spans"), ValueError, ("scheme",), options={"scheme": "IOB2"},
+        entries=("score_lenient", "count_lenient", "lenient_span_f1.compute", "lenient_span_f1.add_batch")),
+    # ---------------------------------------------------------------- label ids
+    Bad("id-outside-label-list", "ids", ids(5), ValueError, ("sentence 0, token 1", "label id 5", "label_list"),
+        side="predictions", options=ID),
+    Bad("id-negative", "ids", ids(ref_bad=-1), ValueError, ("sentence 0, token 1", "label id -1"),
+        side="references", options=ID),
+    Bad("id-minus-100-in-predictions", "ids", ids(-100), ValueError, ("sentence 0, token 1", "label id -100"),
+        side="predictions", options=ID),
+    Bad("id-float", "ids", ids(1.7), TypeError, ("sentence 0, token 1", "1.7"), side="predictions", options=ID),
+    Bad("id-integral-float", "ids", ids(ref_bad=2.0), TypeError, ("sentence 0, token 1", "2.0"),
+        side="references", options=ID),
+    Bad("id-bool", "ids", ids(True), TypeError, ("sentence 0, token 1", "True"), side="predictions", options=ID),
+    Bad("id-string", "ids", ids("2"), TypeError, ("sentence 0, token 1", "'2'"), side="predictions", options=ID),
+    Bad("id-none", "ids", ids(ref_bad=None), TypeError,
+        ("sentence 0, token 1", "None"), side="references", options=ID),
+    Bad("id-beyond-int64", "ids", ids(BIG), ValueError, ("sentence 0, token 1", str(BIG)), side="predictions",
+        options=ID),
+    Bad("id-below-int64", "ids", ids(ref_bad=-(2**64)), ValueError, ("sentence 0, token 1", str(-(2**64))),
+        side="references", options=ID),
+    Bad("id-sentence-lengths", "ids", ([[1, 2], [3]], [[1, 2, 0], [3]]), ValueError,
+        ("sentence 0: 2 predicted tags but 3 reference tags",), options=ID),
+    Bad("id-sentence-string", "ids", ([[1, 2, 0], "3"], [[1, 2, 0], [3]]), TypeError, ("sentence 1", "'3'"),
+        side="predictions", options=ID),
+    Bad("id-predictions-none", "ids", (None, [[1, 2, 0]]), TypeError, ("list of sentences", "None"),
+        side="predictions", options=ID),
+    Bad("id-label-list-not-strings", "ids", ids(), TypeError, ("label_list",),
+        options={"label_list": ["O", "B-PER", "I-PER", None, "I-LOC"]}),
+    Bad("id-label-list-malformed-tag", "ids", ids(), ValueError, ("sentence 1, token 0", "'LOC'"),
+        side="predictions", options={"label_list": ["O", "B-PER", "I-PER", "LOC", "I-LOC"]}),
+    Bad("id-label-list-whitespace-tag", "ids", ids(), ValueError, ("sentence 1, token 0", "'B-LOC '"),
+        side="predictions", options={"label_list": ["O", "B-PER", "I-PER", "B-LOC ", "I-LOC"]}),
+    Bad("id-float-array", "ids", (np.array([[1.7, 2.0]]), np.array([[1, 2]])), TypeError, ("integers", "float"),
+        side="predictions", options=ID),
+    Bad("id-arrays-of-two-shapes", "ids", (np.array([[1, 2, 0]]), np.array([[1, 2]])), ValueError,
+        ("(1, 3)", "(1, 2)"), options=ID, metric_match=("sentence 0: 3 predicted tags but 2 reference tags",)),
+    Bad("id-one-dimensional-array", "ids", (np.array([1, 2]), np.array([1, 2])), ValueError, ("2-D",), options=ID,
+        metric_match=("expected format",)),
+    # ---------------------------------------------------------------- span lists
+    Bad("span-missing-label", "spans", spans({"start": 0, "end": 2}), ValueError,
+        ("sentence 0", "{'start': 0, 'end': 2}", "label"), side="predictions"),
+    Bad("span-missing-end", "spans", spans({"start": 0, "label": "PER"}, side=1), ValueError,
+        ("sentence 0", "'start': 0", "end"), side="references"),
+    Bad("span-extra-key", "spans", spans(_span(0, 2, score=0.9)), ValueError, ("sentence 0", "'score'"),
+        side="predictions"),
+    Bad("span-misspelt-key", "spans", spans({"start": 0, "stop": 2, "label": "PER"}), ValueError,
+        ("sentence 0", "'stop'"), side="predictions"),
+    Bad("span-start-half", "spans", spans(_span(0.5, 2)), TypeError, ("sentence 0", "0.5"), side="predictions"),
+    Bad("span-start-true", "spans", spans(_span(True, 2), side=1), TypeError, ("sentence 0", "True"),
+        side="references"),
+    Bad("span-start-string", "spans", spans(_span("0", 2)), TypeError, ("sentence 0", "'0'"), side="predictions"),
+    Bad("span-end-integral-float", "spans", spans(_span(0, 2.0)), TypeError, ("sentence 0", "2.0"),
+        side="predictions"),
+    Bad("span-end-none", "spans", spans(_span(0, None)), TypeError, ("sentence 0", "None"), side="predictions"),
+    Bad("span-label-none", "spans", spans(_span(0, 2, None)), TypeError, ("sentence 0", "label"),
+        side="predictions"),
+    Bad("span-label-empty", "spans", spans(_span(0, 2, ""), side=1), TypeError, ("sentence 0", "label"),
+        side="references"),
+    Bad("span-label-int", "spans", spans(_span(0, 2, 3)), TypeError, ("sentence 0", "label"), side="predictions"),
+    Bad("span-empty", "spans", spans(_span(1, 1)), ValueError, ("sentence 0", "0 <= start < end"),
+        side="predictions"),
+    Bad("span-reversed", "spans", spans(_span(2, 1), side=1), ValueError, ("sentence 0", "0 <= start < end"),
+        side="references"),
+    Bad("span-negative-start", "spans", spans(_span(-1, 1)), ValueError, ("sentence 0", "-1"), side="predictions"),
+    Bad("span-end-beyond-int64", "spans", spans(_span(0, BIG)), ValueError, ("sentence 0", str(BIG)),
+        side="predictions"),
+    Bad("span-end-beyond-sentence", "spans", spans(_span(0, 3)), ValueError, ("sentence 0", "end <= 2"),
+        side="predictions", options={"lengths": [2, 2]}),
+    Bad("span-pair-tuple", "spans", spans((0, 2)), ValueError, ("sentence 0", "(0, 2)"), side="predictions"),
+    Bad("span-as-string", "spans", spans("0,2,PER"), TypeError, ("sentence 0", "'0,2,PER'"), side="predictions"),
+    Bad("span-sentence-none", "spans", ([GOOD_SPANS[0], None], GOOD_SPANS), TypeError, ("sentence 1", "None"),
+        side="predictions"),
+    Bad("span-sentence-string", "spans", (GOOD_SPANS, [GOOD_SPANS[0], "0,1 LOC"]), TypeError,
+        ("sentence 1", "'0,1 LOC'"), side="references"),
+    Bad("span-sentence-counts", "spans", (GOOD_SPANS, GOOD_SPANS[:1]), ValueError,
+        ("2 sentences of predictions but 1 of references",), metric_match=("predictions (2) and references (1)",),
+        entries=("score_lenient", "count_lenient", "lenient_span_f1.compute", "lenient_span_f1.add_batch",
+                 "nested_span_f1.compute", "nested_span_f1.add_batch")),
+    Bad("span-sentence-counts-nested", "spans", (GOOD_SPANS, GOOD_SPANS[:1]), ValueError,
+        ("2 predicted sentences but 1 reference sentences",), entries=("score_nested", "count_nested")),
+    Bad("span-predictions-none", "spans", (None, GOOD_SPANS), TypeError, ("list",), side="predictions"),
+    Bad("span-fragments-overlap", "spans", spans({"fragments": [[0, 2], [1, 2]], "label": "PER"}), ValueError,
+        ("sentence 0", "overlap"), side="predictions",
+        entries=("score_nested", "count_nested", "nested_span_f1.compute", "nested_span_f1.add_batch")),
+    Bad("span-fragment-float", "spans", spans({"fragments": [[0, 0.5]], "label": "PER"}), TypeError,
+        ("sentence 0", "0.5"), side="predictions",
+        entries=("score_nested", "count_nested", "nested_span_f1.compute", "nested_span_f1.add_batch")),
+    Bad("layers-tag-whitespace", "layers", ([[["B-PER", "I-PER "]]], [[["B-PER", "I-PER"]]]), ValueError,
+        ("'I-PER '",), side="predictions"),
+    Bad("layers-none-layer", "layers", ([[["B-PER", "I-PER"], None]], [[["B-PER", "I-PER"]]]), TypeError,
+        ("sentence 0", "None"), side="predictions"),
+    # ---------------------------------------------------------------- valid input a door used to mis-read
+    Bad("valid-ids-empty-first-sentence", "ids", ([[], [1, 2, 0], [3, 4]], [[], [1, 2, 0], [3, 0]]), None,
+        options={**ID, "zero_division": 0}, same_as=([[], ["B-PER", "I-PER", "O"], ["B-LOC", "I-LOC"]],
+                                                    [[], ["B-PER", "I-PER", "O"], ["B-LOC", "O"]]),
+        entries=VALID_IDS),
+    Bad("valid-ids-first-sentence-all-ignored", "ids", ([[0, 1], [1, 2, 0]], [[-100, -100], [1, 2, 0]]), None,
+        options={**ID, "zero_division": 0}, same_as=([[], ["B-PER", "I-PER", "O"]], [[], ["B-PER", "I-PER", "O"]]),
+        entries=VALID_IDS),
+    Bad("valid-tags-empty-first-sentence", "tags", ([[], ["B-PER", "I-PER"]], [[], ["B-PER", "O"]]), None,
+        options={"zero_division": 0}, same_as=([[], ["B-PER", "I-PER"]], [[], ["B-PER", "O"]]), entries=METRIC_DOORS),
+    Bad("valid-spans-empty-first-sentence", "spans", ([[], GOOD_SPANS[0]], [[], GOOD_SPANS[1]]), None,
+        options={"zero_division": 0}, same_as=([[], GOOD_SPANS[0]], [[], GOOD_SPANS[1]]), entries=METRIC_DOORS),
+    Bad("valid-tags-all-O-first-sentence", "tags", ([["O", "O"], ["B-PER"]], [["O", "O"], ["B-LOC"]]), None,
+        options={"zero_division": 0}, same_as=([["O", "O"], ["B-PER"]], [["O", "O"], ["B-LOC"]]),
+        entries=METRIC_DOORS),
+    Bad("valid-tags-empty", "tags", ([], []), None, options={"zero_division": 0}, same_as=([], []),
+        entries=METRIC_DOORS),
+    Bad("valid-spans-empty", "spans", ([], []), None, options={"zero_division": 0}, same_as=([], []),
+        entries=METRIC_DOORS),
+    # ---------------------------------------------------------------- column files (score, lenient, read_columns)
+    Bad("columns-token-count-differs", "columns", col(GOOD_COLUMNS, pred=GOOD_COLUMNS.replace(b"Blackburn I-PER\n", b"")),
+        None, cli=("pred.conll", "line 6", "2 gold tokens but 1 predicted")),
+    Bad("columns-token-differs", "columns", col(GOOD_COLUMNS, pred=GOOD_COLUMNS.replace(b"German", b"French")),
+        None, cli=("pred.conll", "line 3", "'French'")),
+    Bad("columns-width-differs", "columns", col(GOOD_COLUMNS.replace(b"call O", b"call VB O")), ValueError,
+        ("gold.conll", "line 4", "3 columns"), cli=("gold.conll", "line 4", "3 columns")),
+    Bad("columns-undecodable-byte", "columns", col(GOOD_COLUMNS.replace(b"German", b"Germ\xe4n")), ValueError,
+        ("gold.conll", "line 3"), cli=("gold.conll", "line 3")),
+    Bad("columns-malformed-tag", "columns", col(GOOD_COLUMNS, pred=GOOD_COLUMNS.replace(b"call O", b"call MISC")),
+        None, cli=("pred.conll", "line 4", "'MISC'")),
+    Bad("columns-strict-prefix-outside-scheme", "columns",
+        col(GOOD_COLUMNS, pred=GOOD_COLUMNS.replace(b"EU B-ORG", b"EU S-ORG")), None,
+        options={"scheme": "IOB2", "mode": "strict"}, cli=("pred.conll", "line 1", "'S-ORG'")),
+    Bad("columns-tab-tag-with-space", "columns",
+        col(GOOD_COLUMNS.replace(b" ", b"\t"), pred=GOOD_COLUMNS.replace(b" ", b"\t").replace(b"\tO\n", b"\tO \n", 1)),
+        None, options={"delimiter": "\t"}, cli=("pred.conll", "line 2", "'O '")),
+    Bad("columns-empty-delimiter", "columns", col(GOOD_COLUMNS), ValueError, ("delimiter",),
+        options={"delimiter": ""}, cli=("delimiter",)),
+    Bad("columns-column-beyond-width", "columns", col(GOOD_COLUMNS), None, options={"column": "5"},
+        cli=(".conll", "--column 5", "line 1")),
+    Bad("columns-empty-gold", "columns", col(b""), None, cli=("gold.conll", "0 sentences", "pred.conll")),
+    Bad("columns-gold-missing", "columns", col(None), FileNotFoundError, ("gold.conll",), cli=("gold.conll",)),
+    Bad("columns-bom", "columns", col(BOM + GOOD_COLUMNS), None, same_as=col(GOOD_COLUMNS)),
+    Bad("columns-crlf", "columns", col(GOOD_COLUMNS.replace(b"\n", b"\r\n")), None, same_as=col(GOOD_COLUMNS)),
+    # ---------------------------------------------------------------- conlleval (stdin)
+    Bad("conlleval-one-field", "conlleval", GOOD_CONLLEVAL.replace(b"rejects VBZ O O", b"rejects"), None,
+        cli=("<stdin>", "line 2", "'rejects'")),
+    Bad("conlleval-field-count-differs", "conlleval", GOOD_CONLLEVAL.replace(b"rejects VBZ O O", b"rejects O O"),
+        None, cli=("<stdin>", "line 2")),
+    Bad("conlleval-malformed-tag", "conlleval", GOOD_CONLLEVAL.replace(b"German JJ B-MISC B-MISC",
+                                                                        b"German JJ B-MISC MISC"),
+        None, cli=("<stdin>", "line 3", "'MISC'")),
+    Bad("conlleval-tag-with-tab", "conlleval", GOOD_CONLLEVAL.replace(b"rejects VBZ O O", b"rejects VBZ O O\t"),
+        None, cli=("<stdin>", "line 2", "'O\\t'")),
+    Bad("conlleval-bad-delimiter-regex", "conlleval", GOOD_CONLLEVAL, None, options={"-d": "("},
+        cli=("-d", "'('")),
+    Bad("conlleval-undecodable-token", "conlleval", GOOD_CONLLEVAL.replace(b"German", b"Germ\xe4n"), None,
+        same_as=GOOD_CONLLEVAL),
+    Bad("conlleval-bom", "conlleval", BOM + GOOD_CONLLEVAL, None, same_as=GOOD_CONLLEVAL),
+    Bad("conlleval-crlf-blank-line", "conlleval", GOOD_CONLLEVAL.replace(b"\n", b"\r\n"), None,
+        cli=("<stdin>", "line")),
+    # ---------------------------------------------------------------- span-format files (read_corpus, nested, lenient)
+    Bad("oneie-tokens-string", "corpus", ("oneie", b'{"tokens": "IL-2 gene", "entity_mentions": []}\n'), TypeError,
+        ("gold.json", "line 1", "tokens"), cli=("gold.json", "line 1", "tokens")),
+    Bad("oneie-invalid-json-line-2", "corpus", ("oneie", GOOD_ONEIE.replace(b'"B"]', b'"B"')), ValueError,
+        ("gold.json", "line 2", "json"), cli=("gold.json", "line 2", "json")),
+    Bad("oneie-missing-mentions", "corpus", ("oneie", b'{"tokens": ["a"]}\n'), ValueError,
+        ("gold.json", "line 1", "'entity_mentions'"), cli=("gold.json", "line 1", "'entity_mentions'")),
+    Bad("oneie-end-beyond-sentence", "corpus", ("oneie", GOOD_ONEIE.replace(b'"end": 2, "entity_type": "DNA"',
+                                                                            b'"end": 5, "entity_type": "DNA"')),
+        ValueError, ("gold.json", "(0, 5, 'DNA')"), cli=("gold.json", "line 1", "(0, 5, 'DNA')")),
+    Bad("oneie-start-half", "corpus", ("oneie", GOOD_ONEIE.replace(b'"start": 0, "end": 1', b'"start": 0.5, "end": 1')),
+        TypeError, ("gold.json", "0.5"), cli=("gold.json", "line 1", "0.5")),
+    Bad("oneie-start-true", "corpus", ("oneie", GOOD_ONEIE.replace(b'"start": 0, "end": 1', b'"start": true, "end": 1')),
+        TypeError, ("gold.json", "True"), cli=("gold.json", "line 1", "True")),
+    Bad("oneie-start-string", "corpus", ("oneie", GOOD_ONEIE.replace(b'"start": 0, "end": 1', b'"start": "0", "end": 1')),
+        TypeError, ("gold.json", "'0'"), cli=("gold.json", "line 1", "'0'")),
+    Bad("oneie-undecodable-line-2", "corpus", ("oneie", GOOD_ONEIE.replace(b"kappa", b"k\xe4ppa")), ValueError,
+        ("gold.json", "line 2"), cli=("gold.json", "line 2")),
+    Bad("oneie-bom-detected", "corpus", (None, BOM + GOOD_ONEIE), None, same_as=("oneie", GOOD_ONEIE)),
+    Bad("json-nested-too-deep", "corpus", (None, b"[" * 100_000 + b"]" * 100_000), ValueError,
+        ("gold.json", "deep"), cli=("gold.json", "deep")),
+    Bad("triaffine-nested-too-deep", "corpus", ("triaffine", b"[" * 100_000 + b"]" * 100_000), ValueError,
+        ("gold.json", "deep"), cli=("gold.json", "deep")),
+    Bad("triaffine-not-a-list", "corpus", ("triaffine", b'{"tokens": ["a"], "entities": []}'), TypeError,
+        ("gold.json", "list"), cli=("gold.json", "list")),
+    Bad("triaffine-tokens-string", "corpus", ("triaffine", b'[{"tokens": "IL-2 gene", "entities": []}]'), TypeError,
+        ("gold.json", "item 0", "tokens"), cli=("gold.json", "tokens")),
+    Bad("pyramid-span-of-three", "corpus", ("pyramid", b'[{"tokens": ["a", "b"], "entities": '
+                                                      b'[{"entity_type": "X", "span": [0, 1, 2]}]}]'),
+        ValueError, ("gold.json", "[0, 1, 2]"), cli=("gold.json", "[0, 1, 2]")),
+    Bad("biaffine-end-float", "corpus", ("biaffine", b'{"doc_key": "d", "sentences": [["a", "b"]], '
+                                                    b'"ners": [[[0, 1.5, "X"]]]}\n'),
+        TypeError, ("gold.json", "line 1", "1.5"), cli=("gold.json", "line 1", "1.5")),
+    Bad("biaffine-sentence-count", "corpus", ("biaffine", b'{"doc_key": "d", "sentences": [["a"], ["b"]], '
+                                                         b'"ners": [[]]}\n'),
+        ValueError, ("gold.json", "line 1", "2 sentences but 1"), cli=("gold.json", "line 1", "2 sentences but 1")),
+    Bad("w2ner-index-float", "corpus", ("w2ner", b'[{"sentence": ["a", "b"], "ner": [{"index": [0.5], "type": "X"}]}]'),
+        TypeError, ("gold.json", "0.5"), cli=("gold.json", "0.5")),
+    Bad("w2ner-empty-index", "corpus", ("w2ner", b'[{"sentence": ["a", "b"], "ner": [{"index": [], "type": "X"}]}]'),
+        ValueError, ("gold.json", "index list"), cli=("gold.json", "index list")),
+    Bad("shibuya-bad-annotation", "corpus", ("shibuya", b"IL-2 gene\n0-2 G#DNA\n\n"), ValueError,
+        ("gold.json", "line 2", "'0-2 G#DNA'"), cli=("gold.json", "line 2", "'0-2 G#DNA'")),
+    Bad("lu-roth-pos-count", "corpus", ("lu_roth", b"IL-2 gene\nNN\n0,2 G#DNA\n\n"), ValueError,
+        ("gold.json", "line 2", "1 POS tags for 2 tokens"), cli=("gold.json", "line 2", "1 POS tags for 2 tokens")),
+    # every format: a byte-order mark is skipped; an undecodable byte is named by file and line
+    *(Bad(f"{name}-bom", "corpus", (name, BOM + EXAMPLES[name]), None, same_as=(name, EXAMPLES[name]))
+      for name in FORMATS),
+    *(Bad(f"{name}-undecodable-byte", "corpus", (name, EXAMPLES[name].replace(b"gene", b"g\xe4ne", 1)), ValueError,
+          ("gold.json", f"line {_line_of(EXAMPLES[name], b'gene')}"),
+          cli=("gold.json", f"line {_line_of(EXAMPLES[name], b'gene')}"))
+      for name in FORMATS),
+    # ---------------------------------------------------------------- Trainer glue
+    Bad("trainer-id-outside-label-list", "trainer",
+        ("compute_metrics_for", {"label_list": LABELS}, np.array([[1, 7, 0]]), np.array([[1, 2, -100]])),
+        ValueError, ("sentence 0, token 1", "label id 7", "label_list"), side="predictions"),
+    Bad("trainer-float-ids", "trainer",
+        ("compute_metrics_for", {"label_list": LABELS}, np.array([[1.7, 2.0]]), np.array([[1, 2]])),
+        TypeError, ("integers", "float"), side="predictions"),
+    Bad("trainer-shapes-differ", "trainer",
+        ("compute_metrics_for", {"label_list": LABELS}, np.array([[1, 2, 0]]), np.array([[1, 2]])),
+        ValueError, ("(1, 3)", "(1, 2)")),
+    Bad("trainer-logits-wider-than-label-list", "trainer",
+        ("compute_metrics_for", {"label_list": LABELS[:3]}, np.eye(5)[[[1, 4]]], np.array([[1, 2]])),
+        ValueError, ("sentence 0, token 1", "label id 4", "label_list"), side="predictions"),
+    Bad("trainer-malformed-label", "trainer",
+        ("compute_metrics_for", {"label_list": ["O", "PER"]}, np.array([[1, 0]]), np.array([[0, 0]])),
+        ValueError, ("sentence 0, token 0", "'PER'"), side="predictions"),
+    Bad("trainer-label-ids-none", "trainer",
+        ("compute_metrics_for", {"label_list": LABELS}, np.array([[1, 0]]), None), TypeError, ("integers",)),
+    Bad("trainer-span-label-ids-not-tuple", "trainer",
+        ("span_metrics_for", {"label_list": ["O", "PER"]}, np.array([[1]]), np.array([[1]])), ValueError,
+        ("label_ids must be (labels, starts, ends",)),
+    Bad("trainer-span-empty-candidate", "trainer",
+        ("span_metrics_for", {"label_list": ["O", "PER"]}, np.array([[1, 0]]),
+         (np.array([[1, 0]]), np.array([[2, 0]]), np.array([[2, 1]]))),
+        ValueError, ("sentence 0", "start 2, end 2"), side="predictions"),
+    Bad("trainer-span-float-starts", "trainer",
+        ("span_metrics_for", {"label_list": ["O", "PER"]}, np.array([[1, 0]]),
+         (np.array([[1, 0]]), np.array([[0.5, 0.0]]), np.array([[2, 1]]))),
+        TypeError, ("0.5",)),
+    Bad("trainer-span-gold-rows-shape", "trainer",
+        ("span_metrics_for", {"label_list": ["O", "PER"]}, np.array([[1]]),
+         (np.array([[1]]), np.array([[0]]), np.array([[1]]), np.array([[0, 1]]))),
+        ValueError, ("gold_spans must have shape",)),
+    Bad("trainer-span-none-label-outside", "trainer",
+        ("span_metrics_for", {"label_list": ["O", "PER"], "none_label": 2}, None, None), ValueError,
+        ("none_label 2",)),
+    Bad("trainer-layered-shapes", "trainer",
+        ("layered_metrics_for", {"label_list": LABELS}, np.zeros((1, 3, 2), dtype=int), np.zeros((1, 3), dtype=int)),
+        ValueError, ("[batch, tokens, layers]",)),
+    Bad("trainer-layered-skips-differ", "trainer",
+        ("layered_metrics_for", {"label_list": LABELS}, np.zeros((1, 2, 2), dtype=int),
+         np.array([[[1, 0], [-100, 0]]])),
+        ValueError, ("sentence 0, token 1", "layer 0 skips")),
+    Bad("trainer-layered-id-outside", "trainer",
+        ("layered_metrics_for", {"label_list": LABELS}, np.array([[[9, 0], [0, 0]]]), np.zeros((1, 2, 2), dtype=int)),
+        ValueError, ("label id 9", "label_list")),
+]
+
+
+# --------------------------------------------------------------------------- the doors
+
+TAG_OPTIONS = {"scheme", "mode", "suffix"}
+
+
+@dataclass(frozen=True)
+class Door:
+    """A Python entry point: the kinds of input and the options it takes, and its core function (what a
+    core door calls; what an evaluate module's result must equal on valid input)."""
+
+    kinds: frozenset[str]
+    options: frozenset[str]
+    core: Callable[..., Any]
+
+
+def _door(kinds: str, options: str, core: Callable[..., Any]) -> Door:
+    return Door(frozenset(kinds.split()), frozenset(options.split()), core)
+
+
+def _decoded(*args: Any, **kw: Any) -> Any:
+    d = nested_span_f1.decode_pair(*args, **kw)
+    return d.predictions.to_lists(), d.references.to_lists(), d.notes
+
+
+def _nested_core(predictions: Any, references: Any, kind: str, **options: Any) -> dict[str, Any]:
+    """What the nested module computes for a kind of input, straight from the core."""
+    zero_division = options.pop("zero_division", "warn")
+    count = {"spans": nested.count_nested, "layers": nested.count_layered, "tags": nested.count_nested_tags}[kind]
+    return nested.summarize_nested(count(predictions, references, **options), zero_division)
+
+
+CORE_DOORS = {
+    "score_tags": _door("tags ids", "scheme mode suffix zero_division label_list", nested_span_f1.score_tags),
+    "count_tags": _door("tags ids", "scheme mode suffix label_list", nested_span_f1.count_tags),
+    "decode_pair": _door("tags ids", "scheme mode suffix label_list", _decoded),
+    "score_lenient": _door("tags ids spans", "partial_weight min_iou zero_division scheme mode suffix label_list",
+                           lenient.score_lenient),
+    "count_lenient": _door("tags ids spans", "partial_weight min_iou scheme mode suffix label_list",
+                           lenient.count_lenient),
+    "score_nested": _door("spans", "lengths zero_division", nested.score_nested),
+    "count_nested": _door("spans", "lengths", nested.count_nested),
+}
+METRICS = {
+    "span_f1": _door("tags ids", "scheme mode suffix zero_division label_list", nested_span_f1.score_tags),
+    "lenient_span_f1": _door("tags spans", "partial_weight min_iou zero_division scheme mode suffix",
+                             lenient.score_lenient),
+    "nested_span_f1": _door("tags spans layers", "zero_division scheme mode suffix", _nested_core),
+}
+RECOVERY = {
+    "span_f1": {"tags": "ids", "ids": "tags"},
+    "lenient_span_f1": {"tags": "spans", "spans": "tags"},
+    "nested_span_f1": {"tags": "spans", "spans": "tags", "layers": "spans"},
+}
+"""After a failed call of one input kind, a valid call of another kind must work on the same instance."""
+RECOVERY_INPUT = {
+    "tags": (_ones("tags"), {}, _ones("tags")),
+    "ids": (([[1, 2, 0], [3]], [[1, 0, 0], [3]]), {"label_list": LABELS}, _ones("tags")),
+    "spans": (_ones("spans"), {}, _ones("spans")),
+}
+"""Per kind: the valid input, its options, and the same data as the core reads it without options."""
+
+FILE_DOORS = {
+    "columns": ("read_columns", "cli score", "cli lenient"),
+    "conlleval": ("cli conlleval",),
+    "corpus": ("read_corpus", "cli nested", "cli lenient"),
+}
+
+
+def _takes(door: Door, row: Bad) -> bool:
+    # zero_division only keeps valid rows quiet; a row about a bad option runs where the option is taken
+    essential = set(row.options) - ({"zero_division"} if row.error is None else set())
+    return row.kind in door.kinds and essential <= door.options and (row.kind != "ids" or "label_list" in door.options)
+
+
+def entries(row: Bad) -> list[str]:
+    """Every entry point the row applies to."""
+    if row.kind == "trainer":
+        return [row.data[0]]
+    if row.kind in FILE_DOORS:
+        return [d for d in FILE_DOORS[row.kind] if d.startswith("cli") or row.error is not None or row.same_as]
+    names = [name for name, door in CORE_DOORS.items() if _takes(door, row)]
+    if row.kind == "tags" and row.side and row.error and not set(row.options) - TAG_OPTIONS:
+        names.append("tags_to_spans")
+    for metric, door in METRICS.items():
+        if _takes(door, row):
+            names += [f"{metric}.compute", f"{metric}.add_batch"]
+    if row.entries is not None:
+        names = [n for n in names if n in row.entries]
+    return names
+
+
+CASES = [pytest.param(row, entry, id=f"{row.id}-{entry.replace(' ', '-')}") for row in CATALOGUE for entry in entries(row)]
+
+
+def test_catalogue_is_large_and_covers_every_door():
+    assert len(CATALOGUE) >= 80
+    assert len({row.id for row in CATALOGUE}) == len(CATALOGUE)
+    covered = {entry for row in CATALOGUE for entry in entries(row)}
+    expected = {*CORE_DOORS, "tags_to_spans", "read_columns", "read_corpus", "cli score", "cli conlleval",
+                "cli nested", "cli lenient", "compute_metrics_for", "span_metrics_for", "layered_metrics_for",
+                *(f"{m}.{call}" for m in METRICS for call in ("compute", "add_batch"))}
+    assert covered >= expected, expected - covered
+
+
+# --------------------------------------------------------------------------- running a row
+
+def _check_error(error: BaseException, row: Bad, *, side: str | None, match: tuple[str, ...] | None = None) -> None:
+    """The raised error is the row's type, and its message holds every fragment (and the side, if named)."""
+    assert isinstance(error, row.error), f"{type(error).__name__}: {error}"
+    message = str(error)
+    assert "pyarrow" not in message and "Scalar" not in message, message
+    fragments = match or row.match
+    # evaluate's generic refusal repeats the whole input, so it would hold any value's fragment
+    generic = "Expected format" in message and not any("expected format" in f for f in fragments)
+    assert not generic, f"evaluate's generic format error, not one naming the place: {message[:200]}"
+    for fragment in fragments:
+        assert fragment in message, f"{fragment!r} not in {message!r}"
+    if side:
+        assert side in message, f"{side!r} not in {message!r}"
+
+
+def _expect(row: Bad, call: Callable[[], Any], reference: Callable[[], Any] | None, *, side: str | None = None) -> None:
+    if row.error is None:
+        assert _plain(call()) == _plain(reference())
+        return
+    with pytest.raises(Exception) as raised:
+        call()
+    _check_error(raised.value, row, side=side)
+
+
+def _plain(value: Any) -> Any:
+    """Results and counts in a comparable, JSON-safe form."""
+    if hasattr(value, "to_dict"):
+        value = value.to_dict()
+    return json.loads(json.dumps(value, allow_nan=False, default=list))
+
+
+@pytest.fixture(scope="module")
+def metrics():
+    """One instance of each evaluate module, reused across rows (a failure must not break the next call)."""
+    return {name: evaluate.load(nested_span_f1.metric_path(name)) for name in METRICS}
+
+
+def _run_metric(module: Any, how: str, predictions: Any, references: Any, options: dict[str, Any]) -> Any:
+    if how == "compute":
+        return module.compute(predictions=predictions, references=references, **options)
+    module.add_batch(predictions=predictions, references=references)
+    return module.compute(**options)
+
+
+def _python_row(row: Bad, entry: str, metrics: dict[str, Any]) -> None:
+    predictions, references = row.data
+    options = dict(row.options)
+    if entry == "tags_to_spans":
+        sentences = predictions if row.side == "predictions" else references
+        _expect(row, lambda: nested_span_f1.tags_to_spans(sentences, **options), None)
+        return
+    if entry in CORE_DOORS:
+        door = CORE_DOORS[entry]
+        options = {k: v for k, v in options.items() if k in door.options}
+        same = row.same_as or (None, None)
+        _expect(row, lambda: door.core(predictions, references, **options),
+                lambda: door.core(*same, **{k: v for k, v in options.items() if k != "label_list"}), side=row.side)
+        return
+    metric, how = entry.split(".")
+    door, module = METRICS[metric], metrics[metric]
+    options = {k: v for k, v in options.items() if k in door.options}
+    if row.error is None:
+        plain = {k: v for k, v in options.items() if k != "label_list"}
+        if metric == "nested_span_f1":
+            plain["kind"] = "spans" if row.kind == "spans" else "tags"
+        plain.setdefault("zero_division", 0)
+        options.setdefault("zero_division", 0)
+        got = _run_metric(module, how, predictions, references, options)
+        assert _plain(got) == _plain(door.core(*row.same_as, **plain))
+        return
+    with pytest.raises(Exception) as raised:
+        _run_metric(module, how, predictions, references, options)
+    _check_error(raised.value, row, side=row.side, match=row.metric_match)
+    kind = RECOVERY[metric][row.kind]
+    (pred, ref), extra, plain_pair = RECOVERY_INPUT[kind]
+    expected = door.core(*plain_pair, zero_division=0, **({"kind": kind} if metric == "nested_span_f1" else {}))
+    try:
+        again = module.compute(predictions=pred, references=ref, zero_division=0, **extra)
+    except Exception as error:  # reported as the row's failure, with what the instance did
+        pytest.fail(f"the refusal was right, but then a valid {kind} call failed on the same instance: "
+                    f"{type(error).__name__}: {str(error)[:200]}")
+    assert _plain(again) == _plain(expected), "the module gives other numbers after a failed call"
+
+
+def _trainer_row(row: Bad) -> None:
+    from transformers import EvalPrediction
+
+    from nested_span_f1 import nested_trainer, trainer
+
+    factory_name, kwargs, predictions, label_ids = row.data
+    factory = getattr(trainer if factory_name == "compute_metrics_for" else nested_trainer, factory_name)
+
+    def call() -> Any:
+        compute = factory(**kwargs)
+        return compute(EvalPrediction(predictions=predictions, label_ids=label_ids))
+
+    _expect(row, call, None, side=row.side)
+
+
+# --------------------------------------------------------------------------- files and the CLI
+
+def _write(tmp_path: Any, name: str, content: bytes | None) -> str:
+    path = tmp_path / name
+    if content is not None:
+        path.write_bytes(content)
+    return str(path)
+
+
+def _cli_args(row: Bad, entry: str, tmp_path: Any, data: Any) -> tuple[list[str], bytes | None]:
+    """The command line of a file row (and the stdin of conlleval)."""
+    command = entry.split()[1]
+    if row.kind == "conlleval":
+        args = ["conlleval"]
+        if "-d" in row.options:
+            args += ["-d", row.options["-d"]]
+        return args, data
+    if row.kind == "columns":
+        gold, pred = _write(tmp_path, "gold.conll", data["gold"]), _write(tmp_path, "pred.conll", data["pred"])
+        args = [command, "--gold", gold, "--pred", pred, "--json"]
+        for option in ("scheme", "mode", "delimiter", "column"):
+            if option in row.options:
+                args += [f"--{option}", row.options[option]]
+        if command == "lenient":
+            args += ["--gold-format", "conll", "--pred-format", "conll"]
+        return args, None
+    fmt, text = data
+    gold = _write(tmp_path, "gold.json", text)
+    # valid rows are scored against their plain form; bad rows against a good file
+    pred_format, pred_text = row.same_as or ("oneie", GOOD_ONEIE)
+    pred = _write(tmp_path, "pred.json", pred_text)
+    args = [command, "--gold", gold, "--pred", pred, "--pred-format", pred_format, "--json"]
+    if fmt:
+        args += ["--gold-format", fmt]
+    return args, None
+
+
+def _run_cli(args: list[str], stdin: bytes | None, capsys: Any, monkeypatch: Any) -> tuple[int, str, str]:
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
+    capsys.readouterr()
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _file_row(row: Bad, entry: str, tmp_path: Any, capsys: Any, monkeypatch: Any) -> None:
+    if entry == "read_columns":
+        path = _write(tmp_path, "gold.conll", row.data["gold"])
+        delimiter = row.options.get("delimiter")
+        if row.error is None:
+            same = _write(tmp_path, "plain.conll", row.same_as["gold"])
+            got, want = conll.read_columns(path, delimiter), conll.read_columns(same, delimiter)
+            assert (got.tokens, got.rows, got.lines) == (want.tokens, want.rows, want.lines)
+            return
+        _expect(row, lambda: conll.read_columns(path, delimiter), None)
+        return
+    if entry == "read_corpus":
+        fmt, text = row.data
+        path = _write(tmp_path, "gold.json", text)
+        if row.error is None:
+            got, want = read_corpus(path, fmt), read_corpus(_write(tmp_path, "plain.json", row.same_as[1]), row.same_as[0])
+            assert (got.format, got.tokens, got.entities) == (want.format, want.tokens, want.entities)
+            return
+        _expect(row, lambda: read_corpus(path, fmt), None)
+        return
+    args, stdin = _cli_args(row, entry, tmp_path, row.data)
+    code, out, err = _run_cli(args, stdin, capsys, monkeypatch)
+    if row.same_as is not None:
+        (tmp_path / "plain").mkdir()
+        plain_args, plain_stdin = _cli_args(row, entry, tmp_path / "plain", row.same_as)
+        expected = _run_cli(plain_args, plain_stdin, capsys, monkeypatch)
+        assert expected[0] == 0 and expected[1], expected
+        assert (code, out, err) == expected
+        return
+    assert code == 2, (code, out, err)
+    lines = err.splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert lines[0].startswith(f"nested-span-f1 {entry.split()[1]}: error: "), lines[0]
+    for fragment in row.cli:
+        assert fragment in lines[0], f"{fragment!r} not in {lines[0]!r}"
+
+
+@pytest.mark.parametrize(("row", "entry"), CASES)
+def test_bad_input(row, entry, metrics, tmp_path, capsys, monkeypatch):
+    if row.kind == "trainer":
+        _trainer_row(row)
+    elif row.kind in FILE_DOORS:
+        _file_row(row, entry, tmp_path, capsys, monkeypatch)
+    else:
+        _python_row(row, entry, metrics)
+
+
+# --------------------------------------------------------------------------- the process edge (a real subprocess)
+
+def _cli(args: list[str], **kwargs: Any) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "nested_span_f1.cli", *args], capture_output=True, timeout=120,
+                          check=False, **kwargs)
+
+
+def test_closed_stdin_is_one_line_and_exit_2():
+    done = subprocess.run([sys.executable, "-m", "nested_span_f1.cli", "conlleval"], stdin=subprocess.DEVNULL,
+                          capture_output=True, timeout=120, check=False, preexec_fn=lambda: os.close(0))
+    err = done.stderr.decode()
+    assert done.returncode == 2, (done.returncode, err)
+    assert len(err.splitlines()) == 1 and "stdin" in err and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("command", ["conlleval", "score", "formats"])
+def test_closed_stdout_pipe_exits_quietly(command, tmp_path):
+    """``nested-span-f1 ... | head -0``: the reader has gone; no traceback, no message, as Unix tools do."""
+    sentences = b"".join(b"w%d NN B-T%d B-T%d\nx NN I-T%d O\n\n" % (i, i % 400, i % 400, i % 400) for i in range(4000))
+    if command == "score":
+        gold = _write(tmp_path, "gold.conll", sentences)
+        args = ["score", "--gold", gold, "--pred", gold]
+    else:
+        args = [command]
+    read, write = os.pipe()
+    process = subprocess.Popen([sys.executable, "-m", "nested_span_f1.cli", *args], stdin=subprocess.PIPE,
+                               stdout=write, stderr=subprocess.PIPE)
+    os.close(write)
+    os.close(read)
+    _, err = process.communicate(sentences if command == "conlleval" else b"", timeout=120)
+    assert err.decode() == "", err.decode()
+    assert process.returncode in (0, -signal.SIGPIPE, 128 + signal.SIGPIPE), process.returncode
+
+
+def test_no_traceback_through_a_real_process(tmp_path):
+    """The same one line in a real process as in main(): a deep json file given to nested."""
+    gold = _write(tmp_path, "gold.json", b"[" * 100_000 + b"]" * 100_000)
+    pred = _write(tmp_path, "pred.jsonl", GOOD_ONEIE)
+    done = _cli(["nested", "--gold", gold, "--pred", pred])
+    err = done.stderr.decode()
+    assert done.returncode == 2 and len(err.splitlines()) == 1 and "gold.json" in err, err
+
+
+
+STREAMED = {
+    "compute_metrics_for": ({"label_list": LABELS}, np.array([[1, 2, 0]]), np.array([[1, 2, 0]]), np.array([[1, 7]]),
+                            np.array([[1, 2]]), np.array([[3, 0, 0]]), np.array([[1, 0, 0]])),
+    "layered_metrics_for": ({"label_list": LABELS}, np.array([[[1], [2]]]), np.array([[[1], [2]]]),
+                            np.array([[[9], [0]]]), np.array([[[1], [0]]]), np.array([[[3], [0]]]),
+                            np.array([[[1], [0]]])),
+}
+"""Per factory: its options, a good batch, a batch it refuses, then the batch of the next evaluation."""
+
+
+@pytest.mark.parametrize("factory_name", sorted(STREAMED))
+def test_trainer_streaming_starts_afresh_after_a_failed_batch(factory_name):
+    """With batch_eval_metrics, a batch that raises ends that evaluation: the next evaluation must not count
+    the batches the failed one had already added."""
+    from transformers import EvalPrediction
+
+    from nested_span_f1 import nested_trainer, trainer
+
+    kwargs, good_pred, good_ref, bad_pred, bad_ref, pred, ref = STREAMED[factory_name]
+    factory = getattr(trainer if factory_name == "compute_metrics_for" else nested_trainer, factory_name)
+    compute = factory(**kwargs)
+    assert compute(EvalPrediction(predictions=good_pred, label_ids=good_ref), compute_result=False) == {}
+    with pytest.raises(ValueError, match="label id"):
+        compute(EvalPrediction(predictions=bad_pred, label_ids=bad_ref), compute_result=False)
+    again = compute(EvalPrediction(predictions=pred, label_ids=ref), compute_result=True)
+    assert again == factory(**kwargs)(EvalPrediction(predictions=pred, label_ids=ref))
+    assert again["precision"] == 0.0
