@@ -33,7 +33,10 @@ def decode(
     """
     tags = _Tagged(side, parsed, parsed.prefix)
     chunks = tags.strict_chunks(scheme) if strict and scheme is not None else tags.default_chunks(rules)
-    spans = tags.spans(chunks)
+    # sentence-local spans; a chunk lies in the sentence of its last token
+    begin, end, type_id, last = chunks
+    offset, sentence = tags.sentence_start.take(last), tags.sentence.take(last)
+    spans = SpanArrays(sentence, begin - offset, end - offset, type_id.astype(np.int64), parsed.types, len(side.lengths))
     if scheme is None:
         return spans, None
     kept = chunks if strict else tags.strict_chunks(scheme)
@@ -58,9 +61,8 @@ class _Tagged:
     """
 
     def __init__(self, side: Encoded, parsed: ParsedTags, prefix_of: np.ndarray):
-        self.types, self.n_sentences = parsed.types, len(side.lengths)
         self.position = np.flatnonzero(side.codes != 0)  # code 0 is O
-        self.sentence = np.repeat(np.arange(self.n_sentences), side.lengths).take(self.position)
+        self.sentence = np.repeat(np.arange(len(side.lengths)), side.lengths).take(self.position)
         self.sentence_start = (np.cumsum(side.lengths) - side.lengths).take(self.sentence)
         codes = side.codes.take(self.position)
         # one byte a prefix and the narrowest type ids: these arrays are as long as the tagged tokens
@@ -117,13 +119,6 @@ class _Tagged:
         keep = scheme.ends.reshape(-1).take(self.onward.take(last))
         first, last = first[keep], last[keep]
         return self.position.take(first), self.position.take(last) + 1, self.type_id.take(first), last
-
-    def spans(self, chunks: Chunks) -> SpanArrays:
-        """Chunks as sentence-local spans (a chunk lies in the sentence of its last token)."""
-        begin, end, type_id, last = chunks
-        offset = self.sentence_start.take(last)
-        return SpanArrays(self.sentence.take(last), begin - offset, end - offset, type_id.astype(np.int64), self.types,
-                          self.n_sentences)
 
 
 def _count_missing(chunks: Chunks, kept: Chunks, size: int) -> int:

@@ -11,7 +11,7 @@ later stage finds a bad tag, :meth:`EncodedPair.refuse` names where it first occ
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress
 from typing import Any, NoReturn
@@ -31,6 +31,29 @@ class TagTypeError(TypeError, ValueError):
     A TypeError by nature, and a ValueError too, so that ``except ValueError``
     catches every kind of bad label, as evaluate-seqeval users expect.
     """
+
+
+def check_sides(predictions: Any, references: Any, names: tuple[str, str] = SIDES) -> None:
+    """What every door checks first, in the same words: each side is a list with one entry a sentence, and
+    both sides hold as many.
+
+    Raises:
+        TypeError: a side that is None, a string, a mapping, or has no length.
+        ValueError: different numbers of sentences.
+    """
+    for name, side in zip(names, (predictions, references)):
+        if side is None or isinstance(side, (str, bytes, Mapping)) or not hasattr(side, "__len__"):
+            shown = "None" if side is None else f"{type(side).__name__} {_short(side)}"
+            raise TypeError(f"{name} must be a list of sentences (one list per sentence), got {shown}")
+    if len(predictions) != len(references):
+        raise ValueError(f"{len(predictions)} predicted sentences but {len(references)} reference sentences; "
+                         "they must align sentence by sentence")
+
+
+def _short(value: Any) -> str:
+    """``repr(value)``, cut to a length a one-line message can hold."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @dataclass(frozen=True)
@@ -114,6 +137,8 @@ def encode(
             list of tags, a tag that is not a string (:class:`TagTypeError`), label
             ids that are not integers.
     """
+    if not hasattr(predictions, "shape") and not hasattr(references, "shape"):  # 2-D id arrays are checked as grids
+        check_sides(predictions, references, names)
     if label_list is not None:
         return _encode_ids(predictions, references, label_list, names)
     if not isinstance(predictions, list) and _is_arrow(predictions) and _is_arrow(references):
@@ -135,17 +160,15 @@ def encode(
 
 
 def _check_sentences(sentences: Any, side: str) -> bool:
-    """TypeError unless ``sentences`` is a sequence of sentences that are sequences of tags (not strings).
-
-    Returns True when every sentence is a plain list or tuple.
+    """TypeError unless every sentence of a side (checked by :func:`check_sides`) is a sequence of tags,
+    not a string. Returns True when every sentence is a plain list or tuple.
     """
-    if isinstance(sentences, (str, bytes)) or not hasattr(sentences, "__len__"):
-        raise TypeError(f"{side} must be a list of sentences (lists of tags), got {type(sentences).__name__}")
     if set(map(type, sentences)) <= {list, tuple}:
         return True
     for index, sentence in enumerate(sentences):
         if isinstance(sentence, (str, bytes)) or not hasattr(sentence, "__len__"):
-            raise TypeError(f"{side}, sentence {index}: expected a list of tags, got {type(sentence).__name__} {sentence!r}")
+            shown = "None" if sentence is None else f"{type(sentence).__name__} {_short(sentence)}"
+            raise TypeError(f"{side}, sentence {index}: expected a list of tags, got {shown}")
     return False
 
 
@@ -199,12 +222,7 @@ def _refuse_tag(sentences: Any, side: str) -> None:
 
 
 def _check_aligned(pred_lengths: np.ndarray, ref_lengths: np.ndarray) -> None:
-    """ValueError naming the first sentence whose two sides differ in length."""
-    if len(pred_lengths) != len(ref_lengths):
-        raise ValueError(
-            f"{len(pred_lengths)} predicted sentences but {len(ref_lengths)} reference sentences; "
-            "they must align sentence by sentence"
-        )
+    """ValueError naming the first sentence whose two sides differ in length (the counts are checked)."""
     differ = np.flatnonzero(pred_lengths != ref_lengths)
     if len(differ):
         s = int(differ[0])

@@ -92,7 +92,7 @@ def split_entities(
     contiguous: list[list[Any]] = []
     records: list[Record] = []
     for s, items in enumerate(sentences):
-        if isinstance(items, (str, bytes, Mapping)):
+        if items is None or isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
             raise TypeError(f"{side}, sentence {s}: expected a list of spans, got {items!r}")
         kept = []
         for item in items:

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .encoding import check_sides
 from .spans import INT64_MAX, spans_from_lists
 
 INPUT_KINDS = ("spans", "layers", "tags", "ids")
@@ -34,6 +35,11 @@ ITEM_WORDS = {
     "ids": "a label id (integer)",
 }
 """How messages name one item of each input kind."""
+
+def _either(words: dict[str, str], kinds: Sequence[str]) -> str:
+    """The kinds' words joined by "or", tags first (the words every door uses for tag input)."""
+    return " or ".join(words[k] for k in sorted(kinds, key=("tags", "ids", "spans", "layers").index))
+
 
 def _kind_of_type(kind: type) -> str | None:
     """The input kind a sentence item of this type belongs to (None: no kind)."""
@@ -59,7 +65,17 @@ def _bad_item(item: Any, where: str, position: int, expected: str | None, kinds:
     if expected == "layers":
         return TypeError(f"{where}, layer {position}: {item!r} is not a tag layer (a list of tags)")
     unit = "token" if set(kinds) <= {"tags", "ids"} else "position"
-    return TypeError(f"{where}, {unit} {position}: {item!r} is not {' or '.join(ITEM_WORDS[k] for k in kinds)}")
+    return TypeError(f"{where}, {unit} {position}: {item!r} is not {_either(ITEM_WORDS, kinds)}")
+
+
+def _mixed_with_spans(sentence: Sequence[Any], where: str) -> TypeError:
+    """The error for a sentence holding spans and items of another kind: either could be the stray one
+    (spans have no order to tell), so both are named."""
+    first: dict[str | None, tuple[int, Any]] = {}
+    for position, item in enumerate(sentence):
+        first.setdefault(_kind_of_type(type(item)), (position, item))
+    shown = " and ".join(f"{ITEM_WORDS[k]} at position {p}: {x!r}" for k, (p, x) in first.items())
+    return TypeError(f"{where} holds {shown}; give each sentence in one form")
 
 
 def _sentence_kind(sentence: Any, where: str, kinds: Sequence[str], context: str | None) -> str | None:
@@ -71,8 +87,7 @@ def _sentence_kind(sentence: Any, where: str, kinds: Sequence[str], context: str
     if hasattr(sentence, "__array__") and not isinstance(sentence, (Sequence, np.ndarray)):
         sentence = np.asarray(sentence)
     if isinstance(sentence, (str, bytes, Mapping)) or not isinstance(sentence, (Sequence, np.ndarray)):
-        raise TypeError(f"{where}: expected a list (one per sentence) of {' or '.join(KIND_WORDS[k] for k in kinds)}, "
-                        f"got {sentence!r}")
+        raise TypeError(f"{where}: expected a list of {_either(KIND_WORDS, kinds)}, got {sentence!r}")
     if isinstance(sentence, np.ndarray):
         if sentence.ndim != 1:
             raise ValueError(f"{where}: expected one list per sentence, got an array of shape {sentence.shape}")
@@ -86,11 +101,13 @@ def _sentence_kind(sentence: Any, where: str, kinds: Sequence[str], context: str
     found = {_kind_of_type(t) for t in set(map(type, sentence))}
     if not found:
         return None
+    if "spans" in found and len(found) > 1 and None not in found and context is None:
+        raise _mixed_with_spans(sentence, where)
     kind = found.pop() if len(found) == 1 else None
     if kind is not None and kind not in kinds:
         held = "lists (tag layers, or spans written as tuples)" if kind == "layers" else KIND_WORDS[kind]
         hint = "; write spans as {'start', 'end', 'label'} dicts" if "spans" in kinds else ""
-        raise TypeError(f"{where} holds {held}; this module takes {' or '.join(KIND_WORDS[k] for k in kinds)}{hint}")
+        raise TypeError(f"{where} holds {held}; this module takes {_either(KIND_WORDS, kinds)}{hint}")
     if kind is None:
         expected = context or next((k for k in map(_kind_of_type, map(type, sentence)) if k in kinds), None)
         position, item = next((p, x) for p, x in enumerate(sentence)
@@ -148,14 +165,11 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
     Traceback (most recent call last):
     TypeError: predictions, sentence 0, token 1: tag None is not a string
     """
+    check_sides(predictions, references)
     for name, side in (("predictions", predictions), ("references", references)):
-        if side is None:
-            raise TypeError(f"{name} is missing (None); pass one list per sentence")
-        if isinstance(side, (str, bytes, Mapping)) or not hasattr(side, "__len__"):
-            raise TypeError(f"{name} must be a list with one list per sentence, got {type(side).__name__}")
-    if len(predictions) != len(references):
-        raise ValueError(f"predictions: {len(predictions)} sentences, references: {len(references)}; "
-                         "they must align sentence by sentence")
+        if isinstance(side, np.ndarray) and side.ndim != 2:
+            raise ValueError(f"{name}: expected a list of sentences or a 2-D array of label ids (a row a sentence), "
+                             f"got an array of shape {side.shape}")
     sides = (_uniform_kind(predictions), _uniform_kind(references))
     fast = {kind for kind in sides if isinstance(kind, str)}
     if False not in sides and len(fast) <= 1 and fast <= set(kinds):

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from .encoding import check_sides
 from .flat import decode_pair
 from .lenient_counts import BREAKDOWN, LENIENT_SCHEMES, LenientCounts, LenientTally
 from .lenient_matching import PAIR_KINDS, Pairs, candidate_pairs, match_lenient
@@ -159,13 +160,14 @@ def match_spans_lenient(
 
 
 def _is_tags(predictions: Any, references: Any) -> bool:
-    """Tag sequences hold strings; span lists hold dicts or tuples. The first sentence that holds
-    anything decides, by any string in it, so that a ``None`` tag first is named as a tag."""
+    """Tag sequences hold strings (or label ids); span lists hold dicts or tuples. The first sentence
+    that holds anything decides, by any string or integer in it, so that a ``None`` tag first is named
+    as a tag and integer ids without ``label_list`` are told to bring it."""
     for side in (references, predictions):
         for sentence in side:
             items = [sentence] if isinstance(sentence, str) else list(sentence) if isinstance(sentence, Iterable) else []
             if items:
-                return any(isinstance(item, str) for item in items)
+                return any(isinstance(item, (str, int, np.integer)) for item in items)
     return False
 
 
@@ -192,16 +194,12 @@ def read_sides(
     """
     if isinstance(predictions, SpanArrays) and isinstance(references, SpanArrays):
         return predictions, references, {}
+    check_sides(predictions, references)
     if label_list is not None or _is_tags(predictions, references):
         decoded = decode_pair(predictions, references, scheme=scheme, mode=mode, suffix=suffix, label_list=label_list)
         return decoded.predictions, decoded.references, dict(decoded.notes)
     if scheme is not None or mode is not None or suffix:
         raise ValueError("scheme, mode and suffix apply to tag sequences, but the input is span lists")
-    if len(predictions) != len(references):
-        raise ValueError(
-            f"{len(predictions)} sentences of predictions but {len(references)} of references; "
-            "they must align sentence by sentence"
-        )
     pred = spans_from_lists(predictions, side="predictions")
     ref = spans_from_lists(references, side="references")
     return pred, ref, {}

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .counts import Additive, Counts, Mergeable, frozen_mapping
+from .encoding import check_sides
 from .flat import decode_pair
 from .fragments import fragment_arrays, split_entities
 from .matching import ExactMatch, distinct, match_exact
@@ -126,6 +127,7 @@ def count_nested(
     Raises:
         ValueError, TypeError: a malformed span; the message names side, sentence and span.
     """
+    check_sides(predictions, references)
     pred_spans, pred_frag = split_entities(predictions, lengths, "predictions")
     ref_spans, ref_frag = split_entities(references, lengths, "references")
     result = count_arrays(
@@ -158,8 +160,7 @@ def decode_layers(
     layers' spans. A side with fewer layers in a sentence is padded with ``O``
     layers. The same span in two layers stays a duplicate, counted by the matcher.
     """
-    if len(predictions) != len(references):
-        raise ValueError(f"{len(predictions)} predicted sentences but {len(references)} reference sentences")
+    check_sides(predictions, references)
     pred_layers: list[Sequence[str]] = []
     ref_layers: list[Sequence[str]] = []
     owner: list[int] = []

@@ -147,7 +147,8 @@ INT64_MAX = 2**63 - 1
 
 
 def _fields(span: Any, where: str, position: str) -> tuple[Any, Any, Any]:
-    """``(start, end, label)`` of a span dict or tuple; ValueError naming a missing or extra field."""
+    """``(start, end, label)`` of a span dict or tuple; ValueError naming a missing or extra field,
+    TypeError for an item that is neither (a string, a number)."""
     rule = f"{where} must have start, end and label and nothing else"
     shape = "write spans as {'start', 'end', 'label'} dicts or (start, end, label) tuples"
     if isinstance(span, Mapping):
@@ -157,7 +158,9 @@ def _fields(span: Any, where: str, position: str) -> tuple[Any, Any, Any]:
             problem = f"it lacks {', '.join(map(repr, missing))}" if missing else f"it has {', '.join(map(repr, extra))}"
             raise ValueError(f"{rule}: {problem}{position}; {shape}")
         return span["start"], span["end"], span["label"]
-    if isinstance(span, (str, bytes)) or not isinstance(span, Sequence) or len(span) != 3:
+    if isinstance(span, (str, bytes)) or not isinstance(span, Sequence):
+        raise TypeError(f"{where} is not a span{position}; {shape}")
+    if len(span) != 3:
         raise ValueError(f"{rule}{position}; {shape}")
     return span[0], span[1], span[2]
 

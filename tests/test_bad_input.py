@@ -68,6 +68,8 @@ class Bad:
     """Valid rows: the plain input whose result the door must give."""
     metric_match: tuple[str, ...] | None = None
     """Fragments for the evaluate modules where evaluate's own check rightly comes first (default: ``match``)."""
+    metric_error: type[Exception] | None = None
+    """The evaluate modules' exception where their feature sets change the rule (spans are dicts there)."""
 
 
 def _span(start: Any, end: Any, label: Any = "PER", **extra: Any) -> dict[str, Any]:
@@ -144,13 +146,12 @@ METRIC_DOORS = tuple(f"{m}.{call}" for m in ("span_f1", "lenient_span_f1", "nest
 CATALOGUE: list[Bad] = [
     # ---------------------------------------------------------------- tag sequences: shape
     Bad("tags-more-predicted-sentences", "tags", ([["O"], ["O"]], [["O"]]), ValueError,
-        ("2 predicted sentences but 1 reference sentences",), metric_match=("predictions (2) and references (1)",)),
+        ("2 predicted sentences but 1 reference sentences",)),
     Bad("tags-fewer-predicted-sentences", "tags", ([["O"]], [["O"], ["O"]]), ValueError,
-        ("1 predicted sentences but 2 reference sentences",), metric_match=("predictions (1) and references (2)",)),
+        ("1 predicted sentences but 2 reference sentences",)),
     Bad("tags-sentence-lengths", "tags", ([["O"], ["O", "O"]], [["O"], ["O"]]), ValueError,
         ("sentence 1: 2 predicted tags but 1 reference tags",)),
-    Bad("tags-empty-predictions-only", "tags", ([], [["O"]]), ValueError, ("0 predicted sentences but 1",),
-        metric_match=("predictions (0) and references (1)",)),
+    Bad("tags-empty-predictions-only", "tags", ([], [["O"]]), ValueError, ("0 predicted sentences but 1",)),
     Bad("tags-predictions-none", "tags", (None, [["O"]]), TypeError, ("list of sentences", "None"),
         side="predictions"),
     Bad("tags-references-none", "tags", ([["O"]], None), TypeError, ("list of sentences", "None"),
@@ -199,7 +200,8 @@ CATALOGUE: list[Bad] = [
     Bad("tag-none-in-references", "tags", (_ones("tags")[0], [["B-PER", "O", "O"], [None]]), TypeError,
         ("sentence 1, token 0", "None"), side="references"),
     Bad("tag-int-without-label-list", "tags", ([[1, 2, 0]], [[1, 2, 0]]), TypeError,
-        ("sentence 0, token 0", "label_list"), side="predictions"),
+        ("sentence 0, token 0", "label_list"), side="predictions",
+        metric_match=("label",)),  # the modules see that the whole input is ids: span_f1 asks for label_list
     Bad("tag-bytes", "tags", tags(b"I-PER"), TypeError, ("sentence 0, token 1", "b'I-PER'"), side="predictions"),
     Bad("tag-list-inside-sentence", "tags", tags(["I-PER"]), TypeError, ("sentence 0, token 1", "['I-PER']"),
         side="predictions", entries=("score_tags", "count_tags", "decode_pair", "tags_to_spans", "score_lenient",
@@ -249,11 +251,10 @@ CATALOGUE: list[Bad] = [
     Bad("id-label-list-whitespace-tag", "ids", ids(), ValueError, ("sentence 1, token 0", "'B-LOC '"),
         side="predictions", options={"label_list": ["O", "B-PER", "I-PER", "B-LOC ", "I-LOC"]}),
     Bad("id-float-array", "ids", (np.array([[1.7, 2.0]]), np.array([[1, 2]])), TypeError, ("integers", "float"),
-        side="predictions", options=ID),
+        side="predictions", options=ID, metric_match=("sentence 0, token 0", "1.7", "label id (integer)")),
     Bad("id-arrays-of-two-shapes", "ids", (np.array([[1, 2, 0]]), np.array([[1, 2]])), ValueError,
         ("(1, 3)", "(1, 2)"), options=ID, metric_match=("sentence 0: 3 predicted tags but 2 reference tags",)),
-    Bad("id-one-dimensional-array", "ids", (np.array([1, 2]), np.array([1, 2])), ValueError, ("2-D",), options=ID,
-        metric_match=("expected format",)),
+    Bad("id-one-dimensional-array", "ids", (np.array([1, 2]), np.array([1, 2])), ValueError, ("2-D",), options=ID),
     # ---------------------------------------------------------------- span lists
     Bad("span-missing-label", "spans", spans({"start": 0, "end": 2}), ValueError,
         ("sentence 0", "{'start': 0, 'end': 2}", "label"), side="predictions"),
@@ -284,24 +285,21 @@ CATALOGUE: list[Bad] = [
         side="predictions"),
     Bad("span-end-beyond-sentence", "spans", spans(_span(0, 3)), ValueError, ("sentence 0", "end <= 2"),
         side="predictions", options={"lengths": [2, 2]}),
-    Bad("span-pair-tuple", "spans", spans((0, 2)), ValueError, ("sentence 0", "(0, 2)"), side="predictions"),
+    Bad("span-pair-tuple", "spans", spans((0, 2)), ValueError, ("sentence 0", "(0, 2)"), side="predictions",
+        metric_error=TypeError),
     Bad("span-as-string", "spans", spans("0,2,PER"), TypeError, ("sentence 0", "'0,2,PER'"), side="predictions"),
     Bad("span-sentence-none", "spans", ([GOOD_SPANS[0], None], GOOD_SPANS), TypeError, ("sentence 1", "None"),
         side="predictions"),
     Bad("span-sentence-string", "spans", (GOOD_SPANS, [GOOD_SPANS[0], "0,1 LOC"]), TypeError,
         ("sentence 1", "'0,1 LOC'"), side="references"),
     Bad("span-sentence-counts", "spans", (GOOD_SPANS, GOOD_SPANS[:1]), ValueError,
-        ("2 sentences of predictions but 1 of references",), metric_match=("predictions (2) and references (1)",),
-        entries=("score_lenient", "count_lenient", "lenient_span_f1.compute", "lenient_span_f1.add_batch",
-                 "nested_span_f1.compute", "nested_span_f1.add_batch")),
-    Bad("span-sentence-counts-nested", "spans", (GOOD_SPANS, GOOD_SPANS[:1]), ValueError,
-        ("2 predicted sentences but 1 reference sentences",), entries=("score_nested", "count_nested")),
+        ("2 predicted sentences but 1 reference sentences",)),
     Bad("span-predictions-none", "spans", (None, GOOD_SPANS), TypeError, ("list",), side="predictions"),
     Bad("span-fragments-overlap", "spans", spans({"fragments": [[0, 2], [1, 2]], "label": "PER"}), ValueError,
-        ("sentence 0", "overlap"), side="predictions",
+        ("sentence 0", "overlap"), side="predictions", metric_match=("sentence 0", "'fragments'"),
         entries=("score_nested", "count_nested", "nested_span_f1.compute", "nested_span_f1.add_batch")),
     Bad("span-fragment-float", "spans", spans({"fragments": [[0, 0.5]], "label": "PER"}), TypeError,
-        ("sentence 0", "0.5"), side="predictions",
+        ("sentence 0", "0.5"), side="predictions", metric_error=ValueError, metric_match=("sentence 0", "'fragments'"),
         entries=("score_nested", "count_nested", "nested_span_f1.compute", "nested_span_f1.add_batch")),
     Bad("layers-tag-whitespace", "layers", ([[["B-PER", "I-PER "]]], [[["B-PER", "I-PER"]]]), ValueError,
         ("'I-PER '",), side="predictions"),
@@ -574,9 +572,10 @@ def test_catalogue_is_large_and_covers_every_door():
 
 # --------------------------------------------------------------------------- running a row
 
-def _check_error(error: BaseException, row: Bad, *, side: str | None, match: tuple[str, ...] | None = None) -> None:
+def _check_error(error: BaseException, row: Bad, *, side: str | None, match: tuple[str, ...] | None = None,
+                 expected: type[Exception] | None = None) -> None:
     """The raised error is the row's type, and its message holds every fragment (and the side, if named)."""
-    assert isinstance(error, row.error), f"{type(error).__name__}: {error}"
+    assert isinstance(error, expected or row.error), f"{type(error).__name__}: {error}"
     message = str(error)
     assert "pyarrow" not in message and "Scalar" not in message, message
     fragments = match or row.match
@@ -638,7 +637,9 @@ def _python_row(row: Bad, entry: str, metrics: dict[str, Any]) -> None:
     if row.error is None:
         plain = {k: v for k, v in options.items() if k != "label_list"}
         if metric == "nested_span_f1":
-            plain["kind"] = "spans" if row.kind == "spans" else "tags"
+            # input in which no sentence holds anything is read as spans (the module's empty kind)
+            empty = not any(map(len, [*predictions, *references]))
+            plain["kind"] = "spans" if row.kind == "spans" or empty else "tags"
         plain.setdefault("zero_division", 0)
         options.setdefault("zero_division", 0)
         got = _run_metric(module, how, predictions, references, options)
@@ -646,7 +647,7 @@ def _python_row(row: Bad, entry: str, metrics: dict[str, Any]) -> None:
         return
     with pytest.raises(Exception) as raised:
         _run_metric(module, how, predictions, references, options)
-    _check_error(raised.value, row, side=row.side, match=row.metric_match)
+    _check_error(raised.value, row, side=row.side, match=row.metric_match, expected=row.metric_error)
     kind = RECOVERY[metric][row.kind]
     (pred, ref), extra, plain_pair = RECOVERY_INPUT[kind]
     expected = door.core(*plain_pair, zero_division=0, **({"kind": kind} if metric == "nested_span_f1" else {}))

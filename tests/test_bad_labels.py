@@ -188,7 +188,7 @@ def test_bad_options(options, error, match):
 )
 def test_not_a_list_of_sentences(predictions, match):
     with pytest.raises(TypeError, match=match):
-        score_tags(predictions, [["B-PER", "O"]])
+        score_tags(predictions, [["B-PER"], ["O"]])
 
 
 @pytest.mark.parametrize(
