@@ -71,9 +71,11 @@ def _bad_item(item: Any, where: str, position: int, expected: str | None, kinds:
 def _mixed_with_spans(sentence: Sequence[Any], where: str) -> TypeError:
     """The error for a sentence holding spans and items of another kind: either could be the stray one
     (spans have no order to tell), so both are named."""
-    first: dict[str | None, tuple[int, Any]] = {}
+    first: dict[str, tuple[int, Any]] = {}
     for position, item in enumerate(sentence):
-        first.setdefault(_kind_of_type(type(item)), (position, item))
+        kind = _kind_of_type(type(item))
+        if kind is not None:
+            first.setdefault(kind, (position, item))
     shown = " and ".join(f"{ITEM_WORDS[k]} at position {p}: {x!r}" for k, (p, x) in first.items())
     return TypeError(f"{where} holds {shown}; give each sentence in one form")
 
