@@ -4,13 +4,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
+from itertools import zip_longest
 from pathlib import Path
 
-from ..conll import check_same_tokens
-from ..flat import score_tags
+from ..conll import Block, ColumnFile, check_same_tokens
+from ..counts import Counts
+from ..flat import count_tags
 from ..report import table
 from ..schemes import SCHEMES
-from .inputs import HelpFormatter, column_index, for_people, read_column_file, tag_column
+from ..scores import summarize
+from .batches import add_counts
+from .inputs import HelpFormatter, column_blocks, column_index, for_people, tag_column
 
 EXAMPLE = """examples:
   nested-span-f1 score --gold test.gold.conll --pred test.pred.conll
@@ -42,22 +47,43 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
+def _pairs(gold: Iterator[Block], pred: Iterator[Block], gold_name: str, pred_name: str) -> Iterator[tuple[Block, Block]]:
+    """The sentences of two column files side by side; ValueError when one file has more."""
+    n = 0
+    for n, pair in enumerate(zip_longest(gold, pred), 1):
+        if pair[0] is None or pair[1] is None:
+            longer, shorter = (pred_name, gold_name) if pair[0] is None else (gold_name, pred_name)
+            block = pair[0] or pair[1]
+            raise ValueError(f"{longer} has more sentences than {shorter} ({n - 1}): sentence {n} starts at "
+                             f"{longer} line {block.line}; they must align sentence by sentence")
+        yield pair
+
+
+def count_files(args: argparse.Namespace) -> tuple[Counts, int]:
+    """The counts of the two files, a batch of sentences at a time, and their number of sentences."""
+    def count(batch: list[tuple[Block, Block]], first: int) -> Counts:
+        gold = ColumnFile.of([g for g, _ in batch], args.gold)
+        pred = ColumnFile.of([p for _, p in batch], args.pred)
+        try:
+            check_same_tokens(gold, pred, first)
+            return count_tags(tag_column(pred, args.column), tag_column(gold, args.column),
+                              scheme=args.scheme, mode=args.mode, suffix=args.suffix)
+        except (ValueError, TypeError) as error:
+            raise for_people(error, gold, pred, first) from None
+
+    blocks = _pairs(column_blocks(args.gold, args.delimiter), column_blocks(args.pred, args.delimiter),
+                    args.gold, args.pred)
+    return add_counts(blocks, count, size=lambda pair: len(pair[0].rows))
+
+
 def run(args: argparse.Namespace) -> int:
-    gold = read_column_file(args.gold, args.delimiter)
-    pred = read_column_file(args.pred, args.delimiter)
-    try:
-        check_same_tokens(gold, pred)
-        result = score_tags(
-            tag_column(pred, args.column), tag_column(gold, args.column),
-            scheme=args.scheme, mode=args.mode, suffix=args.suffix, zero_division=0,
-        )
-    except (ValueError, TypeError) as error:
-        raise for_people(error, gold, pred) from None
+    counts, sentences = count_files(args)
+    result = summarize(counts, zero_division=0)
     if args.json:
         json.dump(result, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(f"{args.pred} against {args.gold}: {len(gold.tokens)} sentences\n\n")
+        sys.stdout.write(f"{args.pred} against {args.gold}: {sentences} sentences\n\n")
         sys.stdout.write(table(result))
     if args.plot:
         from ..plots import plot_per_type

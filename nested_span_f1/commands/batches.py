@@ -1,0 +1,43 @@
+"""Scoring files of any size in bounded memory: sentences in batches, the counts of the batches added.
+
+The commands read their files a sentence at a time; this module gathers the
+sentences into batches of about :data:`BATCH_TOKENS` tokens, counts each batch
+with one call of the core (whose per-call cost is then small) and adds the
+counts, which equal the counts of one call on the whole file.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+BATCH_TOKENS = 50_000
+"""Tokens per batch: large enough that the core's per-call cost is small, small enough that a batch's
+Python lists stay a few megabytes."""
+
+S = TypeVar("S")
+C = TypeVar("C")
+
+
+def add_counts(sentences: Iterable[S], count: Callable[[list[S], int], C], size: Callable[[S], int],
+               batch_tokens: int = BATCH_TOKENS) -> tuple[C, int]:
+    """The counts of ``sentences``, as ``count(batch, first)`` of consecutive batches added, and the
+    number of sentences.
+
+    ``size`` gives a sentence's tokens; ``first`` is the index of a batch's first
+    sentence in the whole stream (for messages). No sentences at all are counted
+    as one empty batch.
+    """
+    total: C | None = None
+    batch: list[S] = []
+    tokens = first = 0
+    for sentence in sentences:
+        batch.append(sentence)
+        tokens += size(sentence)
+        if tokens >= batch_tokens:
+            counts = count(batch, first)
+            total = counts if total is None else total + counts  # type: ignore[operator]
+            first, batch, tokens = first + len(batch), [], 0
+    if batch or total is None:
+        counts = count(batch, first)
+        total = counts if total is None else total + counts  # type: ignore[operator]
+    return total, first + len(batch)
