@@ -7,7 +7,8 @@ counts, which equal the counts of one call on the whole file.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from itertools import zip_longest
 from typing import TypeVar
 
 BATCH_TOKENS = 50_000
@@ -41,3 +42,21 @@ def add_counts(sentences: Iterable[S], count: Callable[[list[S], int], C], size:
         counts = count(batch, first)
         total = counts if total is None else total + counts  # type: ignore[operator]
     return total, first + len(batch)
+
+
+A = TypeVar("A")
+B = TypeVar("B")
+
+
+def side_by_side(gold: Iterable[A], pred: Iterable[B], gold_name: str, pred_name: str) -> Iterator[tuple[A, B]]:
+    """The sentences of two files in pairs; ValueError when one file has more sentences than the other."""
+    n = 0
+    for n, (g, p) in enumerate(zip_longest(gold, pred, fillvalue=_END), 1):
+        if g is _END or p is _END:
+            longer, shorter = (pred_name, gold_name) if g is _END else (gold_name, pred_name)
+            raise ValueError(f"{longer} has more sentences than {shorter}, which ends after {n - 1}; "
+                             "they must align sentence by sentence")
+        yield g, p  # type: ignore[misc]
+
+
+_END = object()

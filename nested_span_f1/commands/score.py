@@ -4,8 +4,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator
-from itertools import zip_longest
 from pathlib import Path
 
 from ..conll import Block, ColumnFile, check_same_tokens
@@ -14,7 +12,7 @@ from ..flat import count_tags
 from ..report import table
 from ..schemes import SCHEMES
 from ..scores import summarize
-from .batches import add_counts
+from .batches import add_counts, side_by_side
 from .inputs import HelpFormatter, column_blocks, column_index, for_people, tag_column
 
 EXAMPLE = """examples:
@@ -47,18 +45,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def _pairs(gold: Iterator[Block], pred: Iterator[Block], gold_name: str, pred_name: str) -> Iterator[tuple[Block, Block]]:
-    """The sentences of two column files side by side; ValueError when one file has more."""
-    n = 0
-    for n, pair in enumerate(zip_longest(gold, pred), 1):
-        if pair[0] is None or pair[1] is None:
-            longer, shorter = (pred_name, gold_name) if pair[0] is None else (gold_name, pred_name)
-            block = pair[0] or pair[1]
-            raise ValueError(f"{longer} has more sentences than {shorter} ({n - 1}): sentence {n} starts at "
-                             f"{longer} line {block.line}; they must align sentence by sentence")
-        yield pair
-
-
 def count_files(args: argparse.Namespace) -> tuple[Counts, int]:
     """The counts of the two files, a batch of sentences at a time, and their number of sentences."""
     def count(batch: list[tuple[Block, Block]], first: int) -> Counts:
@@ -71,8 +57,8 @@ def count_files(args: argparse.Namespace) -> tuple[Counts, int]:
         except (ValueError, TypeError) as error:
             raise for_people(error, gold, pred, first) from None
 
-    blocks = _pairs(column_blocks(args.gold, args.delimiter), column_blocks(args.pred, args.delimiter),
-                    args.gold, args.pred)
+    blocks = side_by_side(column_blocks(args.gold, args.delimiter), column_blocks(args.pred, args.delimiter),
+                          args.gold, args.pred)
     return add_counts(blocks, count, size=lambda pair: len(pair[0].rows))
 
 
