@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 from typing import TextIO, Union
 
@@ -13,34 +15,68 @@ Source = Union[str, "os.PathLike[str]", TextIO, Iterable[str]]
 DOCSTART = "-DOCSTART-"
 
 
+@dataclass(slots=True)
+class Block:
+    """One sentence of a column file: the fields of its rows one after the other (``width`` a row) and the
+    1-based line of its first row. (Not frozen: a file has millions of blocks, and a frozen dataclass is
+    slow to build.)"""
+
+    fields: list[str]
+    width: int
+    line: int
+
+    def __len__(self) -> int:
+        return len(self.fields) // self.width
+
+    @property
+    def rows(self) -> list[list[str]]:
+        """The fields row by row."""
+        return [self.fields[i:i + self.width] for i in range(0, len(self.fields), self.width)]
+
+    def column(self, index: int) -> list[str]:
+        """Field ``index`` of every row (negative counts from the end; ``-width <= index < width``)."""
+        return self.fields[index % self.width::self.width]
+
+
 @dataclass(frozen=True)
 class ColumnFile:
     """Sentences read from a column file.
 
-    ``tokens[s]`` and ``columns[s]`` hold sentence ``s``'s first column and the
+    ``tokens[s]`` and ``rows[s]`` hold sentence ``s``'s first column and the
     list of all its rows' fields; ``lines[s]`` is the 1-based line number of the
     sentence's first token, for error messages. ``name`` is the file name.
     """
 
     name: str
-    tokens: list[list[str]]
-    rows: list[list[list[str]]]
-    lines: list[int]
+    blocks: list[Block]
 
     @classmethod
     def of(cls, blocks: Sequence[Block], name: str) -> ColumnFile:
         """The sentences of ``blocks`` (all of a file, or a batch of them)."""
-        return cls(name, [[row[0] for row in b.rows] for b in blocks], [b.rows for b in blocks], [b.line for b in blocks])
+        return cls(name, list(blocks))
+
+    @property
+    def tokens(self) -> list[list[str]]:
+        return [b.column(0) for b in self.blocks]
+
+    @property
+    def rows(self) -> list[list[list[str]]]:
+        return [b.rows for b in self.blocks]
+
+    @property
+    def lines(self) -> list[int]:
+        return [b.line for b in self.blocks]
+
+    @property
+    def width(self) -> int:
+        """Fields a row (0 for a file without sentences)."""
+        return self.blocks[0].width if self.blocks else 0
 
     def column(self, index: int = -1) -> list[list[str]]:
         """One column of every sentence (default: the last, where tags live)."""
-        out = []
-        for s, rows in enumerate(self.rows):
-            try:
-                out.append([row[index] for row in rows])
-            except IndexError:
-                raise ValueError(f"{self.name}: sentence {s} (line {self.lines[s]}) has no column {index}") from None
-        return out
+        if self.blocks and not -self.width <= index < self.width:
+            raise ValueError(f"{self.name}: sentence 0 (line {self.blocks[0].line}) has no column {index}")
+        return [b.column(index) for b in self.blocks]
 
 
 BOM = "\ufeff"
@@ -85,46 +121,130 @@ def _open(source: Source) -> tuple[str, Iterable[str]]:
     return "<lines>", source
 
 
-@dataclass(frozen=True)
-class Block:
-    """One sentence of a column file: its rows (each a list of fields) and the 1-based line of its first row."""
-
-    rows: list[list[str]]
-    line: int
-
-
 def read_blocks(
-    lines: Iterable[str], *, split: Callable[[str], list[str]], boundary: str = DOCSTART, name: str = "<lines>"
+    lines: Iterable[str], *, split: Callable[[str], list[str]], boundary: str = DOCSTART, name: str = "<lines>",
+    start: int = 1, width: int | None = None,
 ) -> Iterator[Block]:
     """The sentences of column-formatted ``lines``, one block at a time.
 
     ``split`` turns a line (as read, line end included) into its fields. A line
     with no fields, or whose first field is ``boundary``, ends a sentence; empty
     sentences are skipped. Every line with fields must have as many as the first
-    one (ValueError naming ``name`` and the line otherwise). A byte-order mark
-    before the first line is skipped.
+    one, or ``width`` when given (ValueError naming ``name`` and the line
+    otherwise). ``start`` is the number of the first line. A byte-order mark
+    before line 1 is skipped; bytes that are not UTF-8 are named by their line.
     """
-    rows: list[list[str]] = []
-    start, width = 0, None
-    for number, line in enumerate(lines, 1):
-        if number == 1:
-            line = line.removeprefix(BOM)
-        fields = split(line)
-        if fields:
-            if width is None:
-                width = len(fields)
-            elif len(fields) != width:
-                raise ValueError(f"{name}, line {number}: {len(fields)} columns where earlier lines have {width}")
-        if not fields or fields[0] == boundary:
-            if rows:
-                yield Block(rows, start)
-                rows = []
-            continue
-        if not rows:
-            start = number
-        rows.append(fields)
-    if rows:
-        yield Block(rows, start)
+    fields: list[str] = []
+    first = 0
+    try:
+        for number, line in enumerate(lines, start):
+            if number == 1:
+                line = line.removeprefix(BOM)
+            row = split(line)
+            if row:
+                if width is None:
+                    width = len(row)
+                elif len(row) != width:
+                    raise ValueError(f"{name}, line {number}: {len(row)} columns where earlier lines have {width}")
+            if not row or row[0] == boundary:
+                if fields:
+                    yield Block(fields, width or 0, first)
+                    fields = []
+                continue
+            if not fields:
+                first = number
+            fields += row
+    except UnicodeDecodeError:
+        raise (_not_utf8(name) if os.path.isfile(name) else ValueError(f"{name}: not UTF-8")) from None
+    if fields:
+        yield Block(fields, width or 0, first)
+
+
+CHUNK = 1 << 18
+"""Characters :func:`read_sentences` reads at a time."""
+
+
+def read_sentences(
+    handle: TextIO, *, split: Callable[[str], list[str]], separator: str | None, boundary: str = DOCSTART,
+    name: str = "<stream>",
+) -> Iterator[Block]:
+    """:func:`read_blocks` of a text file, the same blocks, read a megabyte or so at a time.
+
+    ``separator`` is what ``split`` splits a line on (``None``: any whitespace,
+    else a literal string). A chunk of whole sentences whose every line holds the
+    same number of fields, or none (a blank line), and no carriage return or
+    ``boundary``, is split at once, which is what makes files of millions of
+    tokens quick to read; any other chunk goes through :func:`read_blocks` line by
+    line, which has the last word on what a line holds and which error it is.
+    A chunk ends at an empty line (``"\\n\\n"``).
+    """
+    width: int | None = None
+    line, rest = 1, ""
+    while True:
+        try:
+            data = handle.read(CHUNK)
+        except UnicodeDecodeError:
+            raise (_not_utf8(name) if os.path.isfile(name) else ValueError(f"{name}: not UTF-8")) from None
+        text = rest + data
+        if line == 1:
+            text = text.removeprefix(BOM)
+        if data:
+            cut = text.rfind("\n\n")
+            if cut < 0:
+                rest = text
+                continue
+            text, rest = text[:cut + 1], text[cut + 2:]
+        lines = text.split("\n")
+        if width is None:
+            width = len(next((row for row in map(split, lines) if row), [])) or None
+        plain = width and "\r" not in text and boundary not in text
+        blocks = _split_at_once(lines, width, separator) if plain else None
+        if blocks is None:
+            yield from read_blocks((f"{row}\n" for row in lines[:-1] + [lines[-1]] * bool(lines[-1])),
+                                   split=split, boundary=boundary, name=name, start=line, width=width)
+        else:
+            yield from (Block(fields, width, line + first) for fields, first in blocks)
+        line += len(lines) if data else 0
+        if not data:
+            return
+
+
+_OTHER_SPACE = re.compile(r"[^\S \n]")
+"""Whitespace other than a space or a line end: lines holding it are read line by line."""
+
+_ASCII_SPACE = "\t\x0b\x0c\r\x1c\x1d\x1e\x1f"
+"""The ASCII characters among :data:`_OTHER_SPACE` (an ASCII text is checked for them without the regex engine)."""
+
+
+def _split_at_once(lines: list[str], width: int, separator: str | None) -> list[tuple[list[str], int]] | None:
+    """The sentences of ``lines`` as (fields, index of the first line), or None unless every line holds
+    ``width`` fields split by single separators (single spaces when ``separator`` is None) or is empty;
+    then the line-by-line reader decides."""
+    text = "\n".join(lines)
+    spaces = list(map(str.count, lines, repeat(separator or " ")))
+    blank = lines.count("")
+    if width < 2 or spaces.count(width - 1) + blank != len(lines):
+        return None
+    if separator is None:
+        if any(c in text for c in _ASCII_SPACE) if text.isascii() else _OTHER_SPACE.search(text):
+            return None
+        fields = text.split()
+        # every line has width - 1 spaces, so no more than width fields: the total says each has width
+        if len(fields) != width * (len(lines) - blank):
+            return None
+    else:
+        fields = separator.join(filter(None, lines)).split(separator)
+        if "" in fields:
+            return None
+    sentences, position, line = [], 0, 0
+    for piece in text.split("\n\n"):
+        sentence = piece.strip("\n")
+        if sentence:
+            size = (sentence.count("\n") + 1) * width
+            sentences.append((fields[position:position + size], line + len(piece) - len(piece.lstrip("\n"))))
+            position += size
+        line += piece.count("\n") + 2
+    return sentences
 
 
 def read_columns(source: Source, delimiter: str | None = None) -> ColumnFile:
@@ -134,15 +254,28 @@ def read_columns(source: Source, delimiter: str | None = None) -> ColumnFile:
     kept. Raises ValueError naming the line when rows of a file disagree on the
     number of columns or a file is not UTF-8.
     """
-    name, lines = _open(source)
-    return ColumnFile.of(list(read_blocks(lines, split=_splitter(delimiter), name=name)), name)
+    return ColumnFile.of(list(iter_columns(source, delimiter)), _open(source)[0])
 
 
 def iter_columns(source: Source, delimiter: str | None = None, name: str | None = None) -> Iterator[Block]:
     """The sentences of a column file one :class:`Block` at a time, as :func:`read_columns` reads them;
     ``name`` names the source in messages (default: its path, or ``<lines>``)."""
+    split = _splitter(delimiter)
+    if isinstance(source, (str, os.PathLike)):
+        return _file_sentences(source, split, delimiter, name or os.fspath(source))
     found, lines = _open(source)
-    return read_blocks(lines, split=_splitter(delimiter), name=name or found)
+    if isinstance(lines, io.TextIOBase) and (delimiter is None or "\n" not in delimiter):
+        return read_sentences(lines, split=split, separator=delimiter, name=name or found)  # type: ignore[arg-type]
+    return read_blocks(lines, split=split, name=name or found)
+
+
+def _file_sentences(path: str | os.PathLike[str], split: Callable[[str], list[str]], delimiter: str | None,
+                    name: str) -> Iterator[Block]:
+    with open(path, encoding="utf-8") as handle:
+        if delimiter is not None and "\n" in delimiter:
+            yield from read_blocks(handle, split=split, name=name)
+        else:
+            yield from read_sentences(handle, split=split, separator=delimiter, name=name)
 
 
 def _splitter(delimiter: str | None) -> Callable[[str], list[str]]:
@@ -162,7 +295,8 @@ def check_same_tokens(gold: ColumnFile, pred: ColumnFile, first: int = 0) -> Non
     ``first`` is the number of the files' sentences before these (when they are a
     batch of a longer file), so that the message counts sentences in the whole file.
     """
-    for s, (g, p) in enumerate(zip(gold.tokens, pred.tokens)):
+    for s, (gold_block, pred_block) in enumerate(zip(gold.blocks, pred.blocks)):
+        g, p = gold_block.column(0), pred_block.column(0)
         if g == p:
             continue
         for t, (gt, pt) in enumerate(zip(g, p)):
@@ -175,7 +309,7 @@ def check_same_tokens(gold: ColumnFile, pred: ColumnFile, first: int = 0) -> Non
             f"files do not align at sentence {first + s} ({gold.name} line {gold.lines[s]}, {pred.name} line "
             f"{pred.lines[s]}): {len(g)} gold tokens but {len(p)} predicted tokens"
         )
-    if len(gold.tokens) != len(pred.tokens):
+    if len(gold.blocks) != len(pred.blocks):
         raise ValueError(
             f"{gold.name} has {len(gold.tokens)} sentences but {pred.name} has {len(pred.tokens)}; "
             "they must align sentence by sentence"

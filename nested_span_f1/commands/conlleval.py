@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 
-from ..conll import read_blocks
+from ..conll import read_blocks, read_sentences
 from ..counts import Counts
 from ..flat import count_tags
 from ..report import conlleval_latex, conlleval_text
@@ -61,7 +61,7 @@ def delimiter_pattern(delimiter: str) -> re.Pattern[str]:
 
 def _splitter(pattern: re.Pattern[str]) -> Callable[[str], list[str]]:
     # conlleval.pl chomps only "\n": a "\r" stays in the last field, as in the Perl script
-    split = pattern.pattern.split if re.escape(pattern.pattern) == pattern.pattern else pattern.split
+    split = pattern.split
 
     def fields(line: str) -> list[str]:
         parts = split(line.rstrip("\n"))
@@ -71,6 +71,11 @@ def _splitter(pattern: re.Pattern[str]) -> Callable[[str], list[str]]:
         return parts
 
     return fields
+
+
+def _literal(pattern: re.Pattern[str]) -> str | None:
+    """The pattern's text when it matches only itself (then lines can be split without the regex engine)."""
+    return pattern.pattern if re.escape(pattern.pattern) == pattern.pattern and "\n" not in pattern.pattern else None
 
 
 def _raw(tag: str, outside: str) -> str:
@@ -92,21 +97,41 @@ def read_conlleval(lines: Iterable[str], delimiter: str = " ", raw: bool = False
     return in the predicted tag, and stops at the first blank line).
     """
     pattern = delimiter_pattern(delimiter)
-    lines = iter(lines)
-    first = next(lines, "")
+    if not isinstance(lines, io.TextIOBase):
+        lines = io.StringIO("".join(lines))
+    first = lines.readline()
     if first.endswith("\r\n"):
         raise ValueError(f"{name}, line 1: the line ends in \\r\\n (Windows line ends), which conlleval.pl reads "
                          "as part of the last tag; convert the file first (dos2unix, or tr -d '\\r')")
-    for block in read_blocks(chain([first], lines), split=_splitter(pattern), boundary=BOUNDARY, name=name):
-        for number, fields in enumerate(block.rows, block.line):
-            if len(fields) < 2:
-                line = delimiter.join(fields)
-                hint = "; fields are split on one space unless -d says otherwise: pass -d '\\t' for tab-separated input" \
-                    if "\t" in line and "\t" not in delimiter else ""
-                raise ValueError(f"{name}, line {number}: fewer than two fields in {line!r}{hint}")
-        gold = [_raw(f[-2], outside) if raw else f[-2] for f in block.rows]
-        pred = [_raw(f[-1], outside) if raw else f[-1] for f in block.rows]
+    rest = io.StringIO(first) if first == "" else _Again(first, lines)
+    literal = _literal(pattern)
+    blocks = read_sentences(rest, split=_splitter(pattern), separator=literal, boundary=BOUNDARY, name=name) \
+        if literal else read_blocks(rest, split=_splitter(pattern), boundary=BOUNDARY, name=name)
+    for block in blocks:
+        if block.width < 2:
+            line = delimiter.join(block.fields[:1])
+            hint = "; fields are split on one space unless -d says otherwise: pass -d '\\t' for tab-separated input" \
+                if "\t" in line and "\t" not in delimiter else ""
+            raise ValueError(f"{name}, line {block.line}: fewer than two fields in {line!r}{hint}")
+        gold, pred = block.column(-2), block.column(-1)
+        if raw:
+            gold, pred = [_raw(tag, outside) for tag in gold], [_raw(tag, outside) for tag in pred]
         yield gold, pred, block.line
+
+
+class _Again(io.TextIOBase):
+    """A text stream whose first line, already read, is given back first."""
+
+    def __init__(self, first: str, rest: io.TextIOBase) -> None:
+        self._first, self._rest = first, rest
+
+    def read(self, size: int | None = -1) -> str:
+        first, self._first = self._first, ""
+        return first + self._rest.read(size)
+
+    def __iter__(self) -> Iterator[str]:
+        first, self._first = self._first, ""
+        return chain([first] if first else [], self._rest)
 
 
 def count_conlleval(sentences: Iterable[Tagged], name: str = "<stdin>") -> Counts:

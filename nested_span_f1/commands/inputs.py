@@ -19,7 +19,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from ..conll import Block, ColumnFile, iter_columns, read_text, text_lines
+from ..conll import Block, ColumnFile, iter_columns, read_text
 from ..formats import FORMATS, Corpus, detect_format, get_format, read_corpus
 from ..matching import DuplicateSpanWarning
 
@@ -78,12 +78,12 @@ def column_index(value: str) -> int:
 def tag_column(file: ColumnFile, index: int) -> list[list[str]]:
     """Column ``index`` (a list index, from :func:`column_index`) of every sentence, checked against the
     file's width first so that the message counts columns as the user does."""
-    width = len(file.rows[0][0]) if file.rows else 0
-    if file.rows and not -width <= index < width:
+    width = file.width
+    if file.blocks and not -width <= index < width:
         number = index + 1 if index >= 0 else index
         raise ValueError(f"{file.name}: --column {number} is beyond the file's {width} columns "
                          f"(line {file.lines[0]}); columns count from 1, or from the end with -1")
-    if file.rows and index in (0, -width):
+    if file.blocks and index in (0, -width):
         raise ValueError(f"{file.name}: column 1 holds the tokens ({width} columns); pass the tag column")
     return file.column(index)
 
@@ -95,25 +95,14 @@ def progress(path: str) -> Any:
                 disable=size < LARGE_FILE or not sys.stderr.isatty(), leave=False)
 
 
-def lines_with_progress(path: str) -> Iterator[str]:
-    """The lines of a UTF-8 file (:func:`text_lines`), moving a :func:`progress` bar by characters read."""
-    with progress(path) as bar:
-        if bar.disable:
-            yield from text_lines(path)
-            return
-        read = 0
-        for number, line in enumerate(text_lines(path), 1):
-            read += len(line)
-            if number % 65536 == 0:
-                bar.update(read)
-                read = 0
-            yield line
-        bar.update(read)
-
-
 def column_blocks(path: str, delimiter: str | None = None) -> Iterator[Block]:
     """The sentences of a column file one at a time (:func:`iter_columns`), with a progress bar for large files."""
-    return iter_columns(lines_with_progress(path), delimiter, name=path)
+    with progress(path) as bar, open(path, encoding="utf-8") as handle:
+        for number, block in enumerate(iter_columns(handle, delimiter, name=path), 1):
+            if number % 4096 == 0 and not bar.disable:
+                bar.update(handle.buffer.tell() - bar.n)
+            yield block
+        bar.update(bar.total - bar.n)
 
 
 def read_column_file(path: str, delimiter: str | None = None) -> ColumnFile:

@@ -59,7 +59,7 @@ def count_files(args: argparse.Namespace) -> tuple[Counts, int]:
 
     blocks = side_by_side(column_blocks(args.gold, args.delimiter), column_blocks(args.pred, args.delimiter),
                           args.gold, args.pred)
-    return add_counts(blocks, count, size=lambda pair: len(pair[0].rows))
+    return add_counts(blocks, count, size=lambda pair: len(pair[0]))
 
 
 def run(args: argparse.Namespace) -> int:
