@@ -7,8 +7,8 @@ boundary, missing and spurious entities, I- starts): one conlleval file
 ``score``, and the same sentences as OneIE jsonl with nested spans added (each
 gold entity of 2+ tokens gets an inner one-token entity; predictions keep it for
 80% of the sentences) for ``nested``. Each command then runs once in a fresh
-process; its wall time and peak resident set (``ru_maxrss`` of that child, from
-``os.wait4``) are recorded. ``conlleval.pl`` runs on the same file when its path
+process under GNU time (``/usr/bin/time``), which records its wall time and
+peak resident set. ``conlleval.pl`` runs on the same file when its path
 is given, and its output must equal ours byte for byte.
 
     python scripts/bench_streaming.py --conlleval-pl /tmp/conlleval.pl
@@ -25,17 +25,17 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench import synthetic  # noqa: E402
+from bench import synthetic
 
-from nested_span_f1 import tags_to_spans  # noqa: E402
+from nested_span_f1 import tags_to_spans
 
 SIZES = (1_000_000, 10_000_000)
+TIME = "/usr/bin/time"
 CHUNK = 10_000
 """Sentences generated at a time (each chunk seeded from the seed and its index), so the generator's memory stays small."""
 
@@ -75,18 +75,19 @@ def write_files(folder: Path, tokens: int, seed: int = 0) -> dict[str, Any]:
 
 
 def run(command: list[str], stdin: Path | None, stdout: Path) -> dict[str, Any]:
-    """Run ``command`` once in a fresh process: wall seconds, peak resident set (MB) and exit status."""
+    """Run ``command`` once in a fresh process under GNU time: wall seconds and peak resident set (MB).
+
+    GNU time forks from a small process; the peak of a child forked from this one
+    would start from this process's own resident set.
+    """
+    report = stdout.with_suffix(".time")
     with open(stdout, "wb") as out, open(stdin or os.devnull, "rb") as given:
-        start = time.perf_counter()
-        child = subprocess.Popen(command, stdin=given, stdout=out, stderr=subprocess.PIPE)
-        assert child.stderr is not None
-        error = child.stderr.read()
-        _, status, usage = os.wait4(child.pid, 0)
-        seconds = time.perf_counter() - start
-        child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} exited with {child.returncode}: {error.decode(errors='replace')}")
-    return {"seconds": seconds, "peak_mb": usage.ru_maxrss / 1024}
+        done = subprocess.run([TIME, "-f", "%e %M", "-o", str(report), *command], stdin=given, stdout=out,
+                              stderr=subprocess.PIPE, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} exited with {done.returncode}: {done.stderr.decode(errors='replace')}")
+    seconds, kb = report.read_text().split()[-2:]
+    return {"seconds": float(seconds), "peak_mb": int(kb) / 1024}
 
 
 def measure(sizes: tuple[int, ...] = SIZES, conlleval_pl: str | None = None, seed: int = 0) -> dict[str, Any]:
@@ -107,6 +108,7 @@ def measure(sizes: tuple[int, ...] = SIZES, conlleval_pl: str | None = None, see
             row["nested"] = run([*ours, "nested", "--gold", str(p["gold.jsonl"]), "--pred", str(p["pred.jsonl"])], None,
                                 folder / "nested.txt")
             row["python_numpy_import"] = run([sys.executable, "-c", "import numpy"], None, folder / "import.txt")
+            row["cli_version"] = run([*ours, "--version"], None, folder / "version.txt")
             if conlleval_pl:
                 perl = folder / "perl.txt"
                 row["conlleval_pl"] = run(["perl", conlleval_pl], p["conlleval.txt"], perl)
@@ -133,12 +135,12 @@ def print_report(figures: dict[str, Any]) -> None:
     for tokens, row in figures["sizes"].items():
         print(f"\n{int(tokens):,} tokens ({row['sentences']:,} sentences; conlleval file "
               f"{row['file_mb']['conlleval.txt']:.0f} MB, nested gold {row['file_mb']['gold.jsonl']:.0f} MB)")
-        print(f"  {'command':<34} {'seconds':>8} {'peak MB':>8} {'vs conlleval.pl':>16}")
-        names = ["conlleval", "score", "nested", "python_numpy_import"] + (["conlleval_pl"] if "conlleval_pl" in row else [])
+        print(f"  {'command':<34} {'seconds':>8} {'peak MB':>8} {'conlleval.pl s / ours':>22}")
+        names = ["conlleval", "score", "nested", "python_numpy_import", "cli_version"] + (["conlleval_pl"] if "conlleval_pl" in row else [])
         for name in names:
             speedup = row[name].get("speedup_vs_conlleval_pl")
-            ratio = f"{speedup:.1f}x faster" if speedup else ""
-            print(f"  {name:<34} {row[name]['seconds']:>8.2f} {row[name]['peak_mb']:>8.1f} {ratio:>16}")
+            ratio = f"{speedup:.1f}x" if speedup else ""
+            print(f"  {name:<34} {row[name]['seconds']:>8.2f} {row[name]['peak_mb']:>8.1f} {ratio:>22}")
         if "identical_to_conlleval_pl" in row:
             print(f"  conlleval output byte-identical to conlleval.pl's: {row['identical_to_conlleval_pl']}")
     if "peak_ratio_largest_to_smallest" in figures:
@@ -153,6 +155,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
+    if not os.path.exists(TIME):
+        parser.error(f"{TIME} (GNU time) is needed to measure each command's peak memory")
     figures = measure(tuple(int(n) for n in args.sizes.split(",")), args.conlleval_pl, args.seed)
     if args.json:
         print(json.dumps(figures, indent=2))

@@ -146,7 +146,7 @@ def read_corpus(path: PathLike, format: str | None = None) -> Corpus:
     return FORMATS[name].read(text, str(path))
 
 
-BATCH_LINES = 12_000
+BATCH_LINES = 2_400
 """Lines read at a time from a line-based file by :func:`read_batches` (whole records of 1, 3 or 4 lines)."""
 
 
