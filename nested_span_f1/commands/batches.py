@@ -20,14 +20,15 @@ C = TypeVar("C")
 
 
 def add_counts(sentences: Iterable[S], count: Callable[[list[S], int], C], size: Callable[[S], int],
-               batch_tokens: int = BATCH_TOKENS) -> tuple[C, int]:
+               batch_tokens: int | None = None) -> tuple[C, int]:
     """The counts of ``sentences``, as ``count(batch, first)`` of consecutive batches added, and the
     number of sentences.
 
     ``size`` gives a sentence's tokens; ``first`` is the index of a batch's first
-    sentence in the whole stream (for messages). No sentences at all are counted
-    as one empty batch.
+    sentence in the whole stream (for messages); ``batch_tokens`` defaults to
+    :data:`BATCH_TOKENS`. No sentences at all are counted as one empty batch.
     """
+    batch_tokens = batch_tokens or BATCH_TOKENS
     total: C | None = None
     batch: list[S] = []
     tokens = first = 0

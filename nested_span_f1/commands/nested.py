@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from ..formats import FORMATS, Corpus, align, read_batches
 from ..nested import NestedCounts, count_nested, describe_spans, summarize_nested
 from ..report import table
-from .batches import BATCH_TOKENS, add_counts, side_by_side
+from .batches import add_counts, side_by_side
 from .inputs import HelpFormatter, duplicates_in_output, for_people, format_name
 
 BREAKDOWN_TITLES = {
@@ -131,7 +131,7 @@ def count_files(gold: NestedFile, pred: NestedFile, whole: bool = False) -> Batc
 
     with duplicates_in_output():
         return add_counts(side_by_side(gold.sentences(), pred.sentences(), gold.path, pred.path), count,
-                          size=lambda pair: len(pair[0].tokens), batch_tokens=sys.maxsize if whole else BATCH_TOKENS)[0]
+                          size=lambda pair: len(pair[0].tokens), batch_tokens=sys.maxsize if whole else None)[0]
 
 
 def breakdown_table(buckets: Mapping[str, Mapping[str, Any]], title: str, digits: int = 4) -> str:

@@ -150,13 +150,14 @@ BATCH_LINES = 2_400
 """Lines read at a time from a line-based file by :func:`read_batches` (whole records of 1, 3 or 4 lines)."""
 
 
-def read_batches(path: PathLike, format: str | None = None, lines: int = BATCH_LINES) -> Iterator[Corpus]:
+def read_batches(path: PathLike, format: str | None = None, lines: int | None = None) -> Iterator[Corpus]:
     """The sentences of a nested-NER file as consecutive corpora, for files of any size.
 
     Line-based formats (json lines, text blocks) are read ``lines`` lines at a
-    time (detection looks at the first batch); a json list is one value and is
-    read whole, as one corpus. Raises as :func:`read_corpus`.
+    time (default :data:`BATCH_LINES`; detection looks at the first batch); a json
+    list is one value and is read whole, as one corpus. Raises as :func:`read_corpus`.
     """
+    lines = lines or BATCH_LINES
     source = os.fspath(path)
     rest = text_lines(path)
     head = list(islice(rest, lines))
