@@ -6,9 +6,9 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import accumulate, repeat
 from pathlib import Path
-from typing import TextIO, Union
+from typing import Protocol, TextIO, Union
 
 Source = Union[str, "os.PathLike[str]", TextIO, Iterable[str]]
 
@@ -164,8 +164,14 @@ CHUNK = 1 << 18
 """Characters :func:`read_sentences` reads at a time."""
 
 
+class Readable(Protocol):
+    """A text file as :func:`read_sentences` reads it."""
+
+    def read(self, size: int = -1, /) -> str: ...
+
+
 def read_sentences(
-    handle: TextIO, *, split: Callable[[str], list[str]], separator: str | None, boundary: str = DOCSTART,
+    handle: Readable, *, split: Callable[[str], list[str]], separator: str | None, boundary: str = DOCSTART,
     name: str = "<stream>",
 ) -> Iterator[Block]:
     """:func:`read_blocks` of a text file, the same blocks, read a megabyte or so at a time.
@@ -197,13 +203,13 @@ def read_sentences(
         lines = text.split("\n")
         if width is None:
             width = len(next((row for row in map(split, lines) if row), [])) or None
-        plain = width and "\r" not in text and boundary not in text
-        blocks = _split_at_once(lines, width, separator) if plain else None
+        blocks: Iterable[Block] | None = None
+        if width is not None and "\r" not in text and boundary not in text:
+            blocks = _split_at_once(lines, width, separator, line)
         if blocks is None:
-            yield from read_blocks((f"{row}\n" for row in lines[:-1] + [lines[-1]] * bool(lines[-1])),
-                                   split=split, boundary=boundary, name=name, start=line, width=width)
-        else:
-            yield from (Block(fields, width, line + first) for fields, first in blocks)
+            blocks = read_blocks((f"{row}\n" for row in lines[:-1] + [lines[-1]] * bool(lines[-1])),
+                                 split=split, boundary=boundary, name=name, start=line, width=width)
+        yield from blocks
         line += len(lines) if data else 0
         if not data:
             return
@@ -216,8 +222,8 @@ _ASCII_SPACE = "\t\x0b\x0c\r\x1c\x1d\x1e\x1f"
 """The ASCII characters among :data:`_OTHER_SPACE` (an ASCII text is checked for them without the regex engine)."""
 
 
-def _split_at_once(lines: list[str], width: int, separator: str | None) -> list[tuple[list[str], int]] | None:
-    """The sentences of ``lines`` as (fields, index of the first line), or None unless every line holds
+def _split_at_once(lines: list[str], width: int, separator: str | None, start: int) -> list[Block] | None:
+    """The sentences of ``lines`` (the first is line ``start``), or None unless every line holds
     ``width`` fields split by single separators (single spaces when ``separator`` is None) or is empty;
     then the line-by-line reader decides."""
     text = "\n".join(lines)
@@ -236,15 +242,15 @@ def _split_at_once(lines: list[str], width: int, separator: str | None) -> list[
         fields = separator.join(filter(None, lines)).split(separator)
         if "" in fields:
             return None
-    sentences, position, line = [], 0, 0
-    for piece in text.split("\n\n"):
-        sentence = piece.strip("\n")
-        if sentence:
-            size = (sentence.count("\n") + 1) * width
-            sentences.append((fields[position:position + size], line + len(piece) - len(piece.lstrip("\n"))))
-            position += size
-        line += piece.count("\n") + 2
-    return sentences
+    body = text.rstrip("\n")
+    if body.startswith("\n") or "\n\n\n" in body:
+        return None
+    # sentences are the pieces between empty lines; each piece's rows give its fields and the next one's line
+    pieces = body.split("\n\n") if body else []
+    rows = [n + 1 for n in map(str.count, pieces, repeat("\n"))]
+    ends = list(accumulate(n * width for n in rows))
+    firsts = accumulate(rows, lambda line, n: line + n + 1, initial=start)
+    return list(map(Block, map(fields.__getitem__, map(slice, [0, *ends], ends)), repeat(width), firsts))
 
 
 def read_columns(source: Source, delimiter: str | None = None) -> ColumnFile:
@@ -265,7 +271,7 @@ def iter_columns(source: Source, delimiter: str | None = None, name: str | None 
         return _file_sentences(source, split, delimiter, name or os.fspath(source))
     found, lines = _open(source)
     if isinstance(lines, io.TextIOBase) and (delimiter is None or "\n" not in delimiter):
-        return read_sentences(lines, split=split, separator=delimiter, name=name or found)  # type: ignore[arg-type]
+        return read_sentences(lines, split=split, separator=delimiter, name=name or found)
     return read_blocks(lines, split=split, name=name or found)
 
 

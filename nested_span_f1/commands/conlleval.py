@@ -119,13 +119,13 @@ def read_conlleval(lines: Iterable[str], delimiter: str = " ", raw: bool = False
         yield gold, pred, block.line
 
 
-class _Again(io.TextIOBase):
+class _Again:
     """A text stream whose first line, already read, is given back first."""
 
     def __init__(self, first: str, rest: io.TextIOBase) -> None:
         self._first, self._rest = first, rest
 
-    def read(self, size: int | None = -1) -> str:
+    def read(self, size: int = -1, /) -> str:
         first, self._first = self._first, ""
         return first + self._rest.read(size)
 

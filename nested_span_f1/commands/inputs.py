@@ -100,7 +100,7 @@ def column_blocks(path: str, delimiter: str | None = None) -> Iterator[Block]:
     with progress(path) as bar, open(path, encoding="utf-8") as handle:
         for number, block in enumerate(iter_columns(handle, delimiter, name=path), 1):
             if number % 4096 == 0 and not bar.disable:
-                bar.update(handle.buffer.tell() - bar.n)
+                bar.update(os.lseek(handle.fileno(), 0, os.SEEK_CUR) - bar.n)
             yield block
         bar.update(bar.total - bar.n)
 

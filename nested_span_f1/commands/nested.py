@@ -87,9 +87,9 @@ class NestedFile:
 
 
 def _corpus(sentences: Sequence[Sentence], source: str) -> Corpus:
-    ids = [s.sentence_id for s in sentences]
+    ids = [s.sentence_id for s in sentences if s.sentence_id is not None]
     return Corpus([s.tokens for s in sentences], [s.entities for s in sentences],
-                  ids if all(i is not None for i in ids) else None, None, source=source)
+                  ids if len(ids) == len(sentences) else None, None, source=source)
 
 
 @dataclass(frozen=True)
