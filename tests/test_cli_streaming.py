@@ -234,3 +234,31 @@ def test_a_closed_stdout_pipe_ends_quietly():
     child.stdin.close()
     assert child.wait(timeout=120) == 141
     assert child.stderr.read() == b""
+
+
+def test_strict_mode_detecting_its_scheme_equals_one_shot(capsys, small_batches, tmp_path):
+    gold, pred = _tagged(5)
+    gold[50][0] = "S-PER"  # a late tag that changes the detected scheme
+    tokens = [[f"w{i}" for i in range(len(s))] for s in gold]
+    _write_columns(tmp_path / "gold.txt", gold, tokens)
+    _write_columns(tmp_path / "pred.txt", pred, tokens)
+    code, out, err = _run(capsys, "score", "--gold", tmp_path / "gold.txt", "--pred", tmp_path / "pred.txt",
+                          "--mode", "strict", "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out) == score_tags(pred, gold, mode="strict", zero_division=0)
+
+
+def test_files_of_different_lengths_are_one_line(capsys, small_batches, tmp_path):
+    gold, pred = _tagged(6, n=30)
+    tokens = [[f"w{i}" for i in range(len(s))] for s in gold]
+    _write_columns(tmp_path / "gold.txt", gold, tokens)
+    _write_columns(tmp_path / "pred.txt", pred[:-1], tokens[:-1])
+    assert _error(capsys, "score", "--gold", tmp_path / "gold.txt", "--pred", tmp_path / "pred.txt") == (
+        f"nested-span-f1 score: error: {tmp_path / 'gold.txt'} has more sentences than {tmp_path / 'pred.txt'}, "
+        "which ends after 29; they must align sentence by sentence\n")
+    short = tmp_path / "pred.jsonl"
+    short.write_text("".join((SAMPLES / "nested.pred.jsonl").read_text().splitlines(keepends=True)[:5]))
+    gold_path = SAMPLES / "nested.gold.jsonl"
+    assert _error(capsys, "nested", "--gold", gold_path, "--pred", short) == (
+        f"nested-span-f1 nested: error: {gold_path} has more sentences than {short}, which ends after 5; they must "
+        "align sentence by sentence\n")

@@ -59,7 +59,9 @@ def count_files(args: argparse.Namespace) -> tuple[Counts, int]:
 
     blocks = side_by_side(column_blocks(args.gold, args.delimiter), column_blocks(args.pred, args.delimiter),
                           args.gold, args.pred)
-    return add_counts(blocks, count, size=lambda pair: len(pair[0]))
+    # strict mode detects the scheme from all of the tags, as seqeval does: one batch then
+    whole = args.mode is not None and args.scheme is None
+    return add_counts(blocks, count, size=lambda pair: len(pair[0]), batch_tokens=sys.maxsize if whole else None)
 
 
 def run(args: argparse.Namespace) -> int:
