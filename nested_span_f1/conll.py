@@ -113,12 +113,10 @@ def text_lines(path: str | os.PathLike[str]) -> Iterator[str]:
             raise _not_utf8(path) from None
 
 
-def _open(source: Source) -> tuple[str, Iterable[str]]:
+def _name(source: Source) -> str:
     if isinstance(source, (str, os.PathLike)):
-        return os.fspath(source), text_lines(source)
-    if isinstance(source, io.TextIOBase):
-        return getattr(source, "name", "<stream>"), source
-    return "<lines>", source
+        return os.fspath(source)
+    return getattr(source, "name", "<stream>") if isinstance(source, io.TextIOBase) else "<lines>"
 
 
 def read_blocks(
@@ -260,28 +258,23 @@ def read_columns(source: Source, delimiter: str | None = None) -> ColumnFile:
     kept. Raises ValueError naming the line when rows of a file disagree on the
     number of columns or a file is not UTF-8.
     """
-    return ColumnFile.of(list(iter_columns(source, delimiter)), _open(source)[0])
+    return ColumnFile.of(list(iter_columns(source, delimiter)), _name(source))
 
 
 def iter_columns(source: Source, delimiter: str | None = None, name: str | None = None) -> Iterator[Block]:
     """The sentences of a column file one :class:`Block` at a time, as :func:`read_columns` reads them;
     ``name`` names the source in messages (default: its path, or ``<lines>``)."""
-    split = _splitter(delimiter)
+    split, name = _splitter(delimiter), name or _name(source)
     if isinstance(source, (str, os.PathLike)):
-        return _file_sentences(source, split, delimiter, name or os.fspath(source))
-    found, lines = _open(source)
-    if isinstance(lines, io.TextIOBase) and (delimiter is None or "\n" not in delimiter):
-        return read_sentences(lines, split=split, separator=delimiter, name=name or found)
-    return read_blocks(lines, split=split, name=name or found)
+        return _file_blocks(source, delimiter, name)
+    if isinstance(source, io.TextIOBase) and (delimiter is None or "\n" not in delimiter):
+        return read_sentences(source, split=split, separator=delimiter, name=name)
+    return read_blocks(source, split=split, name=name)
 
 
-def _file_sentences(path: str | os.PathLike[str], split: Callable[[str], list[str]], delimiter: str | None,
-                    name: str) -> Iterator[Block]:
+def _file_blocks(path: str | os.PathLike[str], delimiter: str | None, name: str) -> Iterator[Block]:
     with open(path, encoding="utf-8") as handle:
-        if delimiter is not None and "\n" in delimiter:
-            yield from read_blocks(handle, split=split, name=name)
-        else:
-            yield from read_sentences(handle, split=split, separator=delimiter, name=name)
+        yield from iter_columns(handle, delimiter, name)
 
 
 def _splitter(delimiter: str | None) -> Callable[[str], list[str]]:
