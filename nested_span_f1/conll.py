@@ -202,8 +202,8 @@ def read_sentences(
         if width is None:
             width = len(next((row for row in map(split, lines) if row), [])) or None
         blocks: Iterable[Block] | None = None
-        if width is not None and "\r" not in text and boundary not in text:
-            blocks = _split_at_once(lines, width, separator, line)
+        if width is not None and "\r" not in text:
+            blocks = _split_at_once(lines, width, separator, line, boundary)
         if blocks is None:
             blocks = read_blocks((f"{row}\n" for row in lines[:-1] + [lines[-1]] * bool(lines[-1])),
                                  split=split, boundary=boundary, name=name, start=line, width=width)
@@ -213,27 +213,29 @@ def read_sentences(
             return
 
 
-_OTHER_SPACE = re.compile(r"[^\S \n]")
-"""Whitespace other than a space or a line end: lines holding it are read line by line."""
+_OTHER_SPACE = {" ": re.compile(r"[^\S \n]"), "\t": re.compile(r"[^\S\t\n]")}
+"""Whitespace other than the separator (a space or a tab) or a line end: chunks holding it are read line by line."""
 
-_ASCII_SPACE = "\t\x0b\x0c\r\x1c\x1d\x1e\x1f"
-"""The ASCII characters among :data:`_OTHER_SPACE` (an ASCII text is checked for them without the regex engine)."""
+_ASCII_SPACE = " \t\x0b\x0c\r\x1c\x1d\x1e\x1f"
+"""The ASCII whitespace other than a line end (an ASCII text is checked for it without the regex engine)."""
 
 
-def _split_at_once(lines: list[str], width: int, separator: str | None, start: int) -> list[Block] | None:
+def _split_at_once(lines: list[str], width: int, separator: str | None, start: int, boundary: str) -> list[Block] | None:
     """The sentences of ``lines`` (the first is line ``start``), or None unless every line holds
-    ``width`` fields split by single separators (single spaces when ``separator`` is None) or is empty;
-    then the line-by-line reader decides."""
+    ``width`` fields split by single separators (``None``: single spaces, or single tabs throughout)
+    or is empty, and ``boundary`` only starts lines of their own; then the line-by-line reader decides."""
     text = "\n".join(lines)
-    spaces = list(map(str.count, lines, repeat(separator or " ")))
+    mark = separator or ("\t" if "\t" in text and " " not in text else " ")
+    counts = list(map(str.count, lines, repeat(mark)))
     blank = lines.count("")
-    if width < 2 or spaces.count(width - 1) + blank != len(lines):
+    if width < 2 or counts.count(width - 1) + blank != len(lines):
         return None
     if separator is None:
-        if any(c in text for c in _ASCII_SPACE) if text.isascii() else _OTHER_SPACE.search(text):
+        ascii_text = text.isascii()
+        if any(c in text for c in _ASCII_SPACE if c != mark) if ascii_text else _OTHER_SPACE[mark].search(text):
             return None
         fields = text.split()
-        # every line has width - 1 spaces, so no more than width fields: the total says each has width
+        # every line has width - 1 separators, so no more than width fields: the total says each has width
         if len(fields) != width * (len(lines) - blank):
             return None
     else:
@@ -248,7 +250,16 @@ def _split_at_once(lines: list[str], width: int, separator: str | None, start: i
     rows = [n + 1 for n in map(str.count, pieces, repeat("\n"))]
     ends = list(accumulate(n * width for n in rows))
     firsts = accumulate(rows, lambda line, n: line + n + 1, initial=start)
-    return list(map(Block, map(fields.__getitem__, map(slice, [0, *ends], ends)), repeat(width), firsts))
+    blocks = list(map(Block, map(fields.__getitem__, map(slice, [0, *ends], ends)), repeat(width), firsts))
+    if boundary in text:
+        # a boundary line between empty lines (CoNLL-2003's -DOCSTART-) is a sentence of its own to drop;
+        # one anywhere else ends a sentence inside a piece
+        kept = [b for b in blocks if b.fields[0] != boundary]
+        alone = [b for b in blocks if b.fields[0] == boundary and len(b) == 1]
+        if len(alone) + len(kept) != len(blocks) or len(alone) != sum(1 for line in lines if line.startswith(boundary + mark)):
+            return None
+        blocks = kept
+    return blocks
 
 
 def read_columns(source: Source, delimiter: str | None = None) -> ColumnFile:

@@ -3,6 +3,7 @@ bad input anywhere is one line on stderr naming file and line, never a traceback
 import io
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from nested_span_f1 import conll, count_tags, score_tags
 from nested_span_f1.cli import main
 from nested_span_f1.commands import batches
+from nested_span_f1.commands.conlleval import _splitter as conlleval_splitter
 from nested_span_f1.commands.nested import score_corpora
 from nested_span_f1.conll import read_blocks, read_columns, read_sentences
 from nested_span_f1.formats import FORMATS, align, read_batches, read_corpus, registry, write_corpus
@@ -115,25 +117,27 @@ def test_a_bad_tag_in_a_later_batch_is_named_by_file_and_line(capsys, small_batc
                    "O, B, I, E, S, U, L\n")
 
 
-ROWS = ["", " ", "x y z", "-DOCSTART- O", "t\u00e9 B-X\r", "a  O", "b O ", " c O", "d\tO", "e", "w1 O", "w2 B-A",
-        "w3 I-A"]
+ROWS = ["", " ", "x y z", "-DOCSTART- O", "-X- O", "t\u00e9 B-X\r", "a  O", "b O ", " c O", "d\tO", "e", "w1 O",
+        "w2 B-A", "w3 I-A"]
 
 
-@pytest.mark.parametrize("separator", [None, " "])
-def test_reading_in_chunks_equals_reading_line_by_line(monkeypatch, separator):
+@pytest.mark.parametrize(("separator", "boundary", "perl"), [
+    (None, "-DOCSTART-", False), (" ", "-DOCSTART-", False), (" ", "-X-", True)], ids=["score", "score-d", "conlleval"])
+def test_reading_in_chunks_equals_reading_line_by_line(monkeypatch, separator, boundary, perl):
     """read_sentences splits clean chunks at once: the blocks (or the error) equal read_blocks' on any text."""
-    split = conll._splitter(separator)
+    split = conlleval_splitter(re.compile(separator)) if perl else conll._splitter(separator)
     rng = random.Random(4)
     for chunk in (7, 30, 1000):
         monkeypatch.setattr(conll, "CHUNK", chunk)
         for _ in range(400):
-            text = "\n".join(rng.choices(ROWS, weights=[4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 6, 6, 6], k=rng.randint(0, 12)))
-            text = rng.choice(["", BOM]) + text + rng.choice(["", "\n", "\n\n"])
+            rows = rng.choices(ROWS, weights=[8, 1, 1, 2, 2, 1, 1, 1, 1, 1, 1, 12, 12, 12], k=rng.randint(0, 16))
+            text = rng.choice(["", BOM]) + "\n".join(rows) + rng.choice(["", "\n", "\n\n"])
+            text = text.replace(" ", "\t") if rng.random() < 0.3 else text
             outcomes = []
             for read in (read_blocks, read_sentences):
                 options = {"separator": separator} if read is read_sentences else {}
                 try:
-                    outcomes.append(list(read(io.StringIO(text), split=split, name="f", **options)))
+                    outcomes.append(list(read(io.StringIO(text), split=split, boundary=boundary, name="f", **options)))
                 except ValueError as error:
                     outcomes.append(str(error))
             assert outcomes[0] == outcomes[1], repr(text)
