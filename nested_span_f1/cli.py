@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -33,7 +35,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; bad input exits with status 2 and one line naming the problem."""
     args = build_parser().parse_args(argv)
     try:
-        return int(args.run(args) or 0)
+        if sys.stdout is None:
+            raise ValueError("stdout is closed; redirect it to a file or a pipe")
+        code = int(args.run(args) or 0)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        # the reader of stdout went away (`| head`): stop quietly as Unix tools do, and keep Python from
+        # failing again when it flushes stdout at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
+    except RecursionError:
+        print(f"nested-span-f1 {args.command}: error: the input is nested too deeply to read", file=sys.stderr)
+        return 2
     except ModuleNotFoundError as error:
         missing = (error.name or "").partition(".")[0]
         if missing not in EXTRAS:

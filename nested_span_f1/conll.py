@@ -3,85 +3,263 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Callable, Iterable, Iterator
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO, Union
+from itertools import accumulate, repeat
+from pathlib import Path
+from typing import Protocol, TextIO, Union
 
 Source = Union[str, "os.PathLike[str]", TextIO, Iterable[str]]
 
 DOCSTART = "-DOCSTART-"
 
 
+@dataclass(slots=True)
+class Block:
+    """One sentence of a column file: the fields of its rows one after the other (``width`` a row) and the
+    1-based line of its first row. (Not frozen: a file has millions of blocks, and a frozen dataclass is
+    slow to build.)"""
+
+    fields: list[str]
+    width: int
+    line: int
+
+    def __len__(self) -> int:
+        return len(self.fields) // self.width
+
+    @property
+    def rows(self) -> list[list[str]]:
+        """The fields row by row."""
+        return [self.fields[i:i + self.width] for i in range(0, len(self.fields), self.width)]
+
+    def column(self, index: int) -> list[str]:
+        """Field ``index`` of every row (negative counts from the end; ``-width <= index < width``)."""
+        return self.fields[index % self.width::self.width]
+
+
 @dataclass(frozen=True)
 class ColumnFile:
     """Sentences read from a column file.
 
-    ``tokens[s]`` and ``columns[s]`` hold sentence ``s``'s first column and the
+    ``tokens[s]`` and ``rows[s]`` hold sentence ``s``'s first column and the
     list of all its rows' fields; ``lines[s]`` is the 1-based line number of the
     sentence's first token, for error messages. ``name`` is the file name.
     """
 
     name: str
-    tokens: list[list[str]]
-    rows: list[list[list[str]]]
-    lines: list[int]
+    blocks: list[Block]
+
+    @classmethod
+    def of(cls, blocks: Sequence[Block], name: str) -> ColumnFile:
+        """The sentences of ``blocks`` (all of a file, or a batch of them)."""
+        return cls(name, list(blocks))
+
+    @property
+    def tokens(self) -> list[list[str]]:
+        return [b.column(0) for b in self.blocks]
+
+    @property
+    def rows(self) -> list[list[list[str]]]:
+        return [b.rows for b in self.blocks]
+
+    @property
+    def lines(self) -> list[int]:
+        return [b.line for b in self.blocks]
+
+    @property
+    def width(self) -> int:
+        """Fields a row (0 for a file without sentences)."""
+        return self.blocks[0].width if self.blocks else 0
 
     def column(self, index: int = -1) -> list[list[str]]:
         """One column of every sentence (default: the last, where tags live)."""
-        out = []
-        for s, rows in enumerate(self.rows):
+        if self.blocks and not -self.width <= index < self.width:
+            raise ValueError(f"{self.name}: sentence 0 (line {self.blocks[0].line}) has no column {index}")
+        return [b.column(index) for b in self.blocks]
+
+
+BOM = "\ufeff"
+"""The UTF-8 byte-order mark some editors put first in a file: every reader skips it."""
+
+
+def _not_utf8(path: str | os.PathLike[str]) -> ValueError:
+    """The error for a file that does not decode as UTF-8, naming its first bad line (found by a second,
+    byte-wise pass: the decoder that failed reads ahead in blocks and cannot say which line it was on)."""
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, 1):
             try:
-                out.append([row[index] for row in rows])
-            except IndexError:
-                raise ValueError(f"{self.name}: sentence {s} (line {self.lines[s]}) has no column {index}") from None
-        return out
+                raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                return ValueError(f"{os.fspath(path)}, line {number}: bytes {raw[error.start:error.end + 3]!r} "
+                                  "are not UTF-8; save the file as UTF-8")
+    return ValueError(f"{os.fspath(path)}: not UTF-8; save the file as UTF-8")
 
 
-def _open(source: Source) -> tuple[str, Any, bool]:
+def read_text(path: str | os.PathLike[str]) -> str:
+    """A UTF-8 file's text without a leading byte-order mark; ValueError naming the line of bytes that are not UTF-8."""
+    try:
+        return Path(path).read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise _not_utf8(path) from None
+
+
+def text_lines(path: str | os.PathLike[str]) -> Iterator[str]:
+    """The lines of a UTF-8 file, one at a time, as :func:`read_text` reads them."""
+    with open(path, encoding="utf-8-sig") as handle:
+        try:
+            yield from handle
+        except UnicodeDecodeError:
+            raise _not_utf8(path) from None
+
+
+def _name(source: Source) -> str:
     if isinstance(source, (str, os.PathLike)):
-        return str(source), open(source, encoding="utf-8"), True
-    if isinstance(source, io.TextIOBase):
-        return getattr(source, "name", "<stream>"), source, False
-    return "<lines>", source, False
-
-
-@dataclass(frozen=True)
-class Block:
-    """One sentence of a column file: its rows (each a list of fields) and the 1-based line of its first row."""
-
-    rows: list[list[str]]
-    line: int
+        return os.fspath(source)
+    return getattr(source, "name", "<stream>") if isinstance(source, io.TextIOBase) else "<lines>"
 
 
 def read_blocks(
-    lines: Iterable[str], *, split: Callable[[str], list[str]], boundary: str = DOCSTART, name: str = "<lines>"
+    lines: Iterable[str], *, split: Callable[[str], list[str]], boundary: str = DOCSTART, name: str = "<lines>",
+    start: int = 1, width: int | None = None,
 ) -> Iterator[Block]:
     """The sentences of column-formatted ``lines``, one block at a time.
 
     ``split`` turns a line (as read, line end included) into its fields. A line
     with no fields, or whose first field is ``boundary``, ends a sentence; empty
     sentences are skipped. Every line with fields must have as many as the first
-    one (ValueError naming ``name`` and the line otherwise).
+    one, or ``width`` when given (ValueError naming ``name`` and the line
+    otherwise). ``start`` is the number of the first line. A byte-order mark
+    before line 1 is skipped; bytes that are not UTF-8 are named by their line.
     """
-    rows: list[list[str]] = []
-    start, width = 0, None
-    for number, line in enumerate(lines, 1):
-        fields = split(line)
-        if fields:
-            if width is None:
-                width = len(fields)
-            elif len(fields) != width:
-                raise ValueError(f"{name}, line {number}: {len(fields)} columns where earlier lines have {width}")
-        if not fields or fields[0] == boundary:
-            if rows:
-                yield Block(rows, start)
-                rows = []
-            continue
-        if not rows:
-            start = number
-        rows.append(fields)
-    if rows:
-        yield Block(rows, start)
+    fields: list[str] = []
+    first = 0
+    try:
+        for number, line in enumerate(lines, start):
+            if number == 1:
+                line = line.removeprefix(BOM)
+            row = split(line)
+            if row:
+                if width is None:
+                    width = len(row)
+                elif len(row) != width:
+                    raise ValueError(f"{name}, line {number}: {len(row)} columns where earlier lines have {width}")
+            if not row or row[0] == boundary:
+                if fields:
+                    yield Block(fields, width or 0, first)
+                    fields = []
+                continue
+            if not fields:
+                first = number
+            fields += row
+    except UnicodeDecodeError:
+        raise (_not_utf8(name) if os.path.isfile(name) else ValueError(f"{name}: not UTF-8")) from None
+    if fields:
+        yield Block(fields, width or 0, first)
+
+
+CHUNK = 1 << 18
+"""Characters :func:`read_sentences` reads at a time."""
+
+
+class Readable(Protocol):
+    """A text file as :func:`read_sentences` reads it."""
+
+    def read(self, size: int = -1, /) -> str: ...
+
+
+def read_sentences(
+    handle: Readable, *, split: Callable[[str], list[str]], separator: str | None, boundary: str = DOCSTART,
+    name: str = "<stream>",
+) -> Iterator[Block]:
+    """:func:`read_blocks` of a text file, the same blocks, read a megabyte or so at a time.
+
+    ``separator`` is what ``split`` splits a line on (``None``: any whitespace,
+    else a literal string). A chunk of whole sentences whose every line holds the
+    same number of fields, or none (a blank line), and no carriage return or
+    ``boundary``, is split at once, which is what makes files of millions of
+    tokens quick to read; any other chunk goes through :func:`read_blocks` line by
+    line, which has the last word on what a line holds and which error it is.
+    A chunk ends at an empty line (``"\\n\\n"``).
+    """
+    width: int | None = None
+    line, rest = 1, ""
+    while True:
+        try:
+            data = handle.read(CHUNK)
+        except UnicodeDecodeError:
+            raise (_not_utf8(name) if os.path.isfile(name) else ValueError(f"{name}: not UTF-8")) from None
+        text = rest + data
+        if line == 1:
+            text = text.removeprefix(BOM)
+        if data:
+            cut = text.rfind("\n\n")
+            if cut < 0:
+                rest = text
+                continue
+            text, rest = text[:cut + 1], text[cut + 2:]
+        lines = text.split("\n")
+        if width is None:
+            width = len(next((row for row in map(split, lines) if row), [])) or None
+        blocks: Iterable[Block] | None = None
+        if width is not None and "\r" not in text:
+            blocks = _split_at_once(lines, width, separator, line, boundary)
+        if blocks is None:
+            blocks = read_blocks((f"{row}\n" for row in lines[:-1] + [lines[-1]] * bool(lines[-1])),
+                                 split=split, boundary=boundary, name=name, start=line, width=width)
+        yield from blocks
+        line += len(lines) if data else 0
+        if not data:
+            return
+
+
+_OTHER_SPACE = {" ": re.compile(r"[^\S \n]"), "\t": re.compile(r"[^\S\t\n]")}
+"""Whitespace other than the separator (a space or a tab) or a line end: chunks holding it are read line by line."""
+
+_ASCII_SPACE = " \t\x0b\x0c\r\x1c\x1d\x1e\x1f"
+"""The ASCII whitespace other than a line end (an ASCII text is checked for it without the regex engine)."""
+
+
+def _split_at_once(lines: list[str], width: int, separator: str | None, start: int, boundary: str) -> list[Block] | None:
+    """The sentences of ``lines`` (the first is line ``start``), or None unless every line holds
+    ``width`` fields split by single separators (``None``: single spaces, or single tabs throughout)
+    or is empty, and ``boundary`` only starts lines of their own; then the line-by-line reader decides."""
+    text = "\n".join(lines)
+    mark = separator or ("\t" if "\t" in text and " " not in text else " ")
+    counts = list(map(str.count, lines, repeat(mark)))
+    blank = lines.count("")
+    if width < 2 or counts.count(width - 1) + blank != len(lines):
+        return None
+    if separator is None:
+        ascii_text = text.isascii()
+        if any(c in text for c in _ASCII_SPACE if c != mark) if ascii_text else _OTHER_SPACE[mark].search(text):
+            return None
+        fields = text.split()
+        # every line has width - 1 separators, so no more than width fields: the total says each has width
+        if len(fields) != width * (len(lines) - blank):
+            return None
+    else:
+        fields = separator.join(filter(None, lines)).split(separator)
+        if "" in fields:
+            return None
+    body = text.rstrip("\n")
+    if body.startswith("\n") or "\n\n\n" in body:
+        return None
+    # sentences are the pieces between empty lines; each piece's rows give its fields and the next one's line
+    pieces = body.split("\n\n") if body else []
+    rows = [n + 1 for n in map(str.count, pieces, repeat("\n"))]
+    ends = list(accumulate(n * width for n in rows))
+    firsts = accumulate(rows, lambda line, n: line + n + 1, initial=start)
+    blocks = list(map(Block, map(fields.__getitem__, map(slice, [0, *ends], ends)), repeat(width), firsts))
+    if boundary in text:
+        # a boundary line between empty lines (CoNLL-2003's -DOCSTART-) is a sentence of its own to drop;
+        # one anywhere else ends a sentence inside a piece
+        kept = [b for b in blocks if b.fields[0] != boundary]
+        alone = [b for b in blocks if b.fields[0] == boundary and len(b) == 1]
+        if len(alone) + len(kept) != len(blocks) or len(alone) != sum(1 for line in lines if line.startswith(boundary + mark)):
+            return None
+        blocks = kept
+    return blocks
 
 
 def read_columns(source: Source, delimiter: str | None = None) -> ColumnFile:
@@ -89,36 +267,59 @@ def read_columns(source: Source, delimiter: str | None = None) -> ColumnFile:
 
     Blank lines and ``-DOCSTART-`` lines end a sentence; empty sentences are not
     kept. Raises ValueError naming the line when rows of a file disagree on the
-    number of columns.
+    number of columns or a file is not UTF-8.
     """
+    return ColumnFile.of(list(iter_columns(source, delimiter)), _name(source))
+
+
+def iter_columns(source: Source, delimiter: str | None = None, name: str | None = None) -> Iterator[Block]:
+    """The sentences of a column file one :class:`Block` at a time, as :func:`read_columns` reads them;
+    ``name`` names the source in messages (default: its path, or ``<lines>``)."""
+    split, name = _splitter(delimiter), name or _name(source)
+    if isinstance(source, (str, os.PathLike)):
+        return _file_blocks(source, delimiter, name)
+    if isinstance(source, io.TextIOBase) and (delimiter is None or "\n" not in delimiter):
+        return read_sentences(source, split=split, separator=delimiter, name=name)
+    return read_blocks(source, split=split, name=name)
+
+
+def _file_blocks(path: str | os.PathLike[str], delimiter: str | None, name: str) -> Iterator[Block]:
+    with open(path, encoding="utf-8") as handle:
+        yield from iter_columns(handle, delimiter, name)
+
+
+def _splitter(delimiter: str | None) -> Callable[[str], list[str]]:
+    if delimiter == "":
+        raise ValueError("the column delimiter is empty; pass one (or none, to split on any whitespace)")
+
     def split(line: str) -> list[str]:
         fields = line.rstrip("\r\n").split(delimiter)
         return [] if fields == [""] else fields
 
-    name, handle, close = _open(source)
-    try:
-        blocks = list(read_blocks(handle, split=split, name=name))
-    finally:
-        if close:
-            handle.close()
-    return ColumnFile(name, [[row[0] for row in b.rows] for b in blocks], [b.rows for b in blocks], [b.line for b in blocks])
+    return split
 
 
-def check_same_tokens(gold: ColumnFile, pred: ColumnFile) -> None:
-    """Raise ValueError at the first sentence and token where two files stop aligning."""
-    for s, (g, p) in enumerate(zip(gold.tokens, pred.tokens)):
+def check_same_tokens(gold: ColumnFile, pred: ColumnFile, first: int = 0) -> None:
+    """Raise ValueError at the first sentence and token where two files stop aligning.
+
+    ``first`` is the number of the files' sentences before these (when they are a
+    batch of a longer file), so that the message counts sentences in the whole file.
+    """
+    for s, (gold_block, pred_block) in enumerate(zip(gold.blocks, pred.blocks)):
+        g, p = gold_block.column(0), pred_block.column(0)
+        if g == p:
+            continue
         for t, (gt, pt) in enumerate(zip(g, p)):
             if gt != pt:
                 raise ValueError(
-                    f"files do not align at sentence {s}, token {t}: {gold.name} line {gold.lines[s] + t} "
+                    f"files do not align at sentence {first + s}, token {t}: {gold.name} line {gold.lines[s] + t} "
                     f"has {gt!r} but {pred.name} line {pred.lines[s] + t} has {pt!r}"
                 )
-        if len(g) != len(p):
-            raise ValueError(
-                f"files do not align at sentence {s} ({gold.name} line {gold.lines[s]}, {pred.name} line "
-                f"{pred.lines[s]}): {len(g)} gold tokens but {len(p)} predicted tokens"
-            )
-    if len(gold.tokens) != len(pred.tokens):
+        raise ValueError(
+            f"files do not align at sentence {first + s} ({gold.name} line {gold.lines[s]}, {pred.name} line "
+            f"{pred.lines[s]}): {len(g)} gold tokens but {len(p)} predicted tokens"
+        )
+    if len(gold.blocks) != len(pred.blocks):
         raise ValueError(
             f"{gold.name} has {len(gold.tokens)} sentences but {pred.name} has {len(pred.tokens)}; "
             "they must align sentence by sentence"

@@ -12,12 +12,16 @@ import argparse
 import io
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from itertools import chain
 
-from ..conll import read_blocks
+from ..conll import read_blocks, read_sentences
+from ..counts import Counts
 from ..flat import count_tags
 from ..report import conlleval_latex, conlleval_text
 from ..schemes import CONLLEVAL_DEFAULT
+from .batches import add_counts
+from .inputs import Place, for_people
 
 BOUNDARY = "-X-"
 
@@ -43,12 +47,35 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def _fields(line: str, delimiter: re.Pattern[str]) -> list[str]:
-    fields = delimiter.split(line)
-    while fields and fields[-1] == "":
-        # Perl's split drops trailing empty fields
-        fields.pop()
+def delimiter_pattern(delimiter: str) -> re.Pattern[str]:
+    """``-d`` as the regex conlleval.pl splits lines on; ValueError for a pattern Perl would not split by."""
+    try:
+        pattern = re.compile(delimiter)
+    except re.error as error:
+        raise ValueError(f"-d {delimiter!r} is not a regular expression ({error})") from None
+    if pattern.search("") is not None:
+        raise ValueError(f"-d {delimiter!r} matches the empty string, so it cannot split fields; pass a separator "
+                         "such as ' ' (the default) or '\\t'")
+    return pattern
+
+
+def _splitter(pattern: re.Pattern[str]) -> Callable[[str], list[str]]:
+    # conlleval.pl chomps only "\n": a "\r" stays in the last field, as in the Perl script
+    split = pattern.split
+
+    def fields(line: str) -> list[str]:
+        parts = split(line.rstrip("\n"))
+        while parts and parts[-1] == "":
+            # Perl's split drops trailing empty fields
+            parts.pop()
+        return parts
+
     return fields
+
+
+def _literal(pattern: re.Pattern[str]) -> str | None:
+    """The pattern's text when it matches only itself (then lines can be split without the regex engine)."""
+    return pattern.pattern if re.escape(pattern.pattern) == pattern.pattern and "\n" not in pattern.pattern else None
 
 
 def _raw(tag: str, outside: str) -> str:
@@ -56,34 +83,75 @@ def _raw(tag: str, outside: str) -> str:
     return tag if tag == "O" else f"B-{tag}"
 
 
-def read_conlleval(lines: Iterable[str], delimiter: str = " ", raw: bool = False, outside: str = "O") -> tuple[list[list[str]], list[list[str]]]:
-    """Gold and predicted tag sentences from conlleval-formatted lines.
+Tagged = tuple[list[str], list[str], int]
+"""One sentence: gold tags, predicted tags, the 1-based line of its first token."""
+
+
+def read_conlleval(lines: Iterable[str], delimiter: str = " ", raw: bool = False, outside: str = "O",
+                   name: str = "<stdin>") -> Iterator[Tagged]:
+    """The sentences of conlleval-formatted lines, one at a time.
 
     Raises ValueError, naming the line, where conlleval.pl stops: a line whose
-    number of fields differs from the first line's, or one with fewer than two.
+    number of fields differs from the first line's, or one with fewer than two;
+    and for Windows line ends, which conlleval.pl misreads (it keeps the carriage
+    return in the predicted tag, and stops at the first blank line).
     """
-    pattern = re.compile(delimiter)
-    gold: list[list[str]] = []
-    pred: list[list[str]] = []
-    # conlleval.pl chomps only "\n": a "\r" stays in the last field, as in the Perl script
-    for block in read_blocks(lines, split=lambda line: _fields(line.rstrip("\n"), pattern), boundary=BOUNDARY,
-                             name="<stdin>"):
-        for number, fields in enumerate(block.rows, block.line):
-            if len(fields) < 2:
-                line = delimiter.join(fields)
-                hint = "; fields are split on one space unless -d says otherwise: pass -d '\\t' for tab-separated input" \
-                    if "\t" in line and "\t" not in delimiter else ""
-                raise ValueError(f"<stdin>, line {number}: fewer than two fields in {line!r}{hint}")
-        gold.append([_raw(f[-2], outside) if raw else f[-2] for f in block.rows])
-        pred.append([_raw(f[-1], outside) if raw else f[-1] for f in block.rows])
-    return gold, pred
+    pattern = delimiter_pattern(delimiter)
+    if not isinstance(lines, io.TextIOBase):
+        lines = io.StringIO("".join(lines))
+    first = lines.readline()
+    if first.endswith("\r\n"):
+        raise ValueError(f"{name}, line 1: the line ends in \\r\\n (Windows line ends), which conlleval.pl reads "
+                         "as part of the last tag; convert the file first (dos2unix, or tr -d '\\r')")
+    rest = io.StringIO(first) if first == "" else _Again(first, lines)
+    literal = _literal(pattern)
+    blocks = read_sentences(rest, split=_splitter(pattern), separator=literal, boundary=BOUNDARY, name=name) \
+        if literal else read_blocks(rest, split=_splitter(pattern), boundary=BOUNDARY, name=name)
+    for block in blocks:
+        if block.width < 2:
+            line = delimiter.join(block.fields[:1])
+            hint = "; fields are split on one space unless -d says otherwise: pass -d '\\t' for tab-separated input" \
+                if "\t" in line and "\t" not in delimiter else ""
+            raise ValueError(f"{name}, line {block.line}: fewer than two fields in {line!r}{hint}")
+        gold, pred = block.column(-2), block.column(-1)
+        if raw:
+            gold, pred = [_raw(tag, outside) for tag in gold], [_raw(tag, outside) for tag in pred]
+        yield gold, pred, block.line
+
+
+class _Again:
+    """A text stream whose first line, already read, is given back first."""
+
+    def __init__(self, first: str, rest: io.TextIOBase) -> None:
+        self._first, self._rest = first, rest
+
+    def read(self, size: int = -1, /) -> str:
+        first, self._first = self._first, ""
+        return first + self._rest.read(size)
+
+    def __iter__(self) -> Iterator[str]:
+        first, self._first = self._first, ""
+        return chain([first] if first else [], self._rest)
+
+
+def count_conlleval(sentences: Iterable[Tagged], name: str = "<stdin>") -> Counts:
+    """Counts of conlleval's chunks, a batch of sentences at a time; a bad tag is named by its line."""
+    def count(batch: list[Tagged], first: int) -> Counts:
+        try:
+            return count_tags([p for _, p, _ in batch], [g for g, _, _ in batch], default_rules=CONLLEVAL_DEFAULT)
+        except (ValueError, TypeError) as error:
+            place = Place(name, [line for _, _, line in batch])
+            raise for_people(error, place, place, first) from None
+
+    return add_counts(sentences, count, size=lambda sentence: len(sentence[0]))[0]
 
 
 def run(args: argparse.Namespace) -> int:
+    if sys.stdin is None:
+        raise ValueError("stdin is closed; pipe the file in: nested-span-f1 conlleval < output.txt")
     # conlleval.pl reads bytes and only chomps "\n": keep "\r" and undecodable bytes as they are
     stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape", newline="")
-    gold, pred = read_conlleval(stdin, args.delimiter, args.raw, args.outside)
-    counts = count_tags(pred, gold, default_rules=CONLLEVAL_DEFAULT)
+    counts = count_conlleval(read_conlleval(stdin, args.delimiter, args.raw, args.outside))
     text = conlleval_latex(counts) if args.latex else conlleval_text(counts)
     sys.stdout.buffer.write(text.encode("utf-8", errors="surrogateescape"))
     return 0

@@ -7,20 +7,19 @@ where the file line of every sentence is known, and nowhere else.
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import re
 import sys
 import textwrap
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 from tqdm import tqdm
 
-from ..conll import ColumnFile, read_columns
+from ..conll import Block, ColumnFile, iter_columns, read_text
 from ..formats import FORMATS, Corpus, detect_format, get_format, read_corpus
 from ..matching import DuplicateSpanWarning
 
@@ -79,35 +78,14 @@ def column_index(value: str) -> int:
 def tag_column(file: ColumnFile, index: int) -> list[list[str]]:
     """Column ``index`` (a list index, from :func:`column_index`) of every sentence, checked against the
     file's width first so that the message counts columns as the user does."""
-    width = len(file.rows[0][0]) if file.rows else 0
-    if file.rows and not -width <= index < width:
+    width = file.width
+    if file.blocks and not -width <= index < width:
         number = index + 1 if index >= 0 else index
         raise ValueError(f"{file.name}: --column {number} is beyond the file's {width} columns "
                          f"(line {file.lines[0]}); columns count from 1, or from the end with -1")
-    if file.rows and index in (0, -width):
+    if file.blocks and index in (0, -width):
         raise ValueError(f"{file.name}: column 1 holds the tokens ({width} columns); pass the tag column")
     return file.column(index)
-
-
-class _Progress(io.TextIOWrapper):
-    """A text file whose lines move a progress bar (by characters read, about the file's bytes)."""
-
-    def __init__(self, path: str, bar: Any) -> None:
-        super().__init__(open(path, "rb"), encoding="utf-8")
-        self._bar, self._read, self._lines = bar, 0, 0
-
-    def __next__(self) -> str:  # type: ignore[override]  # typeshed types _IOBase.__next__ as bytes
-        line = super().__next__()
-        self._read += len(line)
-        self._lines += 1
-        if self._lines % 65536 == 0:
-            self._bar.update(self._read)
-            self._read = 0
-        return line
-
-    def close(self) -> None:
-        self._bar.update(self._read)
-        super().close()
 
 
 def progress(path: str) -> Any:
@@ -117,13 +95,19 @@ def progress(path: str) -> Any:
                 disable=size < LARGE_FILE or not sys.stderr.isatty(), leave=False)
 
 
+def column_blocks(path: str, delimiter: str | None = None) -> Iterator[Block]:
+    """The sentences of a column file one at a time (:func:`iter_columns`), with a progress bar for large files."""
+    with progress(path) as bar, open(path, encoding="utf-8") as handle:
+        for number, block in enumerate(iter_columns(handle, delimiter, name=path), 1):
+            if number % 4096 == 0 and not bar.disable:
+                bar.update(os.lseek(handle.fileno(), 0, os.SEEK_CUR) - bar.n)
+            yield block
+        bar.update(bar.total - bar.n)
+
+
 def read_column_file(path: str, delimiter: str | None = None) -> ColumnFile:
     """:func:`read_columns`, with a progress bar on stderr for large files when stderr is a terminal."""
-    with progress(path) as bar:
-        if bar.disable:
-            return read_columns(path, delimiter)
-        with _Progress(path, bar) as handle:
-            return read_columns(handle, delimiter)
+    return ColumnFile.of(list(column_blocks(path, delimiter)), path)
 
 
 Side = ColumnFile | Corpus
@@ -140,10 +124,10 @@ def read_side(path: str, format: str | None = None, delimiter: str | None = None
     if format:
         return read_corpus(path, format)
     if os.path.getsize(path) >= LARGE_FILE:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8-sig", errors="replace") as handle:
             json_like = handle.read(1) in ("{", "[")
         return read_corpus(path) if json_like else read_column_file(path, delimiter)
-    text = Path(path).read_text(encoding="utf-8")
+    text = read_text(path)
     try:
         name = detect_format(text, path)
     except ValueError:
@@ -151,22 +135,32 @@ def read_side(path: str, format: str | None = None, delimiter: str | None = None
     return FORMATS[name].read(text, path)
 
 
-def for_people(error: Exception, gold: Side | None = None, pred: Side | None = None) -> Exception:
+@dataclass(frozen=True)
+class Place:
+    """Where sentences are in a file: its name and the 1-based line of each sentence's first token."""
+
+    name: str
+    lines: Sequence[int]
+
+
+def for_people(error: Exception, gold: Side | Place | None = None, pred: Side | Place | None = None,
+               first: int = 0) -> Exception:
     """The error with 1-based sentence and token numbers, and the file line where the column files give it.
 
     ``predictions, sentence 3, token 2`` (the core's 0-based indices) becomes
-    ``predictions, sentence 4, token 3 (pred.conll line 57)``.
+    ``predictions, sentence 4, token 3 (pred.conll line 57)``. ``first`` is the
+    number of sentences before those the error counts in (a batch's offset).
     """
     files = {"predictions": pred, "references": gold}
 
     def fix(match: re.Match[str]) -> str:
         side, sentence, sep, token = match.groups()
         s = int(sentence)
-        text = f"{side + ', ' if side else ''}sentence {s + 1}"
+        text = f"{side + ', ' if side else ''}sentence {first + s + 1}"
         if token is not None:
             text += f"{sep}{int(token) + 1}"
         source = files.get(side or "")
-        if isinstance(source, ColumnFile) and s < len(source.lines):
+        if isinstance(source, (ColumnFile, Place)) and s < len(source.lines):
             text += f" ({source.name} line {source.lines[s] + int(token or 0)})"
         return text
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
-from ..formats import FORMATS, Corpus, align, read_corpus
-from ..nested import count_nested, describe_spans, summarize_nested
+from ..formats import FORMATS, Corpus, align, read_batches
+from ..nested import NestedCounts, count_nested, describe_spans, summarize_nested
 from ..report import table
+from .batches import add_counts, side_by_side
 from .inputs import HelpFormatter, duplicates_in_output, for_people, format_name
 
 BREAKDOWN_TITLES = {
@@ -59,6 +61,79 @@ def score_corpora(gold: Corpus, pred: Corpus) -> dict[str, Any]:
         return summarize_nested(count_nested(pred.entities, gold.entities, lengths=gold.lengths), zero_division=0)
 
 
+class Sentence(NamedTuple):
+    """One sentence of a nested file: what a :class:`Corpus` holds for it."""
+
+    tokens: Sequence[str]
+    entities: Sequence[Any]
+    sentence_id: str | None
+    doc_id: str | None
+
+
+class NestedFile:
+    """A nested-NER file read a batch of records at a time; its format and conversion are known once read."""
+
+    def __init__(self, path: str, format: str | None) -> None:
+        self.path, self.format, self.conversion, self.has_ids = path, format, "", True
+
+    def sentences(self) -> Iterator[Sentence]:
+        for corpus in read_batches(self.path, self.format):
+            self.format, self.conversion = corpus.format, corpus.conversion
+            ids, docs = corpus.sentence_ids, corpus.doc_ids
+            self.has_ids = self.has_ids and ids is not None
+            for s in range(len(corpus)):
+                yield Sentence(corpus.tokens[s], corpus.entities[s], None if ids is None else ids[s],
+                               None if docs is None else docs[s])
+
+
+def _corpus(sentences: Sequence[Sentence], source: str) -> Corpus:
+    ids = [s.sentence_id for s in sentences if s.sentence_id is not None]
+    return Corpus([s.tokens for s in sentences], [s.entities for s in sentences],
+                  ids if len(ids) == len(sentences) else None, None, source=source)
+
+
+@dataclass(frozen=True)
+class Batch:
+    """The counts of a batch of sentences and the size of its gold side (:func:`describe_spans`); adds."""
+
+    counts: NestedCounts
+    size: Mapping[str, Any]
+
+    def __add__(self, other: Batch) -> Batch:
+        # every figure is a sum over sentences, but the deepest nesting and the nested share
+        size = {key: max(value, other.size[key]) if key == "max_depth" else value + other.size[key]
+                for key, value in self.size.items()}
+        return Batch(self.counts + other.counts, size)
+
+    def test_set(self) -> dict[str, Any]:
+        """The gold side's size as :func:`describe_spans` gives it for the whole file."""
+        size = dict(self.size)
+        size["nested_share"] = size["nested"] / size["entities"] if size["entities"] else 0.0
+        return size
+
+
+class _OutOfOrder(Exception):
+    """The files carry sentence ids in different orders: they are aligned by id, reading them whole."""
+
+
+def count_files(gold: NestedFile, pred: NestedFile, whole: bool = False) -> Batch:
+    """The counts of two nested files, a batch of sentences at a time (``whole``: one batch)."""
+    def count(batch: list[tuple[Sentence, Sentence]], first: int) -> Batch:
+        try:
+            g, p = _corpus([g for g, _ in batch], gold.path), _corpus([p for _, p in batch], pred.path)
+            by_id = g.sentence_ids is not None and p.sentence_ids is not None
+            if not whole and by_id and g.sentence_ids != p.sentence_ids:
+                raise _OutOfOrder
+            counts = count_nested(align(g, p).entities, g.entities, lengths=g.lengths)
+        except (ValueError, TypeError) as error:
+            raise for_people(error, first=first) from None
+        return Batch(counts, {**describe_spans(g.spans(), g.lengths), "discontinuous": g.discontinuous()})
+
+    with duplicates_in_output():
+        return add_counts(side_by_side(gold.sentences(), pred.sentences(), gold.path, pred.path), count,
+                          size=lambda pair: len(pair[0].tokens), batch_tokens=sys.maxsize if whole else None)[0]
+
+
 def breakdown_table(buckets: Mapping[str, Mapping[str, Any]], title: str, digits: int = 4) -> str:
     """One breakdown as a table: bucket, precision, recall, f1, gold number, predicted."""
     width = max([len(b) for b in buckets] + [8])
@@ -70,14 +145,14 @@ def breakdown_table(buckets: Mapping[str, Mapping[str, Any]], title: str, digits
 
 
 def run(args: argparse.Namespace) -> int:
+    gold, pred = NestedFile(args.gold, args.gold_format), NestedFile(args.pred, args.pred_format)
     try:
-        gold = read_corpus(args.gold, args.gold_format)
-        pred = align(gold, read_corpus(args.pred, args.pred_format))
-        result = score_corpora(gold, pred)
-    except (ValueError, TypeError) as error:
-        raise for_people(error) from None
-    by_id = gold.sentence_ids is not None and pred.sentence_ids is not None
-    size = {**describe_spans(gold.spans(), gold.lengths), "discontinuous": gold.discontinuous()}
+        total = count_files(gold, pred)
+    except _OutOfOrder:
+        gold, pred = NestedFile(args.gold, args.gold_format), NestedFile(args.pred, args.pred_format)
+        total = count_files(gold, pred, whole=True)
+    result = summarize_nested(total.counts, zero_division=0)
+    size = total.test_set()
     if args.json:
         json.dump({"test_set": size, **result}, sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -85,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
     out = [
         f"gold:        {args.gold} ({gold.format}; {gold.conversion})",
         f"predictions: {args.pred} ({pred.format}; {pred.conversion})",
-        f"aligned by {'sentence id' if by_id else 'order'}",
+        f"aligned by {'sentence id' if gold.has_ids and pred.has_ids else 'order'}",
         (f"test set: {size['sentences']} sentences, {size['tokens']} tokens, {size['entities']} entities "
          f"({size['multi_label_spans']} spans with several labels, {size['discontinuous']} discontinuous), "
          f"{100 * size['nested_share']:.1f}% nested, max depth {size['max_depth']}"),

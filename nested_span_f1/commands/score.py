@@ -6,11 +6,14 @@ import json
 import sys
 from pathlib import Path
 
-from ..conll import check_same_tokens
-from ..flat import score_tags
+from ..conll import Block, ColumnFile, check_same_tokens
+from ..counts import Counts
+from ..flat import count_tags
 from ..report import table
 from ..schemes import SCHEMES
-from .inputs import HelpFormatter, column_index, for_people, read_column_file, tag_column
+from ..scores import summarize
+from .batches import add_counts, side_by_side
+from .inputs import HelpFormatter, column_blocks, column_index, for_people, tag_column
 
 EXAMPLE = """examples:
   nested-span-f1 score --gold test.gold.conll --pred test.pred.conll
@@ -42,22 +45,33 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
+def count_files(args: argparse.Namespace) -> tuple[Counts, int]:
+    """The counts of the two files, a batch of sentences at a time, and their number of sentences."""
+    def count(batch: list[tuple[Block, Block]], first: int) -> Counts:
+        gold = ColumnFile.of([g for g, _ in batch], args.gold)
+        pred = ColumnFile.of([p for _, p in batch], args.pred)
+        try:
+            check_same_tokens(gold, pred, first)
+            return count_tags(tag_column(pred, args.column), tag_column(gold, args.column),
+                              scheme=args.scheme, mode=args.mode, suffix=args.suffix)
+        except (ValueError, TypeError) as error:
+            raise for_people(error, gold, pred, first) from None
+
+    blocks = side_by_side(column_blocks(args.gold, args.delimiter), column_blocks(args.pred, args.delimiter),
+                          args.gold, args.pred)
+    # strict mode detects the scheme from all of the tags, as seqeval does: one batch then
+    whole = args.mode is not None and args.scheme is None
+    return add_counts(blocks, count, size=lambda pair: len(pair[0]), batch_tokens=sys.maxsize if whole else None)
+
+
 def run(args: argparse.Namespace) -> int:
-    gold = read_column_file(args.gold, args.delimiter)
-    pred = read_column_file(args.pred, args.delimiter)
-    try:
-        check_same_tokens(gold, pred)
-        result = score_tags(
-            tag_column(pred, args.column), tag_column(gold, args.column),
-            scheme=args.scheme, mode=args.mode, suffix=args.suffix, zero_division=0,
-        )
-    except (ValueError, TypeError) as error:
-        raise for_people(error, gold, pred) from None
+    counts, sentences = count_files(args)
+    result = summarize(counts, zero_division=0)
     if args.json:
         json.dump(result, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(f"{args.pred} against {args.gold}: {len(gold.tokens)} sentences\n\n")
+        sys.stdout.write(f"{args.pred} against {args.gold}: {sentences} sentences\n\n")
         sys.stdout.write(table(result))
     if args.plot:
         from ..plots import plot_per_type

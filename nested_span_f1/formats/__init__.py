@@ -11,6 +11,7 @@ from .registry import (
     Format,
     detect_format,
     get_format,
+    read_batches,
     read_corpus,
     read_dataset,
     write_corpus,
@@ -18,5 +19,5 @@ from .registry import (
 
 __all__ = [
     "ALIASES", "FORMATS", "Corpus", "Format", "align", "detect_format", "get_format",
-    "read_corpus", "read_dataset", "write_corpus",
+    "read_batches", "read_corpus", "read_dataset", "write_corpus",
 ]

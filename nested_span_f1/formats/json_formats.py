@@ -17,16 +17,17 @@ from .corpus import Corpus
 Record = tuple[str, Mapping[str, Any]]
 
 
-def jsonl_records(text: str, source: str) -> Iterator[Record]:
-    """``(where, record)`` for each non-blank line of a json-lines text."""
-    for number, line in enumerate(text.splitlines(), 1):
+def jsonl_records(text: str, source: str, first_line: int = 1) -> Iterator[Record]:
+    """``(where, record)`` for each non-blank line of a json-lines text whose first line is ``first_line``
+    of the file."""
+    for number, line in enumerate(text.splitlines(), first_line):
         if line.strip():
             yield _parse(line, f"{source}, line {number}")
 
 
 def json_records(text: str, source: str) -> Iterator[Record]:
     """``(where, record)`` for each item of a json list."""
-    data = json.loads(text)
+    data = _loads(text, source)
     if not isinstance(data, list):
         raise TypeError(f"{source}: expected a json list of sentences, got {type(data).__name__}")
     for number, item in enumerate(data):
@@ -35,11 +36,17 @@ def json_records(text: str, source: str) -> Iterator[Record]:
         yield f"{source}, item {number}", item
 
 
-def _parse(line: str, where: str) -> Record:
+def _loads(text: str, where: str) -> Any:
     try:
-        record = json.loads(line)
+        return json.loads(text)
     except json.JSONDecodeError as error:
-        raise ValueError(f"{where}: not valid json ({error.msg})") from None
+        raise ValueError(f"{where}: not valid json ({error.msg}, line {error.lineno} column {error.colno})") from None
+    except RecursionError:
+        raise ValueError(f"{where}: json nested too deeply for Python's json reader") from None
+
+
+def _parse(line: str, where: str) -> Record:
+    record = _loads(line, where)
     if not isinstance(record, Mapping):
         raise TypeError(f"{where}: expected a json object, got {record!r:.80}")
     return where, record
@@ -50,6 +57,18 @@ def field(record: Mapping[str, Any], key: str, where: str) -> Any:
     if not isinstance(record, Mapping) or key not in record:
         raise ValueError(f"{where}: {record!r:.120} has no {key!r} key")
     return record[key]
+
+
+def tokens(record: Mapping[str, Any], key: str, where: str) -> list[str]:
+    """``record[key]`` checked to be a list of token strings (a string there would be read as characters)."""
+    return token_list(field(record, key, where), key, where)
+
+
+def token_list(value: Any, key: str, where: str) -> list[str]:
+    """``value`` (the record's ``key``) checked to be a list of token strings."""
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        raise TypeError(f"{where}: {key!r} must be a list of token strings, got {value!r:.80}")
+    return value
 
 
 def _spans_of(corpus: Corpus, name: str) -> Iterator[list[Any]]:
@@ -74,14 +93,14 @@ def _json_list(items: list[Any]) -> str:
     return "[\n" + ",\n".join(map(_dumps, items)) + "\n]\n"
 
 
-def read_oneie(text: str, source: str = "oneie") -> Corpus:
+def read_oneie(text: str, source: str = "oneie", first_line: int = 1) -> Corpus:
     """CNN_Nested_NER / OneIE jsonl: ``tokens`` + ``entity_mentions: [{start, end, entity_type}]``."""
-    records = list(jsonl_records(text, source))
+    records = list(jsonl_records(text, source, first_line))
     entities = [
         [(field(m, "start", w), field(m, "end", w), field(m, "entity_type", w)) for m in field(r, "entity_mentions", w)]
         for w, r in records
     ]
-    return Corpus([field(r, "tokens", w) for w, r in records], entities, _ids(records, "sent_id"),
+    return Corpus([tokens(r, "tokens", w) for w, r in records], entities, _ids(records, "sent_id"),
                   _ids(records, "doc_id"), "oneie", "end exclusive: offsets kept as they are", source)
 
 
@@ -109,7 +128,7 @@ def read_triaffine(text: str, source: str = "triaffine") -> Corpus:
         [(field(m, "start", w), field(m, "end", w), field(m, "type", w)) for m in field(r, "entities", w)]
         for w, r in records
     ]
-    return Corpus([field(r, "tokens", w) for w, r in records], entities, None, _ids(records, "org_id"),
+    return Corpus([tokens(r, "tokens", w) for w, r in records], entities, None, _ids(records, "org_id"),
                   "triaffine", "end exclusive: offsets kept as they are", source)
 
 
@@ -136,7 +155,7 @@ def read_pyramid(text: str, source: str = "pyramid") -> Corpus:
     """Pyramid json list: ``tokens`` + ``entities: [{entity_type, span: [start, end]}]``."""
     records = list(json_records(text, source))
     entities = [[_pyramid_span(m, w) for m in field(r, "entities", w)] for w, r in records]
-    return Corpus([field(r, "tokens", w) for w, r in records], entities, None, None,
+    return Corpus([tokens(r, "tokens", w) for w, r in records], entities, None, None,
                   "pyramid", "end exclusive: offsets kept as they are", source)
 
 
@@ -157,23 +176,25 @@ def _inclusive(triple: Any, where: str) -> Span:
     return start, end + 1, label
 
 
-def read_biaffine(text: str, source: str = "biaffine") -> Corpus:
+def read_biaffine(text: str, source: str = "biaffine", first_line: int = 1) -> Corpus:
     """Biaffine (Yu et al. 2020) jsonl: a document a line, ``sentences`` + ``ners``, INCLUSIVE ends.
 
     Ends are made exclusive (``end + 1``); sentences carry their line's ``doc_key``.
     """
-    tokens: list[Any] = []
+    words: list[Any] = []
     entities: list[list[Span]] = []
     docs: list[str] = []
-    for where, record in jsonl_records(text, source):
+    for where, record in jsonl_records(text, source, first_line):
         sentences, ners = field(record, "sentences", where), field(record, "ners", where)
+        if not isinstance(sentences, list) or not isinstance(ners, list):
+            raise TypeError(f"{where}: 'sentences' and 'ners' must be lists, got {sentences!r:.40} and {ners!r:.40}")
         if len(sentences) != len(ners):
             raise ValueError(f"{where}: {len(sentences)} sentences but {len(ners)} lists of ners")
         for k, (sent, ner) in enumerate(zip(sentences, ners)):
-            tokens.append(sent)
+            words.append(token_list(sent, "sentences", f"{where}, sentence {k}"))
             entities.append([_inclusive(t, f"{where}, sentence {k}") for t in ner])
             docs.append(str(record.get("doc_key", where)))
-    return Corpus(tokens, entities, None, docs, "biaffine", "end inclusive: converted to exclusive (end + 1)", source)
+    return Corpus(words, entities, None, docs, "biaffine", "end inclusive: converted to exclusive (end + 1)", source)
 
 
 def write_biaffine(corpus: Corpus) -> str:
@@ -208,7 +229,7 @@ def read_w2ner(text: str, source: str = "w2ner") -> Corpus:
     """
     records = list(json_records(text, source))
     entities = [[_w2ner_entity(m, w) for m in field(r, "ner", w)] for w, r in records]
-    return Corpus([field(r, "sentence", w) for w, r in records], entities, None, None, "w2ner",
+    return Corpus([tokens(r, "sentence", w) for w, r in records], entities, None, None, "w2ner",
                   "token index lists: converted to exclusive spans (last index + 1); "
                   "lists with gaps kept as discontinuous fragments", source)
 

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 from typing import Any, Union
 
+from ..conll import read_text, text_lines
 from . import json_formats as js
 from . import text_formats as tx
 from .corpus import Corpus
@@ -20,10 +22,12 @@ class Format:
     """A nested-NER file format: how to read it, how to write it, and its end convention."""
 
     name: str
-    read: Callable[[str, str], Corpus]
+    read: Callable[..., Corpus]
     write: Callable[[Corpus], str]
     ends: str
     used_by: str
+    record_lines: int | None = None
+    """Lines of one record in a line-based format (jsonl, text blocks), read in batches; None for a json list."""
 
     def describe(self) -> str:
         """``name: tools that write it, how ends count``, for messages and listings."""
@@ -35,13 +39,13 @@ class Format:
 
 
 FORMATS: dict[str, Format] = {f.name: f for f in (
-    Format("oneie", js.read_oneie, js.write_oneie, "exclusive", "CNN_Nested_NER, OneIE (jsonl)"),
+    Format("oneie", js.read_oneie, js.write_oneie, "exclusive", "CNN_Nested_NER, OneIE (jsonl)", 1),
     Format("triaffine", js.read_triaffine, js.write_triaffine, "exclusive",
            "Locate-and-Label, Triaffine, spERT, DiffusionNER (json list)"),
-    Format("biaffine", js.read_biaffine, js.write_biaffine, "inclusive", "biaffine-ner, Yu et al. 2020 (jsonl)"),
+    Format("biaffine", js.read_biaffine, js.write_biaffine, "inclusive", "biaffine-ner, Yu et al. 2020 (jsonl)", 1),
     Format("w2ner", js.read_w2ner, js.write_w2ner, "index lists", "W2NER (json list, discontinuous allowed)"),
-    Format("shibuya", tx.read_shibuya, tx.write_shibuya, "exclusive", "Shibuya & Hovy 2020 (3-line text blocks)"),
-    Format("lu_roth", tx.read_lu_roth, tx.write_lu_roth, "exclusive", "Lu & Roth 2015, Muis & Lu 2017 (4-line text)"),
+    Format("shibuya", tx.read_shibuya, tx.write_shibuya, "exclusive", "Shibuya & Hovy 2020 (3-line text blocks)", 3),
+    Format("lu_roth", tx.read_lu_roth, tx.write_lu_roth, "exclusive", "Lu & Roth 2015, Muis & Lu 2017 (4-line text)", 4),
     Format("pyramid", js.read_pyramid, js.write_pyramid, "exclusive", "Pyramid (json list)"),
 )}
 
@@ -106,11 +110,15 @@ def detect_format(text: str, source: str = "file") -> str:
             kind = _list_kind(json.loads(stripped))
         except json.JSONDecodeError:
             kind = None
+        except RecursionError:
+            raise ValueError(f"{source}: json nested too deeply for Python's json reader") from None
     elif stripped.startswith("{"):
         try:
             kind = _json_kind(json.loads(stripped.splitlines()[0]))
         except json.JSONDecodeError:
             kind = None
+        except RecursionError:
+            raise ValueError(f"{source}, line 1: json nested too deeply for Python's json reader") from None
     else:
         for name in ("shibuya", "lu_roth"):
             try:
@@ -130,12 +138,42 @@ def read_corpus(path: PathLike, format: str | None = None) -> Corpus:
 
     Raises:
         ValueError: undetectable format, malformed records or bad spans (naming file,
-            line or sentence, and span).
+            line or sentence, and span), bytes that are not UTF-8 (naming the line).
         OSError: the file cannot be read.
     """
-    text = Path(path).read_text(encoding="utf-8")
+    text = read_text(path)
     name = get_format(format).name if format else detect_format(text, str(path))
     return FORMATS[name].read(text, str(path))
+
+
+BATCH_LINES = 2_400
+"""Lines read at a time from a line-based file by :func:`read_batches` (whole records of 1, 3 or 4 lines)."""
+
+
+def read_batches(path: PathLike, format: str | None = None, lines: int | None = None) -> Iterator[Corpus]:
+    """The sentences of a nested-NER file as consecutive corpora, for files of any size.
+
+    Line-based formats (json lines, text blocks) are read ``lines`` lines at a
+    time (default :data:`BATCH_LINES`; detection looks at the first batch); a json
+    list is one value and is read whole, as one corpus. Raises as :func:`read_corpus`.
+    """
+    lines = lines or BATCH_LINES
+    source = os.fspath(path)
+    rest = text_lines(path)
+    head = list(islice(rest, lines))
+    text = "".join(head)
+    if format:
+        name = get_format(format).name
+    else:
+        name = detect_format(read_text(path) if text.lstrip().startswith("[") else text, source)
+    if FORMATS[name].record_lines is None:
+        yield FORMATS[name].read(read_text(path), source)
+        return
+    first = 1
+    while head:
+        yield FORMATS[name].read("".join(head), source, first)
+        first += len(head)
+        head = list(islice(rest, lines))
 
 
 def write_corpus(corpus: Corpus, path: PathLike, format: str = "oneie") -> None:

@@ -26,21 +26,22 @@ def _annotation(line: str, where: str) -> list[Span]:
     return spans
 
 
-def _read_blocks(text: str, source: str, with_pos: bool, name: str) -> Corpus:
+def _read_blocks(text: str, source: str, with_pos: bool, name: str, first_line: int = 1) -> Corpus:
     lines = text.splitlines()
+    shift = first_line - 1
     size = 4 if with_pos else 3
     tokens: list[list[str]] = []
     entities: list[list[Span]] = []
     for first in range(0, len(lines), size):
         block = lines[first:first + size]
-        where = f"{source}, line {first + size - 1}"
+        where = f"{source}, line {shift + first + size - 1}"
         if not block[0].strip():
-            raise ValueError(f"{source}, line {first + 1}: expected the tokens of a sentence, got a blank line")
+            raise ValueError(f"{source}, line {shift + first + 1}: expected the tokens of a sentence, got a blank line")
         if len(block) < size - 1 or (len(block) == size and block[-1].strip()):
             raise ValueError(f"{where}: a {name} block is {size - 1} lines and a blank line")
         words = block[0].split()
         if with_pos and len(block[1].split()) != len(words):
-            raise ValueError(f"{source}, line {first + 2}: {len(block[1].split())} POS tags for {len(words)} tokens")
+            raise ValueError(f"{source}, line {shift + first + 2}: {len(block[1].split())} POS tags for {len(words)} tokens")
         tokens.append(words)
         entities.append(_annotation(block[size - 2], where))
     return Corpus(tokens, entities, None, None, name, "end exclusive: offsets kept as they are", source)
@@ -63,9 +64,9 @@ def _write_blocks(corpus: Corpus, with_pos: bool, name: str) -> str:
     return "\n".join(out) + "\n" if out else ""
 
 
-def read_shibuya(text: str, source: str = "shibuya") -> Corpus:
+def read_shibuya(text: str, source: str = "shibuya", first_line: int = 1) -> Corpus:
     """Shibuya & Hovy (2020) ``.data``: tokens / ``s,e G#TYPE|...`` / blank."""
-    return _read_blocks(text, source, False, "shibuya")
+    return _read_blocks(text, source, False, "shibuya", first_line)
 
 
 def write_shibuya(corpus: Corpus) -> str:
@@ -73,9 +74,9 @@ def write_shibuya(corpus: Corpus) -> str:
     return _write_blocks(corpus, False, "shibuya")
 
 
-def read_lu_roth(text: str, source: str = "lu_roth") -> Corpus:
+def read_lu_roth(text: str, source: str = "lu_roth", first_line: int = 1) -> Corpus:
     """Lu & Roth (2015) / Muis & Lu (2017): tokens / POS / ``s,e G#TYPE|...`` / blank (POS is ignored)."""
-    return _read_blocks(text, source, True, "lu_roth")
+    return _read_blocks(text, source, True, "lu_roth", first_line)
 
 
 def write_lu_roth(corpus: Corpus) -> str:
