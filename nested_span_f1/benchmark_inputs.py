@@ -19,7 +19,7 @@ import numpy as np
 
 from .conll import ColumnFile, check_same_tokens, read_columns
 from .flat import decode_pair
-from .formats import Corpus, align, detect_format, get_format
+from .formats import Corpus, UnknownFormat, align, detect_format, get_format
 from .spans import SpanArrays, spans_from_lists
 
 Source = Union[str, "os.PathLike[str]", Corpus, Sequence[Any]]
@@ -73,7 +73,7 @@ def _file(path: str | os.PathLike[str], format: str | None) -> Side:
     if format is None:
         try:
             format = detect_format(text, name)
-        except ValueError:
+        except UnknownFormat:
             if text.lstrip().startswith(("{", "[")):
                 raise
             return _file(path, COLUMNS)

@@ -143,7 +143,8 @@ def read_blocks(
                 if width is None:
                     width = len(row)
                 elif len(row) != width:
-                    raise ValueError(f"{name}, line {number}: {len(row)} columns where earlier lines have {width}")
+                    raise ValueError(f"{name}, line {number}: {len(row)} columns where earlier lines have {width}: "
+                                     f"{line.rstrip()!r}")
             if not row or row[0] == boundary:
                 if fields:
                     yield Block(fields, width or 0, first)

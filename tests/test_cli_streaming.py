@@ -242,7 +242,7 @@ def test_a_closed_stdout_pipe_ends_quietly():
 
 def test_strict_mode_detecting_its_scheme_equals_one_shot(capsys, small_batches, tmp_path):
     gold, pred = _tagged(5)
-    gold[50][0] = "S-PER"  # a late tag that changes the detected scheme
+    gold[50][0] = "E-PER"  # a late tag that changes the detected scheme (B, I, O and E: IOBES)
     tokens = [[f"w{i}" for i in range(len(s))] for s in gold]
     _write_columns(tmp_path / "gold.txt", gold, tokens)
     _write_columns(tmp_path / "pred.txt", pred, tokens)
@@ -259,10 +259,10 @@ def test_files_of_different_lengths_are_one_line(capsys, small_batches, tmp_path
     _write_columns(tmp_path / "pred.txt", pred[:-1], tokens[:-1])
     assert _error(capsys, "score", "--gold", tmp_path / "gold.txt", "--pred", tmp_path / "pred.txt") == (
         f"nested-span-f1 score: error: {tmp_path / 'gold.txt'} has more sentences than {tmp_path / 'pred.txt'}, "
-        "which ends after 29; they must align sentence by sentence\n")
+        "which ends after 29 sentences; they must align sentence by sentence\n")
     short = tmp_path / "pred.jsonl"
     short.write_text("".join((SAMPLES / "nested.pred.jsonl").read_text().splitlines(keepends=True)[:5]))
     gold_path = SAMPLES / "nested.gold.jsonl"
     assert _error(capsys, "nested", "--gold", gold_path, "--pred", short) == (
-        f"nested-span-f1 nested: error: {gold_path} has more sentences than {short}, which ends after 5; they must "
+        f"nested-span-f1 nested: error: {gold_path} has more sentences than {short}, which ends after 5 sentences; they must "
         "align sentence by sentence\n")

@@ -115,15 +115,15 @@ def test_undetectable_format(tmp_path):
 
 BAD_FILES = {
     "end-beyond": ('{"tokens": ["a", "b"], "entity_mentions": [{"start": 0, "end": 3, "entity_type": "X"}]}',
-                   ValueError, r"sentence 0: span \(0, 3, 'X'\) is out of range"),
+                   ValueError, r"line 1: span \(0, 3, 'X'\) is out of range"),
     "start-equals-end": ('{"tokens": ["a", "b"], "entity_mentions": [{"start": 1, "end": 1, "entity_type": "X"}]}',
-                         ValueError, r"sentence 0: span \(1, 1, 'X'\)"),
+                         ValueError, r"line 1: span \(1, 1, 'X'\)"),
     "negative": ('{"tokens": ["a"], "entity_mentions": [{"start": -1, "end": 1, "entity_type": "X"}]}',
-                 ValueError, r"sentence 0: span \(-1, 1, 'X'\)"),
+                 ValueError, r"line 1: span \(-1, 1, 'X'\)"),
     "missing-key": ('{"tokens": ["a"], "entity_mentions": [{"start": 0, "entity_type": "X"}]}',
                     ValueError, r"line 1: .* has no 'end' key"),
     "non-integer": ('{"tokens": ["a"], "entity_mentions": [{"start": "0", "end": 1, "entity_type": "X"}]}',
-                    TypeError, r"sentence 0: span \('0', 1, 'X'\) has non-integer offsets"),
+                    TypeError, r"line 1: span \('0', 1, 'X'\) has non-integer offsets"),
     "not-json": ("{oops\n", ValueError, "line 1: not valid json"),
 }
 

@@ -55,7 +55,7 @@ def side_by_side(gold: Iterable[A], pred: Iterable[B], gold_name: str, pred_name
     for n, (g, p) in enumerate(zip_longest(gold, pred, fillvalue=_END), 1):
         if g is _END or p is _END:
             longer, shorter = (pred_name, gold_name) if g is _END else (gold_name, pred_name)
-            raise ValueError(f"{longer} has more sentences than {shorter}, which ends after {n - 1}; "
+            raise ValueError(f"{longer} has more sentences than {shorter}, which ends after {n - 1} sentences; "
                              "they must align sentence by sentence")
         yield g, p  # type: ignore[misc]
 

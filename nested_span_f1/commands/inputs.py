@@ -20,7 +20,7 @@ from typing import Any
 from tqdm import tqdm
 
 from ..conll import Block, ColumnFile, iter_columns, read_text
-from ..formats import FORMATS, Corpus, detect_format, get_format, read_corpus
+from ..formats import FORMATS, Corpus, UnknownFormat, detect_format, get_format, read_corpus
 from ..matching import DuplicateSpanWarning
 
 LARGE_FILE = 10_000_000
@@ -130,7 +130,7 @@ def read_side(path: str, format: str | None = None, delimiter: str | None = None
     text = read_text(path)
     try:
         name = detect_format(text, path)
-    except ValueError:
+    except UnknownFormat:
         return read_column_file(path, delimiter)
     return FORMATS[name].read(text, path)
 

@@ -9,6 +9,7 @@ from .registry import (
     ALIASES,
     FORMATS,
     Format,
+    UnknownFormat,
     detect_format,
     get_format,
     read_batches,
@@ -18,6 +19,6 @@ from .registry import (
 )
 
 __all__ = [
-    "ALIASES", "FORMATS", "Corpus", "Format", "align", "detect_format", "get_format",
+    "ALIASES", "FORMATS", "Corpus", "Format", "UnknownFormat", "align", "detect_format", "get_format",
     "read_batches", "read_corpus", "read_dataset", "write_corpus",
 ]

@@ -7,6 +7,7 @@ changed to get there (for example inclusive ends made exclusive).
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +38,8 @@ class Corpus:
     format: str = ""
     conversion: str = ""
     source: str = "corpus"
+    places: Sequence[str] | None = None
+    """Where each sentence is in the file (``"gold.json, line 3"``), when the reader knows: messages name it."""
 
     def __post_init__(self) -> None:
         if len(self.tokens) != len(self.entities):
@@ -45,8 +48,18 @@ class Corpus:
             ids = getattr(self, name)
             if ids is not None and len(ids) != len(self.tokens):
                 raise ValueError(f"{self.source}: {len(ids)} {name} for {len(self.tokens)} sentences")
-        spans, _ = split_entities(self.entities, self.lengths, self.source)
-        spans_from_lists(spans, self.lengths, self.source)
+        try:
+            spans, _ = split_entities(self.entities, self.lengths, self.source)
+            spans_from_lists(spans, self.lengths, self.source)
+        except (ValueError, TypeError) as error:
+            raise self._placed(error) from None
+
+    def _placed(self, error: Exception) -> Exception:
+        """``error`` with its ``<source>, sentence <i>`` named by the sentence's place in the file, when known."""
+        found = re.match(rf"{re.escape(self.source)}, sentence (\d+)", str(error))
+        if self.places is None or found is None:
+            return error
+        return type(error)(self.places[int(found.group(1))] + str(error)[found.end():])
 
     def __len__(self) -> int:
         return len(self.tokens)
@@ -123,5 +136,6 @@ def align(references: Corpus, predictions: Corpus) -> Corpus:
     pick = [predictions.entities[p] for p in order]
     ids = [predictions.sentence_ids[p] for p in order] if predictions.sentence_ids is not None else None
     docs = [predictions.doc_ids[p] for p in order] if predictions.doc_ids is not None else None
+    places = [predictions.places[p] for p in order] if predictions.places is not None else None
     return Corpus([predictions.tokens[p] for p in order], pick, ids, docs, predictions.format,
-                  predictions.conversion, predictions.source)
+                  predictions.conversion, predictions.source, places)

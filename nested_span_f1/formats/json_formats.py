@@ -101,7 +101,8 @@ def read_oneie(text: str, source: str = "oneie", first_line: int = 1) -> Corpus:
         for w, r in records
     ]
     return Corpus([tokens(r, "tokens", w) for w, r in records], entities, _ids(records, "sent_id"),
-                  _ids(records, "doc_id"), "oneie", "end exclusive: offsets kept as they are", source)
+                  _ids(records, "doc_id"), "oneie", "end exclusive: offsets kept as they are", source,
+                  [w for w, _ in records])
 
 
 def write_oneie(corpus: Corpus) -> str:
@@ -129,7 +130,7 @@ def read_triaffine(text: str, source: str = "triaffine") -> Corpus:
         for w, r in records
     ]
     return Corpus([tokens(r, "tokens", w) for w, r in records], entities, None, _ids(records, "org_id"),
-                  "triaffine", "end exclusive: offsets kept as they are", source)
+                  "triaffine", "end exclusive: offsets kept as they are", source, [w for w, _ in records])
 
 
 def write_triaffine(corpus: Corpus) -> str:
@@ -156,7 +157,7 @@ def read_pyramid(text: str, source: str = "pyramid") -> Corpus:
     records = list(json_records(text, source))
     entities = [[_pyramid_span(m, w) for m in field(r, "entities", w)] for w, r in records]
     return Corpus([tokens(r, "tokens", w) for w, r in records], entities, None, None,
-                  "pyramid", "end exclusive: offsets kept as they are", source)
+                  "pyramid", "end exclusive: offsets kept as they are", source, [w for w, _ in records])
 
 
 def write_pyramid(corpus: Corpus) -> str:
@@ -184,6 +185,7 @@ def read_biaffine(text: str, source: str = "biaffine", first_line: int = 1) -> C
     words: list[Any] = []
     entities: list[list[Span]] = []
     docs: list[str] = []
+    places: list[str] = []
     for where, record in jsonl_records(text, source, first_line):
         sentences, ners = field(record, "sentences", where), field(record, "ners", where)
         if not isinstance(sentences, list) or not isinstance(ners, list):
@@ -194,7 +196,9 @@ def read_biaffine(text: str, source: str = "biaffine", first_line: int = 1) -> C
             words.append(token_list(sent, "sentences", f"{where}, sentence {k}"))
             entities.append([_inclusive(t, f"{where}, sentence {k}") for t in ner])
             docs.append(str(record.get("doc_key", where)))
-    return Corpus(words, entities, None, docs, "biaffine", "end inclusive: converted to exclusive (end + 1)", source)
+            places.append(f"{where}, sentence {k}")
+    return Corpus(words, entities, None, docs, "biaffine", "end inclusive: converted to exclusive (end + 1)", source,
+                  places)
 
 
 def write_biaffine(corpus: Corpus) -> str:
@@ -231,7 +235,7 @@ def read_w2ner(text: str, source: str = "w2ner") -> Corpus:
     entities = [[_w2ner_entity(m, w) for m in field(r, "ner", w)] for w, r in records]
     return Corpus([tokens(r, "sentence", w) for w, r in records], entities, None, None, "w2ner",
                   "token index lists: converted to exclusive spans (last index + 1); "
-                  "lists with gaps kept as discontinuous fragments", source)
+                  "lists with gaps kept as discontinuous fragments", source, [w for w, _ in records])
 
 
 def write_w2ner(corpus: Corpus) -> str:

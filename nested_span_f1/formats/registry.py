@@ -94,6 +94,10 @@ def _list_kind(items: list[Any]) -> str | None:
     return "pyramid" if isinstance(mention, dict) and "span" in mention else "triaffine"
 
 
+class UnknownFormat(ValueError):
+    """A text whose shape fits none of the formats (a caller may then read it another way, as columns)."""
+
+
 def detect_format(text: str, source: str = "file") -> str:
     """Name the format of a file's text from its shape (see :data:`FORMATS`).
 
@@ -101,7 +105,8 @@ def detect_format(text: str, source: str = "file") -> str:
     'biaffine'
 
     Raises:
-        ValueError: the text fits no known format; pass the format explicitly.
+        UnknownFormat: the text fits no known format; pass the format explicitly.
+        ValueError: json nested too deeply to read.
     """
     stripped = text.lstrip()
     kind = None
@@ -129,7 +134,7 @@ def detect_format(text: str, source: str = "file") -> str:
                 continue
     if kind is None:
         known = "; ".join(f.describe() for f in FORMATS.values())
-        raise ValueError(f"{source}: cannot tell the format; pass it explicitly, one of: {known}")
+        raise UnknownFormat(f"{source}: cannot tell the format; pass it explicitly, one of: {known}")
     return kind
 
 

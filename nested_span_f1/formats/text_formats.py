@@ -32,6 +32,7 @@ def _read_blocks(text: str, source: str, with_pos: bool, name: str, first_line: 
     size = 4 if with_pos else 3
     tokens: list[list[str]] = []
     entities: list[list[Span]] = []
+    places: list[str] = []
     for first in range(0, len(lines), size):
         block = lines[first:first + size]
         where = f"{source}, line {shift + first + size - 1}"
@@ -44,7 +45,8 @@ def _read_blocks(text: str, source: str, with_pos: bool, name: str, first_line: 
             raise ValueError(f"{source}, line {shift + first + 2}: {len(block[1].split())} POS tags for {len(words)} tokens")
         tokens.append(words)
         entities.append(_annotation(block[size - 2], where))
-    return Corpus(tokens, entities, None, None, name, "end exclusive: offsets kept as they are", source)
+        places.append(where)
+    return Corpus(tokens, entities, None, None, name, "end exclusive: offsets kept as they are", source, places)
 
 
 def _write_blocks(corpus: Corpus, with_pos: bool, name: str) -> str:
