@@ -596,6 +596,10 @@ def main() -> None:
     parser.add_argument("--tools", default="", help="only tools whose name contains one of these (comma-separated)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--conlleval-pl", metavar="PATH",
+                        help="conlleval.pl, to time the CLI against on generated 1M / 10M-token files "
+                             "(scripts/bench_streaming.py; without it that comparison is skipped)")
+    parser.add_argument("--cli-sizes", default="1000000,10000000", help="tokens per file for the CLI rows")
     parser.add_argument("--worker", nargs=3, metavar=("TOOL", "DATA", "SEED"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -646,14 +650,20 @@ def main() -> None:
                     ["span_f1 streaming (batches of 32)"], data, runs_for[data], args.seed, progress
                 )
     results["import"] = import_report()
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
     if (not args.tools or "bootstrap" in args.tools) and BOOTSTRAP_GOLD.exists():
         # the benchmark command's resampling against re-scoring each resample (scripts/bench_bootstrap.py)
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
         from bench_bootstrap import measure as measure_bootstrap
 
         results["bootstrap"] = measure_bootstrap(BOOTSTRAP_GOLD, repeat=repeat)
     elif not args.tools:
         notes.append(f"bootstrap row skipped: {BOOTSTRAP_GOLD} not found")
+    if not args.tools or "cli" in args.tools:
+        # the streaming commands against conlleval.pl, in fresh processes (scripts/bench_streaming.py)
+        from bench_streaming import measure as measure_cli
+
+        sizes = (200_000,) if args.quick else tuple(int(s) for s in args.cli_sizes.split(","))
+        results["cli"] = measure_cli(sizes, args.conlleval_pl, args.seed)
     print_report(results, flat)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
@@ -699,6 +709,12 @@ def print_report(results: dict[str, Any], flat: list[tuple[str, str | None, str 
               f"re-scoring each resample with score_nested {b['rescore_seconds_extrapolated']:.1f} s "
               f"({b['rescore_measured']} re-scored, extrapolated): {b['speedup_resampling']:.0f}x / "
               f"{b['speedup_benchmark_call']:.0f}x (goal: >= 100x, under 1 s)")
+    if "cli" in results:
+        from bench_streaming import print_report as print_cli
+
+        print("\nThe streaming commands on generated files (goals: conlleval >= 3x conlleval.pl under 80 MB, "
+              "score >= 5x under 100 MB, peak RSS at the largest size within 20% of the smallest):")
+        print_cli(results["cli"])
     imp = results["import"]
     print(f"import nested_span_f1 after numpy: {1000 * imp['seconds']:.0f} ms against numpy's {1000 * imp['numpy_seconds']:.0f} ms, "
           f"{imp['ratio_to_numpy']:.2f}x (median of {len(imp['all_seconds'])} fresh processes; goal <= 0.5x); "

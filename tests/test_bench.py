@@ -57,3 +57,22 @@ def test_smoke_run_prints_ratios_against_seqeval(tmp_path):
     assert rows[1].endswith("every predicted sentence made wrong: no sentence takes its reference's codes |")
     assert "import nested_span_f1 after numpy: " in out
     assert (tmp_path / "bench.json").read_text().startswith("{")
+
+
+@pytest.mark.skipif(not Path("/usr/bin/time").exists(), reason="scripts/bench_streaming.py measures with GNU time")
+def test_streaming_smoke_run_scores_the_generated_files_alike(tmp_path):
+    """The CLI rows: each command runs on the generated files, and conlleval's report holds their counts."""
+    import json
+
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "bench_streaming.py"), "--sizes", "20000,40000", "--json"],
+        capture_output=True, text=True, cwd=ROOT, check=True,
+    ).stdout
+    figures = json.loads(out)
+    assert figures["note"] == "conlleval.pl comparison skipped: pass --conlleval-pl PATH"
+    assert set(figures["sizes"]) == {"20000", "40000"}
+    for row in figures["sizes"].values():
+        assert row["tokens"] >= 20000 and row["sentences"] > 0
+        assert f"processed {row['tokens']} tokens with" in row["conlleval_output"]
+        assert all(row[name]["seconds"] > 0 and row[name]["peak_mb"] > 0 for name in ("conlleval", "score", "nested"))
+    assert set(figures["peak_ratio_largest_to_smallest"]) == {"conlleval", "score", "nested"}
