@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from . import __version__
 
@@ -17,8 +18,15 @@ EXTRAS = {"matplotlib": "plots", "evaluate": "evaluate", "datasets": "evaluate",
 """Optional dependency -> the extra of setup.py that installs it."""
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, but a bad command line is one line on stderr (status 2), as bad input is."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="nested-span-f1", description="Entity-level span F1: flat, lenient and nested scoring.",
         epilog="Run `nested-span-f1 COMMAND --help` for a command's description and examples; "
                "`nested-span-f1 demo` scores the sample data shipped with the package. "

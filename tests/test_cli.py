@@ -164,3 +164,19 @@ def test_progress_bar_on_a_terminal_for_large_files(tmp_path, monkeypatch):
     os.close(master)
     assert read == read_columns(big)
     assert read.name == str(big) and len(read.tokens[0]) == size // len(line)
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["score", "--gold", "g", "--pred", "p", "--scheme", "XYZ"],
+     "nested-span-f1 score: error: argument --scheme: invalid choice: 'XYZ' (choose from 'BILOU', 'IO', 'IOB1', "
+     "'IOB2', 'IOBES', 'IOE1', 'IOE2') (see nested-span-f1 score --help)\n"),
+    (["score"], "nested-span-f1 score: error: the following arguments are required: --gold, --pred "
+                "(see nested-span-f1 score --help)\n"),
+    (["nosuch"], "nested-span-f1: error: argument command: invalid choice: 'nosuch' (choose from 'demo', 'score', "
+                 "'conlleval', 'nested', 'lenient', 'benchmark', 'formats', 'space') (see nested-span-f1 --help)\n"),
+], ids=["bad-choice", "missing-option", "unknown-command"])
+def test_a_bad_command_line_is_one_line_and_status_2(argv, message, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err == message
