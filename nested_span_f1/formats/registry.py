@@ -167,12 +167,11 @@ def read_batches(path: PathLike, format: str | None = None, lines: int | None = 
     rest = text_lines(path)
     head = list(islice(rest, lines))
     text = "".join(head)
-    if format:
-        name = get_format(format).name
-    else:
-        name = detect_format(read_text(path) if text.lstrip().startswith("[") else text, source)
+    # a json list is one value: detection and reading need all of it, read once
+    whole = read_text(path) if text.lstrip().startswith("[") else None
+    name = get_format(format).name if format else detect_format(text if whole is None else whole, source)
     if FORMATS[name].record_lines is None:
-        yield FORMATS[name].read(read_text(path), source)
+        yield FORMATS[name].read(read_text(path) if whole is None else whole, source)
         return
     first = 1
     while head:
