@@ -4,7 +4,7 @@ from __future__ import annotations
 import io
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate, repeat
 from pathlib import Path
@@ -49,11 +49,7 @@ class ColumnFile:
 
     name: str
     blocks: list[Block]
-
-    @classmethod
-    def of(cls, blocks: Sequence[Block], name: str) -> ColumnFile:
-        """The sentences of ``blocks`` (all of a file, or a batch of them)."""
-        return cls(name, list(blocks))
+    """The sentences, all of a file or a batch of them."""
 
     @property
     def tokens(self) -> list[list[str]]:
@@ -270,7 +266,7 @@ def read_columns(source: Source, delimiter: str | None = None) -> ColumnFile:
     kept. Raises ValueError naming the line when rows of a file disagree on the
     number of columns or a file is not UTF-8.
     """
-    return ColumnFile.of(list(iter_columns(source, delimiter)), _name(source))
+    return ColumnFile(_name(source), list(iter_columns(source, delimiter)))
 
 
 def iter_columns(source: Source, delimiter: str | None = None, name: str | None = None) -> Iterator[Block]:

@@ -107,7 +107,7 @@ def column_blocks(path: str, delimiter: str | None = None) -> Iterator[Block]:
 
 def read_column_file(path: str, delimiter: str | None = None) -> ColumnFile:
     """:func:`read_columns`, with a progress bar on stderr for large files when stderr is a terminal."""
-    return ColumnFile.of(list(column_blocks(path, delimiter)), path)
+    return ColumnFile(path, list(column_blocks(path, delimiter)))
 
 
 Side = ColumnFile | Corpus

@@ -48,8 +48,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def count_files(args: argparse.Namespace) -> tuple[Counts, int]:
     """The counts of the two files, a batch of sentences at a time, and their number of sentences."""
     def count(batch: list[tuple[Block, Block]], first: int) -> Counts:
-        gold = ColumnFile.of([g for g, _ in batch], args.gold)
-        pred = ColumnFile.of([p for _, p in batch], args.pred)
+        gold = ColumnFile(args.gold, [g for g, _ in batch])
+        pred = ColumnFile(args.pred, [p for _, p in batch])
         try:
             check_same_tokens(gold, pred, first)
             return count_tags(tag_column(pred, args.column), tag_column(gold, args.column),
