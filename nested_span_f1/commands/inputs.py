@@ -22,6 +22,7 @@ from tqdm import tqdm
 from ..conll import Block, ColumnFile, iter_columns, read_text
 from ..formats import FORMATS, Corpus, UnknownFormat, detect_format, get_format, read_corpus
 from ..matching import DuplicateSpanWarning
+from ..schemes import SCHEMES
 
 LARGE_FILE = 10_000_000
 """Bytes from which reading a column file shows a progress bar: about a million ``token tag`` lines."""
@@ -73,6 +74,17 @@ def column_index(value: str) -> int:
     if number == 1:
         raise argparse.ArgumentTypeError("column 1 holds the tokens; tags are in column 2 or later (default: the last)")
     return number - 1 if number > 0 else number
+
+
+def add_tag_options(parser: argparse.ArgumentParser, where: str = "") -> None:
+    """The options that say how tags are read: ``--scheme``, ``--mode``, ``--suffix``, ``--column``,
+    ``--delimiter``. ``where`` narrows their help to some inputs (" of column files")."""
+    parser.add_argument("--scheme", choices=sorted(SCHEMES), help=f"tagging scheme{where} (needed for --mode strict)")
+    parser.add_argument("--mode", choices=["strict"], help="strict: drop chunks the scheme does not allow")
+    parser.add_argument("--suffix", action="store_true", help="tags are TYPE-B rather than B-TYPE")
+    parser.add_argument("--column", type=column_index, default=-1, metavar="N",
+                        help=f"tag column{where}, counted from 1 (the token) or from the end (default: -1, the last)")
+    parser.add_argument("--delimiter", default=None, help="column delimiter (default: any whitespace)")
 
 
 def tag_column(file: ColumnFile, index: int) -> list[list[str]]:

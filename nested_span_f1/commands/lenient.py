@@ -16,11 +16,10 @@ from ..flat import tags_to_spans
 from ..formats import Corpus, align
 from ..lenient import score_lenient
 from ..report import lenient_table
-from ..schemes import SCHEMES
 from .inputs import (
     HelpFormatter,
     Side,
-    column_index,
+    add_tag_options,
     column_or_format,
     duplicates_in_output,
     for_people,
@@ -49,12 +48,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--gold-format", type=column_or_format, metavar="FORMAT",
                    help="conll (columns) or a span format name or alias (default: detected)")
     p.add_argument("--pred-format", type=column_or_format, metavar="FORMAT", help="as --gold-format, for --pred")
-    p.add_argument("--scheme", choices=sorted(SCHEMES), help="tagging scheme of column files (needed for --mode strict)")
-    p.add_argument("--mode", choices=["strict"], help="strict: drop chunks the scheme does not allow")
-    p.add_argument("--suffix", action="store_true", help="tags are TYPE-B rather than B-TYPE")
-    p.add_argument("--column", type=column_index, default=-1, metavar="N",
-                   help="tag column of column files, counted from 1 (the token) or from the end (default: -1, the last)")
-    p.add_argument("--delimiter", default=None, help="column delimiter (default: any whitespace)")
+    add_tag_options(p, " of column files")
     p.add_argument("--partial-weight", type=float, default=0.5, help="credit of a partial match, 0 to 1 (default: 0.5)")
     p.add_argument("--min-iou", type=float, default=None, help="least intersection over union of a matched pair "
                                                                "(default: any shared token)")

@@ -10,10 +10,9 @@ from ..conll import Block, ColumnFile, check_same_tokens
 from ..counts import Counts
 from ..flat import count_tags
 from ..report import table
-from ..schemes import SCHEMES
 from ..scores import summarize
 from .batches import add_counts, side_by_side
-from .inputs import HelpFormatter, column_blocks, column_index, for_people, tag_column
+from .inputs import HelpFormatter, add_tag_options, column_blocks, for_people, tag_column
 
 EXAMPLE = """examples:
   nested-span-f1 score --gold test.gold.conll --pred test.pred.conll
@@ -34,12 +33,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--gold", required=True, help="gold column file: token ... tag, blank line between sentences")
     p.add_argument("--pred", required=True, help="predicted column file, token-aligned with --gold")
-    p.add_argument("--scheme", choices=sorted(SCHEMES), help="tagging scheme (needed for --mode strict)")
-    p.add_argument("--mode", choices=["strict"], help="strict: drop chunks the scheme does not allow")
-    p.add_argument("--suffix", action="store_true", help="tags are TYPE-B rather than B-TYPE")
-    p.add_argument("--column", type=column_index, default=-1, metavar="N",
-                   help="tag column, counted from 1 (the token) or from the end (default: -1, the last)")
-    p.add_argument("--delimiter", default=None, help="column delimiter (default: any whitespace)")
+    add_tag_options(p)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--plot", metavar="FILE", help="also draw per-type P/R/F1 to FILE (.png, .svg, .pdf)")
     p.set_defaults(run=run)
