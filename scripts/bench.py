@@ -4,7 +4,8 @@ Every measurement runs in a fresh Python process (this script, called with
 ``--worker``), so no tool profits from another's warm caches or imports. The
 worker builds its input first (seeded synthetic CoNLL-like data or the CoNLL-2003
 test outputs), then times one call and reports the seconds, the peak memory the
-call added, and the scores it computed. The parent takes the median over
+call added, and the scores it computed; at eval sizes it also times a second call
+in the same process, the one a Trainer makes at every evaluation after the first. The parent takes the median over
 ``--repeat`` runs, checks that each tool's scores equal its baseline's (to 1e-12)
 and only then prints a ratio.
 
@@ -437,6 +438,11 @@ def _reset_peak() -> bool:
         return False
 
 
+SECOND_CALL_TOKENS = 200_000
+"""Below this many tokens (eval sizes) a worker also times a second call in the same process: the call a
+Trainer makes at every evaluation after the first, when the process has paid its one-time costs."""
+
+
 def worker(tool: str, dataset: str, seed: int) -> None:
     with tempfile.TemporaryDirectory() as workdir:
         call, tokens = prepare(tool, dataset, seed, workdir)
@@ -449,9 +455,14 @@ def worker(tool: str, dataset: str, seed: int) -> None:
         seconds = time.perf_counter() - start
         faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
         peak = _status("VmHWM:") if hwm else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        second = None
+        if tokens < SECOND_CALL_TOKENS:
+            start = time.perf_counter()
+            call()
+            second = time.perf_counter() - start
     memory = "VmHWM rise" if hwm else "ru_maxrss rise"
-    print(json.dumps({"seconds": seconds, "peak_bytes": peak - before, "memory": memory, "tokens": tokens,
-                      "page_faults": faults, "scores": scores}))
+    print(json.dumps({"seconds": seconds, "second_seconds": second, "peak_bytes": peak - before, "memory": memory,
+                      "tokens": tokens, "page_faults": faults, "scores": scores}))
 
 
 def run_worker(tool: str, dataset: str, seed: int) -> dict[str, Any]:
@@ -492,6 +503,7 @@ def summarize_runs(tool: str, dataset: str, runs: list[dict[str, Any]]) -> dict[
         "all_seconds": [r["seconds"] for r in runs], "peak_mb": median_of(runs, "peak_bytes") / 2**20,
         "memory": runs[0]["memory"], "tokens": runs[0]["tokens"], "scores": runs[0]["scores"],
         "page_faults": median_of(runs, "page_faults"),
+        "second_seconds": median_of(runs, "second_seconds") if runs[0]["second_seconds"] is not None else None,
     }
 
 
@@ -694,6 +706,13 @@ def print_report(results: dict[str, Any], flat: list[tuple[str, str | None, str 
             print(f"| {tool:38s} | {data:>9s} | {row['tokens']:>9,d} | {row['runs']:>4d} | {row['seconds']:>9.4f} | "
                   f"{row['tokens'] / row['seconds']:>10.3g} | {row['peak_mb']:>8.1f} | {versus} |")
     print()
+    seconds = [(tool, data, row, rows.get((baselines[tool][0], data))) for (tool, data), row in rows.items()
+               if row.get("second_seconds") and baselines[tool][0] is not None]
+    if seconds:
+        print("Second call in the same process (as at every Trainer evaluation after the first), median s:")
+        for tool, data, row, base in seconds:
+            ratio = f"{base['second_seconds'] / row['second_seconds']:.1f}x" if base and base.get("second_seconds") else "n/a"
+            print(f"  {tool} on {data}: {row['second_seconds']:.4f} s; {ratio} against {baselines[tool][0]}")
     if "nested" in results:
         n = results["nested"]
         print(f"\nspan_f1 nested on GENIA test (classic split, all breakdowns): {1000 * n['seconds']:.1f} ms median of "

@@ -56,6 +56,8 @@ def test_smoke_run_prints_ratios_against_seqeval(tmp_path):
     assert "x faster than seqeval default (>= 50x faster)" in rows[0]
     assert rows[1].endswith("every predicted sentence made wrong: no sentence takes its reference's codes |")
     assert "import nested_span_f1 after numpy: " in out
+    second = [line for line in out.splitlines() if line.startswith("  span_f1 strings default on 300: ")]
+    assert len(second) == 1 and second[0].endswith("x against seqeval default")
     assert (tmp_path / "bench.json").read_text().startswith("{")
 
 
