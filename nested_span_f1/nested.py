@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from .counts import Additive, Counts, Mergeable, frozen_mapping
 from .encoding import check_sides
 from .flat import decode_pair
-from .fragments import fragment_arrays, split_entities
+from .fragments import Record, fragment_arrays, split_entities
 from .matching import ExactMatch, distinct, match_exact
 from .nesting import LENGTH_BINS, length_bucket, length_bucket_names, structure
 from .scores import ZeroDivision, check_zero_division, precision_recall_f1, summarize
@@ -107,6 +107,42 @@ def _continuity(counts: Counts) -> BucketTally:
     return BucketTally(total.predicted, total.tp, total.gold, total.tp)
 
 
+class Entities(NamedTuple):
+    """One side's entities, checked: contiguous spans as arrays, discontinuous entities as located records."""
+
+    spans: SpanArrays
+    fragmented: list[Record]
+
+
+def check_entities(sentences: Sequence[Iterable[Any]], lengths: Sequence[int] | None = None,
+                   side: str = "spans") -> Entities:
+    """Validate one side's per-sentence entity lists (as :func:`count_nested` takes them) and split them.
+
+    Raises:
+        ValueError, TypeError: a malformed span; the message names ``side``, sentence and span.
+    """
+    spans, fragmented = split_entities(sentences, lengths, side)
+    return Entities(spans_from_lists(spans, lengths, side), fragmented)
+
+
+def count_entities(
+    predictions: Entities, references: Entities, *, length_bins: Sequence[int] = LENGTH_BINS
+) -> NestedCounts:
+    """:func:`count_nested` of two sides already checked by :func:`check_entities`."""
+    result = count_arrays(predictions.spans, references.spans, length_bins=length_bins)
+    fragmented = match_exact(*fragment_arrays(predictions.fragmented, references.fragmented)).counts()
+    notes = {
+        "discontinuous_predictions": fragmented.total.predicted,
+        "discontinuous_references": fragmented.total.gold,
+    }
+    # by_continuity is kept even when empty so that counts of any two batches add up
+    extra = NestedCounts(
+        Counts(fragmented.labels, fragmented.untyped, notes={**fragmented.notes, **notes}),
+        {"by_continuity": {"contiguous": _continuity(result.counts), "discontinuous": _continuity(fragmented)}},
+    )
+    return result + extra
+
+
 def count_nested(
     predictions: Sequence[Iterable[Any]],
     references: Sequence[Iterable[Any]],
@@ -128,24 +164,8 @@ def count_nested(
         ValueError, TypeError: a malformed span; the message names side, sentence and span.
     """
     check_sides(predictions, references)
-    pred_spans, pred_frag = split_entities(predictions, lengths, "predictions")
-    ref_spans, ref_frag = split_entities(references, lengths, "references")
-    result = count_arrays(
-        spans_from_lists(pred_spans, lengths, "predictions"),
-        spans_from_lists(ref_spans, lengths, "references"),
-        length_bins=length_bins,
-    )
-    fragmented = match_exact(*fragment_arrays(pred_frag, ref_frag)).counts()
-    notes = {
-        "discontinuous_predictions": fragmented.total.predicted,
-        "discontinuous_references": fragmented.total.gold,
-    }
-    # by_continuity is kept even when empty so that counts of any two batches add up
-    extra = NestedCounts(
-        Counts(fragmented.labels, fragmented.untyped, notes={**fragmented.notes, **notes}),
-        {"by_continuity": {"contiguous": _continuity(result.counts), "discontinuous": _continuity(fragmented)}},
-    )
-    return result + extra
+    return count_entities(check_entities(predictions, lengths, "predictions"),
+                          check_entities(references, lengths, "references"), length_bins=length_bins)
 
 
 def decode_layers(
@@ -297,9 +317,12 @@ def describe_spans(spans: SpanArrays, lengths: Sequence[int] | None = None) -> d
 
 __all__ = [
     "BucketTally",
+    "Entities",
     "NestedCounts",
     "bucket_scores",
+    "check_entities",
     "count_arrays",
+    "count_entities",
     "count_layered",
     "count_match",
     "count_nested",

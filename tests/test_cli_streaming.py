@@ -266,3 +266,14 @@ def test_files_of_different_lengths_are_one_line(capsys, small_batches, tmp_path
     assert _error(capsys, "nested", "--gold", gold_path, "--pred", short) == (
         f"nested-span-f1 nested: error: {gold_path} has more sentences than {short}, which ends after 5 sentences; they must "
         "align sentence by sentence\n")
+
+
+def test_read_batches_reports_the_bytes_of_each_batch(tmp_path):
+    """What the nested command's progress bar counts: every batch's bytes, the whole file by the end."""
+    gold = read_corpus(SAMPLES / "nested.gold.jsonl")
+    for name, lines, batches_read in (("oneie", 2, 3), ("shibuya", 3, 6), ("triaffine", 1, 1)):
+        path = tmp_path / f"gold.{name}"
+        write_corpus(gold, path, name)
+        sizes = []
+        corpora = list(read_batches(path, lines=lines, progress=sizes.append))
+        assert (len(sizes), len(corpora), sum(sizes)) == (batches_read, batches_read, path.stat().st_size), name

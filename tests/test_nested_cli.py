@@ -1,11 +1,17 @@
 """``nested-span-f1 nested``: GENIA gold against itself and against a perturbed prediction file."""
+import fcntl
 import json
+import os
+import pty
+import struct
 import subprocess
 import sys
+import termios
 from pathlib import Path
 
 import pytest
 
+from nested_span_f1.commands.inputs import LARGE_FILE
 from nested_span_f1.formats import Corpus, read_corpus, write_corpus
 
 
@@ -56,3 +62,45 @@ def test_console_script(shared_data):
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     assert "1854 sentences, 48179 tokens, 5506 entities" in done.stdout and "21.8% nested" in done.stdout
+
+
+def _on_terminal(args, stdout):
+    """Run the command with stderr on a pseudo-terminal (80 columns) and stdout to a file; stderr's bytes.
+
+    TQDM_MININTERVAL/TQDM_MINITERS make tqdm draw every update, so the bar's end is on the terminal however
+    fast the run."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = {**os.environ, "TQDM_MININTERVAL": "0", "TQDM_MINITERS": "1"}
+    with open(stdout, "wb") as out:
+        child = subprocess.Popen([sys.executable, "-m", "nested_span_f1.cli", "nested", *map(str, args)],
+                                 stdout=out, stderr=slave, env=env)
+    os.close(slave)
+    err = []
+    while True:
+        try:
+            chunk = os.read(master, 1 << 16)
+        except OSError:  # EIO: the child has ended and the terminal has no writer left
+            break
+        err.append(chunk)
+    os.close(master)
+    assert child.wait(timeout=120) == 0, b"".join(err)
+    return b"".join(err)
+
+
+def test_progress_bar_on_a_terminal_for_a_large_gold_file_never_on_stdout(tmp_path):
+    big = tmp_path / "big.jsonl"
+    token = "x" * 120
+    lines = [json.dumps({"tokens": [token] * 8, "sent_id": f"s{i}",
+                         "entity_mentions": [{"start": i % 4, "end": i % 4 + 2, "entity_type": "T"}]}) + "\n"
+             for i in range(LARGE_FILE // 1000)]
+    big.write_text("".join(lines))
+    size = big.stat().st_size
+    assert LARGE_FILE < size < LARGE_FILE * 1.1
+    err = _on_terminal(["--gold", big, "--pred", big], tmp_path / "bar.out").decode()
+    assert "big.jsonl:   0%|" in err and "big.jsonl: 100%|" in err and f"{size / 1e6:.1f}M/{size / 1e6:.1f}M" in err
+    plain = _run("--gold", big, "--pred", big)
+    assert (plain.returncode, plain.stderr) == (0, "")  # stderr is a pipe here: no bar
+    with_bar = (tmp_path / "bar.out").read_text()
+    assert with_bar == plain.stdout and "\r" not in with_bar and "%|" not in with_bar
+    assert f"test set: {len(lines)} sentences, {8 * len(lines)} tokens, {len(lines)} entities" in with_bar

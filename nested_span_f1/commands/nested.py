@@ -10,15 +10,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..formats import FORMATS, Corpus, align, read_batches
-from ..nested import NestedCounts, count_nested, describe_spans, summarize_nested
+from ..nested import NestedCounts, check_entities, count_entities, count_nested, describe_spans, summarize_nested
 from ..report import table
 from .batches import add_counts, side_by_side
-from .inputs import HelpFormatter, duplicates_in_output, for_people, format_name
+from .inputs import HelpFormatter, duplicates_in_output, for_people, format_name, progress
 
 BREAKDOWN_TITLES = {
     "by_nesting": "nested vs flat",
@@ -71,13 +71,17 @@ class Sentence(NamedTuple):
 
 
 class NestedFile:
-    """A nested-NER file read a batch of records at a time; its format and conversion are known once read."""
+    """A nested-NER file read a batch of records at a time; its format and conversion are known once read.
 
-    def __init__(self, path: str, format: str | None) -> None:
+    ``progress`` is called with the bytes of each batch read (see :func:`read_batches`).
+    """
+
+    def __init__(self, path: str, format: str | None, progress: Callable[[int], object] | None = None) -> None:
         self.path, self.format, self.conversion, self.has_ids = path, format, "", True
+        self.progress = progress
 
     def sentences(self) -> Iterator[Sentence]:
-        for corpus in read_batches(self.path, self.format):
+        for corpus in read_batches(self.path, self.format, progress=self.progress):
             self.format, self.conversion = corpus.format, corpus.conversion
             ids, docs = corpus.sentence_ids, corpus.doc_ids
             self.has_ids = self.has_ids and ids is not None
@@ -87,9 +91,10 @@ class NestedFile:
 
 
 def _corpus(sentences: Sequence[Sentence], source: str) -> Corpus:
+    """A batch of sentences, read (and so checked) by :func:`read_batches`, as one corpus to align."""
     ids = [s.sentence_id for s in sentences if s.sentence_id is not None]
     return Corpus([s.tokens for s in sentences], [s.entities for s in sentences],
-                  ids if len(ids) == len(sentences) else None, None, source=source)
+                  ids if len(ids) == len(sentences) else None, None, source=source, checked=True)
 
 
 @dataclass(frozen=True)
@@ -124,10 +129,13 @@ def count_files(gold: NestedFile, pred: NestedFile, whole: bool = False) -> Batc
             by_id = g.sentence_ids is not None and p.sentence_ids is not None
             if not whole and by_id and g.sentence_ids != p.sentence_ids:
                 raise _OutOfOrder
-            counts = count_nested(align(g, p).entities, g.entities, lengths=g.lengths)
+            # the sentences were checked when read; these are the arrays the count and the test set's size share
+            lengths = g.lengths
+            references = check_entities(g.entities, lengths, "references")
+            counts = count_entities(check_entities(align(g, p).entities, lengths, "predictions"), references)
         except (ValueError, TypeError) as error:
             raise for_people(error, first=first) from None
-        return Batch(counts, {**describe_spans(g.spans(), g.lengths), "discontinuous": g.discontinuous()})
+        return Batch(counts, {**describe_spans(references.spans, lengths), "discontinuous": len(references.fragmented)})
 
     with duplicates_in_output():
         return add_counts(side_by_side(gold.sentences(), pred.sentences(), gold.path, pred.path), count,
@@ -145,12 +153,16 @@ def breakdown_table(buckets: Mapping[str, Mapping[str, Any]], title: str, digits
 
 
 def run(args: argparse.Namespace) -> int:
-    gold, pred = NestedFile(args.gold, args.gold_format), NestedFile(args.pred, args.pred_format)
-    try:
-        total = count_files(gold, pred)
-    except _OutOfOrder:
-        gold, pred = NestedFile(args.gold, args.gold_format), NestedFile(args.pred, args.pred_format)
-        total = count_files(gold, pred, whole=True)
+    # the files are read side by side: how far the gold file is read is how far the scoring is
+    with progress(args.gold) as bar:
+        read = None if bar.disable else bar.update
+        gold, pred = NestedFile(args.gold, args.gold_format, read), NestedFile(args.pred, args.pred_format)
+        try:
+            total = count_files(gold, pred)
+        except _OutOfOrder:
+            bar.reset()
+            gold, pred = NestedFile(args.gold, args.gold_format, read), NestedFile(args.pred, args.pred_format)
+            total = count_files(gold, pred, whole=True)
     result = summarize_nested(total.counts, zero_division=0)
     size = total.test_set()
     if args.json:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import InitVar, dataclass
 from typing import Any
 
-from ..fragments import is_fragmented, split_entities
+from ..fragments import is_fragmented
+from ..nested import check_entities
 from ..spans import SpanArrays, spans_from_lists
 
 
@@ -40,17 +41,21 @@ class Corpus:
     source: str = "corpus"
     places: Sequence[str] | None = None
     """Where each sentence is in the file (``"gold.json, line 3"``), when the reader knows: messages name it."""
+    checked: InitVar[bool] = False
+    """True when every sentence comes from a corpus already built (a batch of its sentences, a reordering):
+    their entities were checked then and are not checked again."""
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, checked: bool) -> None:
         if len(self.tokens) != len(self.entities):
             raise ValueError(f"{self.source}: {len(self.tokens)} sentences of tokens but {len(self.entities)} of entities")
         for name in ("sentence_ids", "doc_ids"):
             ids = getattr(self, name)
             if ids is not None and len(ids) != len(self.tokens):
                 raise ValueError(f"{self.source}: {len(ids)} {name} for {len(self.tokens)} sentences")
+        if checked:
+            return
         try:
-            spans, _ = split_entities(self.entities, self.lengths, self.source)
-            spans_from_lists(spans, self.lengths, self.source)
+            check_entities(self.entities, self.lengths, self.source)
         except (ValueError, TypeError) as error:
             raise self._placed(error) from None
 
@@ -138,4 +143,4 @@ def align(references: Corpus, predictions: Corpus) -> Corpus:
     docs = [predictions.doc_ids[p] for p in order] if predictions.doc_ids is not None else None
     places = [predictions.places[p] for p in order] if predictions.places is not None else None
     return Corpus([predictions.tokens[p] for p in order], pick, ids, docs, predictions.format,
-                  predictions.conversion, predictions.source, places)
+                  predictions.conversion, predictions.source, places, checked=True)

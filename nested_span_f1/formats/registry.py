@@ -155,12 +155,16 @@ BATCH_LINES = 2_400
 """Lines read at a time from a line-based file by :func:`read_batches` (whole records of 1, 3 or 4 lines)."""
 
 
-def read_batches(path: PathLike, format: str | None = None, lines: int | None = None) -> Iterator[Corpus]:
+def read_batches(path: PathLike, format: str | None = None, lines: int | None = None,
+                 progress: Callable[[int], object] | None = None) -> Iterator[Corpus]:
     """The sentences of a nested-NER file as consecutive corpora, for files of any size.
 
     Line-based formats (json lines, text blocks) are read ``lines`` lines at a
     time (default :data:`BATCH_LINES`; detection looks at the first batch); a json
-    list is one value and is read whole, as one corpus. Raises as :func:`read_corpus`.
+    list is one value and is read whole, as one corpus. ``progress`` (a progress
+    bar's ``update``) is called with the size in bytes of each batch's text as it is
+    read (UTF-8, without a byte-order mark, line ends as read). Raises as
+    :func:`read_corpus`.
     """
     lines = lines or BATCH_LINES
     source = os.fspath(path)
@@ -170,12 +174,18 @@ def read_batches(path: PathLike, format: str | None = None, lines: int | None = 
     # a json list is one value: detection and reading need all of it, read once
     whole = read_text(path) if text.lstrip().startswith("[") else None
     name = get_format(format).name if format else detect_format(text if whole is None else whole, source)
+
+    def counted(text: str) -> str:
+        if progress is not None:
+            progress(len(text.encode()))
+        return text
+
     if FORMATS[name].record_lines is None:
-        yield FORMATS[name].read(read_text(path) if whole is None else whole, source)
+        yield FORMATS[name].read(counted(read_text(path) if whole is None else whole), source)
         return
     first = 1
     while head:
-        yield FORMATS[name].read("".join(head), source, first)
+        yield FORMATS[name].read(counted("".join(head)), source, first)
         first += len(head)
         head = list(islice(rest, lines))
 
