@@ -115,12 +115,13 @@ def read_vocabulary(
         if chosen is None:
             letters = ", ".join(PREFIXES[p] for p in found) or "none"
             raise ValueError(
-                f"mode='strict' needs a scheme: the reference prefixes ({letters}) are none of the sets seqeval "
-                "detects IOB2, IOE2, IOBES or BILOU from; pass scheme='IOB2' (or IOB1, IOE1, IOE2, IOBES, BILOU, IO)")
+                f"strict mode needs a scheme: the reference prefixes ({letters}) are none of the sets seqeval "
+                "detects IOB2, IOE2, IOBES or BILOU from; pass the scheme the tags use (scheme= in Python, --scheme "
+                "on the command line): IOB2, IOB1, IOE1, IOE2, IOBES, BILOU or IO")
     outside = np.flatnonzero(present & ~chosen.allowed[parsed.prefix])
     if len(outside):
         scheme_name, letters = chosen.name, ", ".join(chosen.letters)
         pair.refuse(outside, lambda code: (
             f"tag {pair.tags[code]!r}: prefix {PREFIXES[parsed.prefix[code]]} is not part of scheme {scheme_name} (allowed: {letters}); "
-            "pick the scheme the tags use, or mode=None"))
+            "pick the scheme the tags use, or score in default mode"))
     return parsed, chosen

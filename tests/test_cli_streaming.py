@@ -13,6 +13,7 @@ import pytest
 from nested_span_f1 import conll, count_tags, score_tags
 from nested_span_f1.cli import main
 from nested_span_f1.commands import batches
+from nested_span_f1.commands import score as score_command
 from nested_span_f1.commands.conlleval import _splitter as conlleval_splitter
 from nested_span_f1.commands.nested import score_corpora
 from nested_span_f1.conll import read_blocks, read_columns, read_sentences
@@ -250,6 +251,41 @@ def test_strict_mode_detecting_its_scheme_equals_one_shot(capsys, small_batches,
                           "--mode", "strict", "--json")
     assert (code, err) == (0, "")
     assert json.loads(out) == score_tags(pred, gold, mode="strict", zero_division=0)
+
+
+def test_strict_mode_without_a_scheme_streams_after_a_first_pass_over_the_gold(capsys, monkeypatch, small_batches,
+                                                                              tmp_path):
+    gold, pred = _tagged(5)
+    gold[50][0] = "E-PER"
+    tokens = [[f"w{i}" for i in range(len(s))] for s in gold]
+    _write_columns(tmp_path / "gold.txt", gold, tokens)
+    _write_columns(tmp_path / "pred.txt", pred, tokens)
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs["scheme"])
+        return count_tags(*args, **kwargs)
+
+    monkeypatch.setattr(score_command, "count_tags", counted)
+    code, out, err = _run(capsys, "score", "--gold", tmp_path / "gold.txt", "--pred", tmp_path / "pred.txt",
+                          "--mode", "strict", "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out) == score_tags(pred, gold, mode="strict", zero_division=0)
+    # many batches, each with the scheme seqeval detects from all of the gold's prefixes (I, O, B and E)
+    assert len(calls) > 10 and set(calls) == {"IOBES"}
+
+
+def test_strict_mode_with_no_scheme_to_detect_names_the_problem_in_one_line(capsys, small_batches, tmp_path):
+    gold = [["I-PER", "O"], ["O", "I-LOC"]]  # I and O alone: seqeval detects no scheme
+    tokens = [["a", "b"], ["c", "d"]]
+    _write_columns(tmp_path / "gold.txt", gold, tokens)
+    _write_columns(tmp_path / "pred.txt", gold, tokens)
+    code, out, err = _run(capsys, "score", "--gold", tmp_path / "gold.txt", "--pred", tmp_path / "pred.txt",
+                          "--mode", "strict")
+    assert (code, out) == (2, "")
+    assert err == ("nested-span-f1 score: error: strict mode needs a scheme: the reference prefixes (O, I) are none "
+                   "of the sets seqeval detects IOB2, IOE2, IOBES or BILOU from; pass the scheme the tags use "
+                   "(scheme= in Python, --scheme on the command line): IOB2, IOB1, IOE1, IOE2, IOBES, BILOU or IO\n")
 
 
 def test_files_of_different_lengths_are_one_line(capsys, small_batches, tmp_path):

@@ -10,7 +10,9 @@ from ..conll import Block, ColumnFile, check_same_tokens
 from ..counts import Counts
 from ..flat import count_tags
 from ..report import table
+from ..schemes import detect_scheme
 from ..scores import summarize
+from ..tag_parsing import parse_tags
 from .batches import add_counts, side_by_side
 from .inputs import HelpFormatter, add_tag_options, column_blocks, for_people, tag_column
 
@@ -41,21 +43,40 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def count_files(args: argparse.Namespace) -> tuple[Counts, int]:
     """The counts of the two files, a batch of sentences at a time, and their number of sentences."""
+    scheme = args.scheme
+    if args.mode is not None and scheme is None:
+        scheme = gold_scheme(args.gold, args.delimiter, args.column, args.suffix)
+
     def count(batch: list[tuple[Block, Block]], first: int) -> Counts:
         gold = ColumnFile(args.gold, [g for g, _ in batch])
         pred = ColumnFile(args.pred, [p for _, p in batch])
         try:
             check_same_tokens(gold, pred, first)
             return count_tags(tag_column(pred, args.column), tag_column(gold, args.column),
-                              scheme=args.scheme, mode=args.mode, suffix=args.suffix)
+                              scheme=scheme, mode=args.mode, suffix=args.suffix)
         except (ValueError, TypeError) as error:
             raise for_people(error, gold, pred, first) from None
 
     blocks = side_by_side(column_blocks(args.gold, args.delimiter), column_blocks(args.pred, args.delimiter),
                           args.gold, args.pred)
-    # strict mode detects the scheme from all of the tags, as seqeval does: one batch then
-    whole = args.mode is not None and args.scheme is None
+    # no scheme found in the first pass: one batch, whose error names the problem (or the missing scheme)
+    whole = args.mode is not None and scheme is None
     return add_counts(blocks, count, size=lambda pair: len(pair[0]), batch_tokens=sys.maxsize if whole else None)
+
+
+def gold_scheme(path: str, delimiter: str | None, column: int, suffix: bool) -> str | None:
+    """The scheme strict mode detects from the gold tags, as seqeval does from the references, found by a first
+    pass over the gold file so that the scoring pass can stream; None when the tags name no scheme or the file
+    has a problem (the scoring pass then names it)."""
+    tags: set[str] = set()
+    try:
+        for block in column_blocks(path, delimiter):
+            tags.update(block.column(column))
+    except ValueError:
+        return None
+    parsed, malformed = parse_tags(sorted(tags), suffix)
+    scheme = detect_scheme(p for code, p in enumerate(parsed.prefix.tolist()) if code not in malformed)
+    return None if scheme is None else scheme.name
 
 
 def run(args: argparse.Namespace) -> int:
