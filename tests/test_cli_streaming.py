@@ -275,6 +275,18 @@ def test_strict_mode_without_a_scheme_streams_after_a_first_pass_over_the_gold(c
     assert len(calls) > 10 and set(calls) == {"IOBES"}
 
 
+def test_strict_mode_without_a_scheme_reads_a_gold_pipe_whole(tmp_path):
+    gold, pred = _tagged(5)
+    tokens = [[f"w{i}" for i in range(len(s))] for s in gold]
+    _write_columns(tmp_path / "gold.txt", gold, tokens)
+    _write_columns(tmp_path / "pred.txt", pred, tokens)
+    # a pipe cannot be read twice: the scheme is detected from the whole of it, as before any first pass
+    done = _cli("score", "--gold", "/dev/stdin", "--pred", tmp_path / "pred.txt", "--mode", "strict", "--json",
+                input=(tmp_path / "gold.txt").read_bytes())
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert json.loads(done.stdout) == score_tags(pred, gold, mode="strict", zero_division=0)
+
+
 def test_strict_mode_with_no_scheme_to_detect_names_the_problem_in_one_line(capsys, small_batches, tmp_path):
     gold = [["I-PER", "O"], ["O", "I-LOC"]]  # I and O alone: seqeval detects no scheme
     tokens = [["a", "b"], ["c", "d"]]

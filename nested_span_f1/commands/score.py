@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -44,7 +45,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def count_files(args: argparse.Namespace) -> tuple[Counts, int]:
     """The counts of the two files, a batch of sentences at a time, and their number of sentences."""
     scheme = args.scheme
-    if args.mode is not None and scheme is None:
+    if args.mode is not None and scheme is None and os.path.isfile(args.gold):  # a pipe can be read only once
         scheme = gold_scheme(args.gold, args.delimiter, args.column, args.suffix)
 
     def count(batch: list[tuple[Block, Block]], first: int) -> Counts:
