@@ -103,6 +103,16 @@ def test_nested_in_batches_equals_one_shot_in_order_or_not(capsys, small_batches
     assert expected["test_set"]["sentences"] == 6
 
 
+def test_nested_reads_a_pipe_once_even_when_its_ids_are_out_of_order():
+    gold = read_corpus(SAMPLES / "nested.gold.jsonl")
+    expected = {"test_set": {**describe_spans(gold.spans(), gold.lengths), "discontinuous": 0},
+                **score_corpora(gold, align(gold, read_corpus(SAMPLES / "nested.pred.jsonl")))}
+    lines = (SAMPLES / "nested.pred.jsonl").read_text().splitlines(keepends=True)
+    done = _cli("nested", "--gold", SAMPLES / "nested.gold.jsonl", "--pred", "/dev/stdin", "--json",
+                input="".join(lines[::-1]).encode())
+    assert (done.returncode, done.stderr, json.loads(done.stdout)) == (0, b"", expected)
+
+
 def test_a_bad_tag_in_a_later_batch_is_named_by_file_and_line(capsys, small_batches, tmp_path):
     gold, pred = _tagged(2)
     tokens = [[f"w{i}" for i in range(len(s))] for s in gold]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -157,8 +158,10 @@ def run(args: argparse.Namespace) -> int:
     with progress(args.gold) as bar:
         read = None if bar.disable else bar.update
         gold, pred = NestedFile(args.gold, args.gold_format, read), NestedFile(args.pred, args.pred_format)
+        # files out of order are read again, whole; a pipe can be read only once, so it is read whole at once
+        whole = not (os.path.isfile(args.gold) and os.path.isfile(args.pred))
         try:
-            total = count_files(gold, pred)
+            total = count_files(gold, pred, whole)
         except _OutOfOrder:
             bar.reset()
             gold, pred = NestedFile(args.gold, args.gold_format, read), NestedFile(args.pred, args.pred_format)
