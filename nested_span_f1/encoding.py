@@ -184,7 +184,7 @@ def _encode_side(sentences: Any, vocab: _Vocab, side: str, like: tuple[Any, Enco
     wrong, given = None, sentences
     if like is not None:
         other, encoded = like
-        _check_aligned(lengths, encoded.lengths)
+        check_aligned(lengths, encoded.lengths)
         if plain and set(map(type, other)) <= {list, tuple}:
             wrong = np.frombuffer(bytes(map(operator.ne, sentences, other)), dtype=bool)
             sentences = list(compress(sentences, wrong))
@@ -221,8 +221,9 @@ def _refuse_tag(sentences: Any, side: str) -> None:
                 raise TagTypeError(f"{side}, sentence {s}, token {p}: tag {tag!r} is not a string") from None
 
 
-def _check_aligned(pred_lengths: np.ndarray, ref_lengths: np.ndarray) -> None:
+def check_aligned(pred_lengths: Any, ref_lengths: Any) -> None:
     """ValueError naming the first sentence whose two sides differ in length (the counts are checked)."""
+    pred_lengths, ref_lengths = np.asarray(pred_lengths), np.asarray(ref_lengths)
     differ = np.flatnonzero(pred_lengths != ref_lengths)
     if len(differ):
         s = int(differ[0])
@@ -271,14 +272,14 @@ def _kept_ids(predictions: Any, references: Any, names: tuple[str, str]) -> tupl
     if _is_arrow(predictions) and _is_arrow(references):
         sides = [_arrow_list(side) for side in (predictions, references)]
         lengths = sides[1][1]
-        _check_aligned(sides[0][1], lengths)
+        check_aligned(sides[0][1], lengths)
         pred, ref = (_int_array(values.to_numpy(zero_copy_only=False), name) for (values, _), name in zip(sides, names))
     else:
         for side, name in zip((predictions, references), names):
             _check_sentences(side, name)
         pred_lengths, lengths = (np.fromiter(map(len, side), dtype=np.int64, count=len(side))
                                  for side in (predictions, references))
-        _check_aligned(pred_lengths, lengths)
+        check_aligned(pred_lengths, lengths)
         flat = []
         for side, name in zip((predictions, references), names):
             # only ints (a bool is not a label id, a float is never truncated)
@@ -349,5 +350,5 @@ def _arrow_strings(predictions: Any, references: Any, names: tuple[str, str]) ->
         remap = np.fromiter(map(vocab.__getitem__, encoded.dictionary.to_pylist()), dtype=np.int32)
         lengths = column.value_lengths().to_numpy(zero_copy_only=False).astype(np.int64)
         sides.append(Encoded(remap[encoded.indices.to_numpy(zero_copy_only=False)], lengths))
-    _check_aligned(sides[0].lengths, sides[1].lengths)
+    check_aligned(sides[0].lengths, sides[1].lengths)
     return EncodedPair(sides[0], sides[1], tuple(vocab), names, complete=True)

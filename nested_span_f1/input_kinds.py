@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .encoding import check_sides
+from .encoding import check_aligned, check_sides
 from .spans import INT64_MAX, spans_from_lists
 
 INPUT_KINDS = ("spans", "layers", "tags", "ids")
@@ -95,10 +95,8 @@ def _sentence_kind(sentence: Any, where: str, kinds: Sequence[str], context: str
             raise ValueError(f"{where}: expected one list per sentence, got an array of shape {sentence.shape}")
         if not len(sentence):
             return None
-        if np.issubdtype(sentence.dtype, np.integer):
-            if sentence.dtype.kind == "u" and sentence.max() > INT64_MAX:
-                raise ValueError(f"{where}: label id {sentence.max()} does not fit in 64 bits")
-            return "ids"
+        if sentence.dtype.kind == "u" and sentence.max() > INT64_MAX:
+            raise ValueError(f"{where}: label id {sentence.max()} does not fit in 64 bits")
         sentence = sentence.tolist()
     found = {_kind_of_type(t) for t in set(map(type, sentence))}
     if not found:
@@ -175,7 +173,7 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
     sides = (_uniform_kind(predictions), _uniform_kind(references))
     fast = {kind for kind in sides if isinstance(kind, str)}
     if False not in sides and len(fast) <= 1 and fast <= set(kinds):
-        return _checked_spans(next(iter(fast), None), predictions, references)
+        return _checked(next(iter(fast), None), predictions, references)
     first: tuple[str, str] | None = None
     for name, side in (("predictions", predictions), ("references", references)):
         for s, sentence in enumerate(side):
@@ -188,11 +186,14 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
             elif kind != first[0]:
                 raise TypeError(f"{where} holds {KIND_WORDS[kind]} but {first[1]} holds {KIND_WORDS[first[0]]}; "
                                 "give every sentence of both sides in one form")
-    return _checked_spans(first[0] if first else None, predictions, references)
+    return _checked(first[0] if first else None, predictions, references)
 
 
-def _checked_spans(kind: str | None, predictions: Any, references: Any) -> str | None:
-    """``kind``, after checking every span of both sides when it is "spans" (the core's own check)."""
+def _checked(kind: str | None, predictions: Any, references: Any) -> str | None:
+    """``kind``, after the core's own checks that need no options: every span of both sides, or tags and ids
+    aligned token by token."""
+    if kind in ("tags", "ids"):
+        check_aligned(list(map(len, predictions)), list(map(len, references)))
     if kind == "spans":
         spans_from_lists(predictions, side="predictions")
         spans_from_lists(references, side="references")

@@ -79,7 +79,7 @@ def column_index(value: str) -> int:
 def add_tag_options(parser: argparse.ArgumentParser, where: str = "") -> None:
     """The options that say how tags are read: ``--scheme``, ``--mode``, ``--suffix``, ``--column``,
     ``--delimiter``. ``where`` narrows their help to some inputs (" of column files")."""
-    parser.add_argument("--scheme", choices=sorted(SCHEMES), help=f"tagging scheme{where} (needed for --mode strict)")
+    parser.add_argument("--scheme", choices=sorted(SCHEMES), help=f"tagging scheme{where} (for --mode strict; detected from the gold tags when omitted)")
     parser.add_argument("--mode", choices=["strict"], help="strict: drop chunks the scheme does not allow")
     parser.add_argument("--suffix", action="store_true", help="tags are TYPE-B rather than B-TYPE")
     parser.add_argument("--column", type=column_index, default=-1, metavar="N",
