@@ -8,6 +8,7 @@ label)`` tuples or dicts). Discontinuous entities of nested files are left out
 """
 from __future__ import annotations
 
+import io
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -17,7 +18,7 @@ from typing import Any, Union
 
 import numpy as np
 
-from .conll import ColumnFile, check_same_tokens, read_columns
+from .conll import ColumnFile, check_same_tokens, read_columns, read_text
 from .flat import decode_pair
 from .formats import Corpus, UnknownFormat, align, detect_format, get_format
 from .spans import SpanArrays, spans_from_lists
@@ -67,17 +68,20 @@ class Pair:
 def _file(path: str | os.PathLike[str], format: str | None) -> Side:
     name = str(path)
     if format == COLUMNS:
-        columns = read_columns(path)
-        return Side(name, tags=columns.column(-1), columns=columns)
-    text = Path(path).read_text(encoding="utf-8")
+        return _columns(read_columns(path))
+    text = read_text(path)  # read once: a pipe cannot be read again
     if format is None:
         try:
             format = detect_format(text, name)
         except UnknownFormat:
             if text.lstrip().startswith(("{", "[")):
                 raise
-            return _file(path, COLUMNS)
+            return _columns(read_columns(io.StringIO(text), name=name))
     return _corpus(get_format(format).read(text, name))
+
+
+def _columns(columns: ColumnFile) -> Side:
+    return Side(columns.name, tags=columns.column(-1), columns=columns)
 
 
 def _corpus(corpus: Corpus) -> Side:

@@ -259,14 +259,16 @@ def _split_at_once(lines: list[str], width: int, separator: str | None, start: i
     return blocks
 
 
-def read_columns(source: Source, delimiter: str | None = None) -> ColumnFile:
-    """Read a column file; ``delimiter=None`` splits on any whitespace.
+def read_columns(source: Source, delimiter: str | None = None, name: str | None = None) -> ColumnFile:
+    """Read a column file; ``delimiter=None`` splits on any whitespace; ``name`` names the source in messages
+    (default: its path, or ``<lines>``).
 
     Blank lines and ``-DOCSTART-`` lines end a sentence; empty sentences are not
     kept. Raises ValueError naming the line when rows of a file disagree on the
     number of columns or a file is not UTF-8.
     """
-    return ColumnFile(_name(source), list(iter_columns(source, delimiter)))
+    name = name or _name(source)
+    return ColumnFile(name, list(iter_columns(source, delimiter, name)))
 
 
 def iter_columns(source: Source, delimiter: str | None = None, name: str | None = None) -> Iterator[Block]:

@@ -18,6 +18,7 @@ from nested_span_f1.commands.conlleval import _splitter as conlleval_splitter
 from nested_span_f1.commands.nested import score_corpora
 from nested_span_f1.conll import read_blocks, read_columns, read_sentences
 from nested_span_f1.formats import FORMATS, align, read_batches, read_corpus, registry, write_corpus
+from nested_span_f1.lenient import score_lenient
 from nested_span_f1.nested import describe_spans
 from nested_span_f1.report import conlleval_text
 from nested_span_f1.schemes import CONLLEVAL_DEFAULT
@@ -295,6 +296,27 @@ def test_strict_mode_without_a_scheme_reads_a_gold_pipe_whole(tmp_path):
                 input=(tmp_path / "gold.txt").read_bytes())
     assert (done.returncode, done.stderr) == (0, b"")
     assert json.loads(done.stdout) == score_tags(pred, gold, mode="strict", zero_division=0)
+
+
+@pytest.mark.parametrize("command", ["lenient", "benchmark"])
+def test_lenient_and_benchmark_read_a_gold_pipe_once(command, tmp_path):
+    """They detect the format from the text read, then parse that text: a pipe is not read a second time."""
+    gold, pred = _tagged(7)
+    tokens = [[f"w{i}" for i in range(len(s))] for s in gold]
+    _write_columns(tmp_path / "gold.txt", gold, tokens)
+    _write_columns(tmp_path / "pred.txt", pred, tokens)
+    if command == "lenient":
+        args = ("--pred", tmp_path / "pred.txt", "--json")
+    else:
+        args = ("--pred", f"p={tmp_path / 'pred.txt'}", "--bootstrap", "20", "--json", tmp_path / "out.json")
+    from_files = _cli(command, "--gold", tmp_path / "gold.txt", *args)
+    piped = _cli(command, "--gold", "/dev/stdin", *args, input=(tmp_path / "gold.txt").read_bytes())
+    assert (piped.returncode, from_files.returncode) == (0, 0)
+    if command == "lenient":
+        assert json.loads(piped.stdout) == json.loads(from_files.stdout) == score_lenient(pred, gold, zero_division=0)
+    else:
+        system = json.loads((tmp_path / "out.json").read_text())["systems"][0]
+        assert system["f1"]["value"] == score_tags(pred, gold, zero_division=0)["overall_f1"]
 
 
 def test_strict_mode_with_no_scheme_to_detect_names_the_problem_in_one_line(capsys, small_batches, tmp_path):

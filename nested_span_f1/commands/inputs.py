@@ -7,6 +7,7 @@ where the file line of every sentence is known, and nowhere else.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import re
 import sys
@@ -19,7 +20,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from ..conll import Block, ColumnFile, iter_columns, read_text
+from ..conll import Block, ColumnFile, iter_columns, read_columns, read_text
 from ..formats import FORMATS, Corpus, UnknownFormat, detect_format, get_format, read_corpus
 from ..matching import DuplicateSpanWarning
 from ..schemes import SCHEMES
@@ -139,11 +140,11 @@ def read_side(path: str, format: str | None = None, delimiter: str | None = None
         with open(path, encoding="utf-8-sig", errors="replace") as handle:
             json_like = handle.read(1) in ("{", "[")
         return read_corpus(path) if json_like else read_column_file(path, delimiter)
-    text = read_text(path)
+    text = read_text(path)  # read once: a pipe cannot be read again
     try:
         name = detect_format(text, path)
     except UnknownFormat:
-        return read_column_file(path, delimiter)
+        return read_columns(io.StringIO(text), delimiter, name=path)
     return FORMATS[name].read(text, path)
 
 
