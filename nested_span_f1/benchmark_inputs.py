@@ -130,7 +130,7 @@ def pair(gold: Side, predicted: Side, *, scheme: str | None = None, mode: str | 
     if gold.tags is not None and predicted.tags is not None:
         if gold.columns is not None and predicted.columns is not None:
             check_same_tokens(gold.columns, predicted.columns)
-        decoded = decode_pair(predicted.tags, gold.tags, scheme=scheme, mode=mode)
+        decoded = decode_pair(predicted.tags, gold.tags, scheme=scheme, mode=mode, names=(predicted.name, gold.name))
         return Pair(decoded.predictions, decoded.references, 0)
     if scheme is not None or mode is not None:
         raise ValueError("scheme and mode apply to tag columns, but the gold holds entity spans")

@@ -6,6 +6,7 @@ import importlib
 import os
 import signal
 import sys
+import warnings
 from collections.abc import Sequence
 from typing import NoReturn
 
@@ -45,7 +46,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if sys.stdout is None:
             raise ValueError("stdout is closed; redirect it to a file or a pipe")
-        code = int(args.run(args) or 0)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("default")  # within this block only: each warning once, as Python shows it
+            try:
+                code = int(args.run(args) or 0)
+            finally:
+                # a warning is a line for people, as an error is, not Python's two lines naming this file
+                for warning in caught:
+                    print(f"nested-span-f1 {args.command}: warning: {warning.message}", file=sys.stderr)
         sys.stdout.flush()
         return code
     except BrokenPipeError:

@@ -298,11 +298,9 @@ def _splitter(delimiter: str | None) -> Callable[[str], list[str]]:
     return split
 
 
-def check_same_tokens(gold: ColumnFile, pred: ColumnFile, first: int = 0) -> None:
-    """Raise ValueError at the first sentence and token where two files stop aligning.
-
-    ``first`` is the number of the files' sentences before these (when they are a
-    batch of a longer file), so that the message counts sentences in the whole file.
+def check_same_tokens(gold: ColumnFile, pred: ColumnFile) -> None:
+    """Raise ValueError at the first sentence and token where two files stop aligning (indices from 0, as in
+    the Python API; the commands say where in the files, counting from 1).
     """
     for s, (gold_block, pred_block) in enumerate(zip(gold.blocks, pred.blocks)):
         g, p = gold_block.column(0), pred_block.column(0)
@@ -311,11 +309,11 @@ def check_same_tokens(gold: ColumnFile, pred: ColumnFile, first: int = 0) -> Non
         for t, (gt, pt) in enumerate(zip(g, p)):
             if gt != pt:
                 raise ValueError(
-                    f"files do not align at sentence {first + s}, token {t}: {gold.name} line {gold.lines[s] + t} "
+                    f"files do not align at sentence {s}, token {t}: {gold.name} line {gold.lines[s] + t} "
                     f"has {gt!r} but {pred.name} line {pred.lines[s] + t} has {pt!r}"
                 )
         raise ValueError(
-            f"files do not align at sentence {first + s} ({gold.name} line {gold.lines[s]}, {pred.name} line "
+            f"files do not align at sentence {s} ({gold.name} line {gold.lines[s]}, {pred.name} line "
             f"{pred.lines[s]}): {len(g)} gold tokens but {len(p)} predicted tokens"
         )
     if len(gold.blocks) != len(pred.blocks):

@@ -129,6 +129,57 @@ def test_a_bad_tag_in_a_later_batch_is_named_by_file_and_line(capsys, small_batc
                    "O, B, I, E, S, U, L\n")
 
 
+@pytest.mark.parametrize("missing", [24, 57])
+def test_a_sentence_missing_from_the_predictions_is_named_in_any_batch(capsys, small_batches, tmp_path, missing):
+    """The first sentence where the files differ is named by its number in the whole file, also when it lies
+    in the last batch, where the predictions run out of sentences."""
+    gold, pred = _tagged(8)
+    tokens = [[f"w{s}.{i}" for i in range(len(sentence))] for s, sentence in enumerate(gold)]
+    _write_columns(tmp_path / "gold.txt", gold, tokens)
+    _write_columns(tmp_path / "pred.txt", pred[:missing] + pred[missing + 1:], tokens[:missing] + tokens[missing + 1:])
+    line = sum(len(s) + 1 for s in gold[:missing]) + 1
+    code, out, err = _run(capsys, "score", "--gold", tmp_path / "gold.txt", "--pred", tmp_path / "pred.txt")
+    assert (code, out) == (2, "")
+    assert err == (f"nested-span-f1 score: error: files do not align at sentence {missing + 1}, token 1: "
+                   f"{tmp_path / 'gold.txt'} line {line} has 'w{missing}.0' but {tmp_path / 'pred.txt'} line {line} "
+                   f"has 'w{missing + 1}.0'\n")
+
+
+def test_a_bad_span_is_named_by_file_line_and_its_place_counted_from_1(capsys, tmp_path):
+    sentence = {"tokens": ["a", "b", "c"], "entity_mentions": [
+        {"start": 0, "end": 1, "entity_type": "X"}, {"start": 1, "end": 2, "entity_type": "X"},
+        {"start": 2, "end": 5, "entity_type": "X"}]}
+    (tmp_path / "pred.jsonl").write_text(json.dumps({"tokens": ["a"], "entity_mentions": []}) + "\n" + json.dumps(sentence) + "\n")
+    code, out, err = _run(capsys, "nested", "--gold", tmp_path / "pred.jsonl", "--pred", tmp_path / "pred.jsonl")
+    assert (code, out) == (2, "")
+    assert err == (f"nested-span-f1 nested: error: {tmp_path / 'pred.jsonl'}, line 2: span (2, 5, 'X') is out of range; "
+                   "spans need 0 <= start < end and end <= 3 (the sentence length) (position 3 in the sentence)\n")
+
+
+def test_benchmark_names_the_prediction_file_and_warns_in_one_line(capsys, tmp_path):
+    gold, pred = _tagged(9, n=8)
+    tokens = [[f"w{i}" for i in range(len(s))] for s in gold]
+    bad = [list(s) for s in pred]
+    bad[3][0] = "PER"
+    for name, sentences in (("gold", gold), ("a", pred), ("b", bad)):
+        _write_columns(tmp_path / f"{name}.txt", sentences, tokens)
+    code, out, err = _run(capsys, "benchmark", "--gold", tmp_path / "gold.txt", "--pred", f"a={tmp_path / 'a.txt'}",
+                          "--pred", f"b={tmp_path / 'b.txt'}", "--no-progress")
+    assert (code, out) == (2, "")
+    assert err == (f"nested-span-f1 benchmark: error: {tmp_path / 'b.txt'}, sentence 4, token 1: tag 'PER': malformed: "
+                   "no valid prefix: tags are O or B-TYPE with a prefix among O, B, I, E, S, U, L\n")
+    spans = json.dumps({"tokens": ["a", "b"], "entity_mentions": [{"start": 0, "end": 1, "entity_type": "X"}]})
+    twice = json.dumps({"tokens": ["a", "b"], "entity_mentions": [{"start": 0, "end": 1, "entity_type": "X"}] * 2})
+    (tmp_path / "gold.jsonl").write_text(spans + "\n")
+    (tmp_path / "twice.jsonl").write_text(twice + "\n")
+    code, out, err = _run(capsys, "benchmark", "--gold", tmp_path / "gold.jsonl", "--pred", f"t={tmp_path / 'twice.jsonl'}",
+                          "--no-progress", "--bootstrap", "10")
+    assert code == 0 and out.startswith("## Benchmark")
+    assert err == ("nested-span-f1 benchmark: warning: removed 1 duplicate predicted and 0 duplicate reference spans "
+                   "(same sentence, start, end and label); they are reported as duplicate_predictions / "
+                   "duplicate_references\n")
+
+
 ROWS = ["", " ", "x y z", "-DOCSTART- O", "-X- O", "t\u00e9 B-X\r", "a  O", "b O ", " c O", "d\tO", "e", "w1 O",
         "w2 B-A", "w3 I-A"]
 

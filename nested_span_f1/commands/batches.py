@@ -32,7 +32,18 @@ def add_counts(sentences: Iterable[S], count: Callable[[list[S], int], C], size:
     total: C | None = None
     batch: list[S] = []
     tokens = first = 0
-    for sentence in sentences:
+    stream = iter(sentences)
+    while True:
+        try:
+            sentence = next(stream)
+        except StopIteration:
+            break
+        except ValueError:
+            # the stream ends in an error (one file ended early): the sentences read before it are counted
+            # first, so that a difference among them (a sentence missing, split or merged) is what is named
+            if batch:
+                count(batch, first)
+            raise
         batch.append(sentence)
         tokens += size(sentence)
         if tokens >= batch_tokens:

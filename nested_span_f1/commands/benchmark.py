@@ -13,7 +13,7 @@ from .. import SCHEMES
 from ..benchmark import benchmark
 from ..benchmark_inputs import COLUMNS
 from ..formats import FORMATS
-from .inputs import HelpFormatter
+from .inputs import HelpFormatter, for_people
 
 
 def _prediction(text: str) -> tuple[str, str]:
@@ -72,11 +72,14 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--pred {repeated[0]} is given twice; name each prediction set once")
     if args.plot and importlib.util.find_spec("matplotlib") is None:
         raise ValueError("--plot needs matplotlib: pip install 'nested-span-f1[plots]'")
-    result = benchmark(
-        args.gold, dict(args.pred), n_resamples=args.bootstrap, n_permutations=args.permutations, seed=args.seed,
-        confidence=args.confidence, alpha=args.alpha, units_by=args.units, format=args.format, scheme=args.scheme,
-        mode=args.mode, dataset=args.dataset_name, progress=not args.no_progress,
-    )
+    try:
+        result = benchmark(
+            args.gold, dict(args.pred), n_resamples=args.bootstrap, n_permutations=args.permutations, seed=args.seed,
+            confidence=args.confidence, alpha=args.alpha, units_by=args.units, format=args.format, scheme=args.scheme,
+            mode=args.mode, dataset=args.dataset_name, progress=not args.no_progress,
+        )
+    except (ValueError, TypeError) as error:
+        raise for_people(error) from None
     sys.stdout.write(result.to_markdown(args.markdown))
     if args.json:
         result.to_json(args.json)

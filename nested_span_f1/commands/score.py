@@ -52,7 +52,7 @@ def count_files(args: argparse.Namespace) -> tuple[Counts, int]:
         gold = ColumnFile(args.gold, [g for g, _ in batch])
         pred = ColumnFile(args.pred, [p for _, p in batch])
         try:
-            check_same_tokens(gold, pred, first)
+            check_same_tokens(gold, pred)
             return count_tags(tag_column(pred, args.column), tag_column(gold, args.column),
                               scheme=scheme, mode=args.mode, suffix=args.suffix)
         except (ValueError, TypeError) as error:

@@ -60,11 +60,14 @@ class Corpus:
             raise self._placed(error) from None
 
     def _placed(self, error: Exception) -> Exception:
-        """``error`` with its ``<source>, sentence <i>`` named by the sentence's place in the file, when known."""
+        """``error`` with its ``<source>, sentence <i>`` named by the sentence's place in the file, when known,
+        and the span's position in the sentence counted from 1, as a place in a file is."""
         found = re.match(rf"{re.escape(self.source)}, sentence (\d+)", str(error))
         if self.places is None or found is None:
             return error
-        return type(error)(self.places[int(found.group(1))] + str(error)[found.end():])
+        rest = re.sub(r"\(position (\d+) in the sentence\)", lambda m: f"(position {int(m.group(1)) + 1} in the sentence)",
+                      str(error)[found.end():])
+        return type(error)(self.places[int(found.group(1))] + rest)
 
     def __len__(self) -> int:
         return len(self.tokens)
