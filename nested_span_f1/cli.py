@@ -47,7 +47,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stdout is None:
             raise ValueError("stdout is closed; redirect it to a file or a pipe")
         with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("default")  # within this block only: each warning once, as Python shows it
+            # within this block only: a warning meant for users is shown once, as Python shows it by default
+            warnings.filterwarnings("default", category=UserWarning)
             try:
                 code = int(args.run(args) or 0)
             finally:
