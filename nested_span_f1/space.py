@@ -171,7 +171,7 @@ class Scorer:
         result = metric.compute(predictions=predictions, references=references, **options)
         wants_errors = "error_chart" in self.spec.outputs
         view: dict[str, Any] = {
-            "message": f"Scored {len(references)} sentences.",
+            "message": f"Scored {len(references)} sentence{'' if len(references) == 1 else 's'}.",
             "headline": " · ".join(f"{key} = {result[key]!r}" for key in self.spec.headline),
             "download": self._save(result),
         }

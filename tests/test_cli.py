@@ -51,9 +51,18 @@ def test_missing_plots_extra_is_one_line(tmp_path):
             f"sys.exit(main(['score', '--gold', {str(SAMPLES / 'sample.gold.conll')!r}, "
             f"'--pred', {str(SAMPLES / 'sample.pred.conll')!r}, '--plot', {str(tmp_path / 'p.png')!r}]))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
-    assert done.returncode == 2
+    assert (done.returncode, done.stdout) == (2, "")  # refused before any scoring is printed
     assert done.stderr == ('nested-span-f1 score: error: this needs matplotlib; install it with '
                            'pip install "nested-span-f1[plots]"\n')
+
+
+def test_a_plot_file_of_another_type_is_refused_before_scoring(capsys, tmp_path):
+    pytest.importorskip("matplotlib")
+    code = main(["score", "--gold", str(SAMPLES / "sample.gold.conll"), "--pred", str(SAMPLES / "sample.pred.conll"),
+                 "--plot", str(tmp_path / "p.txt")])
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, "")
+    assert err == f"nested-span-f1 score: error: --plot {tmp_path / 'p.txt'}: a plot is written as .png, .svg or .pdf\n"
 
 
 def test_columns_count_from_one(capsys):
@@ -180,3 +189,11 @@ def test_a_bad_command_line_is_one_line_and_status_2(argv, message, capsys):
         main(argv)
     assert stopped.value.code == 2
     assert capsys.readouterr().err == message
+
+
+def test_conlleval_given_a_file_argument_says_it_reads_stdin(capsys):
+    code = main(["conlleval", "output.txt"])
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, "")
+    assert err == ("nested-span-f1 conlleval: error: conlleval reads standard input, as conlleval.pl does: "
+                   "nested-span-f1 conlleval < output.txt\n")

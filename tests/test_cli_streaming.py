@@ -180,6 +180,18 @@ def test_benchmark_names_the_prediction_file_and_warns_in_one_line(capsys, tmp_p
                    "duplicate_references\n")
 
 
+def test_a_sentence_id_given_twice_is_named(capsys, tmp_path):
+    def line(sid):
+        return json.dumps({"sent_id": sid, "tokens": ["a"], "entity_mentions": []}) + "\n"
+
+    (tmp_path / "gold.jsonl").write_text(line("s1") + line("s2"))
+    (tmp_path / "pred.jsonl").write_text(line("s2") + line("s2"))
+    code, out, err = _run(capsys, "nested", "--gold", tmp_path / "gold.jsonl", "--pred", tmp_path / "pred.jsonl")
+    assert (code, out) == (2, "")
+    assert err == (f"nested-span-f1 nested: error: {tmp_path / 'pred.jsonl'}: sentence id 's2' is given to two "
+                   "sentences; sentences are paired by id, so each needs its own\n")
+
+
 ROWS = ["", " ", "x y z", "-DOCSTART- O", "-X- O", "t\u00e9 B-X\r", "a  O", "b O ", " c O", "d\tO", "e", "w1 O",
         "w2 B-A", "w3 I-A"]
 

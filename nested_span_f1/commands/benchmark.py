@@ -6,14 +6,13 @@ Prints the Markdown report; ``--json``, ``--markdown``, ``--plot`` and
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 
 from .. import SCHEMES
 from ..benchmark import benchmark
 from ..benchmark_inputs import COLUMNS
 from ..formats import FORMATS
-from .inputs import HelpFormatter, for_people
+from .inputs import HelpFormatter, check_plot_file, for_people
 
 
 def _prediction(text: str) -> tuple[str, str]:
@@ -70,8 +69,8 @@ def run(args: argparse.Namespace) -> int:
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         raise ValueError(f"--pred {repeated[0]} is given twice; name each prediction set once")
-    if args.plot and importlib.util.find_spec("matplotlib") is None:
-        raise ValueError("--plot needs matplotlib: pip install 'nested-span-f1[plots]'")
+    if args.plot:
+        check_plot_file(args.plot)
     try:
         result = benchmark(
             args.gold, dict(args.pred), n_resamples=args.bootstrap, n_permutations=args.permutations, seed=args.seed,

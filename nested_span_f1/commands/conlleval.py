@@ -44,6 +44,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-r", dest="raw", action="store_true", help="tags have no B-/I- prefixes (one token per chunk)")
     p.add_argument("-o", dest="outside", default="O", help="outside tag in raw mode (default: O)")
     p.add_argument("-l", dest="latex", action="store_true", help="print a LaTeX table")
+    p.add_argument("file", nargs="?", help=argparse.SUPPRESS)  # only to say that the input comes on stdin
     p.set_defaults(run=run)
 
 
@@ -147,6 +148,8 @@ def count_conlleval(sentences: Iterable[Tagged], name: str = "<stdin>") -> Count
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.file is not None:
+        raise ValueError(f"conlleval reads standard input, as conlleval.pl does: nested-span-f1 conlleval < {args.file}")
     if sys.stdin is None:
         raise ValueError("stdin is closed; pipe the file in: nested-span-f1 conlleval < output.txt")
     # conlleval.pl reads bytes and only chomps "\n": keep "\r" and undecodable bytes as they are

@@ -88,6 +88,19 @@ def add_tag_options(parser: argparse.ArgumentParser, where: str = "") -> None:
     parser.add_argument("--delimiter", default=None, help="column delimiter (default: any whitespace)")
 
 
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+"""The file types ``--plot`` writes."""
+
+
+def check_plot_file(path: str) -> None:
+    """Fail before any scoring when a plot cannot be drawn to ``path``: no matplotlib (ModuleNotFoundError, which
+    the CLI answers with the extra to install) or a file type other than .png, .svg and .pdf."""
+    import matplotlib  # noqa: F401
+
+    if not path.lower().endswith(PLOT_SUFFIXES):
+        raise ValueError(f"--plot {path}: a plot is written as .png, .svg or .pdf")
+
+
 def tag_column(file: ColumnFile, index: int) -> list[list[str]]:
     """Column ``index`` (a list index, from :func:`column_index`) of every sentence, checked against the
     file's width first so that the message counts columns as the user does."""

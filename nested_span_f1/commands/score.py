@@ -15,7 +15,7 @@ from ..schemes import detect_scheme
 from ..scores import summarize
 from ..tag_parsing import parse_tags
 from .batches import add_counts, side_by_side
-from .inputs import HelpFormatter, add_tag_options, column_blocks, for_people, tag_column
+from .inputs import HelpFormatter, add_tag_options, check_plot_file, column_blocks, for_people, tag_column
 
 EXAMPLE = """examples:
   nested-span-f1 score --gold test.gold.conll --pred test.pred.conll
@@ -81,6 +81,8 @@ def gold_scheme(path: str, delimiter: str | None, column: int, suffix: bool) -> 
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.plot:
+        check_plot_file(args.plot)
     counts, sentences = count_files(args)
     result = summarize(counts, zero_division=0)
     if args.json:

@@ -109,6 +109,16 @@ class Corpus:
         return datasets.Dataset.from_dict(columns, features=datasets.Features(features))
 
 
+def _repeated(ids: Sequence[Any]) -> Any:
+    """The first sentence id given twice, or None."""
+    seen = set()
+    for sid in ids:
+        if sid in seen:
+            return sid
+        seen.add(sid)
+    return None
+
+
 def align(references: Corpus, predictions: Corpus) -> Corpus:
     """Predictions reordered to the references' sentences, checked token by token.
 
@@ -121,6 +131,11 @@ def align(references: Corpus, predictions: Corpus) -> Corpus:
     """
     order = list(range(len(predictions)))
     if references.sentence_ids is not None and predictions.sentence_ids is not None:
+        for corpus in (references, predictions):
+            twice = _repeated(corpus.sentence_ids)  # type: ignore[arg-type]
+            if twice is not None:
+                raise ValueError(f"{corpus.source}: sentence id {twice!r} is given to two sentences; "
+                                 "sentences are paired by id, so each needs its own")
         index = {sid: i for i, sid in enumerate(predictions.sentence_ids)}
         missing = [sid for sid in references.sentence_ids if sid not in index]
         if missing:
