@@ -139,8 +139,10 @@ def read_blocks(
                 if width is None:
                     width = len(row)
                 elif len(row) != width:
+                    shown = line.rstrip()
+                    shown = shown if len(shown) <= 80 else shown[:77] + "..."
                     raise ValueError(f"{name}, line {number}: {len(row)} columns where earlier lines have {width}: "
-                                     f"{line.rstrip()!r}")
+                                     f"{shown!r}")
             if not row or row[0] == boundary:
                 if fields:
                     yield Block(fields, width or 0, first)

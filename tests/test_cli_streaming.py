@@ -192,6 +192,15 @@ def test_a_sentence_id_given_twice_is_named(capsys, tmp_path):
                    "sentences; sentences are paired by id, so each needs its own\n")
 
 
+def test_a_long_line_is_cut_in_the_column_count_message(capsys, tmp_path):
+    long_line = " ".join(f"w{i}" for i in range(300))
+    (tmp_path / "gold.txt").write_text("a O\n" + long_line + "\n")
+    code, out, err = _run(capsys, "score", "--gold", tmp_path / "gold.txt", "--pred", tmp_path / "gold.txt")
+    assert (code, out) == (2, "")
+    assert err == (f"nested-span-f1 score: error: {tmp_path / 'gold.txt'}, line 2: 300 columns where earlier lines "
+                   f"have 2: {long_line[:77] + '...'!r}\n")
+
+
 ROWS = ["", " ", "x y z", "-DOCSTART- O", "-X- O", "t\u00e9 B-X\r", "a  O", "b O ", " c O", "d\tO", "e", "w1 O",
         "w2 B-A", "w3 I-A"]
 
