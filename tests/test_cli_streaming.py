@@ -201,6 +201,14 @@ def test_a_long_line_is_cut_in_the_column_count_message(capsys, tmp_path):
                    f"have 2: {long_line[:77] + '...'!r}\n")
 
 
+def test_nested_given_tag_columns_points_to_score(capsys):
+    code, out, err = _run(capsys, "nested", "--gold", SAMPLES / "sample.gold.conll", "--pred", SAMPLES / "sample.pred.conll")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"nested-span-f1 nested: error: {SAMPLES / 'sample.gold.conll'}: cannot tell the format; ")
+    assert err.endswith(". A file of tag columns (token ... tag) is scored by `nested-span-f1 score` or "
+                        "`nested-span-f1 lenient`\n") and err.count("\n") == 1
+
+
 ROWS = ["", " ", "x y z", "-DOCSTART- O", "-X- O", "t\u00e9 B-X\r", "a  O", "b O ", " c O", "d\tO", "e", "w1 O",
         "w2 B-A", "w3 I-A"]
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ..formats import FORMATS, Corpus, align, read_batches
+from ..formats import FORMATS, Corpus, UnknownFormat, align, read_batches
 from ..nested import NestedCounts, check_entities, count_entities, count_nested, describe_spans, summarize_nested
 from ..report import table
 from .batches import add_counts, side_by_side
@@ -162,6 +162,9 @@ def run(args: argparse.Namespace) -> int:
         whole = not (os.path.isfile(args.gold) and os.path.isfile(args.pred))
         try:
             total = count_files(gold, pred, whole)
+        except UnknownFormat as error:
+            raise ValueError(f"{error}. A file of tag columns (token ... tag) is scored by `nested-span-f1 score` "
+                             "or `nested-span-f1 lenient`") from None
         except _OutOfOrder:
             bar.reset()
             gold, pred = NestedFile(args.gold, args.gold_format, read), NestedFile(args.pred, args.pred_format)
