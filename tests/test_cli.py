@@ -197,3 +197,13 @@ def test_conlleval_given_a_file_argument_says_it_reads_stdin(capsys):
     assert (code, out) == (2, "")
     assert err == ("nested-span-f1 conlleval: error: conlleval reads standard input, as conlleval.pl does: "
                    "nested-span-f1 conlleval < output.txt\n")
+
+
+def test_strict_mode_with_a_scheme_the_gold_breaks_warns(capsys):
+    gold, pred = SAMPLES / "sample.gold.conll", SAMPLES / "sample.pred.conll"
+    code = main(["score", "--gold", str(gold), "--pred", str(pred), "--mode", "strict", "--scheme", "IOBES", "--json"])
+    out, err = capsys.readouterr()
+    result = json.loads(out)
+    assert code == 0 and result["overall_f1"] == 0.0 and result["invalid_reference_chunks"] == 28
+    assert err == ("nested-span-f1 score: warning: 28 gold chunks break scheme IOBES and strict mode drops them; "
+                   "check that it is the scheme the gold tags use\n")

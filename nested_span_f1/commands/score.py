@@ -5,6 +5,7 @@ import argparse
 import json
 import os
 import sys
+import warnings
 from pathlib import Path
 
 from ..conll import Block, ColumnFile, check_same_tokens
@@ -85,6 +86,12 @@ def run(args: argparse.Namespace) -> int:
         check_plot_file(args.plot)
     counts, sentences = count_files(args)
     result = summarize(counts, zero_division=0)
+    broken = result.get("invalid_reference_chunks", 0)
+    if args.mode == "strict" and broken:
+        # gold tags seldom break their own scheme: a wrong --scheme is the likelier cause
+        scheme = f"scheme {args.scheme}" if args.scheme else "the scheme detected from the gold"
+        warnings.warn(f"{broken} gold chunks break {scheme} and strict mode drops them; "
+                      "check that it is the scheme the gold tags use", UserWarning, stacklevel=1)
     if args.json:
         json.dump(result, sys.stdout, indent=2)
         sys.stdout.write("\n")
