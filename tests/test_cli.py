@@ -207,3 +207,13 @@ def test_strict_mode_with_a_scheme_the_gold_breaks_warns(capsys):
     assert code == 0 and result["overall_f1"] == 0.0 and result["invalid_reference_chunks"] == 28
     assert err == ("nested-span-f1 score: warning: 28 gold chunks break scheme IOBES and strict mode drops them; "
                    "check that it is the scheme the gold tags use\n")
+
+
+@pytest.mark.parametrize("command", ["score", "lenient"])
+def test_a_file_of_one_column_is_named_as_such(capsys, tmp_path, command):
+    (tmp_path / "tags.txt").write_text("B-PER\nI-PER\n\nO\n")
+    code = main([command, "--gold", str(SAMPLES / "sample.gold.conll"), "--pred", str(tmp_path / "tags.txt")])
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, "")
+    assert err == (f"nested-span-f1 {command}: error: {tmp_path / 'tags.txt'}: one column (line 1); each line holds "
+                   "a token, then its tag, split by whitespace (or by --delimiter)\n")

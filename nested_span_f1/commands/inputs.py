@@ -105,6 +105,9 @@ def tag_column(file: ColumnFile, index: int) -> list[list[str]]:
     """Column ``index`` (a list index, from :func:`column_index`) of every sentence, checked against the
     file's width first so that the message counts columns as the user does."""
     width = file.width
+    if file.blocks and width == 1:
+        raise ValueError(f"{file.name}: one column (line {file.lines[0]}); each line holds a token, then its tag, "
+                         "split by whitespace (or by --delimiter)")
     if file.blocks and not -width <= index < width:
         number = index + 1 if index >= 0 else index
         raise ValueError(f"{file.name}: --column {number} is beyond the file's {width} columns "

@@ -71,9 +71,10 @@ def score_files(args: argparse.Namespace) -> dict:
     try:
         with duplicates_in_output():
             if isinstance(gold, ColumnFile) and isinstance(pred, ColumnFile):
+                predicted, tags = tag_column(pred, args.column), tag_column(gold, args.column)
                 check_same_tokens(gold, pred)
-                return score_lenient(tag_column(pred, args.column), tag_column(gold, args.column),
-                                     scheme=args.scheme, mode=args.mode, suffix=args.suffix, **options)
+                return score_lenient(predicted, tags, scheme=args.scheme, mode=args.mode, suffix=args.suffix,
+                                     **options)
             references = _as_corpus(gold, args)
             predictions = align(references, _as_corpus(pred, args))
             result = score_lenient(predictions.spans(), references.spans(), **options)

@@ -53,9 +53,10 @@ def count_files(args: argparse.Namespace) -> tuple[Counts, int]:
         gold = ColumnFile(args.gold, [g for g, _ in batch])
         pred = ColumnFile(args.pred, [p for _, p in batch])
         try:
+            # the tag columns first: a file of one column is named as such, not as tokens that differ
+            predicted, tags = tag_column(pred, args.column), tag_column(gold, args.column)
             check_same_tokens(gold, pred)
-            return count_tags(tag_column(pred, args.column), tag_column(gold, args.column),
-                              scheme=scheme, mode=args.mode, suffix=args.suffix)
+            return count_tags(predicted, tags, scheme=scheme, mode=args.mode, suffix=args.suffix)
         except (ValueError, TypeError) as error:
             raise for_people(error, gold, pred, first) from None
 
