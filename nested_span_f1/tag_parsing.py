@@ -57,6 +57,8 @@ def _split(tag: str, suffix: bool) -> tuple[str, str, str]:
         return "O", "", ""
     if not tag:
         return "", "", "an empty tag"
+    if tag.endswith("\r"):
+        return "", "", "a carriage return at its end (a Windows line end: convert the file, e.g. with dos2unix)"
     if any(character.isspace() for character in tag):
         # seqeval would make "PER " a type of its own; column files cannot even hold it
         return "", "", "whitespace inside the tag"

@@ -261,6 +261,14 @@ def test_conlleval_skips_a_byte_order_mark_and_refuses_windows_line_ends():
                            b"(dos2unix, or tr -d '\\r')\n")
 
 
+def test_conlleval_names_a_windows_line_end_in_the_middle_of_a_file():
+    done = _cli("conlleval", input=b"a B-PER B-PER\nb O O\r\nc O O\n")
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert done.stderr.decode() == ("nested-span-f1 conlleval: error: predictions, sentence 1, token 2 (<stdin> line 2): "
+                                    "tag 'O\\r': malformed: a carriage return at its end (a Windows line end: convert "
+                                    "the file, e.g. with dos2unix)\n")
+
+
 def test_score_reads_windows_line_ends_as_line_ends(capsys, tmp_path):
     for name in ("gold", "pred"):
         text = (SAMPLES / f"sample.{name}.conll").read_text()
