@@ -252,6 +252,6 @@ def test_twenty_concurrent_requests_all_get_their_own_result(space):
             warnings.simplefilter("ignore", DuplicateSpanWarning)  # as in _expected
             expected = json.loads(json.dumps(metric.compute(predictions=predictions, references=references, **OPTIONS)))
         outputs = job.result(timeout=300)
-        assert outputs[0] == f"Scored {len(references)} sentences."
+        assert outputs[0] == ("Scored 1 sentence." if len(references) == 1 else f"Scored {len(references)} sentences.")
         with open(outputs[-1], encoding="utf-8") as f:
             assert json.load(f) == expected
