@@ -238,8 +238,9 @@ def check_aligned(pred_lengths: Any, ref_lengths: Any) -> None:
 def _encode_ids(predictions: Any, references: Any, label_list: Sequence[str], names: tuple[str, str]) -> EncodedPair:
     """Label ids -> codes; positions whose reference is -100 are dropped from both sides."""
     labels = list(label_list)
-    if not all(isinstance(tag, str) for tag in labels):
-        raise TypeError("label_list must be a list of tag strings, one per label id")
+    if isinstance(label_list, str) or not all(isinstance(tag, str) for tag in labels):
+        shown = f", not one string ({_short(label_list)})" if isinstance(label_list, str) else ""
+        raise TypeError(f"label_list must be a list of tag strings, one per label id{shown}")
     pred, ref, lengths = _kept_ids(predictions, references, names)
     vocab = _Vocab(O=0)
     remap = np.fromiter(map(vocab.__getitem__, labels), dtype=np.int32, count=len(labels))

@@ -148,6 +148,13 @@ def test_label_list_of_non_strings():
         score_tags([[0]], [[0]], label_list=[0, 1])
 
 
+def test_label_list_as_one_string():
+    """A string is a sequence of one-character strings: it is refused, not read as tags ' ', 'B', ..."""
+    with pytest.raises(TypeError, match=r"^label_list must be a list of tag strings, one per label id, not one string "
+                                        r"\('O B-PER'\)$"):
+        score_tags([[1, 0]], [[1, 0]], label_list="O B-PER")
+
+
 def test_prefix_outside_strict_scheme():
     with pytest.raises(
         ValueError,
