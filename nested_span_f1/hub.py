@@ -15,6 +15,7 @@ Importing this module imports evaluate (and datasets); the core never imports it
 from __future__ import annotations
 
 import abc
+import inspect
 import os
 from typing import Any
 
@@ -159,6 +160,10 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         Input that fails its check is not added (earlier batches stay); once the
         input is read, a failure drops it all and leaves the instance clean.
         """
+        options = [name for name in inspect.signature(self._compute).parameters if name not in ("predictions", "references")]
+        unknown = [key for key in kwargs if key not in options]
+        if unknown:
+            raise TypeError(f"{self.name} takes no option {unknown[0]!r}; its options are {', '.join(options)}")
         if predictions is not None or references is not None:
             self.add_batch(predictions=predictions, references=references)
         if self.writer is None and self._held_back is not None:

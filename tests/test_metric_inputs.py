@@ -249,6 +249,17 @@ def test_add_batch_refuses_bad_input_and_stays_usable(metrics, cache, name, case
     _no_cache_file_left(cache)
 
 
+@pytest.mark.parametrize("name", SPANS)
+def test_an_unknown_option_is_named_and_the_batches_stay(metrics, name):
+    """``label_list`` belongs to span_f1 only: the other modules name it and list their own options."""
+    metric = metrics[name]
+    good_predictions, good_references = GOOD[name]
+    metric.add_batch(predictions=good_predictions, references=good_references)
+    with pytest.raises(TypeError, match=re.escape(f"{name} takes no option 'label_list'; its options are ")):
+        metric.compute(label_list=LABELS)
+    assert metric.compute(zero_division=0) == _good(name)
+
+
 # the package API behind the two span modules refuses the same spans, and never truncates an offset
 DIRECT = {
     "half-offset": ([(0.5, 2, "A")], TypeError, "span (0.5, 2, 'A') has non-integer offsets (start 0.5)"),
