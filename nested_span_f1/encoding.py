@@ -325,13 +325,23 @@ def _is_arrow(values: Any) -> bool:
     return type(values).__module__.startswith("pyarrow")
 
 
+def _chunked(values: Any) -> Any:
+    """An Arrow column as a chunked array, read chunk by chunk: evaluate hands over one chunk a batch, and
+    combining them into one array first costs more than the whole encoding."""
+    import pyarrow as pa
+
+    return values if isinstance(values, pa.ChunkedArray) else pa.chunked_array([values])
+
+
 def _arrow_list(values: Any) -> tuple[Any, np.ndarray]:
     """(flat values, sentence lengths) of an Arrow list column."""
-    if hasattr(values, "combine_chunks"):
-        values = values.combine_chunks()
-    if values.null_count or values.flatten().null_count:
+    import pyarrow.compute as pc
+
+    values = _chunked(values)
+    flat = pc.list_flatten(values)
+    if values.null_count or flat.null_count:
         raise TypeError("a sentence or a tag is None (null); every sentence must be a list of tags")
-    return values.flatten(), values.value_lengths().to_numpy(zero_copy_only=False).astype(np.int64)
+    return flat, pc.list_value_length(values).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
 def _arrow_strings(predictions: Any, references: Any, names: tuple[str, str]) -> EncodedPair | None:
@@ -340,16 +350,22 @@ def _arrow_strings(predictions: Any, references: Any, names: tuple[str, str]) ->
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    columns = [side.combine_chunks() if hasattr(side, "combine_chunks") else side for side in (predictions, references)]
-    if any(not pa.types.is_list(c.type) or not pa.types.is_string(c.type.value_type) or c.null_count
-           or c.flatten().null_count for c in columns):
+    columns = [_chunked(side) for side in (predictions, references)]
+    if any(not pa.types.is_list(c.type) or not pa.types.is_string(c.type.value_type) for c in columns):
+        return None
+    flats = [pc.list_flatten(column) for column in columns]
+    if any(column.null_count or flat.null_count for column, flat in zip(columns, flats)):
         return None
     vocab = _Vocab(O=0)
     sides = []
-    for column in columns:
-        encoded = pc.dictionary_encode(column.flatten())
-        remap = np.fromiter(map(vocab.__getitem__, encoded.dictionary.to_pylist()), dtype=np.int32)
-        lengths = column.value_lengths().to_numpy(zero_copy_only=False).astype(np.int64)
-        sides.append(Encoded(remap[encoded.indices.to_numpy(zero_copy_only=False)], lengths))
+    for column, flat in zip(columns, flats):
+        # one dictionary for all chunks, so that one remap serves them all
+        encoded = pc.dictionary_encode(flat).unify_dictionaries()
+        tags = encoded.chunk(0).dictionary.to_pylist() if encoded.num_chunks else []
+        remap = np.fromiter(map(vocab.__getitem__, tags), dtype=np.int32, count=len(tags))
+        indices = [chunk.indices.to_numpy(zero_copy_only=False) for chunk in encoded.chunks]
+        codes = remap[np.concatenate(indices)] if indices else np.zeros(0, dtype=np.int32)
+        lengths = pc.list_value_length(column).to_numpy(zero_copy_only=False).astype(np.int64)
+        sides.append(Encoded(codes, lengths))
     check_aligned(sides[0].lengths, sides[1].lengths)
     return EncodedPair(sides[0], sides[1], tuple(vocab), names, complete=True)
