@@ -145,15 +145,18 @@ def test_a_sentence_missing_from_the_predictions_is_named_in_any_batch(capsys, s
                    f"has 'w{missing + 1}.0'\n")
 
 
-def test_a_bad_span_is_named_by_file_line_and_its_place_counted_from_1(capsys, tmp_path):
+@pytest.mark.parametrize("command", ["nested", "benchmark"])
+def test_a_bad_span_is_named_by_file_line_and_its_place_counted_from_1(capsys, tmp_path, command):
+    """Counted from 1 once: the file reader names the line, and the command adds nothing to it."""
     sentence = {"tokens": ["a", "b", "c"], "entity_mentions": [
         {"start": 0, "end": 1, "entity_type": "X"}, {"start": 1, "end": 2, "entity_type": "X"},
         {"start": 2, "end": 5, "entity_type": "X"}]}
     (tmp_path / "pred.jsonl").write_text(json.dumps({"tokens": ["a"], "entity_mentions": []}) + "\n" + json.dumps(sentence) + "\n")
-    code, out, err = _run(capsys, "nested", "--gold", tmp_path / "pred.jsonl", "--pred", tmp_path / "pred.jsonl")
+    pred = tmp_path / "pred.jsonl" if command == "nested" else f"p={tmp_path / 'pred.jsonl'}"
+    code, out, err = _run(capsys, command, "--gold", tmp_path / "pred.jsonl", "--pred", pred)
     assert (code, out) == (2, "")
-    assert err == (f"nested-span-f1 nested: error: {tmp_path / 'pred.jsonl'}, line 2: span (2, 5, 'X') is out of range; "
-                   "spans need 0 <= start < end and end <= 3 (the sentence length) (position 3 in the sentence)\n")
+    assert err == (f"nested-span-f1 {command}: error: {tmp_path / 'pred.jsonl'}, line 2: span (2, 5, 'X') is out of "
+                   "range; spans need 0 <= start < end and end <= 3 (the sentence length) (position 3 in the sentence)\n")
 
 
 def test_benchmark_names_the_prediction_file_and_warns_in_one_line(capsys, tmp_path):

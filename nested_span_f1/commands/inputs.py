@@ -32,8 +32,9 @@ COLUMNS = "conll"
 """The format name of token-per-line column files, beside the span formats of the registry."""
 
 _WHERE = re.compile(r"\b(?:(predictions|references), )?sentence (\d+)(?:(,? (?:token|position) )(\d+))?")
-# positions without a sentence before them: formats.align's first differing token, a span's place in its sentence
-_POSITION = re.compile(r"(\bdiffer at position|\(position) (\d+)")
+# formats.align names the first differing token by its position alone (a span's position in a file's
+# sentence is counted from 1 where the file reader names its line: formats.Corpus)
+_POSITION = re.compile(r"\b(differ at position) (\d+)")
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
