@@ -350,22 +350,22 @@ def _arrow_strings(predictions: Any, references: Any, names: tuple[str, str]) ->
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    columns = [_chunked(side) for side in (predictions, references)]
-    if any(not pa.types.is_list(c.type) or not pa.types.is_string(c.type.value_type) for c in columns):
+    if any(not pa.types.is_list(side.type) or not pa.types.is_string(side.type.value_type)
+           for side in (predictions, references)):
         return None
-    flats = [pc.list_flatten(column) for column in columns]
-    if any(column.null_count or flat.null_count for column, flat in zip(columns, flats)):
+    try:
+        columns = [_arrow_list(side) for side in (predictions, references)]
+    except TypeError:  # a null
         return None
     vocab = _Vocab(O=0)
     sides = []
-    for column, flat in zip(columns, flats):
+    for flat, lengths in columns:
         # one dictionary for all chunks, so that one remap serves them all
         encoded = pc.dictionary_encode(flat).unify_dictionaries()
         tags = encoded.chunk(0).dictionary.to_pylist() if encoded.num_chunks else []
         remap = np.fromiter(map(vocab.__getitem__, tags), dtype=np.int32, count=len(tags))
         indices = [chunk.indices.to_numpy(zero_copy_only=False) for chunk in encoded.chunks]
         codes = remap[np.concatenate(indices)] if indices else np.zeros(0, dtype=np.int32)
-        lengths = pc.list_value_length(column).to_numpy(zero_copy_only=False).astype(np.int64)
         sides.append(Encoded(codes, lengths))
     check_aligned(sides[0].lengths, sides[1].lengths)
     return EncodedPair(sides[0], sides[1], tuple(vocab), names, complete=True)
