@@ -302,21 +302,12 @@ def test_span_f1_module(modules, pair, with_ids):
                                                         **options), check_result)
 
 
+@pytest.mark.parametrize("name", ["lenient_span_f1", "nested_span_f1"])
 @SLOW
 @given(pair=st.one_of(span_pairs(), tag_pairs()))
 @example(pair=([], []))
 @example(pair=EMPTY_FIRST)
 @example(pair=HUGE_END)
-def test_lenient_module(modules, pair):
-    refuses_or_holds(lambda: modules["lenient_span_f1"].compute(predictions=pair[0], references=pair[1],
-                                                                zero_division=0), check_result)
-
-
-@SLOW
-@given(pair=st.one_of(span_pairs(), tag_pairs()))
-@example(pair=([], []))
-@example(pair=EMPTY_FIRST)
-@example(pair=HUGE_END)
-def test_nested_module(modules, pair):
-    refuses_or_holds(lambda: modules["nested_span_f1"].compute(predictions=pair[0], references=pair[1],
-                                                               zero_division=0), check_result)
+def test_span_modules(modules, name, pair):
+    refuses_or_holds(lambda: modules[name].compute(predictions=pair[0], references=pair[1], zero_division=0),
+                     check_result)
