@@ -20,7 +20,7 @@ def _constant(module: str, name: str) -> str:
 
 
 VERSION = _constant("__init__.py", "__version__")
-URL = _constant("hub.py", "PROJECT_URL")
+URL = _constant("hf/metric.py", "PROJECT_URL")
 
 setup(
     name="nested-span-f1",
@@ -61,7 +61,7 @@ setup(
             "setuptools>=77",
         ],
     },
-    entry_points={"console_scripts": ["nested-span-f1=nested_span_f1.cli:main"]},
+    entry_points={"console_scripts": ["nested-span-f1=nested_span_f1.cli.main:main"]},
     classifiers=[
         "Development Status :: 4 - Beta",
         "Intended Audience :: Science/Research",

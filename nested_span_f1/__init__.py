@@ -10,18 +10,18 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .counts import Counts, Tally
-from .flat import count_tags, decode_pair, score_tags, tags_to_spans
-from .matching import ExactMatch, match_exact
-from .schemes import SCHEMES, get_scheme
-from .scores import UndefinedMetricWarning, summarize
-from .spans import Span, SpanArrays, spans_from_lists
+from .core.counts import Counts, Tally
+from .core.matching import ExactMatch, match_exact
+from .core.scores import UndefinedMetricWarning, summarize
+from .core.spans import Span, SpanArrays, spans_from_lists
+from .flat.pipeline import count_tags, decode_pair, score_tags, tags_to_spans
+from .flat.schemes import SCHEMES, get_scheme
 
 if TYPE_CHECKING:
     from .formats import Corpus, read_corpus, read_dataset, write_corpus
-    from .lenient import LenientCounts, count_lenient, score_lenient
-    from .nested import NestedCounts, count_nested, describe_spans, score_nested, summarize_nested
-    from .paths import metric_path
+    from .hf.paths import metric_path
+    from .lenient.score import LenientCounts, count_lenient, score_lenient
+    from .nested.score import NestedCounts, count_nested, describe_spans, score_nested, summarize_nested
 
 __version__ = "0.1.0"
 
@@ -29,7 +29,7 @@ _ON_FIRST_USE = {
     **dict.fromkeys(("Corpus", "read_corpus", "read_dataset", "write_corpus"), "formats"),
     **dict.fromkeys(("LenientCounts", "count_lenient", "score_lenient"), "lenient"),
     **dict.fromkeys(("NestedCounts", "count_nested", "describe_spans", "score_nested", "summarize_nested"), "nested"),
-    "metric_path": "paths",
+    "metric_path": "hf.paths",
 }
 """Public names whose module is imported when the name is first used (PEP 562)."""
 

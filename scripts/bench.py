@@ -126,7 +126,7 @@ def synthetic(n_sentences: int, seed: int = 0) -> tuple[list[list[str]], list[li
 
 def read_conll(path: Path) -> list[list[str]]:
     """The tag column of a CoNLL file, read by the package's one column reader."""
-    from nested_span_f1.conll import read_columns
+    from nested_span_f1.formats.columns import read_columns
 
     return read_columns(path).column()
 
@@ -377,7 +377,7 @@ def prepare(tool: str, dataset: str, seed: int, workdir: str) -> tuple[Callable[
 
         return lambda: canon_nervaluate(Evaluator(refs, preds, tags=list(TYPES), loader="list").evaluate()), tokens
     if tool == "span_f1 lenient":
-        from nested_span_f1.lenient import score_lenient
+        from nested_span_f1.lenient.score import score_lenient
 
         return lambda: canon_lenient(score_lenient(preds, refs)), tokens
     if tool == "span_f1 streaming (batches of 32)":
@@ -532,7 +532,7 @@ def measure(tools: list[str], dataset: str, repeat: int, seed: int, progress: An
 
 def _lenient_available() -> bool:
     try:
-        import nested_span_f1.lenient  # noqa: F401
+        import nested_span_f1.lenient.score  # noqa: F401
     except ImportError:
         return False
     return True
@@ -632,7 +632,7 @@ def main() -> None:
     flat = [t for t in FLAT if not args.tools or any(w in t[0] for w in args.tools.split(","))]
     if not _lenient_available():
         flat = [t for t in flat if t[0] not in ("nervaluate", "span_f1 lenient")]
-        notes.append("lenient rows skipped: nested_span_f1.lenient is absent")
+        notes.append("lenient rows skipped: nested_span_f1.lenient.score is absent")
     plan = [(tool, data) for data in datasets for tool, _, _ in flat]
     nested = (GENIA.exists() and not args.tools) or "nested" in args.tools
     streaming = [str(s) for s in ([2000, 20000] if args.quick else [35000, 350000])]
@@ -653,7 +653,7 @@ def main() -> None:
                 for row in measure(["span_f1 nested (GENIA)"], "genia", repeat, args.seed, progress):
                     results["nested"] = row
             except ImportError:
-                notes.append("nested row skipped: nested_span_f1.nested is absent")
+                notes.append("nested row skipped: nested_span_f1.nested.score is absent")
         else:
             notes.append(f"nested row skipped: {GENIA} not found" if not GENIA.exists() else "nested row not selected")
         if not args.tools or "stream" in args.tools:

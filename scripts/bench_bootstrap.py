@@ -3,7 +3,7 @@
 One system on the GENIA test set (the gold with 12% of its entities removed,
 seeded), documents resampled. Ours: the median of ``repeat`` runs of (a) the
 resampling alone, 1,000 resamples of the system's count matrix summed and scored
-(:func:`nested_span_f1.stats.bootstrap_sums` and ``prf``; building the count matrix,
+(:func:`nested_span_f1.benchmark.stats.bootstrap_sums` and ``prf``; building the count matrix,
 one match, is timed on its own), and (b) the whole
 ``benchmark()`` call (matching, count matrix, bootstrap, randomization, nested
 and lenient point values). Re-scoring: ``rescore`` resamples (the same indices)
@@ -31,10 +31,10 @@ from typing import Any
 import numpy as np
 
 from nested_span_f1 import score_nested
-from nested_span_f1.benchmark import benchmark, unit_matrix
-from nested_span_f1.benchmark_inputs import pair, read_side, units
+from nested_span_f1.benchmark.compare import benchmark, unit_matrix
+from nested_span_f1.benchmark.inputs import pair, read_side, units
+from nested_span_f1.benchmark.stats import bootstrap_sums, prf, resample_indices
 from nested_span_f1.formats import Corpus, read_corpus
-from nested_span_f1.stats import bootstrap_sums, prf, resample_indices
 
 GENIA = Path(__file__).resolve().parents[2] / "shared" / "data" / "genia" / "genia-docsplit.test.jsonl"
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from nested_span_f1.benchmark import benchmark
+from nested_span_f1.benchmark.compare import benchmark
 from nested_span_f1.formats import Corpus, read_corpus, write_corpus
 
 GENIA = Path(__file__).resolve().parents[2] / "shared" / "data" / "genia" / "genia-docsplit.test.jsonl"

@@ -26,10 +26,10 @@ from typing import Any
 
 import numpy as np
 
-from nested_span_f1.conll import ColumnFile, read_columns
-from nested_span_f1.schemes import SCHEMES
-from nested_span_f1.trainer import argmax_logits, compute_metrics_for
-from nested_span_f1.training import evaluation_log, splits, tiny_bert_config, word_tokenizer, write_json
+from nested_span_f1.flat.schemes import SCHEMES
+from nested_span_f1.formats.columns import ColumnFile, read_columns
+from nested_span_f1.hf.trainer import argmax_logits, compute_metrics_for
+from nested_span_f1.hf.training import evaluation_log, splits, tiny_bert_config, word_tokenizer, write_json
 
 SAMPLE = Path(__file__).resolve().parents[1] / "nested_span_f1" / "sample_data" / "sample.gold.conll"
 

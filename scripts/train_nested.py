@@ -30,9 +30,9 @@ from typing import Any
 import numpy as np
 
 from nested_span_f1.formats import FORMATS, Corpus, read_corpus, write_corpus
-from nested_span_f1.nested_trainer import candidate_spans, span_metrics_for
-from nested_span_f1.trainer import argmax_logits
-from nested_span_f1.training import evaluation_log, splits, tiny_bert_config, word_tokenizer, write_json
+from nested_span_f1.hf.nested_trainer import candidate_spans, span_metrics_for
+from nested_span_f1.hf.trainer import argmax_logits
+from nested_span_f1.hf.training import evaluation_log, splits, tiny_bert_config, word_tokenizer, write_json
 
 SAMPLE = Path(__file__).resolve().parents[1] / "nested_span_f1" / "sample_data" / "nested.gold.jsonl"
 LABEL_NAMES = ["labels", "span_starts", "span_ends", "gold_spans"]

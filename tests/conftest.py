@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from nested_span_f1.matching import DuplicateSpanWarning
+from nested_span_f1.core.matching import DuplicateSpanWarning
 
 for _var in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "HF_EVALUATE_OFFLINE"):
     os.environ.setdefault(_var, "1")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from nested_span_f1.schemes import PREFIXES, SEQEVAL_DEFAULT, DefaultRules, Scheme, get_scheme
+from nested_span_f1.flat.schemes import PREFIXES, SEQEVAL_DEFAULT, DefaultRules, Scheme, get_scheme
 
 Chunk = tuple[int, int, str]
 

@@ -29,9 +29,11 @@ import numpy as np
 import pytest
 
 import nested_span_f1
-from nested_span_f1 import conll, lenient, nested
-from nested_span_f1.cli import main
+from nested_span_f1.cli.main import main
 from nested_span_f1.formats import FORMATS, read_corpus
+from nested_span_f1.formats import columns as conll
+from nested_span_f1.lenient import score as lenient
+from nested_span_f1.nested import score as nested
 
 evaluate = pytest.importorskip("evaluate")
 
@@ -662,7 +664,7 @@ def _python_row(row: Bad, entry: str, metrics: dict[str, Any]) -> None:
 def _trainer_row(row: Bad) -> None:
     from transformers import EvalPrediction
 
-    from nested_span_f1 import nested_trainer, trainer
+    from nested_span_f1.hf import nested_trainer, trainer
 
     factory_name, kwargs, predictions, label_ids = row.data
     factory = getattr(trainer if factory_name == "compute_metrics_for" else nested_trainer, factory_name)
@@ -827,7 +829,7 @@ def test_trainer_streaming_starts_afresh_after_a_failed_batch(factory_name):
     the batches the failed one had already added."""
     from transformers import EvalPrediction
 
-    from nested_span_f1 import nested_trainer, trainer
+    from nested_span_f1.hf import nested_trainer, trainer
 
     kwargs, good_pred, good_ref, bad_pred, bad_ref, pred, ref = STREAMED[factory_name]
     factory = getattr(trainer if factory_name == "compute_metrics_for" else nested_trainer, factory_name)

@@ -18,10 +18,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import nested_span_f1
-from nested_span_f1 import lenient, nested
-from nested_span_f1.counts import Counts
-from nested_span_f1.matching import DuplicateSpanWarning
-from nested_span_f1.scores import UndefinedMetricWarning
+from nested_span_f1.core.counts import Counts
+from nested_span_f1.core.matching import DuplicateSpanWarning
+from nested_span_f1.core.scores import UndefinedMetricWarning
+from nested_span_f1.lenient import score as lenient
+from nested_span_f1.nested import score as nested
 
 DOCUMENTED_ERRORS = (ValueError, TypeError)
 DOCUMENTED_WARNINGS = (UndefinedMetricWarning, DuplicateSpanWarning)

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import nested_span_f1
-from nested_span_f1 import hub
-from nested_span_f1.paths import METRICS
+from nested_span_f1.hf.metric import PROJECT_URL
+from nested_span_f1.hf.paths import METRICS
 
 pytest.importorskip("build")
 pytest.importorskip("twine")
@@ -56,7 +56,7 @@ def test_metadata_names_project_licence_python_and_version(dist):
     assert meta["Version"] == nested_span_f1.__version__
     assert meta["License-Expression"] == "Apache-2.0"
     assert meta["Requires-Python"] == ">=3.10"
-    assert meta["Home-page"] == hub.PROJECT_URL
+    assert meta["Home-page"] == PROJECT_URL
     assert {u.split(", ")[0] for u in meta.get_all("Project-URL")} == {"Source", "Issues"}
     assert "Typing :: Typed" in meta.get_all("Classifier")
     assert meta["Description-Content-Type"] == "text/markdown"
@@ -65,7 +65,7 @@ def test_metadata_names_project_licence_python_and_version(dist):
 def test_wheel_carries_py_typed_metric_modules_and_samples(dist):
     names = set(zipfile.ZipFile(dist[1]).namelist())
     assert "nested_span_f1/py.typed" in names
-    assert "nested_span_f1/space.py" in names and "nested_span_f1/commands/space.py" in names
+    assert "nested_span_f1/space/app.py" in names and "nested_span_f1/cli/commands/space.py" in names
     for metric in METRICS:
         for file in (f"{metric}.py", "README.md", "app.py", "requirements.txt"):
             assert f"nested_span_f1/metrics/{metric}/{file}" in names

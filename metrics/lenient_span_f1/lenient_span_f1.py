@@ -7,8 +7,8 @@ from typing import Any
 
 import evaluate
 
-from nested_span_f1 import hub
-from nested_span_f1.lenient import score_lenient
+from nested_span_f1.hf.metric import PROJECT_URL, SpanMetric, features
+from nested_span_f1.lenient.score import score_lenient
 
 _CITATION = """\
 @inproceedings{chinchor-sundheim-1993-muc,
@@ -78,7 +78,7 @@ Examples:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class LenientSpanF1(hub.SpanMetric):
+class LenientSpanF1(SpanMetric):
     """Lenient entity scores over an optimal one-to-one matching of spans."""
 
     input_kinds = ("spans", "tags")
@@ -89,9 +89,9 @@ class LenientSpanF1(hub.SpanMetric):
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=hub.features(*self.input_kinds),
-            homepage=hub.PROJECT_URL,
-            codebase_urls=[hub.PROJECT_URL],
+            features=features(*self.input_kinds),
+            homepage=PROJECT_URL,
+            codebase_urls=[PROJECT_URL],
             reference_urls=[
                 "https://aclanthology.org/S13-2056",
                 "https://aclanthology.org/M93-1007",

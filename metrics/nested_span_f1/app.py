@@ -10,7 +10,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
-from nested_span_f1.space import build_app
+from nested_span_f1.space.app import build_app
 
 demo = build_app(HERE, "nested_span_f1")
 

@@ -18,8 +18,8 @@ if os.path.basename(getattr(sys.modules.get("nested_span_f1"), "__file__", None)
 
 import evaluate
 
-from nested_span_f1 import hub
-from nested_span_f1.nested import (
+from nested_span_f1.hf.metric import PROJECT_URL, SpanMetric, features
+from nested_span_f1.nested.score import (
     count_layered,
     count_nested,
     count_nested_tags,
@@ -101,7 +101,7 @@ Examples:
 """
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class NestedSpanF1(hub.SpanMetric):
+class NestedSpanF1(SpanMetric):
     """Exact span F1 with nested, depth and length breakdowns."""
 
     input_kinds = ("spans", "layers", "tags")
@@ -112,9 +112,9 @@ class NestedSpanF1(hub.SpanMetric):
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=hub.features(*self.input_kinds),
-            homepage=hub.PROJECT_URL,
-            codebase_urls=[hub.PROJECT_URL],
+            features=features(*self.input_kinds),
+            homepage=PROJECT_URL,
+            codebase_urls=[PROJECT_URL],
             reference_urls=["https://aclanthology.org/D09-1015", "https://doi.org/10.1093/bioinformatics/btg1023"],
         )
 

@@ -7,7 +7,7 @@ from typing import Any
 import evaluate
 
 import nested_span_f1
-from nested_span_f1 import hub
+from nested_span_f1.hf.metric import PROJECT_URL, SpanMetric, features, seqeval_scheme_name
 
 _CITATION = """\
 @inproceedings{tjong-kim-sang-buchholz-2000-introduction,
@@ -73,7 +73,7 @@ Examples:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class SpanF1(hub.SpanMetric):
+class SpanF1(SpanMetric):
     """Exact-match span F1 of tag sequences; see the module card."""
 
     input_kinds = ("tags", "ids")
@@ -85,9 +85,9 @@ class SpanF1(hub.SpanMetric):
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=hub.features(*self.input_kinds),
-            homepage=hub.PROJECT_URL,
-            codebase_urls=[hub.PROJECT_URL],
+            features=features(*self.input_kinds),
+            homepage=PROJECT_URL,
+            codebase_urls=[PROJECT_URL],
             reference_urls=[
                 "https://www.clips.uantwerpen.be/conll2000/chunking/output.html",
                 "https://github.com/chakki-works/seqeval",
@@ -116,7 +116,7 @@ class SpanF1(hub.SpanMetric):
         return nested_span_f1.score_tags(
             predictions,
             references,
-            scheme=hub.seqeval_scheme_name(scheme),
+            scheme=seqeval_scheme_name(scheme),
             mode=mode,
             suffix=suffix,
             zero_division=zero_division,

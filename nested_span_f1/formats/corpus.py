@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import InitVar, dataclass
 from typing import Any
 
-from ..fragments import is_fragmented
-from ..nested import check_entities
-from ..spans import SpanArrays, spans_from_lists
+from ..core.fragments import is_fragmented
+from ..core.spans import SpanArrays, spans_from_lists
+from ..nested.score import check_entities
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,9 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Union
 
-from ..conll import read_text, text_lines
-from . import json_formats as js
-from . import text_formats as tx
+from . import blocks as tx
+from . import records as js
+from .columns import read_text, text_lines
 from .corpus import Corpus
 
 PathLike = Union[str, "os.PathLike[str]"]

@@ -1,0 +1,288 @@
+"""Benchmark prediction sets against one gold: scores with bootstrap intervals and paired significance tests.
+
+Each system is matched once (:func:`~nested_span_f1.matching.match_exact`);
+its hits become a matrix of tp / predicted / gold counts per resampling unit
+(document when the gold carries document ids, else sentence) and label, and
+:mod:`nested_span_f1.stats` resamples those rows. Every figure of the result is
+read from these matrices, apart from the point values of nested versus flat
+recall and of the lenient error categories, which the nested and lenient
+metrics give.
+
+>>> gold = [[(0, 2, "PER")], [(1, 2, "LOC")], [(0, 1, "ORG")]]
+>>> result = benchmark(gold, {"a": gold, "b": [[(0, 2, "PER")], [], []]}, n_resamples=200, progress=False)
+>>> result.systems[0]["f1"]["value"], round(result.systems[1]["f1"]["value"], 4)
+(1.0, 0.5)
+>>> result.best["name"]
+'a'
+"""
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Union
+
+import numpy as np
+
+from .. import __version__
+from ..core.matching import ExactMatch, match_exact
+from ..core.spans import SpanArrays
+from ..lenient.counts import BREAKDOWN
+from ..lenient.score import match_spans_lenient, summarize_lenient
+from ..nested.score import count_match, summarize_nested
+from .inputs import Pair, Source, checkpoints, pair, read_side, units
+from .stats import bootstrap_sums, holm, interval, p_value, paired_bootstrap_p, prf, swap_sums
+
+TP, PREDICTED, GOLD = 0, 1, 2
+
+Predictions = Union[Mapping[str, Source], str, "os.PathLike[str]"]
+
+
+@dataclass(frozen=True)
+class BenchmarkResult:
+    """Every figure of a benchmark, and its views.
+
+    Attributes:
+        settings: what was run (gold, units, resamples, seed, confidence, ...).
+        systems: one dict per system, in report order (see the README for the keys).
+        comparisons: one dict per pair of systems.
+        samples: each system's bootstrap F1 values, an array per name (not in the JSON).
+    """
+
+    settings: dict[str, Any]
+    systems: list[dict[str, Any]]
+    comparisons: list[dict[str, Any]]
+    samples: dict[str, np.ndarray] = field(repr=False, compare=False)
+
+    @property
+    def best(self) -> dict[str, Any]:
+        """The system with the highest F1 (the first of equals)."""
+        return max(self.systems, key=lambda s: s["f1"]["value"])
+
+    def to_dict(self) -> dict[str, Any]:
+        """Settings, systems, comparisons and the best system's name: JSON-safe Python values."""
+        return {"settings": self.settings, "systems": self.systems, "comparisons": self.comparisons,
+                "best": self.best["name"]}
+
+    def to_json(self, path: str | os.PathLike[str] | None = None) -> str:
+        """:meth:`to_dict` as indented JSON text, also written to ``path`` when given."""
+        text = json.dumps(self.to_dict(), indent=2, allow_nan=False) + "\n"
+        if path is not None:
+            Path(path).write_text(text, encoding="utf-8")
+        return text
+
+    def to_markdown(self, path: str | os.PathLike[str] | None = None) -> str:
+        """Markdown tables for a paper or a model card (see :mod:`nested_span_f1.benchmark.report`)."""
+        from .report import markdown
+
+        text = markdown(self.to_dict())
+        if path is not None:
+            Path(path).write_text(text, encoding="utf-8")
+        return text
+
+    def model_index(self, dataset_name: str | None = None, *, dataset_type: str | None = None,
+                    split: str = "test", path: str | os.PathLike[str] | None = None) -> str:
+        """A Hub ``model-index`` YAML block (front matter) for the best system."""
+        from .report import model_index
+
+        name = dataset_name or self.settings["dataset"]
+        text = model_index(self.best, name, dataset_type or name, split)
+        if path is not None:
+            Path(path).write_text(text, encoding="utf-8")
+        return text
+
+    def plot(self, path: str | os.PathLike[str] | None = None) -> Any:
+        """One figure: per-type F1 with intervals, error categories, and F1 against step when steps are known."""
+        from .plots import plot_benchmark
+
+        return plot_benchmark(self.to_dict(), None if path is None else str(path))
+
+
+def _systems(predictions: Predictions, suffix: str) -> list[tuple[str, int | None, Source]]:
+    """``(name, step, source)`` per system; a directory stands for its checkpoints, ordered by step."""
+    out: list[tuple[str, int | None, Source]] = []
+    if isinstance(predictions, (str, os.PathLike)):
+        out += checkpoints(predictions, suffix)
+        return out
+    for name, source in predictions.items():
+        if isinstance(source, (str, os.PathLike)) and Path(source).is_dir():
+            prefix = "" if str(name) == str(source) else f"{name}/"
+            out += [(prefix + ckpt, step, path) for ckpt, step, path in checkpoints(source, suffix)]
+        else:
+            out.append((str(name), None, source))
+    names = [name for name, _, _ in out]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise ValueError(f"two systems are named {repeated[0]!r}; give each prediction set its own name")
+    if not out:
+        raise ValueError("no predictions to benchmark")
+    return out
+
+
+def unit_matrix(
+    found: Pair, unit_of: np.ndarray, n_units: int, labels: Sequence[str]
+) -> tuple[np.ndarray, ExactMatch]:
+    """``[n_units, 3, n_labels]`` int64 counts (tp, predicted, gold) of one system, and its match."""
+    match = match_exact(found.predictions, found.references)
+    index = {name: i for i, name in enumerate(labels)}
+    remap = np.array([index[name] for name in match.predictions.labels], dtype=np.int64)
+    width = len(labels)
+
+    def tally(spans: SpanArrays, rows: np.ndarray | slice) -> np.ndarray:
+        cells = unit_of[spans.sentence[rows]] * width + remap[spans.label[rows]]
+        return np.bincount(cells, minlength=n_units * width).reshape(n_units, width)
+
+    every = slice(None)
+    counts = [tally(match.predictions, match.predicted_hit), tally(match.predictions, every),
+              tally(match.references, every)]
+    return np.stack(counts, axis=1), match
+
+
+def _estimate(value: Any, low: Any, high: Any) -> dict[str, float]:
+    """``{value, low, high}`` as Python floats (from floats or 0-d arrays)."""
+    return {"value": float(value), "low": float(low), "high": float(high)}
+
+
+def _scored(totals: np.ndarray, samples: np.ndarray, confidence: float) -> dict[str, dict[str, float]]:
+    """P/R/F1 point values of ``totals`` ``[3]`` with the intervals of ``samples`` ``[B, 3]``.
+
+    An interval is taken over the resamples where its score is defined: precision
+    where something was predicted, recall where there is gold, F1 where either is
+    (a rare type missing from a resample has no score there, not a score of 0).
+    """
+    point = prf(totals[TP], totals[PREDICTED], totals[GOLD])
+    resampled = prf(samples[:, TP], samples[:, PREDICTED], samples[:, GOLD])
+    predicted, gold = samples[:, PREDICTED] > 0, samples[:, GOLD] > 0
+    out = {}
+    for key, value, values, defined in zip(("precision", "recall", "f1"), point, resampled,
+                                           (predicted, gold, predicted | gold)):
+        low, high = interval(values[defined], confidence) if defined.any() else (value, value)
+        out[key] = _estimate(value, low, high)
+    return out
+
+
+def _system(name: str, step: int | None, source: Source, matrix: np.ndarray, sums: np.ndarray, match: ExactMatch,
+            left_out: int, labels: Sequence[str], confidence: float) -> dict[str, Any]:
+    totals = matrix.sum(axis=0)
+    system: dict[str, Any] = {
+        "name": name, "step": step, "source": str(source) if isinstance(source, (str, os.PathLike)) else None,
+        **_scored(totals.sum(axis=-1), sums.sum(axis=-1), confidence),
+        "tp": int(totals[TP].sum()), "predicted": int(totals[PREDICTED].sum()), "gold": int(totals[GOLD].sum()),
+    }
+    system["per_type"] = {
+        label: {**_scored(totals[:, k], sums[:, :, k], confidence),
+                "number": int(totals[GOLD, k]), "predicted": int(totals[PREDICTED, k])}
+        for k, label in enumerate(labels) if totals[GOLD, k] or totals[PREDICTED, k]
+    }
+    nested = summarize_nested(count_match(match), zero_division=0)
+    system["by_nesting"] = {bucket: {"recall": row["recall"], "number": row["number"]}
+                            for bucket, row in nested["by_nesting"].items()}
+    lenient = summarize_lenient(match_spans_lenient(match).counts(), zero_division=0)
+    system["errors"] = {key: int(lenient[key]) for key in BREAKDOWN}
+    system["notes"] = {**{k: int(v) for k, v in match.notes.items()}, "discontinuous_left_out": left_out}
+    return system
+
+
+def _micro_f1(totals: np.ndarray) -> np.ndarray:
+    """Micro F1 of ``[..., 3, n_labels]`` sums."""
+    summed = totals.sum(axis=-1)
+    return prf(summed[..., TP], summed[..., PREDICTED], summed[..., GOLD])[2]
+
+
+def _comparisons(names: Sequence[str], totals: np.ndarray, f1_samples: np.ndarray, swapped: np.ndarray,
+                 confidence: float, alpha: float) -> list[dict[str, Any]]:
+    """Every pair's F1 difference (first minus second) with its interval and both p-values, Holm-corrected."""
+    point = _micro_f1(totals)
+    out: list[dict[str, Any]] = []
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            observed = float(point[i] - point[j])
+            differences = f1_samples[:, i] - f1_samples[:, j]
+            low, high = interval(differences, confidence)
+            moved = swapped[:, j] - swapped[:, i]
+            null = _micro_f1(totals[i] + moved) - _micro_f1(totals[j] - moved)
+            out.append({"a": names[i], "b": names[j], "f1_difference": _estimate(observed, low, high),
+                        "p_bootstrap": paired_bootstrap_p(differences, observed),
+                        "p_randomization": p_value(null, observed)})
+    for key in ("p_bootstrap", "p_randomization"):
+        for row, adjusted in zip(out, holm([row[key] for row in out])):
+            row[f"{key}_holm"] = adjusted
+    for row in out:
+        row["significant"] = bool(row["p_bootstrap_holm"] < alpha and row["p_randomization_holm"] < alpha)
+    return out
+
+
+def benchmark(
+    references: Source,
+    predictions: Predictions,
+    *,
+    n_resamples: int = 1000,
+    n_permutations: int | None = None,
+    seed: int = 0,
+    confidence: float = 0.95,
+    alpha: float = 0.05,
+    units_by: str = "auto",
+    format: str | None = None,
+    scheme: str | None = None,
+    mode: str | None = None,
+    dataset: str | None = None,
+    progress: bool = True,
+) -> BenchmarkResult:
+    """Score prediction sets against one gold with bootstrap intervals and paired significance tests.
+
+    Args:
+        references: the gold: a file (nested format or CoNLL tag columns), a
+            :class:`~nested_span_f1.formats.Corpus`, or per-sentence tag or span lists.
+        predictions: ``{name: source}`` in the gold's kind (a directory stands for
+            its ``checkpoint-STEP`` files or folders, named ``name/checkpoint-STEP``),
+            or one directory of checkpoints.
+        n_resamples: bootstrap resamples (default 1000).
+        n_permutations: approximate-randomization rounds (default ``n_resamples``).
+        seed: seeds both tests; the same seed gives the same numbers.
+        confidence: level of the percentile intervals (default 0.95).
+        alpha: level at which a difference is said to hold, after Holm's correction
+            over all pairs, under both tests.
+        units_by: ``"auto"`` (documents when the gold has document ids, else
+            sentences), ``"documents"`` or ``"sentences"``.
+        format: the files' format (a reader's name, ``"conll"``), detected when None.
+        scheme, mode: decoding of tag columns, as ``span_f1`` takes them.
+        dataset: the dataset's name for the report and model card (default: the gold's file name).
+        progress: show progress bars on stderr while resampling.
+
+    Raises:
+        ValueError: unreadable or misaligned inputs, repeated names, bad options.
+    """
+    if n_resamples < 1 or (n_permutations is not None and n_permutations < 1):
+        raise ValueError(f"n_resamples and n_permutations must be at least 1, got {n_resamples}, {n_permutations}")
+    for option, value in (("confidence", confidence), ("alpha", alpha)):
+        if not 0 < value < 1:
+            raise ValueError(f"{option} must be between 0 and 1 (exclusive), got {value!r}")
+    gold = read_side(references, format, "references")
+    unit_of, unit_name = units(gold, units_by)
+    n_units = int(unit_of.max(initial=-1)) + 1
+    suffix = Path(gold.name).suffix if isinstance(references, (str, os.PathLike)) else ""
+    entries = _systems(predictions, suffix)
+    found = [pair(gold, read_side(source, format, name), scheme=scheme, mode=mode) for name, _, source in entries]
+    labels = sorted(set().union(*(f.predictions.labels + f.references.labels for f in found)))
+    built = [unit_matrix(f, unit_of, n_units, labels) for f in found]
+    matrices = np.stack([matrix for matrix, _ in built], axis=1)
+    flat = matrices.reshape(n_units, -1)
+    shape = (len(found), 3, len(labels))
+    sums = bootstrap_sums(flat, n_resamples, seed, progress=progress).reshape(-1, *shape)
+    swapped = swap_sums(flat, n_permutations or n_resamples, seed, progress=progress).reshape(-1, *shape)
+    systems = [
+        _system(name, step, source, matrices[:, s], sums[:, s], built[s][1], found[s].left_out, labels, confidence)
+        for s, (name, step, source) in enumerate(entries)
+    ]
+    f1_samples = _micro_f1(sums)
+    names = [name for name, _, _ in entries]
+    settings = {
+        "gold": gold.name, "dataset": dataset or Path(gold.name).stem.split(".")[0], "units": unit_name,
+        "n_units": n_units, "sentences": gold.n_sentences, "n_resamples": n_resamples,
+        "n_permutations": n_permutations or n_resamples, "seed": seed, "confidence": confidence, "alpha": alpha,
+        "scheme": scheme, "mode": mode, "version": __version__,
+    }
+    comparisons = _comparisons(names, matrices.sum(axis=0), f1_samples, swapped, confidence, alpha)
+    return BenchmarkResult(settings, systems, comparisons, {n: f1_samples[:, s] for s, n in enumerate(names)})

@@ -1,0 +1,154 @@
+"""Text views of a benchmark result dict: Markdown tables and a Hub ``model-index`` block (formatting only).
+
+Scores are shown as percentages with two decimals, intervals in brackets,
+p-values with four decimals.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..lenient.counts import BREAKDOWN
+
+DASH = "–"
+ERROR_TITLES = {
+    "correct": "Correct", "boundary_error": "Boundary", "type_error": "Type",
+    "boundary_type_error": "Boundary and type", "missed": "Missed", "spurious": "Spurious",
+}
+
+
+def _cell(text: Any) -> str:
+    return str(text).replace("|", "\\|")
+
+
+def _row(cells: Sequence[Any]) -> str:
+    return "| " + " | ".join(_cell(c) for c in cells) + " |"
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[Any]], left: int = 1) -> list[str]:
+    """A GitHub-flavoured Markdown table; the first ``left`` columns left-aligned, the others right."""
+    rule = ["---" if k < left else "---:" for k in range(len(head))]
+    return [_row(head), "|" + "|".join(rule) + "|", *(_row(r) for r in rows), ""]
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.2f}"
+
+
+def _ci(estimate: Mapping[str, float]) -> str:
+    return f"[{_pct(estimate['low'])}, {_pct(estimate['high'])}]"
+
+
+def _recall(bucket: Mapping[str, Any] | None) -> str:
+    return _pct(bucket["recall"]) if bucket and bucket["number"] else DASH
+
+
+def _signed(value: float) -> str:
+    return f"{100 * value:+.2f}"
+
+
+def markdown(result: Mapping[str, Any]) -> str:
+    """The report: systems with intervals, per-type F1, error categories, pairwise differences, what holds."""
+    settings, systems, pairs = result["settings"], result["systems"], result["comparisons"]
+    level = f"{100 * settings['confidence']:g}%"
+    steps = any(s["step"] is not None for s in systems)
+    lines = [
+        f"## Benchmark on {settings['dataset']}",
+        "",
+        (f"{settings['sentences']} sentences, {systems[0]['gold']} gold entities; {level} percentile bootstrap "
+         f"intervals over {settings['n_units']} {settings['units']} ({settings['n_resamples']} resamples, "
+         f"seed {settings['seed']}); scores in %."),
+        "",
+    ]
+    lines += _notes(systems)
+    head = ["System", *(["Step"] if steps else []), "Precision", "Recall", "F1", f"F1 {level} CI",
+            "Nested recall", "Flat recall"]
+    rows = [[s["name"], *([DASH if s["step"] is None else s["step"]] if steps else []),
+             _pct(s["precision"]["value"]), _pct(s["recall"]["value"]), _pct(s["f1"]["value"]), _ci(s["f1"]),
+             _recall(s["by_nesting"].get("nested")), _recall(s["by_nesting"].get("flat"))] for s in systems]
+    lines += _table(head, rows)
+    labels = sorted({label for s in systems for label in s["per_type"]})
+    lines += [f"### Per-type F1 ({level} CI)", ""]
+    lines += _table(["System", *labels], [
+        [s["name"], *(f"{_pct(s['per_type'][k]['f1']['value'])} {_ci(s['per_type'][k]['f1'])}"
+                      if k in s["per_type"] else DASH for k in labels)] for s in systems])
+    lines += ["### Error categories (lenient matching)", ""]
+    lines += _table(["System", *(ERROR_TITLES[k] for k in BREAKDOWN)],
+                    [[s["name"], *(s["errors"][k] for k in BREAKDOWN)] for s in systems])
+    if pairs:
+        lines += _differences(pairs, settings, level)
+    return "\n".join(lines)
+
+
+NOTES = {
+    "discontinuous_left_out": "Discontinuous entities left out of every figure (gold and predicted)",
+    "duplicate_predictions": "Duplicate predicted spans removed before scoring",
+    "duplicate_references": "Duplicate gold spans removed before scoring",
+}
+
+
+def _notes(systems: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One line per kind of note some system has: what was left out or removed, per system."""
+    lines = []
+    for key, text in NOTES.items():
+        found = [f"{s['name']} {s['notes'][key]}" for s in systems if s["notes"][key]]
+        if found:
+            lines += [f"{text}: {'; '.join(found)}.", ""]
+    return lines
+
+
+def _differences(pairs: Sequence[Mapping[str, Any]], settings: Mapping[str, Any], level: str) -> list[str]:
+    """The pairs table (Holm columns with more than one pair) and a sentence saying which differences hold."""
+    alpha, corrected = settings["alpha"], len(pairs) > 1
+    keys = ["p_bootstrap", "p_randomization"]
+    titles = ["p bootstrap", "p randomization"]
+    if corrected:
+        keys += ["p_bootstrap_holm", "p_randomization_holm"]
+        titles += ["p bootstrap (Holm)", "p randomization (Holm)"]
+    lines = [f"### Differences in F1 (A minus B; paired tests over {settings['units']})", ""]
+    lines += _table(
+        ["A", "B", "ΔF1", f"{level} CI", *titles, f"Holds at {alpha:g}"],
+        [[p["a"], p["b"], _signed(p["f1_difference"]["value"]), _ci(p["f1_difference"]),
+          *(f"{p[key]:.4f}" for key in keys), "yes" if p["significant"] else "no"] for p in pairs], left=2)
+    how = (f"both the paired bootstrap ({settings['n_resamples']} resamples) and approximate randomization "
+           f"({settings['n_permutations']} rounds) give p < {alpha:g}"
+           + (f" after Holm's correction over {len(pairs)} pairs" if corrected else ""))
+    held = [p for p in pairs if p["significant"]]
+    if not held:
+        return [*lines, f"No difference holds at {alpha:g}: none where {how}.", ""]
+    said = "; ".join(
+        f"{p['a']} > {p['b']} (+{_pct(p['f1_difference']['value'])})" if p["f1_difference"]["value"] > 0
+        else f"{p['b']} > {p['a']} (+{_pct(-p['f1_difference']['value'])})" for p in held)
+    return [*lines, f"Differences that hold at {alpha:g} ({how}): {said}.", ""]
+
+
+def model_index(system: Mapping[str, Any], dataset_name: str, dataset_type: str, split: str) -> str:
+    """A Hub ``model-index`` block (YAML front matter for a model card) with one system's F1, precision and recall.
+
+    Strings are written as JSON strings, which YAML reads as double-quoted scalars.
+    """
+    q = json.dumps
+    lines = [
+        "---",
+        "model-index:",
+        f"- name: {q(system['name'])}",
+        "  results:",
+        "  - task:",
+        "      type: token-classification",
+        "      name: Token Classification",
+        "    dataset:",
+        f"      name: {q(dataset_name)}",
+        f"      type: {q(dataset_type)}",
+        f"      split: {q(split)}",
+        "    metrics:",
+    ]
+    for key in ("f1", "precision", "recall"):
+        estimate = system[key]
+        lines += [
+            f"    - type: {key}",
+            f"      value: {round(estimate['value'], 4)!r}",
+            f"      name: {q(key.capitalize() if key != 'f1' else 'F1')}",
+            f"      # bootstrap interval: [{round(estimate['low'], 4)!r}, {round(estimate['high'], 4)!r}]",
+        ]
+    return "\n".join([*lines, "---", ""])

@@ -1,0 +1,206 @@
+"""What the commands share at the edge: reading the files they score and telling people where a problem is.
+
+The core names sentences and tokens from 0 (the Python API's indices); people
+count sentences, tokens, lines and columns from 1. The commands convert here,
+where the file line of every sentence is known, and nowhere else.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import re
+import sys
+import textwrap
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from tqdm import tqdm
+
+from ...core.matching import DuplicateSpanWarning
+from ...flat.schemes import SCHEMES
+from ...formats import FORMATS, Corpus, UnknownFormat, detect_format, get_format, read_corpus
+from ...formats.columns import Block, ColumnFile, iter_columns, read_columns, read_text
+
+LARGE_FILE = 10_000_000
+"""Bytes from which reading a column file shows a progress bar: about a million ``token tag`` lines."""
+
+COLUMNS = "conll"
+"""The format name of token-per-line column files, beside the span formats of the registry."""
+
+_WHERE = re.compile(r"\b(?:(predictions|references), )?sentence (\d+)(?:(,? (?:token|position) )(\d+))?")
+# formats.align names the first differing token by its position alone (a span's position in a file's
+# sentence is counted from 1 where the file reader names its line: formats.Corpus)
+_POSITION = re.compile(r"\b(differ at position) (\d+)")
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Wraps prose paragraphs of a description or epilog to the terminal; keeps indented lines (examples)
+    as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        paragraphs = []
+        for paragraph in text.split("\n\n"):
+            if any(line.startswith(" ") for line in paragraph.splitlines()):
+                paragraphs.append(textwrap.indent(paragraph, indent))
+            else:
+                paragraphs.append(textwrap.fill(" ".join(paragraph.split()), width, initial_indent=indent,
+                                                subsequent_indent=indent))
+        return "\n\n".join(paragraphs)
+
+
+def format_name(value: str) -> str:
+    """An argparse type: any format name or alias the registry knows, as its canonical name."""
+    try:
+        return get_format(value).name
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{error} (`nested-span-f1 formats` describes each)") from None
+
+
+def column_or_format(value: str) -> str:
+    """An argparse type: ``conll`` (column files) or a span format name or alias."""
+    return COLUMNS if value.lower() in (COLUMNS, "columns") else format_name(value)
+
+
+def column_index(value: str) -> int:
+    """An argparse type: a column counted from 1 (the token) or from the end (-1, the last) to a list index."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a column number is an integer, got {value!r}") from None
+    if number == 0:
+        raise argparse.ArgumentTypeError("columns count from 1 (the token) or from the end (-1, the last); 0 is none")
+    if number == 1:
+        raise argparse.ArgumentTypeError("column 1 holds the tokens; tags are in column 2 or later (default: the last)")
+    return number - 1 if number > 0 else number
+
+
+def add_tag_options(parser: argparse.ArgumentParser, where: str = "") -> None:
+    """The options that say how tags are read: ``--scheme``, ``--mode``, ``--suffix``, ``--column``,
+    ``--delimiter``. ``where`` narrows their help to some inputs (" of column files")."""
+    parser.add_argument("--scheme", choices=sorted(SCHEMES), help=f"tagging scheme{where} (for --mode strict; detected from the gold tags when omitted)")
+    parser.add_argument("--mode", choices=["strict"], help="strict: drop chunks the scheme does not allow")
+    parser.add_argument("--suffix", action="store_true", help="tags are TYPE-B rather than B-TYPE")
+    parser.add_argument("--column", type=column_index, default=-1, metavar="N",
+                        help=f"tag column{where}, counted from 1 (the token) or from the end (default: -1, the last)")
+    parser.add_argument("--delimiter", default=None, help="column delimiter (default: any whitespace)")
+
+
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+"""The file types ``--plot`` writes."""
+
+
+def check_plot_file(path: str) -> None:
+    """Fail before any scoring when a plot cannot be drawn to ``path``: no matplotlib (ModuleNotFoundError, which
+    the CLI answers with the extra to install) or a file type other than .png, .svg and .pdf."""
+    import matplotlib  # noqa: F401
+
+    if not path.lower().endswith(PLOT_SUFFIXES):
+        raise ValueError(f"--plot {path}: a plot is written as .png, .svg or .pdf")
+
+
+def tag_column(file: ColumnFile, index: int) -> list[list[str]]:
+    """Column ``index`` (a list index, from :func:`column_index`) of every sentence, checked against the
+    file's width first so that the message counts columns as the user does."""
+    width = file.width
+    if file.blocks and width == 1:
+        raise ValueError(f"{file.name}: one column (line {file.lines[0]}); each line holds a token, then its tag, "
+                         "split by whitespace (or by --delimiter)")
+    if file.blocks and not -width <= index < width:
+        number = index + 1 if index >= 0 else index
+        raise ValueError(f"{file.name}: --column {number} is beyond the file's {width} columns "
+                         f"(line {file.lines[0]}); columns count from 1, or from the end with -1")
+    if file.blocks and index in (0, -width):
+        raise ValueError(f"{file.name}: column 1 holds the tokens ({width} columns); pass the tag column")
+    return file.column(index)
+
+
+def progress(path: str) -> Any:
+    """A tqdm bar over the file's bytes on stderr, switched off below :data:`LARGE_FILE` or off a terminal."""
+    size = os.path.getsize(path)
+    return tqdm(total=size, unit="B", unit_scale=True, desc=os.path.basename(path), file=sys.stderr,
+                disable=size < LARGE_FILE or not sys.stderr.isatty(), leave=False)
+
+
+def column_blocks(path: str, delimiter: str | None = None) -> Iterator[Block]:
+    """The sentences of a column file one at a time (:func:`iter_columns`), with a progress bar for large files."""
+    with progress(path) as bar, open(path, encoding="utf-8") as handle:
+        for number, block in enumerate(iter_columns(handle, delimiter, name=path), 1):
+            if number % 4096 == 0 and not bar.disable:
+                bar.update(os.lseek(handle.fileno(), 0, os.SEEK_CUR) - bar.n)
+            yield block
+        bar.update(bar.total - bar.n)
+
+
+def read_column_file(path: str, delimiter: str | None = None) -> ColumnFile:
+    """:func:`read_columns`, with a progress bar on stderr for large files when stderr is a terminal."""
+    return ColumnFile(path, list(column_blocks(path, delimiter)))
+
+
+Side = ColumnFile | Corpus
+
+
+def read_side(path: str, format: str | None = None, delimiter: str | None = None) -> Side:
+    """A column file (``format="conll"``, or a file no span format recognises) or a span corpus.
+
+    Detection reads files below :data:`LARGE_FILE` only; a larger file is a span
+    corpus when it starts with ``{`` or ``[`` and a column file otherwise.
+    """
+    if format == COLUMNS:
+        return read_column_file(path, delimiter)
+    if format:
+        return read_corpus(path, format)
+    if os.path.getsize(path) >= LARGE_FILE:
+        with open(path, encoding="utf-8-sig", errors="replace") as handle:
+            json_like = handle.read(1) in ("{", "[")
+        return read_corpus(path) if json_like else read_column_file(path, delimiter)
+    text = read_text(path)  # read once: a pipe cannot be read again
+    try:
+        name = detect_format(text, path)
+    except UnknownFormat:
+        return read_columns(io.StringIO(text), delimiter, name=path)
+    return FORMATS[name].read(text, path)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where sentences are in a file: its name and the 1-based line of each sentence's first token."""
+
+    name: str
+    lines: Sequence[int]
+
+
+def for_people(error: Exception, gold: Side | Place | None = None, pred: Side | Place | None = None,
+               first: int = 0) -> Exception:
+    """The error with 1-based sentence and token numbers, and the file line where the column files give it.
+
+    ``predictions, sentence 3, token 2`` (the core's 0-based indices) becomes
+    ``predictions, sentence 4, token 3 (pred.conll line 57)``. ``first`` is the
+    number of sentences before those the error counts in (a batch's offset).
+    """
+    files = {"predictions": pred, "references": gold}
+
+    def fix(match: re.Match[str]) -> str:
+        side, sentence, sep, token = match.groups()
+        s = int(sentence)
+        text = f"{side + ', ' if side else ''}sentence {first + s + 1}"
+        if token is not None:
+            text += f"{sep}{int(token) + 1}"
+        source = files.get(side or "")
+        if isinstance(source, (ColumnFile, Place)) and s < len(source.lines):
+            text += f" ({source.name} line {source.lines[s] + int(token or 0)})"
+        return text
+
+    text = _WHERE.sub(fix, str(error))
+    return type(error)(_POSITION.sub(lambda m: f"{m.group(1)} {int(m.group(2)) + 1}", text))
+
+
+@contextmanager
+def duplicates_in_output() -> Iterator[None]:
+    """Silence the core's DuplicateSpanWarning for the call inside: the command prints the counts instead."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=DuplicateSpanWarning)
+        yield

@@ -1,0 +1,193 @@
+"""``nested-span-f1 nested``: score a nested-NER prediction file against a gold file.
+
+Prints the test set's size first (GENIA alone has two test splits in use whose
+scores are not comparable), then what was found in the inputs (duplicates,
+crossing spans, discontinuous entities), then overall, per-type and breakdown
+tables.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from ...formats import FORMATS, Corpus, UnknownFormat, align, read_batches
+from ...nested.score import NestedCounts, check_entities, count_entities, count_nested, describe_spans, summarize_nested
+from ...views.tables import table
+from .batches import add_counts, side_by_side
+from .inputs import HelpFormatter, duplicates_in_output, for_people, format_name, progress
+
+BREAKDOWN_TITLES = {
+    "by_nesting": "nested vs flat",
+    "by_depth": "nesting depth (1 = outermost)",
+    "by_length": "span length (tokens)",
+    "by_continuity": "contiguous vs discontinuous",
+}
+
+
+def _epilog() -> str:
+    known = "\n".join(f"  {f.describe()}" for f in FORMATS.values())
+    return f"""examples:
+  nested-span-f1 nested --gold genia.test.jsonl --pred predictions.jsonl
+  nested-span-f1 nested --gold test.json --pred pred.txt --gold-format w2ner --pred-format biaffine --json
+
+formats (detected, or named with --gold-format / --pred-format; aliases work too;
+`nested-span-f1 formats` shows one sentence in each):
+{known}"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "nested", help="exact span F1 of nested entity files, with nested/depth/length breakdowns",
+        description="Exact span F1 of a nested-NER prediction file against a gold file (overlapping and nested "
+                    "spans allowed), with breakdowns by nesting, depth, length and continuity. Prints the test "
+                    "set's size first: GENIA's two test splits in use give scores that are not comparable.",
+        epilog=_epilog(), formatter_class=HelpFormatter,
+    )
+    p.add_argument("--gold", required=True, help="gold file in one of the nested-NER formats")
+    p.add_argument("--pred", required=True, help="prediction file (same sentences as --gold)")
+    p.add_argument("--gold-format", type=format_name, metavar="FORMAT", help="format of --gold (default: detected)")
+    p.add_argument("--pred-format", type=format_name, metavar="FORMAT", help="format of --pred (default: detected)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(run=run)
+
+
+def score_corpora(gold: Corpus, pred: Corpus) -> dict[str, Any]:
+    """The nested result of two aligned corpora; duplicates are counted in the result, not warned about."""
+    with duplicates_in_output():
+        return summarize_nested(count_nested(pred.entities, gold.entities, lengths=gold.lengths), zero_division=0)
+
+
+class Sentence(NamedTuple):
+    """One sentence of a nested file: what a :class:`Corpus` holds for it."""
+
+    tokens: Sequence[str]
+    entities: Sequence[Any]
+    sentence_id: str | None
+    doc_id: str | None
+
+
+class NestedFile:
+    """A nested-NER file read a batch of records at a time; its format and conversion are known once read.
+
+    ``progress`` is called with the bytes of each batch read (see :func:`read_batches`).
+    """
+
+    def __init__(self, path: str, format: str | None, progress: Callable[[int], object] | None = None) -> None:
+        self.path, self.format, self.conversion, self.has_ids = path, format, "", True
+        self.progress = progress
+
+    def sentences(self) -> Iterator[Sentence]:
+        for corpus in read_batches(self.path, self.format, progress=self.progress):
+            self.format, self.conversion = corpus.format, corpus.conversion
+            ids, docs = corpus.sentence_ids, corpus.doc_ids
+            self.has_ids = self.has_ids and ids is not None
+            for s in range(len(corpus)):
+                yield Sentence(corpus.tokens[s], corpus.entities[s], None if ids is None else ids[s],
+                               None if docs is None else docs[s])
+
+
+def _corpus(sentences: Sequence[Sentence], source: str) -> Corpus:
+    """A batch of sentences, read (and so checked) by :func:`read_batches`, as one corpus to align."""
+    ids = [s.sentence_id for s in sentences if s.sentence_id is not None]
+    return Corpus([s.tokens for s in sentences], [s.entities for s in sentences],
+                  ids if len(ids) == len(sentences) else None, None, source=source, checked=True)
+
+
+@dataclass(frozen=True)
+class Batch:
+    """The counts of a batch of sentences and the size of its gold side (:func:`describe_spans`); adds."""
+
+    counts: NestedCounts
+    size: Mapping[str, Any]
+
+    def __add__(self, other: Batch) -> Batch:
+        # every figure is a sum over sentences, but the deepest nesting and the nested share
+        size = {key: max(value, other.size[key]) if key == "max_depth" else value + other.size[key]
+                for key, value in self.size.items()}
+        return Batch(self.counts + other.counts, size)
+
+    def test_set(self) -> dict[str, Any]:
+        """The gold side's size as :func:`describe_spans` gives it for the whole file."""
+        size = dict(self.size)
+        size["nested_share"] = size["nested"] / size["entities"] if size["entities"] else 0.0
+        return size
+
+
+class _OutOfOrder(Exception):
+    """The files carry sentence ids in different orders: they are aligned by id, reading them whole."""
+
+
+def count_files(gold: NestedFile, pred: NestedFile, whole: bool = False) -> Batch:
+    """The counts of two nested files, a batch of sentences at a time (``whole``: one batch)."""
+    def count(batch: list[tuple[Sentence, Sentence]], first: int) -> Batch:
+        try:
+            g, p = _corpus([g for g, _ in batch], gold.path), _corpus([p for _, p in batch], pred.path)
+            by_id = g.sentence_ids is not None and p.sentence_ids is not None
+            if not whole and by_id and g.sentence_ids != p.sentence_ids:
+                raise _OutOfOrder
+            # the sentences were checked when read; these are the arrays the count and the test set's size share
+            lengths = g.lengths
+            references = check_entities(g.entities, lengths, "references")
+            counts = count_entities(check_entities(align(g, p).entities, lengths, "predictions"), references)
+        except (ValueError, TypeError) as error:
+            raise for_people(error, first=first) from None
+        return Batch(counts, {**describe_spans(references.spans, lengths), "discontinuous": len(references.fragmented)})
+
+    with duplicates_in_output():
+        return add_counts(side_by_side(gold.sentences(), pred.sentences(), gold.path, pred.path), count,
+                          size=lambda pair: len(pair[0].tokens), batch_tokens=sys.maxsize if whole else None)[0]
+
+
+def breakdown_table(buckets: Mapping[str, Mapping[str, Any]], title: str, digits: int = 4) -> str:
+    """One breakdown as a table: bucket, precision, recall, f1, gold number, predicted."""
+    width = max([len(b) for b in buckets] + [8])
+    lines = [f"{title}", f"{'':>{width}}  {'precision':>9}  {'recall':>9}  {'f1':>9}  {'number':>7}  {'predicted':>9}"]
+    for name, row in buckets.items():
+        lines.append(f"{name:>{width}}  {row['precision']:>9.{digits}f}  {row['recall']:>9.{digits}f}  "
+                     f"{row['f1']:>9.{digits}f}  {row['number']:>7}  {row['predicted']:>9}")
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    # the files are read side by side: how far the gold file is read is how far the scoring is
+    with progress(args.gold) as bar:
+        read = None if bar.disable else bar.update
+        gold, pred = NestedFile(args.gold, args.gold_format, read), NestedFile(args.pred, args.pred_format)
+        # files out of order are read again, whole; a pipe can be read only once, so it is read whole at once
+        whole = not (os.path.isfile(args.gold) and os.path.isfile(args.pred))
+        try:
+            total = count_files(gold, pred, whole)
+        except UnknownFormat as error:
+            raise ValueError(f"{error}. A file of tag columns (token ... tag) is scored by `nested-span-f1 score` "
+                             "or `nested-span-f1 lenient`") from None
+        except _OutOfOrder:
+            bar.reset()
+            gold, pred = NestedFile(args.gold, args.gold_format, read), NestedFile(args.pred, args.pred_format)
+            total = count_files(gold, pred, whole=True)
+    result = summarize_nested(total.counts, zero_division=0)
+    size = total.test_set()
+    if args.json:
+        json.dump({"test_set": size, **result}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    out = [
+        f"gold:        {args.gold} ({gold.format}; {gold.conversion})",
+        f"predictions: {args.pred} ({pred.format}; {pred.conversion})",
+        f"aligned by {'sentence id' if gold.has_ids and pred.has_ids else 'order'}",
+        (f"test set: {size['sentences']} sentences, {size['tokens']} tokens, {size['entities']} entities "
+         f"({size['multi_label_spans']} spans with several labels, {size['discontinuous']} discontinuous), "
+         f"{100 * size['nested_share']:.1f}% nested, max depth {size['max_depth']}"),
+        (f"found: duplicates {result['duplicate_references']} gold / {result['duplicate_predictions']} predicted; "
+         f"crossing pairs {result['crossing_references']} gold / {result['crossing_predictions']} predicted; "
+         f"discontinuous {result['discontinuous_references']} gold / {result['discontinuous_predictions']} predicted"),
+        "",
+        table(result),
+    ]
+    out += [breakdown_table(result[key], title) for key, title in BREAKDOWN_TITLES.items() if key in result]
+    sys.stdout.write("\n".join(out))
+    return 0

@@ -1,0 +1,106 @@
+"""``nested-span-f1 score``: score a predicted column file against a gold one."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import warnings
+from pathlib import Path
+
+from ...core.counts import Counts
+from ...core.scores import summarize
+from ...flat.pipeline import count_tags
+from ...flat.schemes import detect_scheme
+from ...flat.tags import parse_tags
+from ...formats.columns import Block, ColumnFile, check_same_tokens
+from ...views.tables import table
+from .batches import add_counts, side_by_side
+from .inputs import HelpFormatter, add_tag_options, check_plot_file, column_blocks, for_people, tag_column
+
+EXAMPLE = """examples:
+  nested-span-f1 score --gold test.gold.conll --pred test.pred.conll
+  nested-span-f1 score --gold test.gold.conll --pred test.pred.conll --scheme IOB2 --mode strict --json
+  nested-span-f1 score --gold gold.tsv --pred pred.tsv --column 2 --delimiter $'\\t' --plot types.png
+
+Columns count from 1 (column 1 is the token) or from the end (-1, the default, is the last).
+The `number` column is gold support; --plot needs pip install "nested-span-f1[plots]"."""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "score", help="span F1 of two token-aligned column files (gold, predictions)",
+        description="Exact-match span F1 (seqeval's numbers, default or strict mode) of a predicted column file "
+                    "against a gold one: one token a line with its tag in a column, a blank line between "
+                    "sentences. The files must hold the same tokens; the first difference is named by file and line.",
+        epilog=EXAMPLE, formatter_class=HelpFormatter,
+    )
+    p.add_argument("--gold", required=True, help="gold column file: token ... tag, blank line between sentences")
+    p.add_argument("--pred", required=True, help="predicted column file, token-aligned with --gold")
+    add_tag_options(p)
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--plot", metavar="FILE", help="also draw per-type P/R/F1 to FILE (.png, .svg, .pdf)")
+    p.set_defaults(run=run)
+
+
+def count_files(args: argparse.Namespace) -> tuple[Counts, int]:
+    """The counts of the two files, a batch of sentences at a time, and their number of sentences."""
+    scheme = args.scheme
+    if args.mode is not None and scheme is None and os.path.isfile(args.gold):  # a pipe can be read only once
+        scheme = gold_scheme(args.gold, args.delimiter, args.column, args.suffix)
+
+    def count(batch: list[tuple[Block, Block]], first: int) -> Counts:
+        gold = ColumnFile(args.gold, [g for g, _ in batch])
+        pred = ColumnFile(args.pred, [p for _, p in batch])
+        try:
+            # the tag columns first: a file of one column is named as such, not as tokens that differ
+            predicted, tags = tag_column(pred, args.column), tag_column(gold, args.column)
+            check_same_tokens(gold, pred)
+            return count_tags(predicted, tags, scheme=scheme, mode=args.mode, suffix=args.suffix)
+        except (ValueError, TypeError) as error:
+            raise for_people(error, gold, pred, first) from None
+
+    blocks = side_by_side(column_blocks(args.gold, args.delimiter), column_blocks(args.pred, args.delimiter),
+                          args.gold, args.pred)
+    # no scheme found in the first pass: one batch, whose error names the problem (or the missing scheme)
+    whole = args.mode is not None and scheme is None
+    return add_counts(blocks, count, size=lambda pair: len(pair[0]), batch_tokens=sys.maxsize if whole else None)
+
+
+def gold_scheme(path: str, delimiter: str | None, column: int, suffix: bool) -> str | None:
+    """The scheme strict mode detects from the gold tags, as seqeval does from the references, found by a first
+    pass over the gold file so that the scoring pass can stream; None when the tags name no scheme or the file
+    has a problem (the scoring pass then names it)."""
+    tags: set[str] = set()
+    try:
+        for block in column_blocks(path, delimiter):
+            tags.update(block.column(column))
+    except ValueError:
+        return None
+    parsed, malformed = parse_tags(sorted(tags), suffix)
+    scheme = detect_scheme(p for code, p in enumerate(parsed.prefix.tolist()) if code not in malformed)
+    return None if scheme is None else scheme.name
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.plot:
+        check_plot_file(args.plot)
+    counts, sentences = count_files(args)
+    result = summarize(counts, zero_division=0)
+    broken = result.get("invalid_reference_chunks", 0)
+    if args.mode == "strict" and broken:
+        # gold tags seldom break their own scheme: a wrong --scheme is the likelier cause
+        scheme = f"scheme {args.scheme}" if args.scheme else "the scheme detected from the gold"
+        warnings.warn(f"{broken} gold chunks break {scheme} and strict mode drops them; "
+                      "check that it is the scheme the gold tags use", UserWarning, stacklevel=1)
+    if args.json:
+        json.dump(result, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(f"{args.pred} against {args.gold}: {sentences} sentences\n\n")
+        sys.stdout.write(table(result))
+    if args.plot:
+        from ...views.plots import plot_per_type
+
+        plot_per_type(result, args.plot, title=f"{Path(args.pred).name} against {Path(args.gold).name}")
+    return 0

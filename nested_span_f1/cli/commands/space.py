@@ -1,0 +1,139 @@
+"""``nested-span-f1 space NAME OUT_DIR``: a self-contained Hub Space folder for one metric.
+
+The folder holds the metric module, its card, ``app.py``, this package's wheel
+and a ``requirements.txt`` that installs the wheel by relative path plus pinned
+versions of what the app needs (the versions installed here, where the folder
+was written and can be tried). Nothing in it refers to this repository, so
+``pip install -r requirements.txt`` inside the folder, then ``python app.py``,
+works in a fresh environment, and ``evaluate.load(OUT_DIR)`` loads the metric.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from importlib import metadata
+from pathlib import Path
+
+from ... import __version__
+from ...hf.paths import METRICS, metric_path
+from .inputs import HelpFormatter
+
+CHECKOUT = Path(__file__).resolve().parents[3]
+
+EXAMPLE = """examples:
+  nested-span-f1 space span_f1 my_span_f1
+  nested-span-f1 space nested_span_f1 genia_f1 --space my-org/genia_f1"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "space", help="write a self-contained Hub Space folder for one metric",
+        description="Write a folder that is a Hub Space for one metric: the evaluate module (named after the "
+                    "folder, as evaluate.load needs), its card with the Hub front matter, app.py, this package's "
+                    "wheel and a requirements.txt that installs it. Push the folder to a Space, or run "
+                    "`python app.py` inside it.",
+        epilog=EXAMPLE, formatter_class=HelpFormatter,
+    )
+    p.add_argument("name", choices=METRICS, help="the metric")
+    p.add_argument("out_dir", type=Path, help="the folder to write (must not exist, or be empty)")
+    p.add_argument("--wheel", type=Path, help="this package's wheel to ship (default: built from the source checkout)")
+    p.add_argument("--space", metavar="ORG/NAME",
+                   help="the Space the folder will be pushed to: requirements.txt then names the wheel by its URL "
+                        "there, for builders that install requirements.txt before the folder's other files are in place")
+    p.set_defaults(run=run)
+
+
+def app_needs(folder: Path) -> list[str]:
+    """Names of the distributions the app needs, from the metric folder's ``requirements.txt``."""
+    lines = (folder / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    return [re.split(r"[\s<>=!~;\[]", line.strip(), maxsplit=1)[0] for line in lines
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
+def pins(names: list[str]) -> list[str]:
+    """``name==version`` of each distribution, as installed here."""
+    out = []
+    for name in names:
+        try:
+            out.append(f"{name}=={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            raise ValueError(
+                f"{name} is not installed, so its version cannot be pinned: pip install 'nested-span-f1[app]'"
+            ) from None
+    return out
+
+
+def build_wheel(out_dir: Path) -> Path:
+    """Build this package's wheel from its source checkout into ``out_dir``."""
+    if not (CHECKOUT / "setup.py").is_file():
+        raise ValueError(f"no source checkout at {CHECKOUT} to build a wheel from; pass --wheel PATH")
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp, str(CHECKOUT)],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+            raise ValueError(f"building the wheel failed: {last}")
+        wheel = next(Path(tmp).glob("nested_span_f1-*.whl"))
+        return Path(shutil.copy2(wheel, out_dir))
+
+
+def card(text: str, gradio_version: str) -> str:
+    """The metric card with its front matter's ``sdk_version`` set to the pinned gradio."""
+    text, found = re.subn(r"^sdk_version: .*$", f"sdk_version: {gradio_version}", text, count=1, flags=re.MULTILINE)
+    if not found:
+        raise ValueError("the metric card has no sdk_version line in its front matter")
+    return text
+
+
+def wheel_requirement(wheel: str, space: str | None) -> str:
+    """The requirements line of the shipped wheel: a relative path, or its URL on the Space ``space``."""
+    if space is None:
+        return f"./{wheel}"
+    return f"nested-span-f1 @ https://huggingface.co/spaces/{space}/resolve/main/{wheel}"
+
+
+def write_space(name: str, out_dir: Path, wheel: Path | None = None, space: str | None = None) -> list[Path]:
+    """Write the Space folder of metric ``name`` to ``out_dir``; returns the files written.
+
+    The metric script is named after the folder: ``evaluate.load`` finds
+    ``<folder>/<folder name>.py``, and on the Hub ``org/<Space name>/<Space name>.py``.
+    """
+    source = Path(metric_path(name))
+    requirements = pins(app_needs(source))
+    if space is not None and not re.fullmatch(r"[\w.-]+/[\w.-]+", space):
+        raise ValueError(f"--space {space!r} is not ORG/NAME")
+    if not out_dir.name.isidentifier():
+        raise ValueError(
+            f"the folder name {out_dir.name!r} is not a Python identifier; evaluate imports the metric script under "
+            "the Space's name, so name the folder as the Space will be named (letters, digits, underscores)"
+        )
+    if out_dir.exists() and any(out_dir.iterdir()):
+        raise ValueError(f"{out_dir} exists and is not empty; choose a new folder")
+    if wheel is not None and not wheel.name.startswith(f"nested_span_f1-{__version__}-"):
+        raise ValueError(f"{wheel} is not a wheel of nested-span-f1 {__version__}")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(source / f"{name}.py", out_dir / f"{out_dir.name}.py")
+    shutil.copy2(source / "app.py", out_dir)
+    gradio = next(r for r in requirements if r.startswith("gradio=="))
+    (out_dir / "README.md").write_text(card((source / "README.md").read_text(encoding="utf-8"), gradio[8:]),
+                                       encoding="utf-8")
+    shipped = Path(shutil.copy2(wheel, out_dir)) if wheel is not None else build_wheel(out_dir)
+    (out_dir / "requirements.txt").write_text(
+        f"# written by `nested-span-f1 space {name}` (nested-span-f1 {__version__}); install from inside this folder\n"
+        + "\n".join([wheel_requirement(shipped.name, space), *requirements]) + "\n",
+        encoding="utf-8",
+    )
+    return sorted(out_dir.iterdir())
+
+
+def run(args: argparse.Namespace) -> int:
+    files = write_space(args.name, args.out_dir, args.wheel, args.space)
+    for path in files:
+        print(path)
+    print(f"try it: cd {args.out_dir} && pip install -r requirements.txt && python app.py")
+    print(f"publish as a Space named like the folder: hf upload ORG/{args.out_dir.name} {args.out_dir} . --repo-type space")
+    return 0

@@ -1,0 +1,78 @@
+"""The ``nested-span-f1`` command line: one sub-command per module in ``commands/``."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import signal
+import sys
+import warnings
+from collections.abc import Sequence
+from typing import NoReturn
+
+from .. import __version__
+
+COMMANDS = ("demo", "score", "conlleval", "nested", "lenient", "benchmark", "formats", "space")
+
+EXTRAS = {"matplotlib": "plots", "evaluate": "evaluate", "datasets": "evaluate", "gradio": "app",
+          "torch": "train", "transformers": "train", "accelerate": "train"}
+"""Optional dependency -> the extra of setup.py that installs it."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, but a bad command line is one line on stderr (status 2), as bad input is."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="nested-span-f1", description="Entity-level span F1: flat, lenient and nested scoring.",
+        epilog="Run `nested-span-f1 COMMAND --help` for a command's description and examples; "
+               "`nested-span-f1 demo` scores the sample data shipped with the package. "
+               "Sentences, tokens, lines and columns count from 1 in messages.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in COMMANDS:
+        importlib.import_module(f"nested_span_f1.cli.commands.{name}").add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; bad input exits with status 2 and one line naming the problem."""
+    args = build_parser().parse_args(argv)
+    try:
+        if sys.stdout is None:
+            raise ValueError("stdout is closed; redirect it to a file or a pipe")
+        with warnings.catch_warnings(record=True) as caught:
+            # within this block only: a warning meant for users is shown once, as Python shows it by default
+            warnings.filterwarnings("default", category=UserWarning)
+            try:
+                code = int(args.run(args) or 0)
+            finally:
+                # a warning is a line for people, as an error is, not Python's two lines naming this file
+                for warning in caught:
+                    print(f"nested-span-f1 {args.command}: warning: {warning.message}", file=sys.stderr)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        # the reader of stdout went away (`| head`): stop quietly as Unix tools do, and keep Python from
+        # failing again when it flushes stdout at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
+    except RecursionError:
+        print(f"nested-span-f1 {args.command}: error: the input is nested too deeply to read", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as error:
+        missing = (error.name or "").partition(".")[0]
+        if missing not in EXTRAS:
+            raise
+        print(f"nested-span-f1 {args.command}: error: this needs {missing}; install it with "
+              f"pip install \"nested-span-f1[{EXTRAS[missing]}]\"", file=sys.stderr)
+        return 2
+    except (ValueError, TypeError, OSError) as error:
+        print(f"nested-span-f1 {args.command}: error: {error}", file=sys.stderr)
+        return 2
+

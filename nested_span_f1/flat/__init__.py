@@ -1,0 +1,10 @@
+"""Flat span F1 (``span_f1``): tag sequences -> spans -> counts -> scores, as seqeval and conlleval.pl.
+
+The stages in the order data flows: :mod:`.encoding` (both sides to integer codes),
+:mod:`.tags` (each distinct tag read against the :mod:`.schemes` tables),
+:mod:`.decoding` (codes to spans), then the core's matcher, counts and scores;
+:mod:`.pipeline` holds the entry points and reads as those steps.
+"""
+from .pipeline import count_tags, decode_pair, score_tags, tags_to_spans
+
+__all__ = ["count_tags", "decode_pair", "score_tags", "tags_to_spans"]

@@ -1,0 +1,250 @@
+"""Readers and writers for the json nested-NER formats of DESIGN section 6.
+
+Each reader takes the file's text and a source name (for messages) and returns
+a :class:`Corpus`; each writer returns the text of a file that reads back to the
+same sentences and entities.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ..core.fragments import is_fragmented, normalize_fragments
+from ..core.spans import Span
+from .corpus import Corpus
+
+Record = tuple[str, Mapping[str, Any]]
+
+
+def jsonl_records(text: str, source: str, first_line: int = 1) -> Iterator[Record]:
+    """``(where, record)`` for each non-blank line of a json-lines text whose first line is ``first_line``
+    of the file."""
+    for number, line in enumerate(text.splitlines(), first_line):
+        if line.strip():
+            yield _parse(line, f"{source}, line {number}")
+
+
+def json_records(text: str, source: str) -> Iterator[Record]:
+    """``(where, record)`` for each item of a json list."""
+    data = _loads(text, source)
+    if not isinstance(data, list):
+        raise TypeError(f"{source}: expected a json list of sentences, got {type(data).__name__}")
+    for number, item in enumerate(data):
+        if not isinstance(item, Mapping):
+            raise TypeError(f"{source}, item {number}: expected a json object, got {item!r:.80}")
+        yield f"{source}, item {number}", item
+
+
+def _loads(text: str, where: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{where}: not valid json ({error.msg}, line {error.lineno} column {error.colno})") from None
+    except RecursionError:
+        raise ValueError(f"{where}: json nested too deeply for Python's json reader") from None
+
+
+def _parse(line: str, where: str) -> Record:
+    record = _loads(line, where)
+    if not isinstance(record, Mapping):
+        raise TypeError(f"{where}: expected a json object, got {record!r:.80}")
+    return where, record
+
+
+def field(record: Mapping[str, Any], key: str, where: str) -> Any:
+    """``record[key]``, or a ValueError naming the place and the missing key."""
+    if not isinstance(record, Mapping) or key not in record:
+        raise ValueError(f"{where}: {record!r:.120} has no {key!r} key")
+    return record[key]
+
+
+def tokens(record: Mapping[str, Any], key: str, where: str) -> list[str]:
+    """``record[key]`` checked to be a list of token strings (a string there would be read as characters)."""
+    return token_list(field(record, key, where), key, where)
+
+
+def token_list(value: Any, key: str, where: str) -> list[str]:
+    """``value`` (the record's ``key``) checked to be a list of token strings."""
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        raise TypeError(f"{where}: {key!r} must be a list of token strings, got {value!r:.80}")
+    return value
+
+
+def _spans_of(corpus: Corpus, name: str) -> Iterator[list[Any]]:
+    for s, ents in enumerate(corpus.entities):
+        for e in ents:
+            if is_fragmented(e):
+                raise ValueError(f"sentence {s}: discontinuous entity {e!r} cannot be written as {name}; "
+                                 "write w2ner, which keeps fragments")
+        yield list(ents)
+
+
+def _ids(records: list[Record], key: str) -> list[str] | None:
+    values = [r.get(key) for _, r in records]
+    return [str(v) for v in values] if all(v is not None for v in values) else None
+
+
+def _dumps(item: Any) -> str:
+    return json.dumps(item, ensure_ascii=False)
+
+
+def _json_list(items: list[Any]) -> str:
+    return "[\n" + ",\n".join(map(_dumps, items)) + "\n]\n"
+
+
+def read_oneie(text: str, source: str = "oneie", first_line: int = 1) -> Corpus:
+    """CNN_Nested_NER / OneIE jsonl: ``tokens`` + ``entity_mentions: [{start, end, entity_type}]``."""
+    records = list(jsonl_records(text, source, first_line))
+    entities = [
+        [(field(m, "start", w), field(m, "end", w), field(m, "entity_type", w)) for m in field(r, "entity_mentions", w)]
+        for w, r in records
+    ]
+    return Corpus([tokens(r, "tokens", w) for w, r in records], entities, _ids(records, "sent_id"),
+                  _ids(records, "doc_id"), "oneie", "end exclusive: offsets kept as they are", source,
+                  [w for w, _ in records])
+
+
+def write_oneie(corpus: Corpus) -> str:
+    """The corpus as OneIE jsonl (``sent_id``/``doc_id`` when known, ``text`` of each mention)."""
+    lines = []
+    for s, spans in enumerate(_spans_of(corpus, "oneie")):
+        tokens = list(corpus.tokens[s])
+        record: dict[str, Any] = {"tokens": tokens}
+        if corpus.doc_ids is not None:
+            record["doc_id"] = corpus.doc_ids[s]
+        if corpus.sentence_ids is not None:
+            record["sent_id"] = corpus.sentence_ids[s]
+        record["entity_mentions"] = [
+            {"start": b, "end": e, "entity_type": lab, "text": " ".join(tokens[b:e])} for b, e, lab in spans
+        ]
+        lines.append(_dumps(record) + "\n")
+    return "".join(lines)
+
+
+def read_triaffine(text: str, source: str = "triaffine") -> Corpus:
+    """Locate-and-Label / Triaffine / spERT json list: ``tokens`` + ``entities: [{type, start, end}]``."""
+    records = list(json_records(text, source))
+    entities = [
+        [(field(m, "start", w), field(m, "end", w), field(m, "type", w)) for m in field(r, "entities", w)]
+        for w, r in records
+    ]
+    return Corpus([tokens(r, "tokens", w) for w, r in records], entities, None, _ids(records, "org_id"),
+                  "triaffine", "end exclusive: offsets kept as they are", source, [w for w, _ in records])
+
+
+def write_triaffine(corpus: Corpus) -> str:
+    """The corpus as a Triaffine json list (``org_id`` when document ids are known)."""
+    items = []
+    for s, spans in enumerate(_spans_of(corpus, "triaffine")):
+        item: dict[str, Any] = {"tokens": list(corpus.tokens[s]),
+                                "entities": [{"type": lab, "start": b, "end": e} for b, e, lab in spans]}
+        if corpus.doc_ids is not None:
+            item["org_id"] = corpus.doc_ids[s]
+        items.append(item)
+    return _json_list(items)
+
+
+def _pyramid_span(m: Any, where: str) -> Span:
+    span = field(m, "span", where)
+    if not isinstance(span, list) or len(span) != 2:
+        raise ValueError(f"{where}: entity {m!r} needs span: [start, end]")
+    return span[0], span[1], field(m, "entity_type", where)
+
+
+def read_pyramid(text: str, source: str = "pyramid") -> Corpus:
+    """Pyramid json list: ``tokens`` + ``entities: [{entity_type, span: [start, end]}]``."""
+    records = list(json_records(text, source))
+    entities = [[_pyramid_span(m, w) for m in field(r, "entities", w)] for w, r in records]
+    return Corpus([tokens(r, "tokens", w) for w, r in records], entities, None, None,
+                  "pyramid", "end exclusive: offsets kept as they are", source, [w for w, _ in records])
+
+
+def write_pyramid(corpus: Corpus) -> str:
+    """The corpus as a Pyramid json list."""
+    return _json_list([
+        {"tokens": list(corpus.tokens[s]), "entities": [{"entity_type": lab, "span": [b, e]} for b, e, lab in spans]}
+        for s, spans in enumerate(_spans_of(corpus, "pyramid"))
+    ])
+
+
+def _inclusive(triple: Any, where: str) -> Span:
+    if not isinstance(triple, list) or len(triple) != 3:
+        raise ValueError(f"{where}: entity {triple!r} must be [start, end, label]")
+    start, end, label = triple
+    if not isinstance(end, int) or isinstance(end, bool):
+        raise TypeError(f"{where}: entity {triple!r} has non-integer offsets")
+    return start, end + 1, label
+
+
+def read_biaffine(text: str, source: str = "biaffine", first_line: int = 1) -> Corpus:
+    """Biaffine (Yu et al. 2020) jsonl: a document a line, ``sentences`` + ``ners``, INCLUSIVE ends.
+
+    Ends are made exclusive (``end + 1``); sentences carry their line's ``doc_key``.
+    """
+    words: list[Any] = []
+    entities: list[list[Span]] = []
+    docs: list[str] = []
+    places: list[str] = []
+    for where, record in jsonl_records(text, source, first_line):
+        sentences, ners = field(record, "sentences", where), field(record, "ners", where)
+        if not isinstance(sentences, list) or not isinstance(ners, list):
+            raise TypeError(f"{where}: 'sentences' and 'ners' must be lists, got {sentences!r:.40} and {ners!r:.40}")
+        if len(sentences) != len(ners):
+            raise ValueError(f"{where}: {len(sentences)} sentences but {len(ners)} lists of ners")
+        for k, (sent, ner) in enumerate(zip(sentences, ners)):
+            words.append(token_list(sent, "sentences", f"{where}, sentence {k}"))
+            entities.append([_inclusive(t, f"{where}, sentence {k}") for t in ner])
+            docs.append(str(record.get("doc_key", where)))
+            places.append(f"{where}, sentence {k}")
+    return Corpus(words, entities, None, docs, "biaffine", "end inclusive: converted to exclusive (end + 1)", source,
+                  places)
+
+
+def write_biaffine(corpus: Corpus) -> str:
+    """The corpus as biaffine jsonl: consecutive sentences of one document share a line; ends inclusive."""
+    lines: list[dict[str, Any]] = []
+    for s, spans in enumerate(_spans_of(corpus, "biaffine")):
+        doc = corpus.doc_ids[s] if corpus.doc_ids is not None else f"doc{s}"
+        if not lines or lines[-1]["doc_key"] != doc:
+            lines.append({"doc_key": doc, "sentences": [], "ners": []})
+        lines[-1]["sentences"].append(list(corpus.tokens[s]))
+        lines[-1]["ners"].append([[b, e - 1, lab] for b, e, lab in spans])
+    return "".join(_dumps(line) + "\n" for line in lines)
+
+
+def _w2ner_entity(m: Any, where: str) -> Any:
+    index, label = field(m, "index", where), field(m, "type", where)
+    if not isinstance(index, list) or not index:
+        raise ValueError(f"{where}: entity {m!r} needs a non-empty index list")
+    if len(set(map(repr, index))) != len(index):
+        raise ValueError(f"{where}: entity {m!r} repeats a token index")
+    fragments = normalize_fragments([(i, i + 1) if isinstance(i, int) else (i, i) for i in index], None, where)
+    if len(fragments) == 1:
+        return fragments[0][0], fragments[0][1], label
+    return fragments, label
+
+
+def read_w2ner(text: str, source: str = "w2ner") -> Corpus:
+    """W2NER json list: ``sentence`` + ``ner: [{index: [token ids], type}]``.
+
+    A contiguous index list ``[a, ..., b]`` becomes ``(a, b + 1)``; a list with gaps
+    stays a discontinuous entity of fragments.
+    """
+    records = list(json_records(text, source))
+    entities = [[_w2ner_entity(m, w) for m in field(r, "ner", w)] for w, r in records]
+    return Corpus([tokens(r, "sentence", w) for w, r in records], entities, None, None, "w2ner",
+                  "token index lists: converted to exclusive spans (last index + 1); "
+                  "lists with gaps kept as discontinuous fragments", source, [w for w, _ in records])
+
+
+def write_w2ner(corpus: Corpus) -> str:
+    """The corpus as a W2NER json list (discontinuous entities keep their index lists)."""
+    items = []
+    for tokens, ents in zip(corpus.tokens, corpus.entities):
+        ner = []
+        for e in ents:
+            pieces = e[0] if is_fragmented(e) else ((e[0], e[1]),)
+            ner.append({"index": [i for b, end in pieces for i in range(b, end)], "type": e[-1]})
+        items.append({"sentence": list(tokens), "ner": ner})
+    return _json_list(items)

@@ -1,0 +1,227 @@
+"""The kind of input a metric call holds (spans, tag layers, tags or label ids), read from every sentence.
+
+evaluate stores a batch under one feature set, and casts what it stores: ``0.5``,
+``True`` and ``"0"`` would become int offsets, an empty first sentence would let
+label ids become the strings ``"1"``. So the three evaluate modules ask
+:func:`data_kind` first: it reads the kind from every sentence of both sides, and
+refuses anything of no kind, or of two kinds, naming side, sentence, position and
+value. It imports neither evaluate nor datasets.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import chain
+from typing import Any
+
+import numpy as np
+
+from ..core.spans import INT64_MAX, spans_from_lists
+from ..flat.encoding import check_aligned, check_sides
+
+INPUT_KINDS = ("spans", "layers", "tags", "ids")
+
+KIND_WORDS = {
+    "spans": "spans ({'start', 'end', 'label'} dicts)",
+    "layers": "tag layers (lists of tags)",
+    "tags": "tags (strings)",
+    "ids": "label ids (integers)",
+}
+"""How messages name each input kind."""
+
+ITEM_WORDS = {
+    "spans": "a span ({'start', 'end', 'label'} dict)",
+    "layers": "a tag layer (list of tags)",
+    "tags": "a tag (string)",
+    "ids": "a label id (integer)",
+}
+"""How messages name one item of each input kind."""
+
+def _either(words: dict[str, str], kinds: Sequence[str]) -> str:
+    """The kinds' words joined by "or", tags first (the words every door uses for tag input)."""
+    return " or ".join(words[k] for k in sorted(kinds, key=("tags", "ids", "spans", "layers").index))
+
+
+def _kind_of_type(kind: type) -> str | None:
+    """The input kind a sentence item of this type belongs to (None: no kind)."""
+    if issubclass(kind, str):
+        return "tags"
+    if issubclass(kind, (int, np.integer)) and not issubclass(kind, bool):
+        return "ids"
+    if issubclass(kind, Mapping):
+        return "spans"
+    if issubclass(kind, (list, tuple, np.ndarray)):
+        return "layers"
+    return None
+
+
+def _bad_item(item: Any, where: str, position: int, expected: str | None, kinds: Sequence[str]) -> TypeError:
+    """The error for a sentence item that is not of the kind ``expected`` (or of no kind at all)."""
+    if expected == "tags":
+        return TypeError(f"{where}, token {position}: tag {item!r} is not a string")
+    if expected == "ids":
+        return TypeError(f"{where}, token {position}: label id {item!r} is not an integer (ids are never truncated)")
+    if expected == "spans":
+        return TypeError(f"{where}, span {position}: {item!r} is not a span; spans are {{'start', 'end', 'label'}} dicts")
+    if expected == "layers":
+        return TypeError(f"{where}, layer {position}: {item!r} is not a tag layer (a list of tags)")
+    unit = "token" if set(kinds) <= {"tags", "ids"} else "position"
+    return TypeError(f"{where}, {unit} {position}: {item!r} is not {_either(ITEM_WORDS, kinds)}")
+
+
+def _mixed_with_spans(sentence: Sequence[Any], where: str) -> TypeError:
+    """The error for a sentence holding spans and items of another kind: either could be the stray one
+    (spans have no order to tell), so both are named."""
+    first: dict[str, tuple[int, Any]] = {}
+    for position, item in enumerate(sentence):
+        kind = _kind_of_type(type(item))
+        if kind is not None:
+            first.setdefault(kind, (position, item))
+    shown = " and ".join(f"{ITEM_WORDS[k]} at position {p}: {x!r}" for k, (p, x) in first.items())
+    return TypeError(f"{where} holds {shown}; give each sentence in one form")
+
+
+def _sentence_kind(sentence: Any, where: str, kinds: Sequence[str], context: str | None) -> str | None:
+    """The kind of one sentence's items, None when it has none; raises naming the first bad item.
+
+    ``context`` is the kind already found in earlier sentences, which names what a
+    bad item was expected to be.
+    """
+    if hasattr(sentence, "__array__") and not isinstance(sentence, (Sequence, np.ndarray)):
+        sentence = np.asarray(sentence)
+    if isinstance(sentence, (str, bytes, Mapping)) or not isinstance(sentence, (Sequence, np.ndarray)):
+        raise TypeError(f"{where}: expected a list of {_either(KIND_WORDS, kinds)}, got {sentence!r}")
+    if isinstance(sentence, np.ndarray):
+        if sentence.ndim != 1:
+            raise ValueError(f"{where}: expected one list per sentence, got an array of shape {sentence.shape}")
+        if not len(sentence):
+            return None
+        if sentence.dtype.kind == "u" and sentence.max() > INT64_MAX:
+            raise ValueError(f"{where}: label id {sentence.max()} does not fit in 64 bits")
+        sentence = sentence.tolist()
+    found = {_kind_of_type(t) for t in set(map(type, sentence))}
+    if not found:
+        return None
+    if "spans" in found and len(found) > 1 and None not in found and context is None:
+        raise _mixed_with_spans(sentence, where)
+    kind = found.pop() if len(found) == 1 else None
+    if kind is not None and kind not in kinds:
+        held = "lists (tag layers, or spans written as tuples)" if kind == "layers" else KIND_WORDS[kind]
+        hint = "; write spans as {'start', 'end', 'label'} dicts" if "spans" in kinds else ""
+        raise TypeError(f"{where} holds {held}; this module takes {_either(KIND_WORDS, kinds)}{hint}")
+    if kind is None:
+        expected = context or next((k for k in map(_kind_of_type, map(type, sentence)) if k in kinds), None)
+        position, item = next((p, x) for p, x in enumerate(sentence)
+                              if expected is None or _kind_of_type(type(x)) != expected)
+        raise _bad_item(item, where, position, expected, kinds)
+    if kind == "ids" and not -INT64_MAX - 1 <= min(sentence) <= max(sentence) <= INT64_MAX:
+        token, value = next((p, x) for p, x in enumerate(sentence) if not -INT64_MAX - 1 <= x <= INT64_MAX)
+        raise ValueError(f"{where}, token {token}: label id {value} does not fit in 64 bits")
+    if kind == "layers":
+        for layer, tags in enumerate(sentence):
+            for token, tag in enumerate(tags):
+                if not isinstance(tag, str):
+                    spans = "spans" in kinds and isinstance(tag, (int, np.integer))
+                    hint = "; spans are {'start', 'end', 'label'} dicts here" if spans else ""
+                    raise TypeError(f"{where}, layer {layer}, token {token}: tag {tag!r} is not a string "
+                                    f"(a tag layer is a list of tag strings{hint})")
+    return kind
+
+
+def _uniform_kind(side: Any) -> str | bool | None:
+    """Fast path: the kind of a side whose sentences are lists of one well-formed kind (None: all empty);
+    False when the sentence-by-sentence walk must decide (and name what is wrong)."""
+    if isinstance(side, np.ndarray) and side.ndim == 2 and side.dtype.kind == "i":
+        return "ids" if side.size else None
+    if not set(map(type, side)) <= {list, tuple}:
+        return False
+    found = {_kind_of_type(t) for t in set(map(type, chain.from_iterable(side)))}
+    if len(found) > 1 or None in found:
+        return False
+    kind = found.pop() if found else None
+    if kind == "ids":
+        fits = -INT64_MAX - 1 <= min(chain.from_iterable(side)) and max(chain.from_iterable(side)) <= INT64_MAX
+        return kind if fits else False
+    if kind == "layers":
+        return kind if set(map(type, chain.from_iterable(chain.from_iterable(side)))) <= {str} else False
+    return kind
+
+
+def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KINDS) -> str | None:
+    """The one kind of input (``spans``, ``layers``, ``tags`` or ``ids``) both sides hold, read from every sentence.
+
+    Returns None when no sentence holds anything (every kind then scores alike).
+
+    Raises:
+        TypeError: a side that is not a list of sentences, a sentence that is not a
+            list, an item of no kind or of a kind not in ``kinds`` (a ``None`` tag, a
+            label id ``1.7`` or ``True``), sentences of different kinds; the message
+            names side, sentence, position and value.
+        ValueError: sides with different numbers of sentences, a label id beyond
+            64 bits, a malformed span (see :func:`nested_span_f1.spans.spans_from_lists`).
+
+    >>> data_kind([[], [3, 4]], [[], [3, 0]])
+    'ids'
+    >>> data_kind([["O", None]], [["O", "O"]])
+    Traceback (most recent call last):
+    TypeError: predictions, sentence 0, token 1: tag None is not a string
+    """
+    check_sides(predictions, references)
+    for name, side in (("predictions", predictions), ("references", references)):
+        if isinstance(side, np.ndarray) and side.ndim != 2:
+            raise ValueError(f"{name}: expected a list of sentences or a 2-D array of label ids (a row a sentence), "
+                             f"got an array of shape {side.shape}")
+    sides = (_uniform_kind(predictions), _uniform_kind(references))
+    fast = {kind for kind in sides if isinstance(kind, str)}
+    if False not in sides and len(fast) <= 1 and fast <= set(kinds):
+        return _checked(next(iter(fast), None), predictions, references)
+    first: tuple[str, str] | None = None
+    for name, side in (("predictions", predictions), ("references", references)):
+        for s, sentence in enumerate(side):
+            where = f"{name}, sentence {s}"
+            kind = _sentence_kind(sentence, where, kinds, first[0] if first else None)
+            if kind is None:
+                continue
+            if first is None:
+                first = (kind, where)
+            elif kind != first[0]:
+                raise TypeError(f"{where} holds {KIND_WORDS[kind]} but {first[1]} holds {KIND_WORDS[first[0]]}; "
+                                "give every sentence of both sides in one form")
+    return _checked(first[0] if first else None, predictions, references)
+
+
+def _checked(kind: str | None, predictions: Any, references: Any) -> str | None:
+    """``kind``, after the core's own checks that need no options: every span of both sides, or tags and ids
+    aligned token by token."""
+    if kind in ("tags", "ids"):
+        check_aligned(list(map(len, predictions)), list(map(len, references)))
+    if kind == "spans":
+        spans_from_lists(predictions, side="predictions")
+        spans_from_lists(references, side="references")
+    return kind
+
+
+def refuse_unencodable(predictions: Any, references: Any) -> None:
+    """ValueError naming the first tag or label that is not valid UTF-8 text (a lone surrogate), if any."""
+    def texts(sentence: Any) -> Iterator[tuple[str, Any]]:
+        for p, item in enumerate(sentence):
+            if isinstance(item, Mapping):
+                yield f"span {p}", item.get("label")
+            elif isinstance(item, (list, tuple)):
+                yield from ((f"layer {p}, token {t}", tag) for t, tag in enumerate(item))
+            else:
+                yield f"token {p}", item
+
+    for name, side in (("predictions", predictions), ("references", references)):
+        for s, sentence in enumerate(side):
+            for where, text in texts(sentence):
+                if isinstance(text, str) and not text.isascii():
+                    try:
+                        text.encode("utf-8")
+                    except UnicodeEncodeError:
+                        raise ValueError(f"{name}, sentence {s}, {where}: {text!r} is not valid UTF-8 text "
+                                         "(a lone surrogate); evaluate stores text as UTF-8") from None
+
+
+def input_kind(predictions: Sequence[Any], references: Sequence[Any]) -> str:
+    """Which kind of input was given ("spans", "layers", "tags" or "ids"); "spans" when every sentence is empty."""
+    return data_kind(predictions, references) or "spans"

@@ -1,0 +1,188 @@
+"""Glue shared by the three evaluate modules: the metric class they subclass, feature sets, seqeval's switches.
+
+The metric scripts stay thin (card text, the kinds they take, one call into the
+core); anything two of them would otherwise repeat lives here, above all
+:class:`SpanMetric`, the ``evaluate.Metric`` they subclass. evaluate 0.4.6, given a
+list of feature sets, keeps the first set that encodes the first example
+(``Metric._infer_feature_from_batch``): an empty first sentence encodes under every
+set, so label ids then became the strings ``"1"`` and tag strings met the span
+set. :class:`SpanMetric` instead reads the kind from every sentence of the data
+(:func:`nested_span_f1.hf.kinds.data_kind`, which also refuses the values evaluate
+would otherwise cast without a word: ``0.5``, ``True`` and ``"0"`` into int columns),
+and leaves the instance usable after a failed call.
+Importing this module imports evaluate (and datasets); the core never imports it.
+"""
+from __future__ import annotations
+
+import abc
+import inspect
+import os
+from typing import Any
+
+import evaluate
+
+from .kinds import INPUT_KINDS, KIND_WORDS, data_kind, refuse_unencodable
+
+PROJECT_URL = "https://github.com/nested-span-f1/nested-span-f1"
+"""The project's home, the ``homepage`` and ``codebase_urls`` of the three modules (setup.py's ``url`` too)."""
+
+
+def features(*kinds: str) -> list[Any]:
+    """evaluate feature sets for the input kinds a metric accepts, in the order given.
+
+    ``spans``: per sentence a list of ``{start, end, label}`` (a Python list around
+    the dict; ``Sequence({...})`` would want a dict of lists), int64 offsets so that
+    every offset the core accepts is stored unchanged; ``layers``: per sentence a
+    list of tag layers; ``tags``: per sentence a list of tag strings; ``ids``: per
+    sentence a list of integer label ids. :class:`SpanMetric` picks the set from the
+    data, so the order does not matter.
+    """
+    import datasets
+
+    string = datasets.Sequence(datasets.Value("string"))
+    shapes = {
+        "spans": [{"start": datasets.Value("int64"), "end": datasets.Value("int64"), "label": datasets.Value("string")}],
+        "layers": datasets.Sequence(string),
+        "tags": string,
+        "ids": datasets.Sequence(datasets.Value("int64")),
+    }
+    unknown = set(kinds) - set(shapes)
+    if unknown:
+        raise ValueError(f"unknown input kinds {sorted(unknown)}; choose from {', '.join(INPUT_KINDS)}")
+    return [datasets.Features({"predictions": shapes[k], "references": shapes[k]}) for k in kinds]
+
+
+def seqeval_scheme_name(scheme: Any) -> Any:
+    """Accept evaluate-seqeval's scheme spellings: a name, a seqeval scheme class, or None."""
+    return getattr(scheme, "__name__", scheme)
+
+
+class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
+    """The ``evaluate.Metric`` of the three modules: the feature set is read from the data.
+
+    A subclass names the kinds it takes (``input_kinds``, the order of its feature
+    sets) and the kind stored when no sentence holds anything (``empty_kind``).
+    Every batch is checked before evaluate encodes it (:func:`data_kind`); a batch
+    whose sentences are all empty is held back until a batch shows the kind or
+    ``compute`` runs, so it never decides the kind of the batches after it. A
+    batch that fails is not added; a ``compute`` that fails drops what was added
+    (as evaluate's ``compute`` does once it has read it) and releases evaluate's
+    cache file and lock, so the next call starts clean.
+
+    Abstract (``_info`` and ``_compute``), so that evaluate's loader, which takes the
+    first non-abstract module class it finds, never takes this one.
+    """
+
+    input_kinds: tuple[str, ...] = ()
+    empty_kind = ""
+    # evaluate's state, set in EvaluationModule.__init__ and reset by compute
+    writer: Any
+    buf_writer: Any
+    data: Any
+    selected_feature_format: Any
+    cache_file_name: Any
+    filelock: Any
+    filelocks: Any
+    file_paths: Any
+    _kind: str | None = None
+    _held_back: int | None = None
+    """Empty sentences not yet handed to evaluate (None: no batch held back)."""
+
+    @abc.abstractmethod
+    def _info(self) -> Any:
+        """The module's ``evaluate.MetricInfo`` (features: ``features(*self.input_kinds)``)."""
+
+    @abc.abstractmethod
+    def _compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> dict[str, Any]:
+        """Scores of the stored input (its kind is :attr:`stored_kind`)."""
+
+    @property
+    def stored_kind(self) -> str:
+        """The kind of input stored so far (``empty_kind`` while no sentence held anything)."""
+        return self._kind or self.empty_kind
+
+    def check_label_list(self, label_list: Any) -> None:
+        """TypeError when ``label_list`` and the input disagree: label ids need it, tag strings refuse it."""
+        if self._kind == "ids" and label_list is None:
+            raise TypeError("predictions and references hold integer label ids: pass label_list, the tag of each id "
+                            "(for a model, [model.config.id2label[i] for i in range(model.config.num_labels)])")
+        if self._kind == "tags" and label_list is not None:
+            raise TypeError("label_list is given but predictions and references hold tag strings; "
+                            "drop label_list, or pass integer label ids")
+
+    def _infer_feature_from_batch(self, batch: Any) -> Any:
+        """The feature set of the kind the data holds (evaluate's own takes the first that encodes the first example)."""
+        return self.features[self.input_kinds.index(self.stored_kind)]
+
+    def _infer_feature_from_example(self, example: Any) -> Any:
+        """As :meth:`_infer_feature_from_batch`: ``add`` goes through ``add_batch`` here."""
+        return self._infer_feature_from_batch(example)
+
+    def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
+        """Add one sentence's predictions and references (a batch of one sentence)."""
+        self.add_batch(predictions=[prediction], references=[reference], **kwargs)
+
+    def add_batch(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> None:
+        """Add a batch of sentences, after checking every one (the kind of input is read from all of them).
+
+        Messages name the sentence by its position in this batch.
+        """
+        if kwargs:
+            raise ValueError(f"unknown inputs {sorted(kwargs)}: a batch is predictions and references")
+        kind = data_kind(predictions, references, self.input_kinds)
+        if kind is not None and self._kind not in (None, kind):
+            raise TypeError(f"this batch holds {KIND_WORDS[kind]} but the batches added before it hold "
+                            f"{KIND_WORDS[self._kind]}; give every batch in one form")
+        if kind is None and self.writer is None:
+            self._held_back = (self._held_back or 0) + len(predictions)
+            return
+        self._write(kind, predictions, references)
+
+    def _write(self, kind: str | None, predictions: Any, references: Any) -> None:
+        """Hand a checked batch to evaluate, after the empty sentences held back; undone if evaluate fails."""
+        fresh, held = self.writer is None, self._held_back
+        self._kind = self._kind or kind
+        try:
+            self._held_back = None
+            if held:
+                super().add_batch(predictions=[[]] * held, references=[[]] * held)
+            super().add_batch(predictions=predictions, references=references)
+        except Exception as error:
+            if fresh:
+                self.writer, self.selected_feature_format, self._kind, self._held_back = None, None, None, held
+            if isinstance(error, UnicodeEncodeError):
+                refuse_unencodable(predictions, references)
+            raise
+
+    def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> dict[str, Any] | None:
+        """Scores of every batch added and of ``predictions``/``references`` (see the module card).
+
+        Input that fails its check is not added (earlier batches stay); once the
+        input is read, a failure drops it all and leaves the instance clean.
+        """
+        options = [name for name in inspect.signature(self._compute).parameters if name not in ("predictions", "references")]
+        unknown = [key for key in kwargs if key not in options]
+        if unknown:
+            raise TypeError(f"{self.name} takes no option {unknown[0]!r}; its options are {', '.join(options)}")
+        if predictions is not None or references is not None:
+            self.add_batch(predictions=predictions, references=references)
+        if self.writer is None and self._held_back is not None:
+            self._write(None, [], [])
+        try:
+            return super().compute(**kwargs)
+        except BaseException:
+            self._release()
+            raise
+        finally:
+            self._kind, self._held_back = None, None
+
+    def _release(self) -> None:
+        """Drop what evaluate's ``compute`` keeps when it raises: its data, cache files and their locks."""
+        for lock, path in zip(self.filelocks or [], self.file_paths or []):
+            if os.path.exists(path):
+                os.remove(path)
+            if lock is not None:
+                lock.release()
+        self.writer = self.buf_writer = self.data = self.selected_feature_format = None
+        self.cache_file_name = self.filelock = self.filelocks = self.file_paths = None
+

@@ -1,0 +1,174 @@
+"""The benchmark's views: JSON fields, Markdown tables, the model-index block, PNG plots, the command."""
+import json
+
+import pytest
+
+from nested_span_f1.benchmark.compare import benchmark
+from nested_span_f1.cli.main import main
+from nested_span_f1.formats import Corpus, write_corpus
+
+# the fields the README's "Benchmark checkpoints" section documents
+SETTINGS = {"gold", "dataset", "units", "n_units", "sentences", "n_resamples", "n_permutations", "seed",
+            "confidence", "alpha", "scheme", "mode", "version"}
+SYSTEM = {"name", "step", "source", "precision", "recall", "f1", "tp", "predicted", "gold", "per_type",
+          "by_nesting", "errors", "notes"}
+ESTIMATE = {"value", "low", "high"}
+PER_TYPE = {"precision", "recall", "f1", "number", "predicted"}
+ERRORS = {"correct", "type_error", "boundary_error", "boundary_type_error", "missed", "spurious"}
+NOTES = {"duplicate_predictions", "duplicate_references", "discontinuous_left_out"}
+COMPARISON = {"a", "b", "f1_difference", "p_bootstrap", "p_randomization", "p_bootstrap_holm",
+              "p_randomization_holm", "significant"}
+
+TOKENS = [["IL-2", "gene", "expression"], ["NF-kappa", "B", "binds", "DNA"], ["T", "cells"], ["a", "b", "c"]]
+GOLD = [[(0, 2, "DNA"), (0, 1, "protein")], [(0, 2, "protein")], [(0, 2, "cell_type")], [(1, 2, "protein")]]
+PREDICTIONS = {
+    500: [[(0, 1, "protein")], [(0, 1, "protein")], [], [(1, 3, "protein")]],
+    1000: [[(0, 2, "DNA"), (0, 1, "protein")], [(0, 2, "DNA")], [(0, 2, "cell_type")], []],
+    1500: [[(0, 2, "DNA"), (0, 1, "protein")], [(0, 2, "protein")], [(0, 2, "cell_type")], [(2, 3, "protein")]],
+}
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """A gold file, a checkpoint directory of three steps, and a fourth system's file."""
+    root = tmp_path_factory.mktemp("bench")
+    docs = ["d1", "d1", "d2", "d3"]
+    write_corpus(Corpus(TOKENS, GOLD, ["s1", "s2", "s3", "s4"], docs), root / "gold.jsonl")
+    (root / "runs").mkdir()
+    for step, spans in PREDICTIONS.items():
+        write_corpus(Corpus(TOKENS, spans, ["s1", "s2", "s3", "s4"]), root / "runs" / f"checkpoint-{step}.jsonl")
+    write_corpus(Corpus(TOKENS, GOLD), root / "perfect.jsonl")
+    return root
+
+
+@pytest.fixture(scope="module")
+def result(files):
+    return benchmark(files / "gold.jsonl", {"runs": files / "runs", "perfect": files / "perfect.jsonl"},
+                     n_resamples=200, seed=1, dataset="tiny", progress=False)
+
+
+def test_json_has_every_documented_field(result, tmp_path):
+    data = json.loads(result.to_json(tmp_path / "out.json"))
+    assert data == json.loads((tmp_path / "out.json").read_text())
+    assert set(data) == {"settings", "systems", "comparisons", "best"}
+    assert set(data["settings"]) == SETTINGS
+    assert (data["settings"]["units"], data["settings"]["n_units"], data["best"]) == ("documents", 3, "perfect")
+    assert [s["name"] for s in data["systems"]] == [
+        "runs/checkpoint-500", "runs/checkpoint-1000", "runs/checkpoint-1500", "perfect"]
+    for system in data["systems"]:
+        assert set(system) == SYSTEM
+        assert all(set(system[k]) == ESTIMATE for k in ("precision", "recall", "f1"))
+        assert set(system["per_type"]) <= {"DNA", "protein", "cell_type"}
+        for row in system["per_type"].values():
+            assert set(row) == PER_TYPE and set(row["f1"]) == ESTIMATE
+        assert set(system["by_nesting"]) == {"flat", "nested"}
+        assert all(set(b) == {"recall", "number"} for b in system["by_nesting"].values())
+        assert set(system["errors"]) == ERRORS and set(system["notes"]) == NOTES
+    first = data["systems"][0]
+    # checkpoint-500: one of five gold spans found, of three predicted: the inner one of the nested pair
+    assert (first["tp"], first["predicted"], first["gold"], first["step"]) == (1, 3, 5, 500)
+    assert first["by_nesting"] == {"flat": {"recall": 0.0, "number": 3}, "nested": {"recall": 0.5, "number": 2}}
+    assert first["errors"] == {"correct": 1, "type_error": 0, "boundary_error": 2, "boundary_type_error": 0,
+                               "missed": 2, "spurious": 0}
+    assert len(data["comparisons"]) == 6
+    for pair in data["comparisons"]:
+        assert set(pair) == COMPARISON and set(pair["f1_difference"]) == ESTIMATE
+
+
+def parse_tables(text):
+    """Every table of a Markdown text as a list of rows of cell texts (header first), parsed by markdown-it."""
+    markdown_it = pytest.importorskip("markdown_it", reason="markdown-it-py parses the tables (pip install markdown-it-py)")
+    tables, row, in_cell = [], None, False
+    for token in markdown_it.MarkdownIt("commonmark").enable("table").parse(text):
+        if token.type == "table_open":
+            tables.append([])
+        elif token.type == "tr_open":
+            row = []
+        elif token.type == "tr_close":
+            tables[-1].append(row)
+        elif token.type in ("th_open", "td_open"):
+            in_cell = True
+        elif token.type in ("th_close", "td_close"):
+            in_cell = False
+        elif token.type == "inline" and in_cell:
+            row.append(token.content)
+    return tables
+
+
+def test_markdown_tables_parse(result, tmp_path):
+    text = result.to_markdown(tmp_path / "report.md")
+    assert (tmp_path / "report.md").read_text() == text
+    systems, per_type, errors, pairs = parse_tables(text)
+    assert systems[0] == ["System", "Step", "Precision", "Recall", "F1", "F1 95% CI", "Nested recall", "Flat recall"]
+    f1 = result.systems[0]["f1"]
+    assert systems[1] == ["runs/checkpoint-500", "500", "33.33", "20.00", "25.00",
+                          f"[{100 * f1['low']:.2f}, {100 * f1['high']:.2f}]", "50.00", "0.00"]
+    assert systems[4][:2] == ["perfect", "–"]
+    dna = result.systems[0]["per_type"]["DNA"]["f1"]
+    assert per_type[0] == ["System", "DNA", "cell_type", "protein"]
+    assert per_type[1][1] == f"0.00 [{100 * dna['low']:.2f}, {100 * dna['high']:.2f}]" == "0.00 [0.00, 0.00]"
+    assert errors[0] == ["System", "Correct", "Type", "Boundary", "Boundary and type", "Missed", "Spurious"]
+    assert errors[1] == ["runs/checkpoint-500", "1", "0", "2", "0", "2", "0"]
+    assert len(pairs) == 7 and pairs[0][-3:] == ["p bootstrap (Holm)", "p randomization (Holm)", "Holds at 0.05"]
+    first = result.comparisons[0]
+    assert pairs[1] == [first["a"], first["b"], f"{100 * first['f1_difference']['value']:+.2f}",
+                        f"[{100 * first['f1_difference']['low']:.2f}, {100 * first['f1_difference']['high']:.2f}]",
+                        *(f"{first[k]:.4f}" for k in ("p_bootstrap", "p_randomization", "p_bootstrap_holm",
+                                                       "p_randomization_holm")), "no"]
+    assert all(len(row) == len(table[0]) for table in (systems, per_type, errors, pairs) for row in table)
+
+
+def test_model_index_block_is_hub_yaml(result, tmp_path):
+    yaml = pytest.importorskip("yaml", reason="PyYAML reads the block (it comes with transformers and datasets)")
+    text = result.model_index(split="validation", path=tmp_path / "card.md")
+    assert text.startswith("---\n") and text.endswith("---\n")
+    card = yaml.safe_load(text.split("---\n")[1])
+    (model,) = card["model-index"]
+    best = result.best
+    assert model["name"] == "perfect" == best["name"]
+    (entry,) = model["results"]
+    assert entry["task"] == {"type": "token-classification", "name": "Token Classification"}
+    assert entry["dataset"] == {"name": "tiny", "type": "tiny", "split": "validation"}
+    assert entry["metrics"] == [{"type": "f1", "value": 1.0, "name": "F1"},
+                                {"type": "precision", "value": 1.0, "name": "Precision"},
+                                {"type": "recall", "value": 1.0, "name": "Recall"}]
+
+
+def test_plots_are_png_files(result, tmp_path):
+    image = pytest.importorskip("matplotlib.image", reason="plots need matplotlib (pip install 'nested-span-f1[plots]')")
+    fig = result.plot(tmp_path / "bench.png")
+    assert len(fig.axes) == 3
+    assert (tmp_path / "bench.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    height, width, _ = image.imread(tmp_path / "bench.png").shape
+    assert height > 500 and width > 500
+
+
+def test_command_writes_every_view(files, tmp_path, capsys):
+    out = tmp_path / "out"
+    code = main(["benchmark", "--gold", str(files / "gold.jsonl"), "--pred", str(files / "runs"),
+                 "--pred", f"perfect={files / 'perfect.jsonl'}", "--bootstrap", "200", "--seed", "1",
+                 "--dataset-name", "tiny", "--json", f"{out}.json", "--markdown", f"{out}.md", "--plot",
+                 f"{out}.png", "--model-card", f"{out}.card.md", "--no-progress"])
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert printed == (tmp_path / "out.md").read_text()
+    data = json.loads((tmp_path / "out.json").read_text())
+    assert [s["name"] for s in data["systems"]] == [
+        "checkpoint-500", "checkpoint-1000", "checkpoint-1500", "perfect"]
+    assert [s["f1"] for s in data["systems"]] == [s["f1"] for s in benchmark(
+        files / "gold.jsonl", {"runs": files / "runs", "perfect": files / "perfect.jsonl"}, n_resamples=200,
+        seed=1, progress=False).systems]
+    assert (tmp_path / "out.png").stat().st_size > 0 and "model-index:" in (tmp_path / "out.card.md").read_text()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--pred", "a=GOLD", "--pred", "a=GOLD"], "--pred a is given twice; name each prediction set once"),
+    (["--pred", "x=MISSING"], "No such file or directory"),
+    (["--pred", "x=GOLD", "--confidence", "1.5"], "confidence must be between 0 and 1"),
+], ids=["repeated name", "missing file", "bad confidence"])
+def test_command_refuses_bad_input_in_one_line(files, capsys, argv, message):
+    gold = str(files / "gold.jsonl")
+    argv = [a.replace("GOLD", gold).replace("MISSING", str(files / "nope.jsonl")) for a in argv]
+    assert main(["benchmark", "--gold", gold, *argv, "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("nested-span-f1 benchmark: error: ") and message in err and err.count("\n") == 1

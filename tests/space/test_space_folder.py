@@ -1,0 +1,153 @@
+"""``nested-span-f1 space NAME OUT_DIR`` tried as the Hub would: a fresh virtual environment, the folder alone.
+
+Each folder is written outside the repository and its requirements are
+installed by pip run from inside it, into one fresh venv shared by the three
+metrics (their pins are the same, so pip has nothing to do after the first).
+Then, for the three folders at once, ``python app.py`` must serve its page (the
+browser test drives the same app) and ``evaluate.load(folder)``, run from inside
+the folder, must compute what the repository's module computes.
+"""
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import warnings
+from importlib import metadata
+from pathlib import Path
+
+import evaluate
+import pytest
+
+import nested_span_f1
+from nested_span_f1.cli.commands.space import write_space
+from nested_span_f1.cli.main import main
+from nested_span_f1.core.matching import DuplicateSpanWarning
+from nested_span_f1.hf.paths import METRICS, metric_path
+from nested_span_f1.space.inputs import parse, preset
+
+pytest.importorskip("gradio")
+
+EXAMPLE = {"span_f1": "flat", "lenient_span_f1": "nested", "nested_span_f1": "nested"}
+NEEDS = ("evaluate", "datasets", "gradio", "matplotlib", "numpy", "pandas")
+CLEAN_ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+OFFLINE = dict(CLEAN_ENV, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_EVALUATE_OFFLINE="1",
+               GRADIO_ANALYTICS_ENABLED="False", PYTHONDONTWRITEBYTECODE="1")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _load_code(folder: Path, predictions, references) -> str:
+    return (
+        "import json, evaluate, nested_span_f1\n"
+        f"assert {str(Path(metric_path('span_f1')).parents[1])!r} not in nested_span_f1.__file__\n"
+        f"m = evaluate.load({str(folder)!r})\n"
+        f"print(json.dumps(m.compute(predictions={predictions!r}, references={references!r}, zero_division=0)))\n"
+    )
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory):
+    """Write the three folders, install each folder's requirements into one fresh venv, then start every
+    app and every ``evaluate.load`` at once; yield per metric the folder, the app's URL and the processes."""
+    root = tmp_path_factory.mktemp("hub")
+    venv = root / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    folders = {}
+    for name in METRICS:
+        out = root / f"org_{name}"
+        wheel = [f"--wheel={w}" for w in (root.glob("org_*/nested_span_f1-*.whl"))][:1]
+        done = subprocess.run([sys.executable, "-m", "nested_span_f1.cli", "space", name, str(out), *wheel],
+                              cwd=root, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        # this pip installs into the fresh venv (--python), which needs no pip of its own; --no-compile
+        # skips writing bytecode, which changes no behaviour and is a large part of the install time
+        install = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
+                                  "--no-compile", "-r", "requirements.txt"],
+                                 cwd=out, env=CLEAN_ENV, capture_output=True, text=True)
+        assert install.returncode == 0, install.stderr[-3000:]
+        folders[name] = out
+    running = {}
+    try:
+        for name, out in folders.items():
+            port = _free_port()
+            log = open(out.parent / f"{name}.log", "w")
+            app = subprocess.Popen([str(python), "app.py"], cwd=out, stdout=log, stderr=subprocess.STDOUT,
+                                   env=dict(OFFLINE, GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1"))
+            predictions, references = parse(preset(EXAMPLE[name]))
+            load = subprocess.Popen([str(python), "-c", _load_code(out, predictions, references)], cwd=out,
+                                    env=OFFLINE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            running[name] = (out, f"http://127.0.0.1:{port}/", app, load, log)
+        yield running
+    finally:
+        for _, _, app, load, log in running.values():
+            app.terminate()
+            app.wait(timeout=30)
+            load.kill()
+            load.wait()
+            log.close()
+
+
+@pytest.mark.parametrize("name", METRICS)
+def test_space_folder_installs_serves_and_loads_alone(name, hub):
+    out, url, app, load, _ = hub[name]
+    assert sorted(p.name for p in out.iterdir() if p.suffix != ".whl") == sorted(
+        ["README.md", "app.py", "requirements.txt", f"{out.name}.py"])
+    requirements = (out / "requirements.txt").read_text().splitlines()
+    wheel = next(out.glob("nested_span_f1-*.whl")).name
+    assert requirements[1:] == [f"./{wheel}", *(f"{n}=={metadata.version(n)}" for n in NEEDS)]
+    assert f"sdk_version: {metadata.version('gradio')}\n" in (out / "README.md").read_text()
+
+    predictions, references = parse(preset(EXAMPLE[name]))
+    with warnings.catch_warnings():
+        # the nested sample lists one span twice on purpose; the result reports it as duplicate_predictions
+        warnings.simplefilter("ignore", DuplicateSpanWarning)
+        expected = json.loads(json.dumps(evaluate.load(metric_path(name)).compute(
+            predictions=predictions, references=references, zero_division=0)))
+    stdout, stderr = load.communicate(timeout=300)
+    assert load.returncode == 0, stderr[-3000:]
+    assert json.loads(stdout) == expected
+
+    deadline = time.time() + 180
+    while True:
+        assert app.poll() is None, (out.parent / f"{name}.log").read_text()[-3000:]
+        try:
+            with urllib.request.urlopen(url, timeout=5) as page:
+                assert f'"title":"{name}"' in page.read().decode("utf-8")
+            break
+        except OSError:
+            assert time.time() < deadline, (out.parent / f"{name}.log").read_text()[-3000:]
+            time.sleep(0.5)
+
+
+@pytest.mark.parametrize(("folder", "message"), [
+    ("org-span", "the folder name 'org-span' is not a Python identifier"),
+    ("taken", "exists and is not empty; choose a new folder"),
+    ("span_f1 --space org", "--space 'org' is not ORG/NAME"),
+], ids=["not-an-identifier", "not-empty", "not-a-space"])
+def test_space_command_refuses_a_folder_in_one_line(folder, message, tmp_path, capsys):
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "file").write_text("x")
+    folder, *more = folder.split()
+    assert main(["space", "span_f1", str(tmp_path / folder), *more]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("nested-span-f1 space: error: ") and message in err and err.count("\n") == 1
+
+
+def test_space_command_can_name_the_wheel_by_its_url_on_the_space(tmp_path):
+    out = tmp_path / "span_f1"
+    wheel = tmp_path / "nested_span_f1-0.0.0-py3-none-any.whl"
+    wheel.write_bytes(b"")
+    with pytest.raises(ValueError, match="is not a wheel of nested-span-f1"):
+        write_space("span_f1", out, wheel, space="org/span_f1")
+    wheel = wheel.rename(tmp_path / f"nested_span_f1-{nested_span_f1.__version__}-py3-none-any.whl")
+    write_space("span_f1", out, wheel, space="org/span_f1")
+    assert (out / "requirements.txt").read_text().splitlines()[1] == (
+        f"nested-span-f1 @ https://huggingface.co/spaces/org/span_f1/resolve/main/{wheel.name}")
