@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..lenient.counts import BREAKDOWN
+from ..lenient import BREAKDOWN
 
 ERRORS = [k for k in BREAKDOWN if k != "correct"]
 

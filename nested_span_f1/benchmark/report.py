@@ -9,7 +9,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..lenient.counts import BREAKDOWN
+from ..lenient import BREAKDOWN
 
 DASH = "–"
 ERROR_TITLES = {

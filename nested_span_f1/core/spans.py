@@ -195,12 +195,3 @@ def _checked(sentences: Sequence[Iterable[Any]], lengths: Sequence[int] | None, 
             label.append(names.setdefault(lab, len(names)))
     sentence, first, last, label_id = (np.array(x, dtype=np.int64) for x in (sent, start, end, label))
     return SpanArrays(sentence, first, last, label_id, tuple(names), len(sentences))
-
-
-def overlaps(a: Span, b: Span) -> bool:
-    """True when two spans share at least one token (touching spans do not overlap).
-
-    >>> overlaps((0, 2, "A"), (1, 3, "B")), overlaps((0, 2, "A"), (2, 3, "B"))
-    (True, False)
-    """
-    return max(a[0], b[0]) < min(a[1], b[1])

@@ -6,5 +6,6 @@ The stages in the order data flows: :mod:`.encoding` (both sides to integer code
 :mod:`.pipeline` holds the entry points and reads as those steps.
 """
 from .pipeline import count_tags, decode_pair, score_tags, tags_to_spans
+from .tags import EMPTY_TYPE
 
-__all__ = ["count_tags", "decode_pair", "score_tags", "tags_to_spans"]
+__all__ = ["EMPTY_TYPE", "count_tags", "decode_pair", "score_tags", "tags_to_spans"]

@@ -26,7 +26,6 @@ import numpy as np
 
 PREFIXES = "OBIESUL"
 """Prefix alphabet; the position of a letter is its integer prefix code."""
-OUTSIDE = 0
 _CODE = {letter: code for code, letter in enumerate(PREFIXES)}
 
 
@@ -208,9 +207,9 @@ DETECTED = (
 def detect_scheme(prefixes: Iterable[int]) -> Scheme | None:
     """The scheme seqeval's auto-detection picks for the reference prefix codes present; None where it refuses.
 
-    >>> detect_scheme([_CODE["B"], _CODE["I"], OUTSIDE]).name
+    >>> detect_scheme([_CODE["B"], _CODE["I"], _CODE["O"]]).name
     'IOB2'
-    >>> detect_scheme([_CODE["I"], OUTSIDE]) is None  # seqeval detects no scheme from I and O alone
+    >>> detect_scheme([_CODE["I"], _CODE["O"]]) is None  # seqeval detects no scheme from I and O alone
     True
     """
     letters = {PREFIXES[p] for p in prefixes}

@@ -67,8 +67,6 @@ def _split(tag: str, suffix: bool) -> tuple[str, str, str]:
         form = "TYPE-B" if suffix else "B-TYPE"
         return "", "", f"no valid prefix: tags are O or {form} with a prefix among {', '.join(PREFIXES)}"
     if not rest:
-        if letter == "O":
-            return "O", "", ""
         return letter, "", ""
     sep, name = (rest[-1], rest[:-1]) if suffix else (rest[0], rest[1:])
     if sep != "-":

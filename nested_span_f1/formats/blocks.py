@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..core.fragments import is_fragmented
+from ..core.entities import is_fragmented
 from ..core.spans import Span
 from .corpus import Corpus
 

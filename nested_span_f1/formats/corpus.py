@@ -12,9 +12,8 @@ from collections.abc import Sequence
 from dataclasses import InitVar, dataclass
 from typing import Any
 
-from ..core.fragments import is_fragmented
+from ..core.entities import check_entities, is_fragmented
 from ..core.spans import SpanArrays, spans_from_lists
-from ..nested.score import check_entities
 
 
 @dataclass(frozen=True)

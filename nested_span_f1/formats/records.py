@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ..core.fragments import is_fragmented, normalize_fragments
+from ..core.entities import is_fragmented, normalize_fragments
 from ..core.spans import Span
 from .corpus import Corpus
 

@@ -3,7 +3,7 @@
 :mod:`.matching` pairs overlapping spans optimally, :mod:`.counts` holds the
 outcomes per scheme and label, :mod:`.score` reads both sides and summarizes.
 """
-from .counts import LenientCounts
+from .counts import BREAKDOWN, LENIENT_SCHEMES, LenientCounts
 from .score import count_lenient, score_lenient, summarize_lenient
 
-__all__ = ["LenientCounts", "count_lenient", "score_lenient", "summarize_lenient"]
+__all__ = ["BREAKDOWN", "LENIENT_SCHEMES", "LenientCounts", "count_lenient", "score_lenient", "summarize_lenient"]

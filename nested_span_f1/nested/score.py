@@ -14,15 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ..core.counts import Additive, Counts, Mergeable, frozen_mapping
-from ..core.fragments import Record, fragment_arrays, split_entities
+from ..core.entities import Entities, check_entities, fragment_arrays
 from ..core.matching import ExactMatch, distinct, match_exact
 from ..core.scores import ZeroDivision, check_zero_division, precision_recall_f1, summarize
-from ..core.spans import SpanArrays, spans_from_lists
+from ..core.spans import SpanArrays
 from ..flat.encoding import check_sides
 from ..flat.pipeline import decode_pair
 from .nesting import LENGTH_BINS, length_bucket, length_bucket_names, structure
@@ -105,24 +105,6 @@ def count_match(match: ExactMatch, *, length_bins: Sequence[int] = LENGTH_BINS) 
 def _continuity(counts: Counts) -> BucketTally:
     total = counts.total
     return BucketTally(total.predicted, total.tp, total.gold, total.tp)
-
-
-class Entities(NamedTuple):
-    """One side's entities, checked: contiguous spans as arrays, discontinuous entities as located records."""
-
-    spans: SpanArrays
-    fragmented: list[Record]
-
-
-def check_entities(sentences: Sequence[Iterable[Any]], lengths: Sequence[int] | None = None,
-                   side: str = "spans") -> Entities:
-    """Validate one side's per-sentence entity lists (as :func:`count_nested` takes them) and split them.
-
-    Raises:
-        ValueError, TypeError: a malformed span; the message names ``side``, sentence and span.
-    """
-    spans, fragmented = split_entities(sentences, lengths, side)
-    return Entities(spans_from_lists(spans, lengths, side), fragmented)
 
 
 def count_entities(

@@ -9,8 +9,8 @@ from typing import Any
 
 from ..core.counts import Counts, Tally
 from ..core.scores import percent_prf
-from ..flat.tags import EMPTY_TYPE
-from ..lenient.counts import BREAKDOWN, LENIENT_SCHEMES
+from ..flat import EMPTY_TYPE
+from ..lenient import BREAKDOWN, LENIENT_SCHEMES
 
 AVERAGES = ("overall", "macro", "weighted", "untyped")
 

@@ -15,8 +15,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from ...core.entities import check_entities
 from ...formats import FORMATS, Corpus, UnknownFormat, align, read_batches
-from ...nested.score import NestedCounts, check_entities, count_entities, count_nested, describe_spans, summarize_nested
+from ...nested.score import NestedCounts, count_entities, count_nested, describe_spans, summarize_nested
 from ...views.tables import table
 from .batches import add_counts, side_by_side
 from .inputs import HelpFormatter, duplicates_in_output, for_people, format_name, progress

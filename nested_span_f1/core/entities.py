@@ -1,28 +1,29 @@
-"""Discontinuous entities: a label over several token fragments, scored by the one exact matcher.
+"""Entities of one side, checked once: contiguous spans as arrays, discontinuous ones as fragments.
 
-An entity such as W2NER's index list ``[4, 5, 8]`` is the fragments
+Readers and metrics both need this step (a file's spans are checked as it is
+read; a metric's as it is called), so it lives in the core, below both.
+
+A discontinuous entity is a label over several token fragments, scored by the
+one exact matcher. An entity such as W2NER's index list ``[4, 5, 8]`` is the fragments
 ``((4, 6), (8, 9))``: it is correct only when every fragment matches. To keep
 one scorer, each discontinuous entity becomes an ordinary span ``(first start,
 last end, label)`` in a *virtual sentence* that stands for the real sentence
 plus the inner fragment boundaries. Two entities then share key ``(virtual
 sentence, start, end, label)`` exactly when all their fragments and their label
-agree, and :func:`nested_span_f1.matching.match_exact` counts them, duplicates
+agree, and :func:`nested_span_f1.core.matching.match_exact` counts them, duplicates
 included, with per-type and untyped tallies.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from .spans import SpanArrays, empty_spans
+from .spans import SpanArrays, empty_spans, spans_from_lists
 
 Fragments = tuple[tuple[int, int], ...]
 """Sorted, non-touching ``(start, end)`` pieces of one entity, end exclusive."""
-
-Fragmented = tuple[Fragments, str]
-"""A discontinuous entity: ``(fragments, label)``."""
 
 Record = tuple[int, Fragments, str]
 """A discontinuous entity located in a sentence: ``(sentence, fragments, label)``."""
@@ -136,3 +137,21 @@ def fragment_arrays(predictions: list[Record], references: list[Record]) -> tupl
     if not virtual:
         return empty_spans(0, names), empty_spans(0, names)
     return SpanArrays(*pred, names, len(virtual)), SpanArrays(*ref, names, len(virtual))
+
+
+class Entities(NamedTuple):
+    """One side's entities, checked: contiguous spans as arrays, discontinuous entities as located records."""
+
+    spans: SpanArrays
+    fragmented: list[Record]
+
+
+def check_entities(sentences: Sequence[Iterable[Any]], lengths: Sequence[int] | None = None,
+                   side: str = "spans") -> Entities:
+    """Validate one side's per-sentence entity lists (as :func:`nested_span_f1.nested.count_nested` takes them) and split them.
+
+    Raises:
+        ValueError, TypeError: a malformed span; the message names ``side``, sentence and span.
+    """
+    spans, fragmented = split_entities(sentences, lengths, side)
+    return Entities(spans_from_lists(spans, lengths, side), fragmented)
