@@ -175,7 +175,8 @@ def check_counts(counts: Counts) -> None:
 def check_lenient_counts(counts: lenient.LenientCounts) -> None:
     for scheme, tallies in counts.schemes.items():
         for label, t in tallies.items():
-            # correct counts the label's gold spans, predicted_correct its predictions (DESIGN section 5)
+            # correct counts the label's gold spans, predicted_correct its predictions
+            # (docs/DESIGN.md, 'Per type and the error breakdown')
             assert 0 <= t.correct <= t.possible and 0 <= t.predicted_correct <= t.actual, (scheme, label, t)
             assert t.missed >= 0 and t.spurious >= 0, (scheme, label, t)
         total = counts.total(scheme)

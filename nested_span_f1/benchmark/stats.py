@@ -5,7 +5,7 @@ sentence) and one column per count (tp, predicted and gold of each label). A
 corpus score is a function of the column sums, so a bootstrap resample is a row
 of weights (how often each unit was drawn) times the matrix, and an
 approximate-randomization round is the first system's sums plus the swapped
-units' differences. Nothing is re-matched or re-scored (DESIGN section 7).
+units' differences. Nothing is re-matched or re-scored (docs/DESIGN.md, 'Benchmark statistics').
 
 Seeds: ``np.random.SeedSequence(seed).spawn(2)`` gives the bootstrap stream and
 the randomization stream, so adding a system or changing the number of rounds of

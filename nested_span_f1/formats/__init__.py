@@ -1,4 +1,4 @@
-"""Readers and writers for the nested-NER file formats (DESIGN section 6), with detection.
+"""Readers and writers for the nested-NER file formats (docs/DESIGN.md, 'File formats'), with detection.
 
 >>> from nested_span_f1.formats import FORMATS
 >>> sorted(FORMATS)

@@ -1,4 +1,4 @@
-"""A read corpus: tokens and entities per sentence, validated once, in the spans of DESIGN section 2.
+"""A read corpus: tokens and entities per sentence, validated once, as spans (docs/DESIGN.md, 'Spans').
 
 Every reader returns a :class:`Corpus` whose contiguous entities are
 ``(start, end, label)`` tuples with exclusive ends and whose discontinuous

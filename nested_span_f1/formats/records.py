@@ -1,4 +1,4 @@
-"""Readers and writers for the json nested-NER formats of DESIGN section 6.
+"""Readers and writers for the json nested-NER formats (docs/DESIGN.md, 'File formats').
 
 Each reader takes the file's text and a source name (for messages) and returns
 a :class:`Corpus`; each writer returns the text of a file that reads back to the

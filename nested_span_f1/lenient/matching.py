@@ -1,4 +1,4 @@
-"""Optimal, order-invariant one-to-one matching of overlapping spans (DESIGN section 5).
+"""Optimal, order-invariant one-to-one matching of overlapping spans (docs/DESIGN.md, 'The optimal matching').
 
 Every lenient scheme scores one matching of gold spans to predictions in which
 only overlapping pairs may be matched. The matching is not found greedily in

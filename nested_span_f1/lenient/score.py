@@ -1,6 +1,6 @@
 """Lenient span scores: MUC / SemEval-2013 Task 9.1 schemes over an optimal one-to-one matching.
 
-For each scheme (strict, exact, partial, type; DESIGN section 5) gold spans and
+For each scheme (strict, exact, partial, type; docs/DESIGN.md, 'Lenient schemes') gold spans and
 predictions are matched one to one, only overlapping pairs, by the matching that
 maximises the scheme's credit COR + w*PAR, then COR, then the number of pairs.
 The counts of every optimal matching are the same, so the numbers do not depend

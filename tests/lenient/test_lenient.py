@@ -95,7 +95,7 @@ def test_partial_pairs_each_gold_with_its_best_prediction():
 
 
 def test_type_scheme_is_not_solved_by_taking_exact_pairs_first():
-    # DESIGN section 5: the optimum pairs each gold span with the other prediction.
+    # docs/DESIGN.md, 'The optimal matching': the optimum pairs each gold span with the other prediction.
     # nervaluate 1.2.1 ent_type: COR 1, MIS 1, SPU 1.
     r = score_lenient([[(0, 2, "PER"), (1, 3, "PER")]], [[(0, 2, "PER"), (0, 1, "PER")]])
     assert scheme_counts(r, "type") == {"correct": 2, "incorrect": 0, "partial": 0, "missed": 0, "spurious": 0, "possible": 2, "actual": 2}
