@@ -76,7 +76,8 @@ def test_wheel_carries_py_typed_metric_modules_and_samples(dist):
 def test_sdist_carries_the_sources_the_wheel_is_built_from(dist):
     prefix = f"nested_span_f1-{nested_span_f1.__version__}/"
     names = set(tarfile.open(dist[0]).getnames())
-    for path in ("setup.py", "pyproject.toml", "README.md", "nested_span_f1/py.typed",
+    # the design document too: the sources cite it by heading
+    for path in ("setup.py", "pyproject.toml", "README.md", "nested_span_f1/py.typed", "docs/DESIGN.md",
                  *(f"metrics/{m}/{m}.py" for m in METRICS)):
         assert prefix + path in names, path
 
