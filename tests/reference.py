@@ -2,7 +2,7 @@
 
 A reader can check this file against seqeval's ``get_entities`` and strict
 ``Tokens.entities`` loops and against the rule tables in
-``nested_span_f1/schemes.py`` (which it reads, one rule lookup per token). The
+``nested_span_f1/flat/schemes.py`` (which it reads, one rule lookup per token). The
 hypothesis tests hold the vectorised pipeline to it, counts and notes included.
 """
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Benchmark prediction sets against one gold: scores with bootstrap intervals and paired significance tests.
 
-Each system is matched once (:func:`~nested_span_f1.matching.match_exact`);
+Each system is matched once (:func:`~nested_span_f1.core.matching.match_exact`);
 its hits become a matrix of tp / predicted / gold counts per resampling unit
 (document when the gold carries document ids, else sentence) and label, and
-:mod:`nested_span_f1.stats` resamples those rows. Every figure of the result is
+:mod:`nested_span_f1.benchmark.stats` resamples those rows. Every figure of the result is
 read from these matrices, apart from the point values of nested versus flat
 recall and of the lenient error categories, which the nested and lenient
 metrics give.

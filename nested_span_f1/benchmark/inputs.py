@@ -116,7 +116,7 @@ def read_side(source: Source, format: str | None = None, name: str = "corpus") -
 def pair(gold: Side, predicted: Side, *, scheme: str | None = None, mode: str | None = None) -> Pair:
     """Align a prediction side with the gold and give both as span arrays.
 
-    Tag sides are decoded together by :func:`nested_span_f1.flat.decode_pair`
+    Tag sides are decoded together by :func:`nested_span_f1.flat.pipeline.decode_pair`
     (``scheme``, ``mode`` as ``span_f1`` takes them); corpora are aligned by
     sentence id or order and checked token by token.
 

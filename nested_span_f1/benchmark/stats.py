@@ -106,7 +106,7 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 def prf(tp: np.ndarray, predicted: np.ndarray, gold: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Precision, recall and F1 elementwise, with 0 where undefined.
 
-    The operations of :mod:`nested_span_f1.scores` (``2 * p * r / (p + r)``), so a
+    The operations of :mod:`nested_span_f1.core.scores` (``2 * p * r / (p + r)``), so a
     resample's F1 is the float the metric gives for the same counts.
     """
     precision, recall = _ratio(tp, predicted), _ratio(tp, gold)

@@ -148,7 +148,7 @@ class Entities(NamedTuple):
 
 def check_entities(sentences: Sequence[Iterable[Any]], lengths: Sequence[int] | None = None,
                    side: str = "spans") -> Entities:
-    """Validate one side's per-sentence entity lists (as :func:`nested_span_f1.nested.count_nested` takes them) and split them.
+    """Validate one side's per-sentence entity lists (as :func:`nested_span_f1.nested.score.count_nested` takes them) and split them.
 
     Raises:
         ValueError, TypeError: a malformed span; the message names ``side``, sentence and span.

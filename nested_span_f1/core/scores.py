@@ -72,7 +72,7 @@ def summarize(counts: Counts, zero_division: ZeroDivision = "warn") -> dict[str,
     When no label is seen at all, macro and weighted scores take the
     ``zero_division`` value (seqeval gives NaN for macro there).
 
-    >>> from nested_span_f1.counts import Counts, Tally
+    >>> from nested_span_f1.core.counts import Counts, Tally
     >>> r = summarize(Counts({"PER": Tally(1, 2, 1)}, Tally(1, 2, 1), 4, 3))
     >>> r["PER"], r["overall_f1"], r["overall_accuracy"]
     ({'precision': 0.5, 'recall': 1.0, 'f1': 0.6666666666666666, 'number': 1}, 0.6666666666666666, 0.75)

@@ -1,7 +1,7 @@
 """Tag codes -> spans for one corpus side, as seqeval's default and strict decoders do.
 
 Only the tagged tokens (every tag but ``O``) are read. No rule of any table in
-:mod:`nested_span_f1.schemes` fires between two ``O`` tags, and no chunk holds an
+:mod:`nested_span_f1.flat.schemes` fires between two ``O`` tags, and no chunk holds an
 ``O`` but a repaired one after a bare ``U``/``L`` (which is clamped to its
 sentence, below), so wherever two tagged tokens are not neighbours in one
 sentence the rules see an ``O`` between them, as seqeval sees the ``O`` it appends

@@ -124,7 +124,7 @@ def score_tags(
     zero_division: ZeroDivision = "warn",
     label_list: Sequence[str] | None = None,
 ) -> dict[str, Any]:
-    """Entity-level scores of tagged sentences, as :func:`nested_span_f1.scores.summarize` returns them.
+    """Entity-level scores of tagged sentences, as :func:`nested_span_f1.core.scores.summarize` returns them.
 
     Args:
         predictions, references: lists of tag lists (``"B-PER"``...), or integer label

@@ -157,7 +157,7 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
             label id ``1.7`` or ``True``), sentences of different kinds; the message
             names side, sentence, position and value.
         ValueError: sides with different numbers of sentences, a label id beyond
-            64 bits, a malformed span (see :func:`nested_span_f1.spans.spans_from_lists`).
+            64 bits, a malformed span (see :func:`nested_span_f1.core.spans.spans_from_lists`).
 
     >>> data_kind([[], [3, 4]], [[], [3, 0]])
     'ids'

@@ -1,8 +1,8 @@
 """``Trainer.compute_metrics`` for nested NER: span classifiers and layered taggers.
 
 Both factories score label ids and tensors with the nested metric
-(:func:`nested_span_f1.nested.count_arrays`) without building a string per token,
-and stream like :func:`nested_span_f1.trainer.compute_metrics_for`: with
+(:func:`nested_span_f1.nested.score.count_arrays`) without building a string per token,
+and stream like :func:`nested_span_f1.hf.trainer.compute_metrics_for`: with
 ``TrainingArguments(batch_eval_metrics=True)`` only :class:`NestedCounts` are kept
 between batches. They return ``precision``, ``recall``, ``f1`` (and, with
 ``entity_level``, per-type and breakdown keys), all scalars.

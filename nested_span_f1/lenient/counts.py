@@ -3,7 +3,7 @@
 A batch produces :class:`LenientCounts`; counts of batches add with ``+`` (and
 ``sum``) and round-trip through plain dicts, so streaming and distributed
 evaluation need no more memory than one batch. Scores are computed from them
-afterwards by :func:`nested_span_f1.lenient.summarize_lenient`.
+afterwards by :func:`nested_span_f1.lenient.score.summarize_lenient`.
 """
 from __future__ import annotations
 

@@ -133,7 +133,7 @@ def match_spans_lenient(
 ) -> LenientMatch:
     """Deduplicate both sides per sentence and find every objective's optimal matching.
 
-    ``predictions`` may be an :class:`~nested_span_f1.matching.ExactMatch` already
+    ``predictions`` may be an :class:`~nested_span_f1.core.matching.ExactMatch` already
     made (then ``references`` is left out): its distinct spans are matched, with no
     second exact matching. ``notes`` (such as the invalid chunks of decoded tags)
     are kept beside the duplicate counts.

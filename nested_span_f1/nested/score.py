@@ -1,13 +1,13 @@
 """Nested span sets: exact F1 plus crossing counts and nested/depth/length breakdowns.
 
-Scoring is :func:`nested_span_f1.matching.match_exact` (the one span-set
+Scoring is :func:`nested_span_f1.core.matching.match_exact` (the one span-set
 scorer): duplicates are removed per sentence and counted, the same boundaries
 with two labels are two items, crossing spans are scored like any other span and
 counted. Breakdowns split recall by the GOLD span's bucket (computed among the
 references) and precision by the PREDICTED span's bucket (computed among the
 predictions), so a prediction's bucket never depends on the gold it is scored
 against. Discontinuous entities go through the same matcher (see
-:mod:`nested_span_f1.fragments`) and get their own ``by_continuity`` breakdown;
+:mod:`nested_span_f1.core.entities`) and get their own ``by_continuity`` breakdown;
 nesting breakdowns cover contiguous spans only.
 """
 from __future__ import annotations
@@ -157,7 +157,7 @@ def decode_layers(
 ) -> tuple[SpanArrays, SpanArrays, dict[str, int]]:
     """Decode layered tags (per sentence, one tag sequence per nesting level) into nested spans.
 
-    Each layer is decoded by :func:`nested_span_f1.flat.decode_pair` with ``options``
+    Each layer is decoded by :func:`nested_span_f1.flat.pipeline.decode_pair` with ``options``
     (``scheme``, ``mode``, ``suffix``); a sentence's spans are the union of its
     layers' spans. A side with fewer layers in a sentence is padded with ``O``
     layers. The same span in two layers stays a duplicate, counted by the matcher.
@@ -230,7 +230,7 @@ def bucket_scores(tally: BucketTally, zero_division: ZeroDivision = 0) -> dict[s
 
 
 def summarize_nested(counts: NestedCounts, zero_division: ZeroDivision = "warn") -> dict[str, Any]:
-    """The result dict: :func:`nested_span_f1.scores.summarize` plus the breakdowns.
+    """The result dict: :func:`nested_span_f1.core.scores.summarize` plus the breakdowns.
 
     Keys beyond ``summarize``'s: ``crossing_predictions``, ``crossing_references``,
     ``discontinuous_predictions``, ``discontinuous_references`` and

@@ -1,6 +1,6 @@
 """What a Space request can bring: pasted or uploaded text (CoNLL columns or JSON), a preset example.
 
-Pure Python, no gradio: the app in :mod:`nested_span_f1.space` calls these.
+Pure Python, no gradio: the app in :mod:`nested_span_f1.space.app` calls these.
 Sizes are checked before anything is parsed, so a huge paste or file costs a
 length check, not the memory of its parse.
 """

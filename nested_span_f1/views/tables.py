@@ -1,6 +1,6 @@
 """Views of a result: conlleval.pl's text, a report table, and Trainer's flat dict.
 
-Formatting only; every number comes from :mod:`nested_span_f1.scores`.
+Formatting only; every number comes from :mod:`nested_span_f1.core.scores`.
 """
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def _conlleval_rows(counts: Counts) -> list[tuple[str, Tally]]:
 def conlleval_text(counts: Counts) -> str:
     """The report conlleval.pl prints, character for character.
 
-    >>> from nested_span_f1.counts import Counts, Tally
+    >>> from nested_span_f1.core.counts import Counts, Tally
     >>> print(conlleval_text(Counts({"PER": Tally(1, 2, 1)}, Tally(1, 2, 1), 4, 3)), end="")
     processed 4 tokens with 1 phrases; found: 2 phrases; correct: 1.
     accuracy:  75.00%; precision:  50.00%; recall: 100.00%; FB1:  66.67
