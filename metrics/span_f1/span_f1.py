@@ -1,7 +1,6 @@
 """span_f1: exact-match entity F1 of tag sequences, a drop-in for evaluate's seqeval metric."""
 
 import warnings
-from collections.abc import Sequence
 from typing import Any
 
 import evaluate
@@ -54,7 +53,8 @@ Args:
     mode: None (seqeval default / conlleval) or "strict".
     suffix: True when tags put the prefix last ("PER-B").
     zero_division: "warn", 0 or 1: the value of a score whose denominator is 0.
-    label_list: tag string of each label id, when predictions/references are ids.
+    label_list: tag string of each label id, when predictions/references are ids: a list, or a
+        model's id2label ({0: "O", 1: "B-PER"}) or label2id ({"O": 0, "B-PER": 1}), read in id order.
     sample_weight: accepted for compatibility; seqeval ignores it too, so anything but None warns.
 Returns:
     {TYPE: {"precision", "recall", "f1", "number"}} per type (number = gold chunks),
@@ -107,7 +107,7 @@ class SpanF1(SpanMetric):
         mode: str | None = None,
         suffix: bool = False,
         zero_division: str | int = "warn",
-        label_list: Sequence[str] | None = None,
+        label_list: Any = None,
         sample_weight: Any = None,
     ) -> dict[str, Any]:
         if sample_weight is not None:

@@ -24,6 +24,9 @@ IGNORE_INDEX = -100
 SIDES = ("predictions", "references")
 """How errors name the two sides of a pair."""
 
+LabelList = Sequence[str] | Mapping[int, str] | Mapping[str, int]
+"""The tag of each label id: a list, or a model's ``id2label`` or ``label2id`` (see :func:`read_label_list`)."""
+
 
 class TagTypeError(TypeError, ValueError):
     """A tag that is not a string (None, an integer id without ``label_list``).
@@ -56,18 +59,42 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def locate(lengths: np.ndarray, flat_index: int) -> tuple[int, int]:
+    """(sentence, position) of the item at ``flat_index`` of sentences of these lengths, concatenated."""
+    ends = np.cumsum(lengths)
+    sentence = int(np.searchsorted(ends, flat_index, side="right"))
+    return sentence, int(flat_index - (ends[sentence] - lengths[sentence]))
+
+
+@dataclass(frozen=True)
+class Given:
+    """Label id rows as given, before the positions whose reference is -100 were dropped: which
+    positions were kept (flat, rows concatenated) and each row's length. Errors name a token by
+    its column in the row as given: the padded row a Trainer user looks at."""
+
+    kept: np.ndarray
+    lengths: np.ndarray
+
+    def locate(self, kept_index: int) -> tuple[int, int]:
+        """(sentence, column as given) of the ``kept_index``-th kept position."""
+        return locate(self.lengths, int(np.flatnonzero(self.kept)[kept_index]))
+
+
 @dataclass(frozen=True)
 class Encoded:
     """One side: ``codes`` (one per token, sentences concatenated) and ``lengths`` (tokens per sentence)."""
 
     codes: np.ndarray
     lengths: np.ndarray
+    given: Given | None = None
+    """Label ids some of whose positions were dropped (-100 references): where errors look tokens up."""
 
     def locate(self, flat_index: int) -> tuple[int, int]:
-        """(sentence, position) of the token at ``flat_index`` in ``codes``."""
-        ends = np.cumsum(self.lengths)
-        sentence = int(np.searchsorted(ends, flat_index, side="right"))
-        return sentence, int(flat_index - (ends[sentence] - self.lengths[sentence]))
+        """(sentence, position) of the token at ``flat_index`` in ``codes``, the position counted in the
+        sentence as given."""
+        if self.given is not None:
+            return self.given.locate(flat_index)
+        return locate(self.lengths, flat_index)
 
 
 @dataclass(frozen=True)
@@ -126,9 +153,12 @@ class _Vocab(dict):
 
 
 def encode(
-    predictions: Any, references: Any, *, label_list: Sequence[str] | None = None, names: tuple[str, str] = SIDES
+    predictions: Any, references: Any, *, label_list: LabelList | None = None, names: tuple[str, str] = SIDES
 ) -> EncodedPair:
     """Encode both sides and check that they align sentence by sentence and token by token.
+
+    ``label_list``, read by :func:`read_label_list`, marks integer label ids; errors name
+    a label id's position in its row as given, the positions of -100 counted.
 
     Raises:
         ValueError: different numbers of sentences, a sentence whose two sides differ
@@ -235,13 +265,71 @@ def check_aligned(pred_lengths: Any, ref_lengths: Any) -> None:
 
 # --------------------------------------------------------------------------- label ids
 
-def _encode_ids(predictions: Any, references: Any, label_list: Sequence[str], names: tuple[str, str]) -> EncodedPair:
+def read_label_list(label_list: Any) -> tuple[str, ...]:
+    """The tag of each label id, from ``label_list`` as every door that takes one reads it.
+
+    A sequence gives id ``i`` the tag at position ``i``. A mapping is read as id -> tag
+    either way round: ``{0: "O", 1: "B-PER"}`` (a model's ``id2label``) as it stands,
+    ``{"O": 0, "B-PER": 1}`` (``label2id``) inverted; never in the mapping's own order.
+    The ids of a mapping must be exactly 0..n-1.
+
+    >>> read_label_list({"B-PER": 1, "O": 0})
+    ('O', 'B-PER')
+
+    Raises:
+        TypeError: None, a string, an unordered collection (a set), a tag that is not a
+            string, a mapping that is neither id -> tag nor tag -> id.
+        ValueError: a mapping whose ids are not 0..n-1 (names the first id missing), or
+            that gives one id to two tags.
+    """
+    what = "label_list must be the tag of each label id: a list, or a dict id -> tag (id2label) or tag -> id (label2id)"
+    if label_list is None or isinstance(label_list, (str, bytes)):
+        raise TypeError(f"{what}; got {'None' if label_list is None else f'one string {_short(label_list)}'}")
+    if isinstance(label_list, Mapping):
+        return _from_mapping(label_list, what)
+    if not isinstance(label_list, (Sequence, np.ndarray)):
+        raise TypeError(f"{what}; got a {type(label_list).__name__}, which has no order")
+    labels = tuple(label_list)
+    for label_id, tag in enumerate(labels):
+        if not isinstance(tag, str):
+            raise TypeError(f"{what}; label id {label_id} has {_short(tag)}, not a tag string")
+    return tuple(map(str, labels))
+
+
+def _from_mapping(mapping: Mapping[Any, Any], what: str) -> tuple[str, ...]:
+    """The tags of an id2label or label2id mapping, in id order (see :func:`read_label_list`)."""
+    def is_id(value: Any) -> bool:
+        return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+    items = list(mapping.items())
+    if all(is_id(key) and isinstance(value, str) for key, value in items):
+        pairs = [(int(key), value) for key, value in items]
+    elif all(isinstance(key, str) and is_id(value) for key, value in items):
+        pairs = [(int(value), key) for key, value in items]
+    else:
+        key, value = next((k, v) for k, v in items if not (is_id(k) and isinstance(v, str)))
+        # a config.json read as JSON has its id2label keys as strings
+        hint = "; convert the id strings to int" if isinstance(key, str) and key.isdigit() else ""
+        raise TypeError(f"{what}; the dict holds {_short(key)}: {_short(value)}, and its items must all be "
+                        f"int id: tag string, or all tag string: int id{hint}")
+    tags: dict[int, str] = {}
+    for label_id, tag in pairs:
+        if label_id in tags:
+            raise ValueError(f"label_list gives label id {label_id} to both {tags[label_id]!r} and {tag!r}")
+        tags[label_id] = tag
+    missing = next((i for i in range(len(tags)) if i not in tags), None)
+    if missing is not None:
+        given = ", ".join(map(str, sorted(tags)))
+        shown = given if len(given) <= 60 else given[:57] + "..."
+        raise ValueError(f"label_list has label ids {shown}; they must be exactly 0..{len(tags) - 1}, "
+                         f"and id {missing} is missing")
+    return tuple(tags[i] for i in range(len(tags)))
+
+
+def _encode_ids(predictions: Any, references: Any, label_list: Any, names: tuple[str, str]) -> EncodedPair:
     """Label ids -> codes; positions whose reference is -100 are dropped from both sides."""
-    labels = list(label_list)
-    if isinstance(label_list, str) or not all(isinstance(tag, str) for tag in labels):
-        shown = f", not one string ({_short(label_list)})" if isinstance(label_list, str) else ""
-        raise TypeError(f"label_list must be a list of tag strings, one per label id{shown}")
-    pred, ref, lengths = _kept_ids(predictions, references, names)
+    labels = read_label_list(label_list)
+    pred, ref, lengths, given = _kept_ids(predictions, references, names)
     vocab = _Vocab(O=0)
     remap = np.fromiter(map(vocab.__getitem__, labels), dtype=np.int32, count=len(labels))
     # one byte a code while the label list allows it, as the string path's codes
@@ -250,17 +338,20 @@ def _encode_ids(predictions: Any, references: Any, label_list: Sequence[str], na
     for name, ids in zip(names, (pred, ref)):
         if len(ids) and (ids.min() < 0 or ids.max() >= len(labels)):
             first = int(np.flatnonzero((ids < 0) | (ids >= len(labels)))[0])
-            sentence, token = Encoded(ids, lengths).locate(first)
+            sentence, token = Encoded(ids, lengths, given).locate(first)
             raise ValueError(
                 f"{name}, sentence {sentence}, token {token}: label id {int(ids[first])} is outside label_list "
                 f"(ids 0..{len(labels) - 1}; -100 is only ignored in references)"
             )
-        sides.append(Encoded(remap.take(ids), lengths))
+        sides.append(Encoded(remap.take(ids), lengths, given))
     return EncodedPair(sides[0], sides[1], tuple(vocab), names)
 
 
-def _kept_ids(predictions: Any, references: Any, names: tuple[str, str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Both sides' ids at the positions whose reference is not -100, flat, and the sentence lengths left."""
+def _kept_ids(
+    predictions: Any, references: Any, names: tuple[str, str]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, Given | None]:
+    """Both sides' ids at the positions whose reference is not -100, flat, the sentence lengths left, and
+    where the kept positions were in the rows as given (None when every position is kept)."""
     if hasattr(predictions, "shape") or hasattr(references, "shape"):
         grids = [_int_array(np.asarray(side.detach().cpu() if hasattr(side, "detach") else side), name)
                  for side, name in zip((predictions, references), names)]
@@ -269,7 +360,9 @@ def _kept_ids(predictions: Any, references: Any, names: tuple[str, str]) -> tupl
                              f"got shapes {grids[0].shape} and {grids[1].shape}")
         keep = grids[1] != IGNORE_INDEX
         kept = np.flatnonzero(keep)  # flat positions: taking them is faster than a 2-D boolean index
-        return grids[0].take(kept), grids[1].take(kept), np.count_nonzero(keep, axis=1).astype(np.int64)
+        lengths = np.count_nonzero(keep, axis=1).astype(np.int64)
+        given = None if len(kept) == keep.size else Given(keep.ravel(), np.full(len(keep), keep.shape[1]))
+        return grids[0].take(kept), grids[1].take(kept), lengths, given
     if _is_arrow(predictions) and _is_arrow(references):
         sides = [_arrow_list(side) for side in (predictions, references)]
         lengths = sides[1][1]
@@ -294,9 +387,9 @@ def _kept_ids(predictions: Any, references: Any, names: tuple[str, str]) -> tupl
         pred, ref = flat
     keep = ref != IGNORE_INDEX
     if keep.all():
-        return pred, ref, lengths
+        return pred, ref, lengths, None
     kept = np.bincount(np.repeat(np.arange(len(lengths)), lengths)[keep], minlength=len(lengths))
-    return pred[keep], ref[keep], kept.astype(np.int64)
+    return pred[keep], ref[keep], kept.astype(np.int64), Given(keep, lengths)
 
 
 def _int_array(values: np.ndarray, side: str) -> np.ndarray:

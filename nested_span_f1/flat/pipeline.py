@@ -26,7 +26,7 @@ from ..core.matching import match_exact
 from ..core.scores import ZeroDivision, summarize
 from ..core.spans import SpanArrays
 from .decoding import decode
-from .encoding import SIDES, Encoded, EncodedPair, encode
+from .encoding import SIDES, Encoded, EncodedPair, LabelList, encode
 from .schemes import SEQEVAL_DEFAULT, DefaultRules, Scheme
 from .tags import read_vocabulary
 
@@ -47,7 +47,7 @@ class Decoded:
 
 def _read(
     predictions: Any, references: Any, *, scheme: str | Scheme | None = None, mode: str | None = None,
-    suffix: bool = False, label_list: Sequence[str] | None = None, default_rules: DefaultRules = SEQEVAL_DEFAULT,
+    suffix: bool = False, label_list: LabelList | None = None, default_rules: DefaultRules = SEQEVAL_DEFAULT,
     names: tuple[str, str] = SIDES,
 ) -> tuple[EncodedPair, Callable[[Encoded], tuple[SpanArrays, int | None]], Scheme | None]:
     """Encode both sides and read their tags: the pair, a decoder of its sides, and the scheme chosen."""
@@ -122,7 +122,7 @@ def score_tags(
     mode: str | None = None,
     suffix: bool = False,
     zero_division: ZeroDivision = "warn",
-    label_list: Sequence[str] | None = None,
+    label_list: LabelList | None = None,
 ) -> dict[str, Any]:
     """Entity-level scores of tagged sentences, as :func:`nested_span_f1.core.scores.summarize` returns them.
 
@@ -134,7 +134,8 @@ def score_tags(
         mode: None (seqeval default / conlleval) or ``"strict"``.
         suffix: tags are ``PER-B`` rather than ``B-PER``.
         zero_division: "warn", 0 or 1, as in scikit-learn.
-        label_list: tag string of each label id.
+        label_list: tag string of each label id: a list, or a model's ``id2label`` or
+            ``label2id`` dict (read in id order, see :func:`nested_span_f1.flat.encoding.read_label_list`).
 
     >>> r = score_tags([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "B-LOC"]])
     >>> r["overall_precision"], r["overall_recall"], r["LOC"]["number"]

@@ -111,17 +111,54 @@ def read_vocabulary(
         # seqeval detects the strict scheme from the prefixes of the references
         in_references = np.bincount(pair.references.codes, minlength=len(pair.tags)) > 0
         found = np.unique(parsed.prefix[in_references])
-        chosen = detect_scheme(found)
-        if chosen is None:
-            letters = ", ".join(PREFIXES[p] for p in found) or "none"
-            raise ValueError(
-                f"strict mode needs a scheme: the reference prefixes ({letters}) are none of the sets seqeval "
-                "detects IOB2, IOE2, IOBES or BILOU from; pass the scheme the tags use (scheme= in Python, --scheme "
-                "on the command line): IOB2, IOB1, IOE1, IOE2, IOBES, BILOU or IO")
+        chosen = _detected(found, "the reference prefixes")
     outside = np.flatnonzero(present & ~chosen.allowed[parsed.prefix])
     if len(outside):
-        scheme_name, letters = chosen.name, ", ".join(chosen.letters)
-        pair.refuse(outside, lambda code: (
-            f"tag {pair.tags[code]!r}: prefix {PREFIXES[parsed.prefix[code]]} is not part of scheme {scheme_name} (allowed: {letters}); "
-            "pick the scheme the tags use, or score in default mode"))
+        pair.refuse(outside, lambda code: f"tag {pair.tags[code]!r}: {_outside(parsed, code, chosen)}")
     return parsed, chosen
+
+
+def _outside(parsed: ParsedTags, code: int, scheme: Scheme) -> str:
+    """Why a tag whose prefix the strict scheme lacks is refused."""
+    return (f"prefix {PREFIXES[parsed.prefix[code]]} is not part of scheme {scheme.name} (allowed: "
+            f"{', '.join(scheme.letters)}); pick the scheme the tags use, or score in default mode")
+
+
+def _detected(found: np.ndarray, what: str) -> Scheme:
+    """The scheme seqeval detects from these prefix codes; ValueError (naming ``what``) where it detects none."""
+    chosen = detect_scheme(found)
+    if chosen is None:
+        letters = ", ".join(PREFIXES[p] for p in found) or "none"
+        raise ValueError(
+            f"strict mode needs a scheme: {what} ({letters}) are none of the sets seqeval "
+            "detects IOB2, IOE2, IOBES or BILOU from; pass the scheme the tags use (scheme= in Python, --scheme "
+            "on the command line): IOB2, IOB1, IOE1, IOE2, IOBES, BILOU or IO")
+    return chosen
+
+
+def label_list_scheme(labels: Sequence[str], *, scheme: str | Scheme | None = None, strict: bool = False) -> Scheme | None:
+    """Read a model's whole tag vocabulary once, before any evaluation: the scheme to decode every batch with.
+
+    A label list holds every tag the model can output, so each must be well formed,
+    and in strict mode allowed by the scheme; without a scheme, strict mode detects it
+    from the label list's prefixes as seqeval does from the references' (never per
+    batch: a batch whose references are all ``O`` shows no scheme).
+
+    Raises:
+        ValueError: a malformed tag, a tag outside the strict scheme, or no scheme to
+            detect; the message names the tag and its label id.
+    """
+    parsed, problems = parse_tags(labels)
+    if problems:
+        code = min(problems)
+        raise ValueError(f"label_list: label id {code}, tag {labels[code]!r}: malformed: {problems[code]}")
+    chosen = get_scheme(scheme) if scheme is not None else None
+    if not strict:
+        return chosen
+    if chosen is None:
+        chosen = _detected(np.unique(parsed.prefix), "the label_list prefixes")
+    outside = np.flatnonzero(~chosen.allowed[parsed.prefix])
+    if len(outside):
+        code = int(outside[0])
+        raise ValueError(f"label_list: label id {code}, tag {labels[code]!r}: {_outside(parsed, code, chosen)}")
+    return chosen

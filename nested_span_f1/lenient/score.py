@@ -26,7 +26,7 @@ import numpy as np
 from ..core.matching import ExactMatch, match_exact
 from ..core.scores import ZeroDivision, check_zero_division, precision_recall_f1
 from ..core.spans import SpanArrays, spans_from_lists
-from ..flat.encoding import check_sides
+from ..flat.encoding import LabelList, check_sides
 from ..flat.pipeline import decode_pair
 from .counts import BREAKDOWN, LENIENT_SCHEMES, LenientCounts, LenientTally
 from .matching import PAIR_KINDS, Pairs, candidate_pairs, match_lenient
@@ -178,7 +178,7 @@ def read_sides(
     scheme: str | None = None,
     mode: str | None = None,
     suffix: bool = False,
-    label_list: Sequence[str] | None = None,
+    label_list: LabelList | None = None,
 ) -> tuple[SpanArrays, SpanArrays, dict[str, int]]:
     """Both sides as :class:`SpanArrays`, from tag sequences, span lists or SpanArrays.
 
@@ -289,7 +289,7 @@ def score_lenient(
     scheme: str | None = None,
     mode: str | None = None,
     suffix: bool = False,
-    label_list: Sequence[str] | None = None,
+    label_list: LabelList | None = None,
 ) -> dict[str, Any]:
     """Lenient entity scores (strict, exact, partial, type), error breakdown, per type.
 

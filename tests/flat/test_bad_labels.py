@@ -124,7 +124,8 @@ def test_non_string_reference_named():
         ),
         pytest.param(
             np.array([[0, 1, -100], [0, 7, 0]]), np.array([[0, 1, -100], [-100, 1, 1]]),
-            r"predictions, sentence 1, token 0: label id 7 is outside label_list", id="position-after-ignored",
+            # the column in the row as given (the padded row a Trainer user looks at), -100 positions counted
+            r"predictions, sentence 1, token 1: label id 7 is outside label_list", id="position-after-ignored",
         ),
     ],
 )
@@ -144,14 +145,14 @@ def test_id_sentence_counts_must_align():
 
 
 def test_label_list_of_non_strings():
-    with pytest.raises(TypeError, match="label_list must be a list of tag strings"):
+    with pytest.raises(TypeError, match=r"^label_list must be the tag of each label id.*label id 0 has 0, not a tag"):
         score_tags([[0]], [[0]], label_list=[0, 1])
 
 
 def test_label_list_as_one_string():
     """A string is a sequence of one-character strings: it is refused, not read as tags ' ', 'B', ..."""
-    with pytest.raises(TypeError, match=r"^label_list must be a list of tag strings, one per label id, not one string "
-                                        r"\('O B-PER'\)$"):
+    with pytest.raises(TypeError, match=r"^label_list must be the tag of each label id: a list, or a dict id -> tag "
+                                        r"\(id2label\) or tag -> id \(label2id\); got one string 'O B-PER'$"):
         score_tags([[1, 0]], [[1, 0]], label_list="O B-PER")
 
 
