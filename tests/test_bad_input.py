@@ -39,6 +39,9 @@ evaluate = pytest.importorskip("evaluate")
 
 LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
 """The label list of the id rows."""
+SCRAMBLED = [3, 0, 4, 1, 2]
+"""An order of the label ids that is not theirs: the order of the mapping rows' dicts."""
+TRAINER_FACTORIES = ("compute_metrics_for", "span_metrics_for", "layered_metrics_for")
 
 BIG = 2**63
 """The least integer an int64 cannot hold."""
@@ -50,8 +53,9 @@ class Bad:
 
     kind: ``tags``, ``ids`` (with ``label_list``), ``spans``, ``layers`` (pairs of
     sides); ``columns`` (gold and predicted column files), ``conlleval`` (stdin
-    bytes), ``corpus`` (a span-format file), ``trainer`` (a compute_metrics factory
-    and an EvalPrediction).
+    bytes), ``corpus`` (a span-format file), ``trainer`` (a compute_metrics factory,
+    or a tuple of those the row runs through, its options, and an EvalPrediction's
+    predictions and label_ids; both None: the factory must refuse its options).
     """
 
     id: str
@@ -432,11 +436,12 @@ CATALOGUE: list[Bad] = [
     Bad("trainer-logits-wider-than-label-list", "trainer",
         ("compute_metrics_for", {"label_list": LABELS[:3]}, np.eye(5)[[[1, 4]]], np.array([[1, 2]])),
         ValueError, ("sentence 0, token 1", "label id 4", "label_list"), side="predictions"),
+    # issue 26: refused when built, not at the first evaluation after eval_steps of training
     Bad("trainer-malformed-label", "trainer",
-        ("compute_metrics_for", {"label_list": ["O", "PER"]}, np.array([[1, 0]]), np.array([[0, 0]])),
-        ValueError, ("sentence 0, token 0", "'PER'"), side="predictions"),
+        (("compute_metrics_for", "layered_metrics_for"), {"label_list": ["O", "PER"]}, None, None),
+        ValueError, ("label_list", "label id 1", "'PER'", "malformed")),
     Bad("trainer-label-ids-none", "trainer",
-        ("compute_metrics_for", {"label_list": LABELS}, np.array([[1, 0]]), None), TypeError, ("integers",)),
+        (TRAINER_FACTORIES, {"label_list": LABELS}, np.array([[1, 0]]), None), TypeError, ("label_ids is None",)),
     Bad("trainer-span-label-ids-not-tuple", "trainer",
         ("span_metrics_for", {"label_list": ["O", "PER"]}, np.array([[1]]), np.array([[1]])), ValueError,
         ("label_ids must be (labels, starts, ends",)),
@@ -465,6 +470,105 @@ CATALOGUE: list[Bad] = [
     Bad("trainer-layered-id-outside", "trainer",
         ("layered_metrics_for", {"label_list": LABELS}, np.array([[[9, 0], [0, 0]]]), np.zeros((1, 2, 2), dtype=int)),
         ValueError, ("label id 9", "label_list")),
+    # issue 26: Trainer glue
+    # label_list as a model's id2label or label2id: read in id order, in every door that takes one
+    Bad("valid-ids-label2id-out-of-order", "ids", ids(), None,
+        options={"label_list": {LABELS[i]: i for i in SCRAMBLED}, "zero_division": 0},
+        same_as=([["B-PER", "I-PER", "O"], ["B-LOC"]], [["B-PER", "I-PER", "O"], ["B-LOC"]]), entries=VALID_IDS),
+    Bad("valid-ids-id2label-out-of-order", "ids", ids(3), None,
+        options={"label_list": {i: LABELS[i] for i in SCRAMBLED}, "zero_division": 0},
+        same_as=([["B-PER", "B-LOC", "O"], ["B-LOC"]], [["B-PER", "I-PER", "O"], ["B-LOC"]]), entries=VALID_IDS),
+    Bad("id-label-list-ids-with-a-gap", "ids", ids(), ValueError, ("label_list", "0..4", "id 3 is missing"),
+        options={"label_list": {0: "O", 1: "B-PER", 2: "I-PER", 4: "B-LOC", 5: "I-LOC"}}),
+    Bad("id-label-list-id-given-twice", "ids", ids(), ValueError, ("label_list", "label id 2", "'I-PER'", "'B-LOC'"),
+        options={"label_list": {"O": 0, "B-PER": 1, "I-PER": 2, "B-LOC": 2, "I-LOC": 4}}),
+    Bad("id-label-list-id-strings", "ids", ids(), TypeError, ("label_list", "'0': 'O'", "int"),
+        options={"label_list": {str(i): tag for i, tag in enumerate(LABELS)}}),
+    Bad("id-label-list-set", "ids", ids(), TypeError, ("label_list", "set", "no order"),
+        options={"label_list": set(LABELS)}),
+    # a position in ids is its column in the row as given, the -100 positions before it counted
+    Bad("id-outside-after-ignored-positions", "ids", ([[0, 1, 9]], [[-100, 1, 2]]), ValueError,
+        ("sentence 0, token 2", "label id 9"), side="predictions", options=ID),
+    Bad("id-malformed-tag-after-ignored-positions", "ids", ([[0, 0, 3]], [[-100, -100, 3]]), ValueError,
+        ("sentence 0, token 2", "'LOC'"), side="predictions", options={"label_list": ["O", "B-PER", "I-PER", "LOC"]}),
+    Bad("id-strict-prefix-after-ignored-positions", "ids", ([[0, 0, 3]], [[-100, 0, 3]]), ValueError,
+        ("sentence 0, token 2", "'S-PER'", "IOB2"), side="predictions",
+        options={"label_list": ["O", "B-PER", "I-PER", "S-PER"], "scheme": "IOB2", "mode": "strict"}),
+    Bad("trainer-id-outside-after-ignored-positions", "trainer",
+        ("compute_metrics_for", {"label_list": LABELS}, np.array([[0, 1, 9]]), np.array([[-100, 1, 2]])),
+        ValueError, ("sentence 0, token 2", "label id 9"), side="predictions"),
+    Bad("trainer-layered-id-outside-names-its-layer", "trainer",
+        ("layered_metrics_for", {"label_list": LABELS}, np.array([[[0, 0], [1, 9]]]), np.array([[[-100, -100], [1, 1]]])),
+        ValueError, ("sentence 0, token 1, layer 1", "label id 9"), side="predictions"),
+    Bad("trainer-span-id-outside-names-its-candidate", "trainer",
+        ("span_metrics_for", {"label_list": ["none", "PER"]}, np.array([[0, 5]]),
+         (np.array([[-100, 1]]), np.array([[0, 0]]), np.array([[1, 2]]))),
+        ValueError, ("sentence 0, candidate 1", "label id 5"), side="predictions"),
+    # every factory reads label_list by the same rule, and checks it (and every option) when built
+    *(Bad(f"trainer-{name}-{form}", "trainer", (factory, {"label_list": mapping, "entity_level": True}, pred, ref),
+          None, same_as={"label_list": plain, "entity_level": True})
+      for factory, plain, pred, ref in [
+          ("compute_metrics_for", LABELS, np.array([[1, 2, 3]]), np.array([[1, 2, 0]])),
+          ("layered_metrics_for", LABELS, np.array([[[1], [2], [3]]]), np.array([[[1], [2], [0]]])),
+          ("span_metrics_for", ["none", "PER", "LOC", "ORG"], np.array([[1, 3]]),
+           (np.array([[1, 2]]), np.array([[0, 1]]), np.array([[1, 2]])))]
+      for form, mapping in [("id2label", {i: plain[i] for i in reversed(range(len(plain)))}),
+                            ("label2id", {plain[i]: i for i in reversed(range(len(plain)))})]
+      for name in [factory.split("_")[0]]),
+    Bad("trainer-label-list-none", "trainer", (TRAINER_FACTORIES, {"label_list": None}, None, None), TypeError,
+        ("label_list", "got None")),
+    Bad("trainer-label-list-ids-with-a-gap", "trainer", (TRAINER_FACTORIES, {"label_list": {0: "O", 2: "B-PER"}}, None,
+                                                         None), ValueError, ("label_list", "id 1 is missing")),
+    Bad("trainer-label-list-set", "trainer", (TRAINER_FACTORIES, {"label_list": {"O", "B-PER"}}, None, None), TypeError,
+        ("label_list", "no order")),
+    Bad("trainer-strict-without-scheme-to-detect", "trainer",
+        (("compute_metrics_for", "layered_metrics_for"), {"label_list": ["O", "I-PER"], "mode": "strict"}, None, None),
+        ValueError, ("strict mode needs a scheme", "label_list prefixes (O, I)")),
+    Bad("trainer-strict-label-outside-scheme", "trainer",
+        (("compute_metrics_for", "layered_metrics_for"), {"label_list": [*LABELS, "S-PER"], "mode": "strict",
+                                                          "scheme": "IOB2"}, None, None),
+        ValueError, ("label id 5", "'S-PER'", "IOB2")),
+    Bad("trainer-unknown-mode", "trainer", (("compute_metrics_for", "layered_metrics_for"),
+                                            {"label_list": LABELS, "mode": "lenient"}, None, None),
+        ValueError, ("mode", "'lenient'")),
+    Bad("trainer-zero-division-2", "trainer", (TRAINER_FACTORIES, {"label_list": LABELS, "zero_division": 2}, None,
+                                               None), ValueError, ("zero_division", "2")),
+    # strict mode detects the scheme once, from label_list: a batch whose references are all O is no error
+    Bad("trainer-strict-batch-of-all-O-streamed", "trainer",
+        ("compute_metrics_for", {"label_list": LABELS, "mode": "strict"}, np.array([[0, 1, 0], [1, 2, 0], [3, 0, 0]]),
+         np.array([[0, 0, -100], [1, 2, 0], [3, 4, 0]])), None, options={"streamed": True},
+        same_as={"label_list": LABELS, "mode": "strict", "scheme": "IOB2"}),
+    Bad("trainer-layered-strict-batch-of-all-O-streamed", "trainer",
+        ("layered_metrics_for", {"label_list": LABELS, "mode": "strict"},
+         np.array([[[0], [1], [0]], [[1], [2], [0]]]), np.array([[[0], [0], [0]], [[1], [2], [0]]])), None,
+        options={"streamed": True}, same_as={"label_list": LABELS, "mode": "strict", "scheme": "IOB2"}),
+    # an evaluation interrupted midway, then reset: the next one reports its own counts
+    *(Bad(f"trainer-{factory.split('_')[0]}-interrupted-then-reset", "trainer", (factory, {"label_list": labels}, pred, ref),
+          None, options={"streamed": True, "interrupted": True}, same_as={"label_list": labels})
+      for factory, labels, pred, ref in [
+          ("compute_metrics_for", LABELS, np.array([[1, 2, 0], [3, 0, 0]]), np.array([[1, 2, 0], [3, 4, -100]])),
+          ("layered_metrics_for", LABELS, np.array([[[1], [2]], [[3], [0]]]), np.array([[[1], [2]], [[3], [4]]])),
+          ("span_metrics_for", ["none", "PER"], np.array([[1, 0], [0, 1]]),
+           (np.array([[1, 0], [0, 1]]), np.array([[0, 0], [0, 1]]), np.array([[1, 2], [1, 2]])))]),
+    # the span classifier: none_label, gold_spans rows and shapes
+    Bad("trainer-span-none-label-bool", "trainer",
+        ("span_metrics_for", {"label_list": ["none", "PER"], "none_label": True}, None, None), TypeError,
+        ("none_label", "True")),
+    Bad("trainer-span-none-label-none", "trainer",
+        ("span_metrics_for", {"label_list": ["none", "PER"], "none_label": None}, None, None), TypeError,
+        ("none_label", "None")),
+    Bad("trainer-span-gold-row-of-the-none-label", "trainer",
+        ("span_metrics_for", {"label_list": ["none", "PER"]}, np.array([[1, 0]]),
+         (np.array([[1, 0]]), np.array([[0, 1]]), np.array([[1, 2]]), np.array([[[0, 1, 1], [1, 2, 0]]]))),
+        ValueError, ("gold_spans", "sentence 0, row 1", "(1, 2)", "none label")),
+    Bad("trainer-span-starts-of-another-shape", "trainer",
+        ("span_metrics_for", {"label_list": ["none", "PER"]}, np.array([[1, 0]]),
+         (np.array([[1, 0]]), np.array([[0, 1, 2]]), np.array([[1, 2]]))),
+        ValueError, ("labels [1, 2]", "starts [1, 3]")),
+    Bad("trainer-span-gold-spans-none", "trainer",
+        ("span_metrics_for", {"label_list": ["none", "PER"]}, np.array([[1, 0]]),
+         (np.array([[1, 0]]), np.array([[0, 1]]), np.array([[1, 2]]), None)),
+        TypeError, ("gold_spans", "None")),
 ]
 
 
@@ -545,7 +649,7 @@ def _takes(door: Door, row: Bad) -> bool:
 def entries(row: Bad) -> list[str]:
     """Every entry point the row applies to."""
     if row.kind == "trainer":
-        return [row.data[0]]
+        return list(row.data[0]) if isinstance(row.data[0], tuple) else [row.data[0]]
     if row.kind in FILE_DOORS:
         return [d for d in FILE_DOORS[row.kind] if d.startswith("cli") or row.error is not None or row.same_as]
     names = [name for name, door in CORE_DOORS.items() if _takes(door, row)]
@@ -661,19 +765,45 @@ def _python_row(row: Bad, entry: str, metrics: dict[str, Any]) -> None:
     assert _plain(again) == _plain(expected), "the module gives other numbers after a failed call"
 
 
-def _trainer_row(row: Bad) -> None:
+def _batch(label_ids: Any, index: int) -> Any:
+    """Sentence ``index`` of label ids (an array, or a tuple of arrays), as a batch of one."""
+    if isinstance(label_ids, tuple):
+        return tuple(_batch(x, index) for x in label_ids)
+    return label_ids[index:index + 1]
+
+
+def _trainer_row(row: Bad, entry: str) -> None:
+    """The row through one factory: built (a row whose predictions and label_ids are None is about the
+    options alone), then called one shot, or with ``streamed`` one sentence a batch as Trainer does with
+    batch_eval_metrics (``interrupted``: after an evaluation stopped before its last batch, and a reset)."""
     from transformers import EvalPrediction
 
     from nested_span_f1.hf import nested_trainer, trainer
 
-    factory_name, kwargs, predictions, label_ids = row.data
-    factory = getattr(trainer if factory_name == "compute_metrics_for" else nested_trainer, factory_name)
+    _, kwargs, predictions, label_ids = row.data
+    factory = getattr(trainer if entry == "compute_metrics_for" else nested_trainer, entry)
 
     def call() -> Any:
         compute = factory(**kwargs)
-        return compute(EvalPrediction(predictions=predictions, label_ids=label_ids))
+        if predictions is None and label_ids is None:
+            return compute
+        if not row.options.get("streamed"):
+            return compute(EvalPrediction(predictions=predictions, label_ids=label_ids))
+        n = len(predictions)
+        if row.options.get("interrupted"):
+            for i in range(n - 1):
+                compute(EvalPrediction(predictions=predictions[i:i + 1], label_ids=_batch(label_ids, i)),
+                        compute_result=False)
+            compute.reset()
+        for i in range(n):
+            result = compute(EvalPrediction(predictions=predictions[i:i + 1], label_ids=_batch(label_ids, i)),
+                             compute_result=i == n - 1)
+        return result
 
-    _expect(row, call, None, side=row.side)
+    def one_shot() -> Any:
+        return factory(**row.same_as)(EvalPrediction(predictions=predictions, label_ids=label_ids))
+
+    _expect(row, call, one_shot, side=row.side)
 
 
 # --------------------------------------------------------------------------- files and the CLI
@@ -762,7 +892,7 @@ def _file_row(row: Bad, entry: str, tmp_path: Any, capsys: Any, monkeypatch: Any
 @pytest.mark.parametrize(("row", "entry"), CASES)
 def test_bad_input(row, entry, metrics, tmp_path, capsys, monkeypatch):
     if row.kind == "trainer":
-        _trainer_row(row)
+        _trainer_row(row, entry)
     elif row.kind in FILE_DOORS:
         _file_row(row, entry, tmp_path, capsys, monkeypatch)
     else:
@@ -819,6 +949,10 @@ STREAMED = {
     "layered_metrics_for": ({"label_list": LABELS}, np.array([[[1], [2]]]), np.array([[[1], [2]]]),
                             np.array([[[9], [0]]]), np.array([[[1], [0]]]), np.array([[[3], [0]]]),
                             np.array([[[1], [0]]])),
+    "span_metrics_for": ({"label_list": ["none", "PER"]}, np.array([[1, 0]]),
+                         (np.array([[1, 0]]), np.array([[0, 1]]), np.array([[1, 2]])), np.array([[7, 0]]),
+                         (np.array([[1, 0]]), np.array([[0, 1]]), np.array([[1, 2]])), np.array([[0, 0]]),
+                         (np.array([[1, 0]]), np.array([[0, 1]]), np.array([[1, 2]]))),
 }
 """Per factory: its options, a good batch, a batch it refuses, then the batch of the next evaluation."""
 

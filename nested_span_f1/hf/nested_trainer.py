@@ -24,37 +24,46 @@ layer is decoded like flat tags and a sentence's spans are the union of its laye
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from ..core.counts import Counts
-from ..core.scores import ZeroDivision
+from ..core.scores import ZeroDivision, check_zero_division
 from ..core.spans import SpanArrays
+from ..flat.encoding import SIDES, LabelList, read_label_list
 from ..flat.pipeline import decode_pair
+from ..flat.schemes import Scheme
+from ..flat.tags import label_list_scheme
 from ..nested.score import NestedCounts, count_arrays, summarize_nested
-from .trainer import predicted_ids, streaming, to_numpy, trainer_view
+from .trainer import StreamingMetrics, eval_arrays, predicted_ids, to_numpy, trainer_view
+
+LABEL_NAMES = ("labels", "span_starts", "span_ends", "gold_spans")
+"""The span classifier's ``TrainingArguments(label_names=...)``, in the order of ``label_ids``."""
 
 
-def _checked_spans(sentence: np.ndarray, start: np.ndarray, end: np.ndarray, label: np.ndarray,
-                   labels: tuple[str, ...], n_sentences: int, side: str) -> SpanArrays:
-    """Spans from parallel arrays, after checking offsets and label ids (messages name the sentence)."""
+def _checked_spans(sentence: np.ndarray, item: np.ndarray, start: np.ndarray, end: np.ndarray, label: np.ndarray,
+                   labels: tuple[str, ...], n_sentences: int, side: str, what: str) -> SpanArrays:
+    """Spans from parallel arrays, after checking offsets and label ids; messages name the sentence and the
+    ``what`` (candidate, gold_spans row) ``item`` of it, as the arrays were given."""
+    def where(k: int) -> str:
+        return f"{side}: sentence {int(sentence[k])}, {what} {int(item[k])}"
+
     for name, values in (("start", start), ("end", end), ("label id", label)):
         # a float or bool tensor would be truncated silently by the int64 cast below
         if not np.issubdtype(values.dtype, np.integer):
-            where = f"sentence {int(sentence[0])} has span {name} {values[0].item()!r}" if len(values) else "no spans"
-            raise TypeError(f"{side}: {where}; span {name}s must be integers, got an array of {values.dtype}")
+            found = f"{where(0)} has span {name} {values[0].item()!r}" if len(values) else f"{side}: no spans"
+            raise TypeError(f"{found}; span {name}s must be integers, got an array of {values.dtype}")
     bad = np.flatnonzero((start < 0) | (start >= end))
     if len(bad):
         k = bad[0]
-        raise ValueError(f"{side}: sentence {int(sentence[k])} has span start {int(start[k])}, end {int(end[k])}; "
+        raise ValueError(f"{where(k)} has span start {int(start[k])}, end {int(end[k])}; "
                          "spans need 0 <= start < end (end exclusive)")
     bad = np.flatnonzero((label < 0) | (label >= len(labels)))
     if len(bad):
         k = bad[0]
-        raise ValueError(f"{side}: sentence {int(sentence[k])}, span ({int(start[k])}, {int(end[k])}) has label id "
-                         f"{int(label[k])}, not one of 0..{len(labels) - 1}")
+        raise ValueError(f"{where(k)}, span ({int(start[k])}, {int(end[k])}) has label id {int(label[k])}, "
+                         f"not one of 0..{len(labels) - 1}")
 
     def as64(a: np.ndarray) -> np.ndarray:
         return np.asarray(a, dtype=np.int64)
@@ -64,7 +73,7 @@ def _checked_spans(sentence: np.ndarray, start: np.ndarray, end: np.ndarray, lab
 
 
 def candidate_spans(
-    ids: Any, starts: Any, ends: Any, mask: Any, label_list: Sequence[str], none_label: int, side: str = "predictions"
+    ids: Any, starts: Any, ends: Any, mask: Any, label_list: LabelList, none_label: int, side: str = "predictions"
 ) -> SpanArrays:
     """The candidates ``mask`` keeps whose label id is not ``none_label``, as spans.
 
@@ -72,55 +81,88 @@ def candidate_spans(
     """
     ids, starts, ends, mask = (to_numpy(x) for x in (ids, starts, ends, mask))
     keep = mask & (ids != none_label)
-    sentence, _ = np.nonzero(keep)
-    return _checked_spans(sentence, starts[keep], ends[keep], ids[keep], tuple(label_list), ids.shape[0], side)
+    sentence, candidate = np.nonzero(keep)
+    return _checked_spans(sentence, candidate, starts[keep], ends[keep], ids[keep], read_label_list(label_list),
+                          ids.shape[0], side, "candidate")
 
 
-def gold_span_rows(gold_spans: Any, label_list: Sequence[str]) -> SpanArrays:
-    """Gold spans from ``[batch, spans, 3]`` rows of ``(start, end, label id)``; negative starts are padding."""
+def gold_span_rows(gold_spans: Any, label_list: LabelList, none_label: int) -> SpanArrays:
+    """Gold spans from ``[batch, spans, 3]`` rows of ``(start, end, label id)``; negative starts are padding.
+
+    A row whose label id is ``none_label`` is refused: "no entity" is not a gold entity.
+    """
     rows = to_numpy(gold_spans)
     if rows.ndim != 3 or rows.shape[-1] != 3:
         raise ValueError(f"gold_spans must have shape [batch, spans, 3] (start, end, label id), got {list(rows.shape)}")
     keep = rows[..., 0] >= 0
-    sentence, _ = np.nonzero(keep)
+    sentence, row = np.nonzero(keep)
     kept = rows[keep]
-    return _checked_spans(sentence, kept[:, 0], kept[:, 1], kept[:, 2], tuple(label_list), rows.shape[0], "gold_spans")
+    spans = _checked_spans(sentence, row, kept[:, 0], kept[:, 1], kept[:, 2], read_label_list(label_list),
+                           rows.shape[0], "gold_spans", "row")
+    none = np.flatnonzero(spans.label == none_label)
+    if len(none):
+        k = int(none[0])
+        raise ValueError(f"gold_spans: sentence {int(sentence[k])}, row {int(row[k])}: span ({int(spans.start[k])}, "
+                         f"{int(spans.end[k])}) has label id {none_label}, the none label ({spans.labels[none_label]!r}); "
+                         "gold_spans rows are gold entities (pad with a negative start)")
+    return spans
+
+
+def _none_label(none_label: Any, labels: tuple[str, ...]) -> int:
+    """``none_label`` checked: an integer label id (not a bool) of ``labels``."""
+    if isinstance(none_label, bool) or not isinstance(none_label, (int, np.integer)):
+        raise TypeError(f"none_label must be an integer label id (the \"no entity\" class), got {none_label!r}")
+    if not 0 <= none_label < len(labels):
+        raise ValueError(f"none_label {none_label} is not a label id below {len(labels)}")
+    return int(none_label)
 
 
 def span_metrics_for(
-    label_list: Sequence[str],
+    label_list: LabelList,
     *,
     none_label: int = 0,
     zero_division: ZeroDivision = 0,
     entity_level: bool = False,
-) -> Callable[..., dict[str, Any]]:
+) -> StreamingMetrics[NestedCounts]:
     """Build a ``compute_metrics`` for a span-classification model (see the module docstring).
 
+    Every option is checked here, before any training.
+
     Args:
-        label_list: the entity type of each label id (``label_list[none_label]`` is unused).
+        label_list: the entity type of each label id (``label_list[none_label]`` is unused):
+            a list in id order, or the model's ``id2label`` (or ``label2id``).
         none_label: the "no entity" label id.
         zero_division: "warn", 0 or 1.
         entity_level: also per-type keys (``protein_f1``, ...) and the breakdowns.
     """
-    labels = tuple(label_list)
-    if not 0 <= none_label < len(labels):
-        raise ValueError(f"none_label {none_label} is not a label id below {len(labels)}")
+    labels = read_label_list(label_list)
+    none = _none_label(none_label, labels)
+    check_zero_division(zero_division)
 
     def count(eval_pred: Any) -> NestedCounts:
-        if not isinstance(eval_pred.label_ids, (tuple, list)) or len(eval_pred.label_ids) not in (3, 4):
+        predictions, label_ids = eval_arrays(eval_pred)
+        if not isinstance(label_ids, (tuple, list)) or len(label_ids) not in (3, 4):
             raise ValueError('label_ids must be (labels, starts, ends[, gold_spans]): pass TrainingArguments('
                              'label_names=["labels", "span_starts", "span_ends"(, "gold_spans")])')
-        gold, starts, ends = (to_numpy(x) for x in eval_pred.label_ids[:3])
-        predicted = predicted_ids(eval_pred.predictions, gold)
+        for name, value in zip(LABEL_NAMES, label_ids):
+            if value is None:
+                raise TypeError(f"label_ids holds None for {name}: each of (labels, starts, ends[, gold_spans]) "
+                                "must be an array")
+        gold, starts, ends = (to_numpy(x) for x in label_ids[:3])
+        predicted = predicted_ids(predictions, gold)
+        shapes = {"labels": gold.shape, "starts": starts.shape, "ends": ends.shape, "predicted ids": predicted.shape}
+        if len(set(shapes.values())) > 1:
+            raise ValueError("labels, starts, ends and the predicted ids must have one shape [batch, candidates], got "
+                             + ", ".join(f"{name} {list(shape)}" for name, shape in shapes.items()))
         mask = gold != -100
-        predictions = candidate_spans(predicted, starts, ends, mask, labels, none_label)
-        if len(eval_pred.label_ids) == 4:
-            references = gold_span_rows(eval_pred.label_ids[3], labels)
+        predicted_spans = candidate_spans(predicted, starts, ends, mask, labels, none)
+        if len(label_ids) == 4:
+            references = gold_span_rows(label_ids[3], labels, none)
         else:
-            references = candidate_spans(gold, starts, ends, mask, labels, none_label, "references")
-        return count_arrays(predictions, references)
+            references = candidate_spans(gold, starts, ends, mask, labels, none, "references")
+        return count_arrays(predicted_spans, references)
 
-    return streaming(count, lambda c: trainer_view(summarize_nested(c, zero_division), entity_level=entity_level))
+    return StreamingMetrics(count, lambda c: trainer_view(summarize_nested(c, zero_division), entity_level=entity_level))
 
 
 def _layers(x: np.ndarray) -> np.ndarray:
@@ -129,14 +171,16 @@ def _layers(x: np.ndarray) -> np.ndarray:
 
 
 def count_layered_ids(
-    predictions: Any, references: Any, label_list: Sequence[str], *, scheme: str | None = None,
+    predictions: Any, references: Any, label_list: LabelList, *, scheme: str | Scheme | None = None,
     mode: str | None = None,
 ) -> NestedCounts:
     """Nested counts of layered label ids ``[batch, tokens, layers]`` (-100 in references skipped).
 
     A position skipped in one layer of a sentence must be skipped in every layer that
     has any position left (otherwise the layers' token offsets would disagree).
+    Errors name the sentence, token and layer as the arrays were given.
     """
+    labels = read_label_list(label_list)
     pred, ref = to_numpy(predictions), to_numpy(references)
     if ref.ndim != 3 or pred.shape != ref.shape:
         raise ValueError(f"layered predictions and references must both be [batch, tokens, layers], "
@@ -148,7 +192,15 @@ def count_layered_ids(
         s, t, layer = bad[0].tolist()
         raise ValueError(f"sentence {s}, token {t}: layer {layer} skips the position (-100) where another layer "
                          "scores it; every layer of a sentence must skip the same positions")
-    decoded = decode_pair(_layers(pred), _layers(ref), label_list=list(label_list), scheme=scheme, mode=mode)
+    for side, ids in zip(SIDES, (pred, ref)):
+        if not np.issubdtype(ids.dtype, np.integer):
+            raise TypeError(f"{side}: label ids must be integers, got an array of {ids.dtype}")
+        bad = np.argwhere(scored & ((ids < 0) | (ids >= len(labels))))
+        if len(bad):
+            s, t, layer = bad[0].tolist()
+            raise ValueError(f"{side}, sentence {s}, token {t}, layer {layer}: label id {int(ids[s, t, layer])} is "
+                             f"outside label_list (ids 0..{len(labels) - 1}; -100 is only ignored in references)")
+    decoded = decode_pair(_layers(pred), _layers(ref), label_list=labels, scheme=scheme, mode=mode)
     n_layers = ref.shape[2]
 
     def lift(side: SpanArrays) -> SpanArrays:
@@ -160,26 +212,35 @@ def count_layered_ids(
 
 
 def layered_metrics_for(
-    label_list: Sequence[str],
+    label_list: LabelList,
     *,
     scheme: str | None = None,
     mode: str | None = None,
     zero_division: ZeroDivision = 0,
     entity_level: bool = False,
-) -> Callable[..., dict[str, Any]]:
+) -> StreamingMetrics[NestedCounts]:
     """Build a ``compute_metrics`` for a layered tagger (see the module docstring).
 
+    Every option is checked here, before any training, as by
+    :func:`nested_span_f1.hf.trainer.compute_metrics_for`.
+
     Args:
-        label_list: the tag of each label id, the same for every layer.
-        scheme, mode: how each layer is decoded, as in :func:`nested_span_f1.score_tags`.
+        label_list: the tag of each label id, the same for every layer: a list in id
+            order, or the model's ``id2label`` (or ``label2id``).
+        scheme, mode: how each layer is decoded, as in :func:`nested_span_f1.score_tags`;
+            strict mode without a scheme detects it once, from the prefixes of ``label_list``.
         zero_division: "warn", 0 or 1.
         entity_level: also per-type keys and the breakdowns.
     """
-    labels = list(label_list)
+    labels = read_label_list(label_list)
+    chosen = label_list_scheme(labels, scheme=scheme, strict=mode == "strict")
+    decode_pair([], [], scheme=chosen, mode=mode)  # the pipeline refuses an unknown mode now, not at the first batch
+    check_zero_division(zero_division)
 
     def count(eval_pred: Any) -> NestedCounts:
-        references = to_numpy(eval_pred.label_ids)
-        predictions = predicted_ids(eval_pred.predictions, references)
-        return count_layered_ids(predictions, references, labels, scheme=scheme, mode=mode)
+        predictions, label_ids = eval_arrays(eval_pred)
+        references = to_numpy(label_ids)
+        return count_layered_ids(predicted_ids(predictions, references), references, labels, scheme=chosen,
+                                 mode=mode)
 
-    return streaming(count, lambda c: trainer_view(summarize_nested(c, zero_division), entity_level=entity_level))
+    return StreamingMetrics(count, lambda c: trainer_view(summarize_nested(c, zero_division), entity_level=entity_level))

@@ -6,26 +6,32 @@ Works both ways Trainer calls it:
   logits (or argmax ids, see :func:`argmax_logits`) and label ids;
 * streaming (``TrainingArguments(batch_eval_metrics=True)``): called once per batch
   with ``compute_result=False`` and tensors; only counts are kept between batches,
-  so memory does not grow with the eval set.
+  so memory does not grow with the eval set. An evaluation that stops midway leaves
+  its counts pending: pass ``callbacks=[reset_at_evaluation_start(compute_metrics)]``
+  (or call ``compute_metrics.reset()``) so that the next evaluation starts clean.
 
 Returns the keys of transformers' ``run_ner.py`` example (``precision``, ``recall``,
 ``f1``, ``accuracy``), scalars only, so any key can be ``metric_for_best_model``.
 Under Trainer the predictions of all processes are already gathered; for a loop of
 your own across processes, add each rank's counts with :func:`all_reduce_counts`.
-torch is imported only by :func:`all_reduce_counts`.
+torch is imported only by :func:`all_reduce_counts`, transformers only by
+:func:`reset_at_evaluation_start`.
 """
 from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+import weakref
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
 from ..core.counts import Counts
-from ..core.scores import ZeroDivision, summarize
-from ..flat.pipeline import count_tags
+from ..core.scores import ZeroDivision, check_zero_division, summarize
+from ..flat.encoding import LabelList, read_label_list
+from ..flat.pipeline import count_tags, decode_pair
+from ..flat.tags import label_list_scheme
 from ..views.tables import flatten
 
 RUN_NER_KEYS = {"overall_precision": "precision", "overall_recall": "recall", "overall_f1": "f1",
@@ -80,65 +86,143 @@ def trainer_view(result: Mapping[str, Any], *, entity_level: bool = False) -> di
     return out
 
 
-def streaming(
-    count: Callable[[Any], C], summarize_counts: Callable[[C], dict[str, Any]]
-) -> Callable[..., dict[str, Any]]:
-    """A ``compute_metrics`` for both of Trainer's calling conventions from a counting function.
+class StreamingMetrics(Generic[C]):
+    """A ``compute_metrics`` for both of Trainer's calling conventions, from a counting function.
 
-    ``count(eval_pred)`` turns one EvalPrediction into counts that add; one shot, the
-    counts are summarized at once; with ``batch_eval_metrics=True`` they are kept
-    per batch and summarized when Trainer passes ``compute_result=True``.
+    ``count(eval_pred)`` turns one EvalPrediction into counts that add. Called one shot
+    (``compute_result`` None), the counts are summarized at once. With
+    ``TrainingArguments(batch_eval_metrics=True)`` Trainer calls it once per batch: the
+    counts are kept (pending) and summarized, then dropped, when ``compute_result`` is
+    True, at the evaluation's last batch.
+
+    An evaluation that stops before its last batch (an exception in the model's
+    forward pass, a keyboard interrupt) leaves its batches pending, and no call tells
+    this object so: :meth:`reset` drops them, and
+    :func:`reset_at_evaluation_start` calls it at each evaluation's first batch. A batch
+    that ``count`` refuses drops the pending counts itself (its error ends the evaluation).
     """
-    pending: list[C] = []
 
-    def compute_metrics(eval_pred: Any, compute_result: bool | None = None) -> dict[str, Any]:
+    def __init__(self, count: Callable[[Any], C], summarize_counts: Callable[[C], dict[str, Any]]) -> None:
+        self._count = count
+        self._summarize = summarize_counts
+        self._pending: list[C] = []
+
+    def __call__(self, eval_pred: Any, compute_result: bool | None = None) -> dict[str, Any]:
         if compute_result is None:
-            return summarize_counts(count(eval_pred))
+            return self._summarize(self._count(eval_pred))
         try:
-            counts = count(eval_pred)
+            counts = self._count(eval_pred)
         except Exception:
             # a refused batch ends this evaluation; the next one must not count the batches added before it
-            pending.clear()
+            self.reset()
             raise
-        pending.append(counts)
+        self._pending.append(counts)
         if not compute_result:
             return {}
-        total = functools.reduce(operator.add, pending)
-        pending.clear()
-        return summarize_counts(total)
+        total = functools.reduce(operator.add, self._pending)
+        self.reset()
+        return self._summarize(total)
 
-    return compute_metrics
+    def reset(self) -> None:
+        """Drop the counts of an evaluation that never reached its last batch."""
+        self._pending.clear()
+
+
+def reset_at_evaluation_start(*metrics: StreamingMetrics[Any]) -> Any:
+    """A ``TrainerCallback`` that resets streaming ``compute_metrics`` at the start of each evaluation.
+
+    ``Trainer(..., compute_metrics=m, callbacks=[reset_at_evaluation_start(m)])``: with
+    ``batch_eval_metrics=True`` an evaluation that stopped midway (the model's forward
+    raised, a notebook cell was interrupted) leaves counts pending; this callback drops
+    them at the next evaluation's first batch, so that evaluation reports its own.
+
+    Trainer has no event at an evaluation's start; an evaluation starts at the first
+    prediction step after a training step, a finished evaluation or prediction, or on
+    another evaluation dataloader than the step before. Trainer builds a new dataloader
+    for each evaluation, except with ``dataloader_persistent_workers=True``: then an
+    evaluation interrupted and rerun with no training step between reuses the same
+    one, and ``m.reset()`` must be called by hand. transformers is imported here only.
+    """
+    from transformers import TrainerCallback
+
+    class ResetAtEvaluationStart(TrainerCallback):  # type: ignore[misc]
+        def __init__(self) -> None:
+            self.starting = True
+            self.loader: weakref.ref[Any] | None = None
+
+        def on_prediction_step(self, args: Any, state: Any, control: Any, eval_dataloader: Any = None,
+                               **kwargs: Any) -> None:
+            last = None if self.loader is None else self.loader()
+            if self.starting or last is not eval_dataloader:
+                for metric in metrics:
+                    metric.reset()
+                self.starting = False
+                self.loader = None if eval_dataloader is None else weakref.ref(eval_dataloader)
+
+        def between(self, *args: Any, **kwargs: Any) -> None:
+            self.starting = True
+
+        on_train_begin = on_step_begin = on_evaluate = on_predict = between
+
+    return ResetAtEvaluationStart()
+
+
+def eval_arrays(eval_pred: Any) -> tuple[Any, Any]:
+    """``(predictions, label_ids)`` of an EvalPrediction, neither of them None."""
+    for name in ("predictions", "label_ids"):
+        if getattr(eval_pred, name, None) is None:
+            raise TypeError(f"the EvalPrediction's {name} is None: compute_metrics needs the model's predictions and "
+                            "the label ids (Trainer passes them when the evaluation dataset has labels; see "
+                            "TrainingArguments(label_names=...))")
+    return eval_pred.predictions, eval_pred.label_ids
 
 
 def compute_metrics_for(
-    label_list: Sequence[str],
+    label_list: LabelList,
     *,
     scheme: str | None = None,
     mode: str | None = None,
     zero_division: ZeroDivision = 0,
     entity_level: bool = False,
-) -> Callable[..., dict[str, Any]]:
+) -> StreamingMetrics[Counts]:
     """Build a ``compute_metrics`` for Trainer that scores label ids against ``label_list``.
 
+    Every option is checked here, before any training: a Trainer run must not spend its
+    ``eval_steps`` to fail at the first evaluation.
+
     Args:
-        label_list: the tag of each label id (``model.config.id2label`` in id order).
-        scheme, mode: as in :func:`nested_span_f1.score_tags`.
+        label_list: the tag of each label id: a list in id order, or the model's
+            ``config.id2label`` (or ``label2id``), read in id order.
+        scheme, mode: as in :func:`nested_span_f1.score_tags`, except that strict mode
+            without a scheme detects it once, from the prefixes of ``label_list`` (seqeval
+            detects it from the references; one batch's references may be all ``O``).
         zero_division: "warn", 0 or 1 (0 by default: evaluation logs should not warn every step).
         entity_level: also return per-type keys (``PER_f1``, ...) and the other averages.
 
     Returns:
         ``compute_metrics(eval_pred, compute_result=None)`` giving ``precision``,
-        ``recall``, ``f1``, ``accuracy`` (see :func:`trainer_view`).
+        ``recall``, ``f1``, ``accuracy`` (see :func:`trainer_view`); with
+        ``batch_eval_metrics=True`` it streams (see :class:`StreamingMetrics`: pass
+        ``callbacks=[reset_at_evaluation_start(compute_metrics)]`` too).
+
+    Raises:
+        TypeError, ValueError: a ``label_list`` :func:`~nested_span_f1.flat.encoding.read_label_list`
+            refuses, a malformed tag in it (or one outside the strict scheme), an unknown
+            scheme or mode, a bad ``zero_division``.
     """
-    labels = list(label_list)
+    labels = read_label_list(label_list)
+    chosen = label_list_scheme(labels, scheme=scheme, strict=mode == "strict")
+    decode_pair([], [], scheme=chosen, mode=mode)  # the pipeline refuses an unknown mode now, not at the first batch
+    check_zero_division(zero_division)
 
     def count(eval_pred: Any) -> Counts:
-        references = to_numpy(eval_pred.label_ids)
-        predictions = predicted_ids(eval_pred.predictions, references)
+        predictions, label_ids = eval_arrays(eval_pred)
+        references = to_numpy(label_ids)
         # Trainer pads gathered batches with -100; positions with a -100 reference are skipped
-        return count_tags(predictions, references, label_list=labels, scheme=scheme, mode=mode)
+        return count_tags(predicted_ids(predictions, references), references, label_list=labels, scheme=chosen,
+                          mode=mode)
 
-    return streaming(count, lambda counts: trainer_view(summarize(counts, zero_division), entity_level=entity_level))
+    return StreamingMetrics(count, lambda c: trainer_view(summarize(c, zero_division), entity_level=entity_level))
 
 
 def all_reduce_counts(counts: C, group: Any = None) -> C:

@@ -1,4 +1,6 @@
 """Real Trainer runs (tiny random BERT, offline) with compute_metrics from label ids."""
+import copy
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +12,7 @@ seqeval_metrics = pytest.importorskip("seqeval.metrics")
 
 from nested_span_f1 import metric_path, score_tags
 from nested_span_f1.formats.columns import read_columns
-from nested_span_f1.hf.trainer import argmax_logits, compute_metrics_for
+from nested_span_f1.hf.trainer import argmax_logits, compute_metrics_for, reset_at_evaluation_start
 from nested_span_f1.hf.training import tiny_bert_config, word_tokenizer
 
 SAMPLES = Path(__file__).resolve().parents[2] / "nested_span_f1" / "sample_data"
@@ -49,7 +51,8 @@ def trained(setup, tmp_path_factory):
     return trainer
 
 
-def _trainer(setup, tmp_path, model=None, entity_level=False, split=None, **options):
+def _trainer(setup, tmp_path, model=None, entity_level=False, split=None, compute_metrics=None, callbacks=None,
+             **options):
     tok, new_model, rows = setup
     train, evaluation = (rows, rows) if split is None else (rows[:split], rows[split:])
     settings = {"per_device_train_batch_size": 4, "per_device_eval_batch_size": 4, "num_train_epochs": 4,
@@ -58,8 +61,8 @@ def _trainer(setup, tmp_path, model=None, entity_level=False, split=None, **opti
     return transformers.Trainer(
         model=model or new_model(), args=transformers.TrainingArguments(output_dir=str(tmp_path), **settings),
         train_dataset=train, eval_dataset=evaluation, data_collator=transformers.DataCollatorForTokenClassification(tok),
-        compute_metrics=compute_metrics_for(LABELS, entity_level=entity_level),
-        preprocess_logits_for_metrics=argmax_logits,
+        compute_metrics=compute_metrics or compute_metrics_for(LABELS, entity_level=entity_level),
+        preprocess_logits_for_metrics=argmax_logits, callbacks=callbacks,
     )
 
 
@@ -140,3 +143,43 @@ def test_evaluator_equals_scoring_the_models_predictions_directly(setup, trained
         assert {k: result[k] for k in direct} == direct
         results.append(direct)
     assert "invalid_predicted_chunks" not in results[0] and results[1]["invalid_predicted_chunks"] > 0, results
+
+
+def _raising_once(model, at):
+    """The model, its forward raising once, at the ``at``-th batch it sees in evaluation mode (as a bad
+    input, a device error or a notebook interrupt stop an evaluation midway)."""
+    model = copy.deepcopy(model)
+    forward, seen = model.forward, []
+
+    @functools.wraps(forward)
+    def flaky(*args, **kwargs):
+        if not model.training:
+            seen.append(1)
+            if len(seen) == at:
+                raise RuntimeError("the evaluation stops here")
+        return forward(*args, **kwargs)
+
+    model.forward = flaky
+    return model
+
+
+@pytest.mark.parametrize("how", ["callback", "reset", "nothing"])
+def test_an_evaluation_stopped_midway_does_not_leak_into_the_next(setup, trained, tmp_path, how):
+    """batch_eval_metrics: an evaluation whose forward raises at its third batch (of four) leaves two batches
+    counted; with reset_at_evaluation_start (or a reset() by hand) the next evaluation reports its own counts."""
+    clean = _scores(_trainer(setup, tmp_path / "clean", model=trained.model, entity_level=True,
+                             batch_eval_metrics=True).evaluate())
+    metrics = compute_metrics_for(LABELS, entity_level=True)
+    trainer = _trainer(setup, tmp_path, model=_raising_once(trained.model, at=3), batch_eval_metrics=True,
+                       compute_metrics=metrics, callbacks=[reset_at_evaluation_start(metrics)] if how == "callback" else None)
+    assert len(trainer.get_eval_dataloader()) == 4
+    with pytest.raises(RuntimeError, match="stops here"):
+        trainer.evaluate()
+    if how == "reset":
+        metrics.reset()
+    again = _scores(trainer.evaluate())
+    if how == "nothing":  # what the callback is for: the stopped evaluation's two batches counted again
+        assert again["eval_PER_number"] > clean["eval_PER_number"]
+    else:
+        assert again == clean
+        assert _scores(trainer.evaluate()) == clean  # and the evaluation after a clean one

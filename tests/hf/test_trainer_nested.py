@@ -84,11 +84,11 @@ def test_span_factory_rejects_bad_input(span_batch):
         span_metrics_for(TYPES)(EvalPrediction(logits, gold))
     bad = ends.copy()
     bad[1, 0] = starts[1, 0]
-    with pytest.raises(ValueError, match=r"sentence 1 has span start 0, end 0"):
+    with pytest.raises(ValueError, match=r"sentence 1, candidate 0 has span start 0, end 0"):
         span_metrics_for(TYPES)(EvalPrediction(np.ones_like(gold), (gold, starts, bad)))
     wrong = logits.argmax(-1)
     wrong[2, 1] = 9
-    with pytest.raises(ValueError, match=r"predictions: sentence 2, span \(0, 2\) has label id 9, not one of 0..3"):
+    with pytest.raises(ValueError, match=r"predictions: sentence 2, candidate 1, span \(0, 2\) has label id 9, not one of 0..3"):
         span_metrics_for(TYPES)(EvalPrediction(wrong, (gold, starts, ends)))
     with pytest.raises(ValueError, match="none_label 4"):
         span_metrics_for(TYPES, none_label=4)
