@@ -7,13 +7,15 @@ initialised BERT and a word-piece vocabulary built from the training words;
 first sub-token, -100 elsewhere, as transformers' run_ner.py does
 (``--label-all-tokens`` gives every sub-token its word's label, B- turned into I-).
 
-Prints the metrics at every evaluation and writes them to ``OUTPUT/metrics.json``, the
-model and tokenizer to ``OUTPUT/model`` (a ``--model`` for a later run);
-with ``--predict``, also the test set's metrics and ``OUTPUT/test_predictions.conll``
-(token and predicted tag), which ``nested-span-f1 score --gold TEST --pred
-OUTPUT/test_predictions.conll`` scores to the same numbers.
+Trainer prints the metrics of every evaluation; they are also written to
+``OUTPUT/metrics.json`` (``--output-dir``, by default ``runs/train_ner`` under the
+current directory), the model and tokenizer to ``OUTPUT/model`` (a ``--model`` for a
+later run); with ``--predict``, also the test set's metrics and
+``OUTPUT/test_predictions.conll`` (token and predicted tag), which ``nested-span-f1
+score --gold TEST --pred OUTPUT/test_predictions.conll`` scores to the same numbers.
+With ``--batch-eval-metrics`` only counts are kept between evaluation batches.
 
-    python scripts/train_ner.py --output-dir runs/sample --predict
+    python scripts/train_ner.py --predict
     python scripts/train_ner.py --train train.conll --validation dev.conll --test test.conll \\
         --output-dir runs/conll --epochs 3 --entity-level --predict
 """
@@ -28,19 +30,20 @@ import numpy as np
 
 from nested_span_f1.flat.schemes import SCHEMES
 from nested_span_f1.formats.columns import ColumnFile, read_columns
-from nested_span_f1.hf.trainer import argmax_logits, compute_metrics_for
+from nested_span_f1.hf.trainer import argmax_logits, compute_metrics_for, reset_at_evaluation_start
 from nested_span_f1.hf.training import evaluation_log, splits, tiny_bert_config, word_tokenizer, write_json
 
 SAMPLE = Path(__file__).resolve().parents[1] / "nested_span_f1" / "sample_data" / "sample.gold.conll"
+OUTPUT = Path("runs") / "train_ner"
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--train", default=str(SAMPLE), help="training column file (default: the embedded sample)")
     p.add_argument("--validation", help="validation column file (default: --train)")
     p.add_argument("--test", help="test column file (default: --validation)")
     p.add_argument("--model", help="local checkpoint to fine-tune (default: a tiny random BERT)")
-    p.add_argument("--output-dir", required=True)
+    p.add_argument("--output-dir", default=str(OUTPUT), help=f"where everything is written (default: {OUTPUT})")
     p.add_argument("--epochs", type=float, default=3.0)
     p.add_argument("--batch-size", type=int, default=8)
     p.add_argument("--learning-rate", type=float,
@@ -146,12 +149,13 @@ def main(argv: list[str] | None = None) -> int:
         batch_eval_metrics=args.batch_eval_metrics,
     )
     log = evaluation_log()
+    # built before training: a label list or option it refuses stops the run here, not at the first evaluation
+    compute_metrics = compute_metrics_for(label_list, scheme=args.scheme, mode=args.mode, entity_level=args.entity_level)
     trainer = transformers.Trainer(
         model=model, args=training_args, train_dataset=rows["train"], eval_dataset=rows["validation"],
-        data_collator=transformers.DataCollatorForTokenClassification(tokenizer),
-        compute_metrics=compute_metrics_for(label_list, scheme=args.scheme, mode=args.mode,
-                                            entity_level=args.entity_level),
-        preprocess_logits_for_metrics=argmax_logits, callbacks=[log], processing_class=tokenizer,
+        data_collator=transformers.DataCollatorForTokenClassification(tokenizer), compute_metrics=compute_metrics,
+        preprocess_logits_for_metrics=argmax_logits, callbacks=[log, reset_at_evaluation_start(compute_metrics)],
+        processing_class=tokenizer,
     )
     trainer.train()
     trainer.save_model(str(out / "model"))

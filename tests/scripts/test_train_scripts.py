@@ -44,12 +44,21 @@ def _rescored(logged, prefix, rescored):
     return pairs
 
 
+def _printed_evaluations(stdout):
+    """The lines that print an evaluation's metrics (Trainer prints each once)."""
+    return [line for line in stdout.splitlines() if "eval_f1" in line]
+
+
 def test_train_ner_writes_metrics_and_predictions_the_cli_rescores(tmp_path):
-    stdout = _run(ROOT / "scripts" / "train_ner.py", "--output-dir", tmp_path, "--epochs", 4, "--batch-size", 4,
-                  "--eval-steps", 4, "--predict", "--entity-level")
+    # no --output-dir: runs/train_ner under the current directory
+    stdout = _run(ROOT / "scripts" / "train_ner.py", "--epochs", 4, "--batch-size", 4, "--eval-steps", 4, "--predict",
+                  "--entity-level", cwd=tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["runs"]
+    tmp_path = tmp_path / "runs" / "train_ner"
     metrics = json.loads((tmp_path / "metrics.json").read_text())
     assert [e["step"] for e in metrics["evaluations"]] == [4, 8, 12, 16]
-    assert "evaluation at step 16:" in stdout
+    printed = _printed_evaluations(stdout)
+    assert len(printed) == 4 and "'eval_PER_f1'" in printed[-1], printed
     test = metrics["test"]
     assert 0 < test["test_f1"] < 1
     rescored = _cli("score", "--gold", SAMPLES / "sample.gold.conll", "--pred", tmp_path / "test_predictions.conll",
@@ -90,9 +99,14 @@ def _check_checkpoints(out, gold, n_checkpoints, per_type):
 
 
 def test_train_nested_on_the_embedded_sample_streaming(tmp_path):
-    _run(ROOT / "scripts" / "train_nested.py", "--output-dir", tmp_path, "--epochs", 10, "--batch-size", 2,
-         "--save-steps", 10, "--learning-rate", 1e-2, "--batch-eval-metrics")
-    f1s = _check_checkpoints(tmp_path, SAMPLES / "nested.gold.jsonl", 3, per_type=False)
+    stdout = _run(ROOT / "scripts" / "train_nested.py", "--output-dir", tmp_path, "--epochs", 10, "--batch-size", 2,
+                  "--save-steps", 10, "--learning-rate", 1e-2, "--batch-eval-metrics", "--entity-level")
+    # each evaluation printed once (by Trainer), each checkpoint's test scores in one short line
+    assert len(_printed_evaluations(stdout)) == 3
+    tested = [line for line in stdout.splitlines() if " test: " in line]
+    assert [line.split()[0] for line in tested] == ["checkpoint-10", "checkpoint-20", "checkpoint-30"]
+    assert all(len(line) < 200 for line in tested), tested
+    f1s = _check_checkpoints(tmp_path, SAMPLES / "nested.gold.jsonl", 3, per_type=True)
     assert max(f1s) > 0
     first = (tmp_path / "checkpoint-30" / "test_predictions.jsonl").read_text().splitlines()[0]
     assert set(json.loads(first)) == {"tokens", "sent_id", "entity_mentions"}  # the gold file's format
@@ -102,6 +116,27 @@ def test_train_nested_on_the_embedded_sample_streaming(tmp_path):
          "--epochs", 1, "--batch-size", 2, "--learning-rate", 1e-4)
     again = json.loads((tmp_path / "again" / "metrics.json").read_text())
     assert again["evaluations"][0]["eval_f1"] > 0  # it starts from the trained weights
+
+
+def test_train_nested_defaults_learn_the_sample(tmp_path):
+    """The README's first command, as written: no option at all."""
+    stdout = _run(ROOT / "scripts" / "train_nested.py", cwd=tmp_path)
+    metrics = json.loads((tmp_path / "runs" / "train_nested" / "metrics.json").read_text())
+    f1s = [e["eval_f1"] for e in metrics["evaluations"]]
+    assert len(f1s) == 30 and f1s[-1] > 0, f1s
+    assert len(_printed_evaluations(stdout)) == 30
+
+
+@pytest.mark.parametrize("name", ["train_ner", "train_nested"])
+def test_help_shows_the_whole_description_and_the_defaults(name):
+    shown = _run(ROOT / "scripts" / f"{name}.py", "--help")
+    description = _script(name).__doc__
+    paragraphs = [" ".join(p.split()) for p in description.split("\n\n")]
+    assert len(paragraphs) >= 3
+    flat = " ".join(shown.split())
+    for paragraph in paragraphs:
+        assert paragraph in flat, paragraph
+    assert f"(default: runs/{name})" in flat
 
 
 @pytest.mark.skipif(not GENIA_TEST.exists(), reason=f"GENIA is not at {GENIA_TEST} (see ../shared/data/PROVENANCE.md)")
