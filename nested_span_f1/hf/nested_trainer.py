@@ -4,8 +4,11 @@ Both factories score label ids and tensors with the nested metric
 (:func:`nested_span_f1.nested.score.count_arrays`) without building a string per token,
 and stream like :func:`nested_span_f1.hf.trainer.compute_metrics_for`: with
 ``TrainingArguments(batch_eval_metrics=True)`` only :class:`NestedCounts` are kept
-between batches. They return ``precision``, ``recall``, ``f1`` (and, with
-``entity_level``, per-type and breakdown keys), all scalars.
+between batches, and an evaluation that stopped midway is dropped by ``reset()`` or by
+``callbacks=[reset_at_evaluation_start(compute_metrics)]``. They take ``label_list``
+as it does (a list, or a model's ``id2label`` / ``label2id``), check every option when
+built, and return ``precision``, ``recall``, ``f1`` (and, with ``entity_level``,
+per-type and breakdown keys), all scalars.
 
 Span classifier (:func:`span_metrics_for`): ``predictions`` are logits
 ``[batch, candidates, labels]`` (or their argmax), ``label_ids`` the tuple
