@@ -55,7 +55,8 @@ class Bad:
     sides); ``columns`` (gold and predicted column files), ``conlleval`` (stdin
     bytes), ``corpus`` (a span-format file), ``trainer`` (a compute_metrics factory,
     or a tuple of those the row runs through, its options, and an EvalPrediction's
-    predictions and label_ids; both None: the factory must refuse its options).
+    predictions and label_ids; both None: the factory must refuse its options);
+    ``Corpus`` (the arguments of a Corpus).
     """
 
     id: str
@@ -569,6 +570,58 @@ CATALOGUE: list[Bad] = [
         ("span_metrics_for", {"label_list": ["none", "PER"]}, np.array([[1, 0]]),
          (np.array([[1, 0]]), np.array([[0, 1]]), np.array([[1, 2]]), None)),
         TypeError, ("gold_spans", "None")),
+    # issue 26: inputs and Space
+    # ---------------------------------------------------------------- sequences only: a set is read in hash order
+    Bad("seq-tags-sentence-set", "tags", ([{"B-PER", "I-PER", "O"}, ["B-LOC"]], _ones("tags")[1]), TypeError,
+        ("sentence 0", "set {", "no order"), side="predictions"),
+    Bad("seq-tags-sentence-frozenset", "tags", (_ones("tags")[0], [frozenset({"B-PER", "O"}), ["B-LOC"]]), TypeError,
+        ("sentence 0", "frozenset", "no order"), side="references"),
+    Bad("seq-tags-predictions-set", "tags", ({("B-PER", "O")}, [["B-PER", "O"]]), TypeError,
+        ("list of sentences", "set {", "no order"), side="predictions"),
+    Bad("seq-tags-sentence-dict", "tags", ([{"B-PER": 0, "I-PER": 1, "O": 2}, ["B-LOC"]], _ones("tags")[1]), TypeError,
+        ("sentence 0", "dict {", "keys"), side="predictions"),
+    Bad("seq-tags-sentence-generator", "tags", ([(tag for tag in ("B-PER", "I-PER", "O")), ["B-LOC"]], _ones("tags")[1]),
+        TypeError, ("sentence 0", "generator", "used up"), side="predictions"),
+    Bad("seq-tags-references-dict-values", "tags", (_ones("tags")[0], {"s0": ["B-PER", "O", "O"], "s1": ["B-LOC"]}.values()),
+        TypeError, ("list of sentences", "dict_values"), side="references"),
+    Bad("seq-ids-sentence-set", "ids", ([{1, 2, 0}, [3]], [[1, 2, 0], [3]]), TypeError, ("sentence 0", "set {", "no order"),
+        side="predictions", options=ID),
+    Bad("seq-ids-references-frozenset", "ids", ([[1, 2, 0], [3]], [[1, 2, 0], frozenset({3})]), TypeError,
+        ("sentence 1", "frozenset", "no order"), side="references", options=ID),
+    Bad("seq-spans-sentence-set", "spans", ([{(0, 2, "PER"), (0, 1, "LOC")}, [(1, 2, "LOC")]], GOOD_SPANS), TypeError,
+        ("sentence 0", "set {", "no order"), side="predictions"),
+    Bad("seq-spans-sentence-iterator", "spans", (GOOD_SPANS, [GOOD_SPANS[0], iter(GOOD_SPANS[1])]), TypeError,
+        ("sentence 1", "list_iterator", "used up"), side="references"),
+    Bad("seq-spans-predictions-generator", "spans", ((spans for spans in GOOD_SPANS), GOOD_SPANS), TypeError,
+        ("list of sentences", "generator"), side="predictions"),
+    Bad("seq-spans-lengths-set", "spans", _ones("spans"), TypeError, ("lengths", "set {", "no order"),
+        options={"lengths": {2}}),
+    Bad("seq-layers-sentence-set", "layers", ([{("B-PER", "I-PER")}], [[["B-PER", "I-PER"]]]), TypeError,
+        ("sentence 0", "set {"), side="predictions"),
+    Bad("seq-layers-layer-set", "layers", ([[["B-PER", "I-PER"], {"O"}]], [[["B-PER", "I-PER"]]]), TypeError,
+        ("sentence 0", "set {"), side="predictions"),
+    Bad("seq-corpus-sentence-string", "Corpus", (["abc"], [[]]), TypeError, ("sentence 0", "str 'abc'", "token strings")),
+    Bad("seq-corpus-sentence-set", "Corpus", ([{"IL-2", "gene"}], [[]]), TypeError, ("sentence 0", "set {", "no order")),
+    Bad("seq-corpus-tokens-string", "Corpus", ("IL-2 gene", [[], []]), TypeError, ("tokens", "str 'IL-2 gene'")),
+    Bad("seq-corpus-token-int", "Corpus", ([["IL-2", 2]], [[]]), TypeError, ("sentence 0, token 1", "token 2")),
+    Bad("seq-corpus-entities-set", "Corpus", ([["IL-2", "gene"]], [{(0, 2, "DNA")}]), TypeError,
+        ("sentence 0", "set {", "no order")),
+    Bad("seq-corpus-sentence-ids-set", "Corpus", ([["a"], ["b"]], [[], []], {"s1", "s2"}), TypeError,
+        ("sentence_ids", "set {", "no order")),
+    Bad("trainer-predictions-set-rows", "trainer",
+        ("compute_metrics_for", {"label_list": LABELS}, [{1, 2}], np.array([[1, 2]])), TypeError,
+        ("predictions, row 0", "set {", "no order")),
+    Bad("trainer-label-ids-generator", "trainer",
+        ("compute_metrics_for", {"label_list": LABELS}, np.array([[1, 2]]), (row for row in [[1, 2]])), TypeError,
+        ("label_ids", "generator")),
+    Bad("trainer-span-starts-set-rows", "trainer",
+        ("span_metrics_for", {"label_list": ["O", "PER"]}, np.array([[1, 0]]),
+         (np.array([[1, 0]]), [{0, 1}], np.array([[2, 2]]))),
+        TypeError, ("label_ids[1] (span_starts), row 0", "set {", "no order")),
+    Bad("trainer-span-gold-spans-set", "trainer",
+        ("span_metrics_for", {"label_list": ["O", "PER"]}, np.array([[1, 0]]),
+         (np.array([[1, 0]]), np.array([[0, 1]]), np.array([[2, 2]]), [{(0, 2, 1)}])),
+        TypeError, ("gold_spans, row 0", "set {")),
 ]
 
 
@@ -613,6 +666,7 @@ CORE_DOORS = {
                            lenient.count_lenient),
     "score_nested": _door("spans", "lengths zero_division", nested.score_nested),
     "count_nested": _door("spans", "lengths", nested.count_nested),
+    "count_layered": _door("layers", "", nested.count_layered),
 }
 METRICS = {
     "span_f1": _door("tags ids", "scheme mode suffix zero_division label_list", nested_span_f1.score_tags),
@@ -650,6 +704,8 @@ def entries(row: Bad) -> list[str]:
     """Every entry point the row applies to."""
     if row.kind == "trainer":
         return list(row.data[0]) if isinstance(row.data[0], tuple) else [row.data[0]]
+    if row.kind == "Corpus":
+        return ["Corpus"]
     if row.kind in FILE_DOORS:
         return [d for d in FILE_DOORS[row.kind] if d.startswith("cli") or row.error is not None or row.same_as]
     names = [name for name, door in CORE_DOORS.items() if _takes(door, row)]
@@ -672,6 +728,7 @@ def test_catalogue_is_large_and_covers_every_door():
     covered = {entry for row in CATALOGUE for entry in entries(row)}
     expected = {*CORE_DOORS, "tags_to_spans", "read_columns", "read_corpus", "cli score", "cli conlleval",
                 "cli nested", "cli lenient", "compute_metrics_for", "span_metrics_for", "layered_metrics_for",
+                "Corpus",
                 *(f"{m}.{call}" for m in METRICS for call in ("compute", "add_batch"))}
     assert covered >= expected, expected - covered
 
@@ -889,10 +946,18 @@ def _file_row(row: Bad, entry: str, tmp_path: Any, capsys: Any, monkeypatch: Any
         assert fragment in lines[0], f"{fragment!r} not in {lines[0]!r}"
 
 
+# --------------------------------------------------------------------------- Corpus, paths, the Space
+
+def _corpus_row(row: Bad) -> None:
+    _expect(row, lambda: nested_span_f1.Corpus(*row.data), None)
+
+
 @pytest.mark.parametrize(("row", "entry"), CASES)
 def test_bad_input(row, entry, metrics, tmp_path, capsys, monkeypatch):
     if row.kind == "trainer":
         _trainer_row(row, entry)
+    elif row.kind == "Corpus":
+        _corpus_row(row)
     elif row.kind in FILE_DOORS:
         _file_row(row, entry, tmp_path, capsys, monkeypatch)
     else:

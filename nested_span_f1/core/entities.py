@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .sequences import check_each, check_sequence
 from .spans import SpanArrays, empty_spans, spans_from_lists
 
 Fragments = tuple[tuple[int, int], ...]
@@ -88,13 +89,11 @@ def split_entities(
     A fragmented entity whose fragments merge into one piece is contiguous and
     joins the spans as ``(start, end, label)``.
     """
-    if isinstance(sentences, (str, bytes, Mapping)):
-        raise TypeError(f"{side} must be a list with one list of spans per sentence")
+    check_sequence(sentences, side, "sentences (one list of spans per sentence)")
     contiguous: list[list[Any]] = []
     records: list[Record] = []
+    check_each(sentences, f"{side}, sentence {{}}", "spans")
     for s, items in enumerate(sentences):
-        if items is None or isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
-            raise TypeError(f"{side}, sentence {s}: expected a list of spans, got {items!r}")
         kept = []
         for item in items:
             if not is_fragmented(item):

@@ -6,11 +6,13 @@ that matching a whole corpus is a handful of array operations.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence, Sized
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from .sequences import check_sequence, is_sequence
 
 Span = tuple[int, int, str]
 """``(start, end, label)``: token offsets, start inclusive, end exclusive."""
@@ -89,8 +91,9 @@ def spans_from_lists(
     Traceback (most recent call last):
     TypeError: spans, sentence 0: span {'start': 0, 'end': 1.5, 'label': 'A'} has non-integer offsets (end 1.5); offsets must be ints, never truncated (position 0 in the sentence)
     """
-    if isinstance(sentences, (str, bytes, Mapping)):
-        raise TypeError(f"{side} must be a list with one list of spans per sentence")
+    check_sequence(sentences, side, "sentences (one list of spans per sentence)")
+    if lengths is not None:
+        check_sequence(lengths, "lengths", "token counts (one per sentence)")
     if lengths is not None and len(lengths) != len(sentences):
         raise ValueError(f"{side}: {len(sentences)} sentences of spans but {len(lengths)} sentences of tokens")
     fast = _vectorised(sentences, lengths)
@@ -114,7 +117,7 @@ def _columns(flat: list[Any]) -> tuple[list[Any], list[Any], list[Any]] | None:
 
 def _vectorised(sentences: Sequence[Iterable[Any]], lengths: Sequence[int] | None) -> SpanArrays | None:
     """The arrays of well-formed input, or None when a span-by-span check is needed."""
-    if any(isinstance(spans, (str, bytes, Mapping)) or not isinstance(spans, Sized) for spans in sentences):
+    if not set(map(type, sentences)) <= {list, tuple} and not all(map(is_sequence, sentences)):
         return None
     flat = [span for spans in sentences for span in spans]
     columns = _columns(flat)
@@ -130,7 +133,7 @@ def _vectorised(sentences: Sequence[Iterable[Any]], lengths: Sequence[int] | Non
         start, end = np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64)
     except OverflowError:
         return None
-    sizes = [len(spans) for spans in sentences]  # type: ignore[arg-type]  # all Sized, checked above
+    sizes = [len(spans) for spans in sentences]  # type: ignore[arg-type]  # all sequences, checked above
     sent = np.repeat(np.arange(len(sentences), dtype=np.int64), sizes)
     bad = (start < 0) | (start >= end)
     if lengths is not None:
@@ -170,8 +173,7 @@ def _checked(sentences: Sequence[Iterable[Any]], lengths: Sequence[int] | None, 
     sent, start, end, label = [], [], [], []
     names: dict[str, int] = {}
     for s, spans in enumerate(sentences):
-        if isinstance(spans, (str, bytes, Mapping)) or not isinstance(spans, Iterable):
-            raise TypeError(f"{side}, sentence {s}: expected a list of spans, got {spans!r}")
+        check_sequence(spans, f"{side}, sentence {s}", "spans")
         for j, span in enumerate(spans):
             where, position = f"{side}, sentence {s}: span {span!r}", f" (position {j} in the sentence)"
             b, e, lab = _fields(span, where, position)

@@ -18,6 +18,9 @@ from typing import Any, NoReturn
 
 import numpy as np
 
+from ..core.sequences import check_each, check_sequence
+from ..core.sequences import short_repr as _short
+
 IGNORE_INDEX = -100
 """Label id that marks positions to ignore (special tokens, non-first sub-tokens)."""
 
@@ -41,22 +44,15 @@ def check_sides(predictions: Any, references: Any, names: tuple[str, str] = SIDE
     both sides hold as many.
 
     Raises:
-        TypeError: a side that is None, a string, a mapping, or has no length.
+        TypeError: a side that is not a sequence (None, a string, a set, a mapping, an iterator; see
+            :func:`nested_span_f1.sequences.is_sequence`).
         ValueError: different numbers of sentences.
     """
     for name, side in zip(names, (predictions, references)):
-        if side is None or isinstance(side, (str, bytes, Mapping)) or not hasattr(side, "__len__"):
-            shown = "None" if side is None else f"{type(side).__name__} {_short(side)}"
-            raise TypeError(f"{name} must be a list of sentences (one list per sentence), got {shown}")
+        check_sequence(side, name, "sentences (one list per sentence)")
     if len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predicted sentences but {len(references)} reference sentences; "
                          "they must align sentence by sentence")
-
-
-def _short(value: Any) -> str:
-    """``repr(value)``, cut to a length a one-line message can hold."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def locate(lengths: np.ndarray, flat_index: int) -> tuple[int, int]:
@@ -190,15 +186,12 @@ def encode(
 
 
 def _check_sentences(sentences: Any, side: str) -> bool:
-    """TypeError unless every sentence of a side (checked by :func:`check_sides`) is a sequence of tags,
-    not a string. Returns True when every sentence is a plain list or tuple.
+    """TypeError unless every sentence of a side (checked by :func:`check_sides`) is a sequence of tags
+    (not a string, a set or an iterator). Returns True when every sentence is a plain list or tuple.
     """
     if set(map(type, sentences)) <= {list, tuple}:
         return True
-    for index, sentence in enumerate(sentences):
-        if isinstance(sentence, (str, bytes)) or not hasattr(sentence, "__len__"):
-            shown = "None" if sentence is None else f"{type(sentence).__name__} {_short(sentence)}"
-            raise TypeError(f"{side}, sentence {index}: expected a list of tags, got {shown}")
+    check_each(sentences, f"{side}, sentence {{}}", "tags")
     return False
 
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import InitVar, dataclass
+from itertools import chain
 from typing import Any
 
 from ..core.entities import check_entities, is_fragmented
+from ..core.sequences import check_each, check_sequence
 from ..core.spans import SpanArrays, spans_from_lists
 
 
@@ -45,6 +47,11 @@ class Corpus:
     their entities were checked then and are not checked again."""
 
     def __post_init__(self, checked: bool) -> None:
+        check_sequence(self.tokens, f"{self.source}, tokens", "sentences (one list of token strings per sentence)")
+        check_sequence(self.entities, f"{self.source}, entities", "sentences (one list of entities per sentence)")
+        for name in ("sentence_ids", "doc_ids"):
+            if getattr(self, name) is not None:
+                check_sequence(getattr(self, name), f"{self.source}, {name}", "ids (one per sentence)")
         if len(self.tokens) != len(self.entities):
             raise ValueError(f"{self.source}: {len(self.tokens)} sentences of tokens but {len(self.entities)} of entities")
         for name in ("sentence_ids", "doc_ids"):
@@ -54,6 +61,7 @@ class Corpus:
         if checked:
             return
         try:
+            check_tokens(self.tokens, self.source)
             check_entities(self.entities, self.lengths, self.source)
         except (ValueError, TypeError) as error:
             raise self._placed(error) from None
@@ -106,6 +114,20 @@ class Corpus:
             ]
             features["fragments"] = [{"fragments": [[datasets.Value("int32")]], "label": datasets.Value("string")}]
         return datasets.Dataset.from_dict(columns, features=datasets.Features(features))
+
+
+def check_tokens(tokens: Sequence[Any], source: str) -> None:
+    """TypeError naming the first sentence that is not a list of token strings: a sentence given as one
+    string would be read as its characters, a set in hash order."""
+    check_each(tokens, f"{source}, sentence {{}}", "token strings")
+    if set(map(type, chain.from_iterable(tokens))) <= {str}:
+        return
+    for s, sentence in enumerate(tokens):
+        for t, token in enumerate(sentence):
+            if not isinstance(token, str):
+                raise TypeError(f"{source}, sentence {s}, token {t}: token {token!r} is not a string; "
+                                "each sentence is a list of token strings")
+    raise AssertionError("no token that is not a string found")
 
 
 def _repeated(ids: Sequence[Any]) -> Any:

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.sequences import check_sequence, shown
 from ..core.spans import INT64_MAX, spans_from_lists
 from ..flat.encoding import check_aligned, check_sides
 
@@ -63,9 +64,9 @@ def _bad_item(item: Any, where: str, position: int, expected: str | None, kinds:
     if expected == "spans":
         return TypeError(f"{where}, span {position}: {item!r} is not a span; spans are {{'start', 'end', 'label'}} dicts")
     if expected == "layers":
-        return TypeError(f"{where}, layer {position}: {item!r} is not a tag layer (a list of tags)")
+        return TypeError(f"{where}, layer {position}: {shown(item)} is not a tag layer (a list of tags)")
     unit = "token" if set(kinds) <= {"tags", "ids"} else "position"
-    return TypeError(f"{where}, {unit} {position}: {item!r} is not {_either(ITEM_WORDS, kinds)}")
+    return TypeError(f"{where}, {unit} {position}: {shown(item)} is not {_either(ITEM_WORDS, kinds)}")
 
 
 def _mixed_with_spans(sentence: Sequence[Any], where: str) -> TypeError:
@@ -86,10 +87,9 @@ def _sentence_kind(sentence: Any, where: str, kinds: Sequence[str], context: str
     ``context`` is the kind already found in earlier sentences, which names what a
     bad item was expected to be.
     """
-    if hasattr(sentence, "__array__") and not isinstance(sentence, (Sequence, np.ndarray)):
+    check_sequence(sentence, where, _either(KIND_WORDS, kinds))
+    if not isinstance(sentence, (Sequence, np.ndarray)):
         sentence = np.asarray(sentence)
-    if isinstance(sentence, (str, bytes, Mapping)) or not isinstance(sentence, (Sequence, np.ndarray)):
-        raise TypeError(f"{where}: expected a list of {_either(KIND_WORDS, kinds)}, got {sentence!r}")
     if isinstance(sentence, np.ndarray):
         if sentence.ndim != 1:
             raise ValueError(f"{where}: expected one list per sentence, got an array of shape {sentence.shape}")

@@ -94,7 +94,7 @@ def gold_span_rows(gold_spans: Any, label_list: LabelList, none_label: int) -> S
 
     A row whose label id is ``none_label`` is refused: "no entity" is not a gold entity.
     """
-    rows = to_numpy(gold_spans)
+    rows = to_numpy(gold_spans, "gold_spans")
     if rows.ndim != 3 or rows.shape[-1] != 3:
         raise ValueError(f"gold_spans must have shape [batch, spans, 3] (start, end, label id), got {list(rows.shape)}")
     keep = rows[..., 0] >= 0
@@ -151,7 +151,8 @@ def span_metrics_for(
             if value is None:
                 raise TypeError(f"label_ids holds None for {name}: each of (labels, starts, ends[, gold_spans]) "
                                 "must be an array")
-        gold, starts, ends = (to_numpy(x) for x in label_ids[:3])
+        gold, starts, ends = (to_numpy(x, f"label_ids[{i}] ({name})")
+                              for i, (name, x) in enumerate(zip(LABEL_NAMES, label_ids[:3])))
         predicted = predicted_ids(predictions, gold)
         shapes = {"labels": gold.shape, "starts": starts.shape, "ends": ends.shape, "predicted ids": predicted.shape}
         if len(set(shapes.values())) > 1:
@@ -242,7 +243,7 @@ def layered_metrics_for(
 
     def count(eval_pred: Any) -> NestedCounts:
         predictions, label_ids = eval_arrays(eval_pred)
-        references = to_numpy(label_ids)
+        references = to_numpy(label_ids, "label_ids")
         return count_layered_ids(predicted_ids(predictions, references), references, labels, scheme=chosen,
                                  mode=mode)
 

@@ -29,6 +29,7 @@ import numpy as np
 
 from ..core.counts import Counts
 from ..core.scores import ZeroDivision, check_zero_division, summarize
+from ..core.sequences import check_rows
 from ..flat.encoding import LabelList, read_label_list
 from ..flat.pipeline import count_tags, decode_pair
 from ..flat.tags import label_list_scheme
@@ -41,10 +42,13 @@ RUN_NER_KEYS = {"overall_precision": "precision", "overall_recall": "recall", "o
 C = TypeVar("C")
 
 
-def to_numpy(x: Any) -> np.ndarray:
-    """A numpy array of a tensor (any device) or array-like."""
+def to_numpy(x: Any, name: str = "input") -> np.ndarray:
+    """A numpy array of a tensor (any device) or array-like; a set, a dict or a generator, or a list holding
+    one as a row, is refused naming ``name`` (see :func:`nested_span_f1.sequences.check_rows`)."""
     if hasattr(x, "detach"):
         x = x.detach().cpu().numpy()
+    if x is not None and not isinstance(x, np.ndarray):
+        check_rows(x, name)
     return np.asarray(x)
 
 
@@ -55,7 +59,7 @@ def first_output(predictions: Any) -> Any:
 
 def predicted_ids(predictions: Any, references: np.ndarray) -> np.ndarray:
     """The predicted label ids: the argmax of logits (one axis more than ``references``), or the ids as given."""
-    predicted = to_numpy(first_output(predictions))
+    predicted = to_numpy(first_output(predictions), "predictions")
     return predicted.argmax(-1) if predicted.ndim == references.ndim + 1 else predicted
 
 
@@ -217,7 +221,7 @@ def compute_metrics_for(
 
     def count(eval_pred: Any) -> Counts:
         predictions, label_ids = eval_arrays(eval_pred)
-        references = to_numpy(label_ids)
+        references = to_numpy(label_ids, "label_ids")
         # Trainer pads gathered batches with -100; positions with a -100 reference are skipped
         return count_tags(predicted_ids(predictions, references), references, label_list=labels, scheme=chosen,
                           mode=mode)

@@ -22,6 +22,7 @@ from ..core.counts import Additive, Counts, Mergeable, frozen_mapping
 from ..core.entities import Entities, check_entities, fragment_arrays
 from ..core.matching import ExactMatch, distinct, match_exact
 from ..core.scores import ZeroDivision, check_zero_division, precision_recall_f1, summarize
+from ..core.sequences import check_each
 from ..core.spans import SpanArrays
 from ..flat.encoding import check_sides
 from ..flat.pipeline import decode_pair
@@ -163,12 +164,14 @@ def decode_layers(
     layers. The same span in two layers stays a duplicate, counted by the matcher.
     """
     check_sides(predictions, references)
+    for name, side in (("predictions", predictions), ("references", references)):
+        check_each(side, f"{name}, sentence {{}}", "tag layers (one list of tags per layer)")
+        for s, layers in enumerate(side):
+            check_each(layers, f"{name}, sentence {s}, layer {{}}", "tags")
     pred_layers: list[Sequence[str]] = []
     ref_layers: list[Sequence[str]] = []
     owner: list[int] = []
     for s, (pred, ref) in enumerate(zip(predictions, references)):
-        if isinstance(pred, str) or isinstance(ref, str) or any(isinstance(x, str) for x in [*pred, *ref]):
-            raise TypeError(f"sentence {s}: layered tags must be a list of tag lists per sentence")
         n_tokens = len((list(pred) + list(ref) or [[]])[0])
         depth = max(len(pred), len(ref))
         pad = ["O"] * n_tokens

@@ -190,7 +190,8 @@ def test_bad_options(options, error, match):
 @pytest.mark.parametrize(
     ("predictions", "match"),
     [
-        pytest.param("B-PER O", r"predictions must be a list of sentences", id="string-corpus"),
+        pytest.param("B-PER O", r"^predictions: expected a list of sentences \(one list per sentence\), got str 'B-PER O'$",
+                     id="string-corpus"),
         pytest.param(["B-PER", "O"], r"predictions, sentence 0: expected a list of tags, got str 'B-PER'", id="flat-list"),
     ],
 )
