@@ -30,7 +30,7 @@ import pytest
 
 import nested_span_f1
 from nested_span_f1.cli.main import main
-from nested_span_f1.formats import FORMATS, read_corpus
+from nested_span_f1.formats import FORMATS, read_batches, read_corpus, read_dataset
 from nested_span_f1.formats import columns as conll
 from nested_span_f1.lenient import score as lenient
 from nested_span_f1.nested import score as nested
@@ -56,7 +56,8 @@ class Bad:
     bytes), ``corpus`` (a span-format file), ``trainer`` (a compute_metrics factory,
     or a tuple of those the row runs through, its options, and an EvalPrediction's
     predictions and label_ids; both None: the factory must refuse its options);
-    ``Corpus`` (the arguments of a Corpus).
+    ``Corpus`` (the arguments of a Corpus), ``path`` (a file of a kind, ``columns`` or
+    ``corpus``, given to its readers in another form than a str path).
     """
 
     id: str
@@ -622,6 +623,11 @@ CATALOGUE: list[Bad] = [
         ("span_metrics_for", {"label_list": ["O", "PER"]}, np.array([[1, 0]]),
          (np.array([[1, 0]]), np.array([[0, 1]]), np.array([[2, 2]]), [{(0, 2, 1)}])),
         TypeError, ("gold_spans, row 0", "set {")),
+    # ---------------------------------------------------------------- paths given as bytes, files opened as bytes
+    Bad("path-bytes-column-file", "path", ("columns", "bytes path"), None, same_as="str path"),
+    Bad("path-bytes-span-file", "path", ("corpus", "bytes path"), None, same_as="str path"),
+    Bad("path-binary-column-handle", "path", ("columns", "binary handle"), TypeError, ("gold.conll", "binary mode")),
+    Bad("path-bytes-column-lines", "path", ("columns", "bytes lines"), TypeError, ("line 1", "bytes", "decode")),
 ]
 
 
@@ -692,6 +698,9 @@ FILE_DOORS = {
     "conlleval": ("cli conlleval",),
     "corpus": ("read_corpus", "cli nested", "cli lenient"),
 }
+PATH_DOORS = {"columns": ("read_columns", "iter_columns"), "corpus": ("read_corpus", "read_batches", "read_dataset")}
+"""The readers of a file by its kind: a ``path`` row gives each the file in another form (a bytes path, a binary
+handle, bytes lines); valid forms must read as the str path reads."""
 
 
 def _takes(door: Door, row: Bad) -> bool:
@@ -706,6 +715,9 @@ def entries(row: Bad) -> list[str]:
         return list(row.data[0]) if isinstance(row.data[0], tuple) else [row.data[0]]
     if row.kind == "Corpus":
         return ["Corpus"]
+    if row.kind == "path":
+        kind, given = row.data
+        return [d for d in PATH_DOORS[kind] if given == "bytes path" or d in ("read_columns", "read_corpus")]
     if row.kind in FILE_DOORS:
         return [d for d in FILE_DOORS[row.kind] if d.startswith("cli") or row.error is not None or row.same_as]
     names = [name for name, door in CORE_DOORS.items() if _takes(door, row)]
@@ -728,7 +740,7 @@ def test_catalogue_is_large_and_covers_every_door():
     covered = {entry for row in CATALOGUE for entry in entries(row)}
     expected = {*CORE_DOORS, "tags_to_spans", "read_columns", "read_corpus", "cli score", "cli conlleval",
                 "cli nested", "cli lenient", "compute_metrics_for", "span_metrics_for", "layered_metrics_for",
-                "Corpus",
+                "Corpus", *PATH_DOORS["columns"], *PATH_DOORS["corpus"],
                 *(f"{m}.{call}" for m in METRICS for call in ("compute", "add_batch"))}
     assert covered >= expected, expected - covered
 
@@ -952,12 +964,35 @@ def _corpus_row(row: Bad) -> None:
     _expect(row, lambda: nested_span_f1.Corpus(*row.data), None)
 
 
+def _read(door: str, source: Any) -> Any:
+    """What a reader read, in a comparable form."""
+    if door in ("read_columns", "iter_columns"):
+        blocks = conll.read_columns(source) if door == "read_columns" else list(conll.iter_columns(source))
+        return [(b.fields, b.width, b.line) for b in (blocks.blocks if door == "read_columns" else blocks)]
+    if door == "read_dataset":
+        return read_dataset(source).to_dict()
+    corpora = [read_corpus(source)] if door == "read_corpus" else list(read_batches(source))
+    return [(c.format, c.source, list(c.tokens), list(c.entities)) for c in corpora]
+
+
+def _path_row(row: Bad, entry: str, tmp_path: Any) -> None:
+    kind, given = row.data
+    path = _write(tmp_path, "gold.conll" if kind == "columns" else "gold.json",
+                  GOOD_COLUMNS if kind == "columns" else GOOD_ONEIE)
+    with open(path, "rb") as handle:
+        source = {"bytes path": os.fsencode(path), "binary handle": handle,
+                  "bytes lines": handle.read().splitlines(keepends=True)}[given]
+        _expect(row, lambda: _read(entry, source), lambda: _read(entry, path))
+
+
 @pytest.mark.parametrize(("row", "entry"), CASES)
 def test_bad_input(row, entry, metrics, tmp_path, capsys, monkeypatch):
     if row.kind == "trainer":
         _trainer_row(row, entry)
     elif row.kind == "Corpus":
         _corpus_row(row)
+    elif row.kind == "path":
+        _path_row(row, entry, tmp_path)
     elif row.kind in FILE_DOORS:
         _file_row(row, entry, tmp_path, capsys, monkeypatch)
     else:

@@ -10,7 +10,11 @@ from itertools import accumulate, repeat
 from pathlib import Path
 from typing import Protocol, TextIO, Union
 
-Source = Union[str, "os.PathLike[str]", TextIO, Iterable[str]]
+PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+"""A file's path as ``open()`` takes it: text, bytes (decoded as the file system encodes names, with
+:func:`os.fsdecode`) or a path object. Every reader takes all three and names the file as text."""
+
+Source = PathLike | TextIO | Iterable[str]
 
 DOCSTART = "-DOCSTART-"
 
@@ -79,7 +83,7 @@ BOM = "\ufeff"
 """The UTF-8 byte-order mark some editors put first in a file: every reader skips it."""
 
 
-def _not_utf8(path: str | os.PathLike[str]) -> ValueError:
+def _not_utf8(path: PathLike) -> ValueError:
     """The error for a file that does not decode as UTF-8, naming its first bad line (found by a second,
     byte-wise pass: the decoder that failed reads ahead in blocks and cannot say which line it was on)."""
     with open(path, "rb") as handle:
@@ -87,22 +91,22 @@ def _not_utf8(path: str | os.PathLike[str]) -> ValueError:
             try:
                 raw.decode("utf-8")
             except UnicodeDecodeError as error:
-                return ValueError(f"{os.fspath(path)}, line {number}: bytes {raw[error.start:error.end + 3]!r} "
+                return ValueError(f"{os.fsdecode(path)}, line {number}: bytes {raw[error.start:error.end + 3]!r} "
                                   "are not UTF-8; save the file as UTF-8")
-    return ValueError(f"{os.fspath(path)}: not UTF-8; save the file as UTF-8")
+    return ValueError(f"{os.fsdecode(path)}: not UTF-8; save the file as UTF-8")
 
 
-def read_text(path: str | os.PathLike[str]) -> str:
+def read_text(path: PathLike) -> str:
     """A UTF-8 file's text without a leading byte-order mark; ValueError naming the line of bytes that are not UTF-8."""
     try:
-        return Path(path).read_text(encoding="utf-8-sig")
+        return Path(os.fsdecode(path)).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         raise _not_utf8(path) from None
 
 
-def text_lines(path: str | os.PathLike[str]) -> Iterator[str]:
+def text_lines(path: PathLike) -> Iterator[str]:
     """The lines of a UTF-8 file, one at a time, as :func:`read_text` reads them."""
-    with open(path, encoding="utf-8-sig") as handle:
+    with open(os.fsdecode(path), encoding="utf-8-sig") as handle:
         try:
             yield from handle
         except UnicodeDecodeError:
@@ -110,9 +114,9 @@ def text_lines(path: str | os.PathLike[str]) -> Iterator[str]:
 
 
 def _name(source: Source) -> str:
-    if isinstance(source, (str, os.PathLike)):
-        return os.fspath(source)
-    return getattr(source, "name", "<stream>") if isinstance(source, io.TextIOBase) else "<lines>"
+    if isinstance(source, (str, bytes, os.PathLike)):
+        return os.fsdecode(source)
+    return str(getattr(source, "name", "<stream>")) if isinstance(source, io.IOBase) else "<lines>"
 
 
 def read_blocks(
@@ -132,8 +136,12 @@ def read_blocks(
     first = 0
     try:
         for number, line in enumerate(lines, start):
-            if number == 1:
-                line = line.removeprefix(BOM)
+            if number == start:
+                if not isinstance(line, str):
+                    raise TypeError(f"{name}, line {number}: expected lines of text (str), got {type(line).__name__} "
+                                    f"{line!r:.60}; decode bytes first, or pass the file's path")
+                if start == 1:
+                    line = line.removeprefix(BOM)
             row = split(line)
             if row:
                 if width is None:
@@ -277,15 +285,18 @@ def iter_columns(source: Source, delimiter: str | None = None, name: str | None 
     """The sentences of a column file one :class:`Block` at a time, as :func:`read_columns` reads them;
     ``name`` names the source in messages (default: its path, or ``<lines>``)."""
     split, name = _splitter(delimiter), name or _name(source)
-    if isinstance(source, (str, os.PathLike)):
+    if isinstance(source, (str, bytes, os.PathLike)):
         return _file_blocks(source, delimiter, name)
+    if isinstance(source, (io.RawIOBase, io.BufferedIOBase)):
+        raise TypeError(f"{name}: a file opened in binary mode; open it as text (open(path, encoding='utf-8')), "
+                        "or pass its path")
     if isinstance(source, io.TextIOBase) and (delimiter is None or "\n" not in delimiter):
         return read_sentences(source, split=split, separator=delimiter, name=name)
     return read_blocks(source, split=split, name=name)
 
 
-def _file_blocks(path: str | os.PathLike[str], delimiter: str | None, name: str) -> Iterator[Block]:
-    with open(path, encoding="utf-8") as handle:
+def _file_blocks(path: PathLike, delimiter: str | None, name: str) -> Iterator[Block]:
+    with open(os.fsdecode(path), encoding="utf-8") as handle:
         yield from iter_columns(handle, delimiter, name)
 
 

@@ -7,14 +7,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from . import blocks as tx
 from . import records as js
-from .columns import read_text, text_lines
+from .columns import PathLike, read_text, text_lines
 from .corpus import Corpus
-
-PathLike = Union[str, "os.PathLike[str]"]
 
 
 @dataclass(frozen=True)
@@ -146,9 +144,10 @@ def read_corpus(path: PathLike, format: str | None = None) -> Corpus:
             line or sentence, and span), bytes that are not UTF-8 (naming the line).
         OSError: the file cannot be read.
     """
-    text = read_text(path)
-    name = get_format(format).name if format else detect_format(text, str(path))
-    return FORMATS[name].read(text, str(path))
+    source = os.fsdecode(path)
+    text = read_text(source)
+    name = get_format(format).name if format else detect_format(text, source)
+    return FORMATS[name].read(text, source)
 
 
 BATCH_LINES = 2_400
@@ -167,7 +166,7 @@ def read_batches(path: PathLike, format: str | None = None, lines: int | None = 
     :func:`read_corpus`.
     """
     lines = lines or BATCH_LINES
-    source = os.fspath(path)
+    source = os.fsdecode(path)
     rest = text_lines(path)
     head = list(islice(rest, lines))
     text = "".join(head)
@@ -192,7 +191,7 @@ def read_batches(path: PathLike, format: str | None = None, lines: int | None = 
 
 def write_corpus(corpus: Corpus, path: PathLike, format: str = "oneie") -> None:
     """Write a corpus in ``format`` (default: the OneIE jsonl of CNN_Nested_NER)."""
-    Path(path).write_text(get_format(format).write(corpus), encoding="utf-8")
+    Path(os.fsdecode(path)).write_text(get_format(format).write(corpus), encoding="utf-8")
 
 
 def read_dataset(path: PathLike, format: str | None = None) -> Any:
