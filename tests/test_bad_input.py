@@ -623,6 +623,10 @@ CATALOGUE: list[Bad] = [
         ("span_metrics_for", {"label_list": ["O", "PER"]}, np.array([[1, 0]]),
          (np.array([[1, 0]]), np.array([[0, 1]]), np.array([[2, 2]]), [{(0, 2, 1)}])),
         TypeError, ("gold_spans, row 0", "set {")),
+    # ---------------------------------------------------------------- offsets too large to pack (one sentence)
+    Bad("span-offset-near-2-62", "spans", spans(_span(2**62, 2**62 + 1)), ValueError,
+        ("sentence 0", "(4611686018427387904, 4611686018427387905, 'PER')", "too large to pack",
+         "token positions counted from 0"), side="predictions"),
     # ---------------------------------------------------------------- paths given as bytes, files opened as bytes
     Bad("path-bytes-column-file", "path", ("columns", "bytes path"), None, same_as="str path"),
     Bad("path-bytes-span-file", "path", ("corpus", "bytes path"), None, same_as="str path"),

@@ -7,6 +7,7 @@ lenient matching starts from its distinct spans.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,20 +52,41 @@ class ExactMatch:
         return Counts(labels, self.untyped, notes=self.notes)
 
 
-def _key_space(*sides: SpanArrays) -> tuple[int, int]:
+KEYS = 2**62
+"""Keys below this bound: a span's (sentence, start, end, label) packed into an int64, with room to compare."""
+
+
+def _key_space(*sides: SpanArrays, names: tuple[str, ...] = ()) -> tuple[int, int]:
     """(width, labels) that pack each span of these sides into one int64 key (sentence, start, end, label).
 
-    Raises ValueError when the offsets are too large for that.
+    Raises ValueError, naming the span with the largest end (on the side ``names`` gives), when the
+    offsets or the sentences are too many for that.
     """
     width = max(int(side.end.max(initial=0)) for side in sides) + 1
     n_labels = max(len(sides[0].labels), 1)
-    n_sentences = max(side.n_sentences for side in sides)
-    if max(n_sentences, 1) * width * width * n_labels >= 2**62:
-        raise ValueError(
-            f"spans too large to match ({n_sentences} sentences, offsets up to {width - 1}); "
-            "score the corpus in batches and add the counts"
-        )
+    n_sentences = max(max(side.n_sentences for side in sides), 1)
+    if n_sentences * width * width * n_labels >= KEYS:
+        raise _too_large(sides, names, n_sentences, n_labels)
     return width, n_labels
+
+
+def _too_large(sides: tuple[SpanArrays, ...], names: tuple[str, ...], n_sentences: int, n_labels: int) -> ValueError:
+    """What does not fit the keys, and what to do: offsets beyond what one sentence allows are not token
+    positions; offsets that fit one sentence fit a smaller batch of sentences."""
+    i = max(range(len(sides)), key=lambda k: int(sides[k].end.max(initial=0)))
+    side, row = sides[i], int(np.argmax(sides[i].end))
+    end = int(side.end[row])
+    where = f"{names[i]}, " if i < len(names) else ""
+    span = f"{where}sentence {int(side.sentence[row])}: span ({int(side.start[row])}, {end}, {side.labels[side.label[row]]!r})"
+    sizes = f"{n_sentences} sentence{'s' * (n_sentences != 1)}, {n_labels} label{'s' * (n_labels != 1)}"
+    packed = "each span's sentence, start, end and label are packed into one 64-bit key"
+    if (end + 1) ** 2 * n_labels < KEYS:
+        batch = (KEYS - 1) // ((end + 1) ** 2 * n_labels)
+        return ValueError(f"too many sentences to pack at once ({sizes}, offsets up to {end} in {span}): {packed}; "
+                          f"count at most {batch} sentences at a time and add the counts")
+    largest = math.isqrt((KEYS - 1) // (n_sentences * n_labels)) - 1
+    return ValueError(f"{span} has offsets too large to pack: {packed}, which holds offsets up to {largest} here "
+                      f"({sizes}); offsets are token positions counted from 0 in each sentence, so give them that way")
 
 
 def _distinct_keys(spans: SpanArrays, width: int, n_labels: int) -> tuple[np.ndarray, int]:
@@ -117,7 +139,7 @@ def match_exact(predictions: SpanArrays, references: SpanArrays) -> ExactMatch:
     if pred.labels != ref.labels or list(pred.labels) != sorted(pred.labels):
         # one label list, sorted: the rows' order (and the lenient matching's ties) depends on no input order
         pred, ref = shared_labels(pred, ref)
-    width, n_labels = _key_space(pred, ref)
+    width, n_labels = _key_space(pred, ref, names=("predictions", "references"))
     pred_set, pred_repeats = _distinct_keys(pred, width, n_labels)
     ref_set, ref_repeats = _distinct_keys(ref, width, n_labels)
     duplicates = pred_repeats, ref_repeats

@@ -1,13 +1,16 @@
 """The one exact matcher against Python sets: counts, untyped tallies, duplicates and which spans hit."""
 import random
+import re
 import warnings
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nested_span_f1.core.counts import Tally
 from nested_span_f1.core.matching import DuplicateSpanWarning, distinct, match_exact
-from nested_span_f1.core.spans import spans_from_lists
+from nested_span_f1.core.spans import SpanArrays, spans_from_lists
 
 LABELS = ("A", "B", "C")
 span = st.tuples(st.integers(0, 5), st.integers(1, 4), st.sampled_from(LABELS)).map(lambda t: (t[0], t[0] + t[1], t[2]))
@@ -65,6 +68,33 @@ def test_sides_must_align():
         match_exact(spans_from_lists([[], []]), spans_from_lists([[]]))
 
 
-def test_offsets_too_large_to_pack_are_refused():
-    with pytest.raises(ValueError, match=r"spans too large to match .* score the corpus in batches"):
-        match_exact(spans_from_lists([[(0, 2**40, "A")]]), spans_from_lists([[]]))
+def test_offsets_too_large_to_pack_are_refused_naming_the_span_and_the_bound():
+    """One sentence: batches would not help; the message names the span and the largest offset that packs."""
+    with pytest.raises(ValueError) as raised:
+        match_exact(spans_from_lists([[]]), spans_from_lists([[(0, 2**40, "A")]]))
+    assert str(raised.value) == (
+        "references, sentence 0: span (0, 1099511627776, 'A') has offsets too large to pack: each span's sentence, "
+        "start, end and label are packed into one 64-bit key, which holds offsets up to 2147483646 here (1 sentence, "
+        "1 label); offsets are token positions counted from 0 in each sentence, so give them that way")
+    largest = spans_from_lists([[(0, 2147483646, "A")]])
+    assert match_exact(largest, largest).counts().total == Tally(1, 1, 1)
+
+
+def _one_span_in(n_sentences: int, end: int) -> SpanArrays:
+    """A side of ``n_sentences`` sentences whose last holds the one span (0, end, "A")."""
+    one = np.array([0])
+    return SpanArrays(np.array([n_sentences - 1]), one, np.array([end]), one, ("A",), n_sentences)
+
+
+def test_too_many_sentences_to_pack_advise_a_batch_size_that_works():
+    side = _one_span_in(2**21, 2**21)
+    with pytest.raises(ValueError, match=r"^too many sentences to pack at once \(2097152 sentences, 1 label, offsets "
+                                         r"up to 2097152 in predictions, sentence 2097151: span \(0, 2097152, 'A'\)\)"):
+        match_exact(side, side)
+    with pytest.raises(ValueError) as raised:
+        distinct(side)
+    batch = int(re.search(r"count at most (\d+) sentences at a time and add the counts$", str(raised.value)).group(1))
+    fits = _one_span_in(batch, 2**21)
+    assert match_exact(fits, fits).counts().total == Tally(1, 1, 1)
+    with pytest.raises(ValueError, match="too many sentences"):
+        distinct(_one_span_in(batch + 1, 2**21))
