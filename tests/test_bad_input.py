@@ -632,6 +632,24 @@ CATALOGUE: list[Bad] = [
     Bad("path-bytes-span-file", "path", ("corpus", "bytes path"), None, same_as="str path"),
     Bad("path-binary-column-handle", "path", ("columns", "binary handle"), TypeError, ("gold.conll", "binary mode")),
     Bad("path-bytes-column-lines", "path", ("columns", "bytes lines"), TypeError, ("line 1", "bytes", "decode")),
+    # ---------------------------------------------------------------- json nulls where a list belongs
+    Bad("oneie-mentions-null", "corpus", ("oneie", b'{"tokens": ["IL-2"], "entity_mentions": null}\n'), TypeError,
+        ("gold.json", "line 1", "'entity_mentions'", "null"), cli=("gold.json", "line 1", "'entity_mentions'", "null")),
+    Bad("oneie-mention-null", "corpus", ("oneie", b'{"tokens": ["IL-2"], "entity_mentions": [null]}\n'), TypeError,
+        ("gold.json", "line 1", "'start'", "null"), cli=("gold.json", "line 1", "null")),
+    Bad("oneie-tokens-null", "corpus", ("oneie", b'{"tokens": null, "entity_mentions": []}\n'), TypeError,
+        ("gold.json", "line 1", "'tokens'", "null"), cli=("gold.json", "line 1", "'tokens'", "null")),
+    Bad("triaffine-entities-null", "corpus", ("triaffine", b'[{"tokens": ["IL-2"], "entities": null}]'), TypeError,
+        ("gold.json", "item 0", "'entities'", "null"), cli=("gold.json", "item 0", "'entities'", "null")),
+    Bad("pyramid-entities-null", "corpus", ("pyramid", b'[{"tokens": ["IL-2"], "entities": null}]'), TypeError,
+        ("gold.json", "item 0", "'entities'", "null"), cli=("gold.json", "item 0", "'entities'", "null")),
+    Bad("biaffine-ners-null", "corpus", ("biaffine", b'{"doc_key": "d", "sentences": [["IL-2"]], "ners": null}\n'),
+        TypeError, ("gold.json", "line 1", "'ners'", "null"), cli=("gold.json", "line 1", "'ners'", "null")),
+    Bad("biaffine-sentence-ners-null", "corpus",
+        ("biaffine", b'{"doc_key": "d", "sentences": [["IL-2"]], "ners": [null]}\n'), TypeError,
+        ("gold.json", "line 1, sentence 0", "'ners'", "null"), cli=("gold.json", "line 1, sentence 0", "null")),
+    Bad("w2ner-ner-null", "corpus", ("w2ner", b'[{"sentence": ["IL-2"], "ner": null}]'), TypeError,
+        ("gold.json", "item 0", "'ner'", "null"), cli=("gold.json", "item 0", "'ner'", "null")),
 ]
 
 

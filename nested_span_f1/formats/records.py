@@ -32,7 +32,7 @@ def json_records(text: str, source: str) -> Iterator[Record]:
         raise TypeError(f"{source}: expected a json list of sentences, got {type(data).__name__}")
     for number, item in enumerate(data):
         if not isinstance(item, Mapping):
-            raise TypeError(f"{source}, item {number}: expected a json object, got {item!r:.80}")
+            raise TypeError(f"{source}, item {number}: expected a json object, got {as_json(item)}")
         yield f"{source}, item {number}", item
 
 
@@ -48,15 +48,36 @@ def _loads(text: str, where: str) -> Any:
 def _parse(line: str, where: str) -> Record:
     record = _loads(line, where)
     if not isinstance(record, Mapping):
-        raise TypeError(f"{where}: expected a json object, got {record!r:.80}")
+        raise TypeError(f"{where}: expected a json object, got {as_json(record)}")
     return where, record
 
 
+def as_json(value: Any, limit: int = 80) -> str:
+    """A json value as the file spells it (``null``, ``"PER"``), shortened for a one-line message."""
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def field(record: Mapping[str, Any], key: str, where: str) -> Any:
-    """``record[key]``, or a ValueError naming the place and the missing key."""
-    if not isinstance(record, Mapping) or key not in record:
+    """``record[key]``; a TypeError naming the place when ``record`` is not a json object, a ValueError naming
+    the place and the missing key."""
+    if not isinstance(record, Mapping):
+        raise TypeError(f"{where}: expected a json object with {key!r}, got {as_json(record)}")
+    if key not in record:
         raise ValueError(f"{where}: {record!r:.120} has no {key!r} key")
     return record[key]
+
+
+def list_field(record: Mapping[str, Any], key: str, where: str) -> list[Any]:
+    """``record[key]`` checked to be a json list (``null`` there is refused naming the place, the key and the value)."""
+    return json_list(field(record, key, where), key, where)
+
+
+def json_list(value: Any, key: str, where: str) -> list[Any]:
+    """``value`` (the record's ``key``) checked to be a json list."""
+    if not isinstance(value, list):
+        raise TypeError(f"{where}: {key!r} must be a list, got {as_json(value)}")
+    return value
 
 
 def tokens(record: Mapping[str, Any], key: str, where: str) -> list[str]:
@@ -67,7 +88,7 @@ def tokens(record: Mapping[str, Any], key: str, where: str) -> list[str]:
 def token_list(value: Any, key: str, where: str) -> list[str]:
     """``value`` (the record's ``key``) checked to be a list of token strings."""
     if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
-        raise TypeError(f"{where}: {key!r} must be a list of token strings, got {value!r:.80}")
+        raise TypeError(f"{where}: {key!r} must be a list of token strings, got {as_json(value)}")
     return value
 
 
@@ -97,7 +118,7 @@ def read_oneie(text: str, source: str = "oneie", first_line: int = 1) -> Corpus:
     """CNN_Nested_NER / OneIE jsonl: ``tokens`` + ``entity_mentions: [{start, end, entity_type}]``."""
     records = list(jsonl_records(text, source, first_line))
     entities = [
-        [(field(m, "start", w), field(m, "end", w), field(m, "entity_type", w)) for m in field(r, "entity_mentions", w)]
+        [(field(m, "start", w), field(m, "end", w), field(m, "entity_type", w)) for m in list_field(r, "entity_mentions", w)]
         for w, r in records
     ]
     return Corpus([tokens(r, "tokens", w) for w, r in records], entities, _ids(records, "sent_id"),
@@ -126,7 +147,7 @@ def read_triaffine(text: str, source: str = "triaffine") -> Corpus:
     """Locate-and-Label / Triaffine / spERT json list: ``tokens`` + ``entities: [{type, start, end}]``."""
     records = list(json_records(text, source))
     entities = [
-        [(field(m, "start", w), field(m, "end", w), field(m, "type", w)) for m in field(r, "entities", w)]
+        [(field(m, "start", w), field(m, "end", w), field(m, "type", w)) for m in list_field(r, "entities", w)]
         for w, r in records
     ]
     return Corpus([tokens(r, "tokens", w) for w, r in records], entities, None, _ids(records, "org_id"),
@@ -155,7 +176,7 @@ def _pyramid_span(m: Any, where: str) -> Span:
 def read_pyramid(text: str, source: str = "pyramid") -> Corpus:
     """Pyramid json list: ``tokens`` + ``entities: [{entity_type, span: [start, end]}]``."""
     records = list(json_records(text, source))
-    entities = [[_pyramid_span(m, w) for m in field(r, "entities", w)] for w, r in records]
+    entities = [[_pyramid_span(m, w) for m in list_field(r, "entities", w)] for w, r in records]
     return Corpus([tokens(r, "tokens", w) for w, r in records], entities, None, None,
                   "pyramid", "end exclusive: offsets kept as they are", source, [w for w, _ in records])
 
@@ -187,14 +208,12 @@ def read_biaffine(text: str, source: str = "biaffine", first_line: int = 1) -> C
     docs: list[str] = []
     places: list[str] = []
     for where, record in jsonl_records(text, source, first_line):
-        sentences, ners = field(record, "sentences", where), field(record, "ners", where)
-        if not isinstance(sentences, list) or not isinstance(ners, list):
-            raise TypeError(f"{where}: 'sentences' and 'ners' must be lists, got {sentences!r:.40} and {ners!r:.40}")
+        sentences, ners = list_field(record, "sentences", where), list_field(record, "ners", where)
         if len(sentences) != len(ners):
             raise ValueError(f"{where}: {len(sentences)} sentences but {len(ners)} lists of ners")
         for k, (sent, ner) in enumerate(zip(sentences, ners)):
             words.append(token_list(sent, "sentences", f"{where}, sentence {k}"))
-            entities.append([_inclusive(t, f"{where}, sentence {k}") for t in ner])
+            entities.append([_inclusive(t, f"{where}, sentence {k}") for t in json_list(ner, "ners", f"{where}, sentence {k}")])
             docs.append(str(record.get("doc_key", where)))
             places.append(f"{where}, sentence {k}")
     return Corpus(words, entities, None, docs, "biaffine", "end inclusive: converted to exclusive (end + 1)", source,
@@ -232,7 +251,7 @@ def read_w2ner(text: str, source: str = "w2ner") -> Corpus:
     stays a discontinuous entity of fragments.
     """
     records = list(json_records(text, source))
-    entities = [[_w2ner_entity(m, w) for m in field(r, "ner", w)] for w, r in records]
+    entities = [[_w2ner_entity(m, w) for m in list_field(r, "ner", w)] for w, r in records]
     return Corpus([tokens(r, "sentence", w) for w, r in records], entities, None, None, "w2ner",
                   "token index lists: converted to exclusive spans (last index + 1); "
                   "lists with gaps kept as discontinuous fragments", source, [w for w, _ in records])
