@@ -23,6 +23,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -57,7 +58,8 @@ class Bad:
     or a tuple of those the row runs through, its options, and an EvalPrediction's
     predictions and label_ids; both None: the factory must refuse its options);
     ``Corpus`` (the arguments of a Corpus), ``path`` (a file of a kind, ``columns`` or
-    ``corpus``, given to its readers in another form than a str path).
+    ``corpus``, given to its readers in another form than a str path), ``space`` (a
+    Space request: text, upload, options).
     """
 
     id: str
@@ -91,6 +93,8 @@ GOOD_ONEIE = (b'{"tokens": ["IL-2", "gene", "expression"], "entity_mentions": '
               b'[{"start": 0, "end": 2, "entity_type": "DNA"}, {"start": 0, "end": 1, "entity_type": "protein"}]}\n'
               b'{"tokens": ["NF-kappa", "B"], "entity_mentions": [{"start": 0, "end": 2, "entity_type": "protein"}]}\n')
 BOM = b"\xef\xbb\xbf"
+SPACE_JSON = json.dumps({"predictions": [["B-PER", "I-PER", "O"], ["B-LOC"]], "references": [["B-PER", "O", "O"], ["B-LOC"]]})
+"""A valid request of every Space (tags, which all three metrics take), pasted as JSON."""
 EXAMPLES = {name: fmt.example().encode() for name, fmt in FORMATS.items()}
 """One sentence in each span format, as the format's writer writes it."""
 
@@ -650,6 +654,26 @@ CATALOGUE: list[Bad] = [
         ("gold.json", "line 1, sentence 0", "'ners'", "null"), cli=("gold.json", "line 1, sentence 0", "null")),
     Bad("w2ner-ner-null", "corpus", ("w2ner", b'[{"sentence": ["IL-2"], "ner": null}]'), TypeError,
         ("gold.json", "item 0", "'ner'", "null"), cli=("gold.json", "item 0", "'ner'", "null")),
+    # ---------------------------------------------------------------- the Space: every bad request is one plain sentence
+    Bad("space-deep-json", "space", ("[" * 5000, None, ""), ValueError, ("JSON input", "nests", "more than 8 deep")),
+    Bad("space-deep-json-in-an-object", "space", ('{"predictions": ' + "[" * 5000, None, ""), ValueError,
+        ("JSON input", "more than 8 deep")),
+    Bad("space-deep-json-python-can-read", "space",
+        ('{"predictions": ' + "[" * 900 + "]" * 900 + ', "references": []}', None, ""), ValueError,
+        ("JSON input", "more than 8 deep")),
+    Bad("space-deep-options", "space", (SPACE_JSON, None, "[" * 5000), ValueError, ("options", "more than 8 deep")),
+    Bad("space-deep-option-value", "space", (SPACE_JSON, None, '{"scheme": ' + "[" * 900 + "]" * 900 + "}"), ValueError,
+        ("options", "more than 8 deep")),
+    Bad("space-json-list", "space", ('[["B-PER", "O"]]', None, ""), ValueError, ("must be an object",)),
+    Bad("space-upload-dev-zero", "space", ("", ("device", "/dev/zero"), ""), ValueError, ("zero", "a device", "not a file")),
+    Bad("space-upload-folder", "space", ("", ("folder",), ""), ValueError, ("a folder", "not a file")),
+    Bad("space-upload-fifo", "space", ("", ("fifo",), ""), ValueError, ("a pipe", "not a file")),
+    Bad("space-upload-missing", "space", ("", ("missing",), ""), ValueError, ("cannot be read",)),
+    Bad("space-upload-json-with-bom", "space", ("", ("file", BOM + SPACE_JSON.encode()), ""), None,
+        same_as=(SPACE_JSON, None, "")),
+    Bad("space-paste-json-with-bom", "space", ("\ufeff" + SPACE_JSON, None, ""), None, same_as=(SPACE_JSON, None, "")),
+    Bad("space-options-with-bom", "space", (SPACE_JSON, None, '\ufeff{"zero_division": 0}'), None,
+        same_as=(SPACE_JSON, None, '{"zero_division": 0}')),
 ]
 
 
@@ -723,6 +747,8 @@ FILE_DOORS = {
 PATH_DOORS = {"columns": ("read_columns", "iter_columns"), "corpus": ("read_corpus", "read_batches", "read_dataset")}
 """The readers of a file by its kind: a ``path`` row gives each the file in another form (a bytes path, a binary
 handle, bytes lines); valid forms must read as the str path reads."""
+SPACE_DOORS = tuple(f"space {name}" for name in ("span_f1", "lenient_span_f1", "nested_span_f1"))
+"""The Space of each metric: its request handler (:class:`nested_span_f1.space.app.Scorer`)."""
 
 
 def _takes(door: Door, row: Bad) -> bool:
@@ -740,6 +766,8 @@ def entries(row: Bad) -> list[str]:
     if row.kind == "path":
         kind, given = row.data
         return [d for d in PATH_DOORS[kind] if given == "bytes path" or d in ("read_columns", "read_corpus")]
+    if row.kind == "space":
+        return list(SPACE_DOORS)
     if row.kind in FILE_DOORS:
         return [d for d in FILE_DOORS[row.kind] if d.startswith("cli") or row.error is not None or row.same_as]
     names = [name for name, door in CORE_DOORS.items() if _takes(door, row)]
@@ -762,7 +790,7 @@ def test_catalogue_is_large_and_covers_every_door():
     covered = {entry for row in CATALOGUE for entry in entries(row)}
     expected = {*CORE_DOORS, "tags_to_spans", "read_columns", "read_corpus", "cli score", "cli conlleval",
                 "cli nested", "cli lenient", "compute_metrics_for", "span_metrics_for", "layered_metrics_for",
-                "Corpus", *PATH_DOORS["columns"], *PATH_DOORS["corpus"],
+                "Corpus", *PATH_DOORS["columns"], *PATH_DOORS["corpus"], *SPACE_DOORS,
                 *(f"{m}.{call}" for m in METRICS for call in ("compute", "add_batch"))}
     assert covered >= expected, expected - covered
 
@@ -1007,6 +1035,56 @@ def _path_row(row: Bad, entry: str, tmp_path: Any) -> None:
         _expect(row, lambda: _read(entry, source), lambda: _read(entry, path))
 
 
+def _upload(spec: tuple[Any, ...] | None, tmp_path: Any) -> str | None:
+    """The path of an upload row's file: a device, a folder, a FIFO, a missing file, or a file of the given bytes."""
+    if spec is None:
+        return None
+    what = spec[0]
+    if what == "device":
+        return spec[1]
+    path = tmp_path / "upload.json"
+    if what == "folder":
+        path.mkdir()
+    elif what == "fifo":
+        os.mkfifo(path)
+    elif what == "file":
+        path.write_bytes(spec[1])
+    return str(path)
+
+
+def _space_row(row: Bad, entry: str, tmp_path: Any) -> None:
+    """The request through the Space's handler: a refused one is one plain sentence on the page (and the
+    exception behind it is the row's); a valid one gives the result of its plain form."""
+    from nested_span_f1.space.app import SPECS, Scorer, metric_script
+
+    name = entry.split()[1]
+    scorer = Scorer(metric_script(nested_span_f1.metric_path(name)), SPECS[name])
+    text, upload, options = row.data
+    request = (text, _upload(upload, tmp_path), options)
+
+    def alarm(*_: Any) -> None:
+        raise TimeoutError("the Space did not answer within 60 s")
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(60)
+    try:
+        page = scorer(*request)
+        if row.error is None:
+            assert page[0] == scorer(*row.same_as)[0] and not page[0].startswith("Error")
+            results = (json.loads(Path(out[-1]).read_text(encoding="utf-8")) for out in (page, scorer(*row.same_as)))
+            assert next(results) == next(results)
+            return
+        message = page[0]
+        assert message.startswith("Error: ") and "\n" not in message and not message.startswith("Error ("), message
+        with pytest.raises(Exception) as raised:
+            scorer.request(*request)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    _check_error(raised.value, row, side=None)
+    assert message == f"Error: {' '.join(str(raised.value).split())}"
+
+
 @pytest.mark.parametrize(("row", "entry"), CASES)
 def test_bad_input(row, entry, metrics, tmp_path, capsys, monkeypatch):
     if row.kind == "trainer":
@@ -1015,6 +1093,8 @@ def test_bad_input(row, entry, metrics, tmp_path, capsys, monkeypatch):
         _corpus_row(row)
     elif row.kind == "path":
         _path_row(row, entry, tmp_path)
+    elif row.kind == "space":
+        _space_row(row, entry, tmp_path)
     elif row.kind in FILE_DOORS:
         _file_row(row, entry, tmp_path, capsys, monkeypatch)
     else:

@@ -4,7 +4,7 @@ evaluate's own ``launch_gradio_widget`` is broken on gradio >= 4, so each
 metric folder's ``app.py`` calls :func:`build_app`. A Space must stay up
 whatever a visitor sends, so every request scores with a fresh metric instance
 (an instance that failed keeps the feature set it last tried and would reject
-later valid requests), every exception becomes one line on the page, inputs
+later valid requests), every exception becomes one plain sentence on the page, inputs
 over :data:`~nested_span_f1.space.inputs.MAX_BYTES` are refused before they
 are parsed, and requests wait in gradio's queue, one scored at a time (pyplot
 is not thread-safe). gradio, evaluate, matplotlib and pandas are imported
@@ -111,14 +111,14 @@ MAX_MESSAGE = 400
 
 
 def one_line(error: BaseException) -> str:
-    """An exception as one line for the page: the message (shortened: evaluate's quote the input), with the
-    type when it is not a plain input error."""
+    """An exception as one plain sentence for the page: a refused input's message (shortened: evaluate's quote
+    the input); for any other failure, that it happened (the log has the exception, never the page)."""
+    if not isinstance(error, (ValueError, TypeError)):
+        return "Error: the Space failed while scoring this input; the failure is logged for its maintainers."
     text = " ".join(str(error).split()) or "no details"
     if len(text) > MAX_MESSAGE:
         text = text[: MAX_MESSAGE - 1] + "…"
-    if isinstance(error, (ValueError, TypeError)):
-        return f"Error: {text}"
-    return f"Error ({type(error).__name__}): {text}"
+    return f"Error: {text}"
 
 
 def _image(figure: Any) -> Any:
@@ -154,12 +154,17 @@ class Scorer:
 
     def __call__(self, text: str, upload: str | None, options: str) -> tuple[Any, ...]:
         try:
-            view = self.views(read_upload(upload) if upload else text or "", options or "")
+            view = self.request(text, upload, options)
         except Exception as error:  # a Space shows every failure on the page and keeps serving
             LOG.log(logging.INFO if isinstance(error, (ValueError, TypeError)) else logging.WARNING,
                     "request failed: %s", error, exc_info=not isinstance(error, (ValueError, TypeError)))
             view = {"message": one_line(error)}
         return tuple(view.get(name) for name in self.spec.outputs)
+
+    def request(self, text: str, upload: str | None, options: str) -> dict[str, Any]:
+        """Every view of one request (an uploaded file is scored instead of the text box); raises what
+        :meth:`__call__` turns into the page's one line."""
+        return self.views(read_upload(upload) if upload else text or "", options or "")
 
     def views(self, text: str, options_text: str) -> dict[str, Any]:
         """Score one request and build every view of the result."""

@@ -2,22 +2,31 @@
 
 Pure Python, no gradio: the app in :mod:`nested_span_f1.space.app` calls these.
 Sizes are checked before anything is parsed, so a huge paste or file costs a
-length check, not the memory of its parse.
+length check, not the memory of its parse; an upload is read only when it is a
+regular file, and never past the limit (a device or a pipe has no size to check
+first). JSON is refused when it nests deeper than any input the metrics take, so
+no request reaches Python's recursion limit. Every refusal is a ValueError or a
+TypeError whose message is one plain sentence for the page.
 """
 from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
 from ..formats import Corpus, align, read_corpus
-from ..formats.columns import check_same_tokens, read_columns
+from ..formats.columns import BOM, check_same_tokens, read_columns
 
 MAX_BYTES = 2_000_000
 """Largest input a Space scores (pasted text or uploaded file): 2 MB, about 200k CoNLL tokens."""
 
 MAX_OPTIONS_BYTES = 10_000
+
+MAX_JSON_DEPTH = 8
+"""Deepest JSON a request may hold: the input object, a side, a sentence, a span or a tag layer, a
+discontinuous span's fragments and one fragment are six levels; options are two."""
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_data"
 
@@ -36,10 +45,27 @@ def check_size(size: int, what: str) -> None:
 
 
 def read_upload(path: str | os.PathLike[str]) -> str:
-    """The text of an uploaded file, its size checked before it is read."""
-    check_size(os.path.getsize(path), f"the uploaded file {Path(path).name}")
+    """The text of an uploaded file (a byte-order mark dropped), its size checked before it is read.
+
+    Only a regular file is read (a directory, a device such as ``/dev/zero`` or a pipe is refused: opening
+    does not wait for a pipe's writer), and never more than :data:`MAX_BYTES` and one byte of it.
+    """
+    name = Path(path).name
     try:
-        return Path(path).read_text(encoding="utf-8")
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        raise ValueError(f"the uploaded file {name} cannot be read ({error.strerror})") from None
+    kind = os.fstat(handle).st_mode
+    if not stat.S_ISREG(kind):
+        os.close(handle)
+        what = "a folder" if stat.S_ISDIR(kind) else "a pipe" if stat.S_ISFIFO(kind) else "a device or a socket"
+        raise ValueError(f"the upload {name} is {what}, not a file; upload a text file")
+    with os.fdopen(handle, "rb") as file:
+        check_size(os.fstat(handle).st_size, f"the uploaded file {name}")
+        data = file.read(MAX_BYTES + 1)
+    check_size(len(data), f"the uploaded file {name}")  # a file that grew, or one whose size says 0 (/proc)
+    try:
+        return data.decode("utf-8").removeprefix(BOM)
     except UnicodeDecodeError as error:
         raise ValueError(f"the uploaded file is not UTF-8 text (byte {error.start})") from None
 
@@ -54,11 +80,12 @@ def parse(text: str) -> tuple[list[Any], list[Any]]:
     them), a blank line between sentences.
     """
     check_size(len(text.encode("utf-8")), "the input")
+    text = text.removeprefix(BOM)
     if not text.strip():
         raise ValueError("no input: paste CoNLL columns (token gold prediction) or JSON, upload a file, or load an example")
-    if text.lstrip().startswith("{"):
+    if text.lstrip().startswith(("{", "[")):
         return _parse_json(text)
-    columns = read_columns(text.splitlines())
+    columns = read_columns(text.splitlines(), name="the input")
     if len(columns.rows[0][0]) < 3:
         raise ValueError(
             f"line {columns.lines[0]}: {len(columns.rows[0][0])} columns; CoNLL input needs three "
@@ -67,11 +94,38 @@ def parse(text: str) -> tuple[list[Any], list[Any]]:
     return columns.column(-1), columns.column(-2)
 
 
-def _parse_json(text: str) -> tuple[list[Any], list[Any]]:
+def _loads(text: str, what: str) -> Any:
+    """The JSON value of ``text``, refused in one sentence naming ``what`` when it is not JSON or nests deeper
+    than :data:`MAX_JSON_DEPTH`."""
+    too_deep = ValueError(f"{what} nests lists and objects more than {MAX_JSON_DEPTH} deep; no input of the "
+                          "metrics does (an object, its sides, their sentences, spans or tag layers)")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise ValueError(f"JSON input, line {error.lineno} column {error.colno}: {error.msg}") from None
+        raise ValueError(f"{what}, line {error.lineno} column {error.colno}: {error.msg}") from None
+    except RecursionError:
+        raise too_deep from None
+    if _json_depth(data) > MAX_JSON_DEPTH:
+        raise too_deep
+    return data
+
+
+def _json_depth(value: Any) -> int:
+    """How deep lists and objects nest in a JSON value (0 for a number or a string), counted without recursion,
+    and no further than one level past :data:`MAX_JSON_DEPTH`."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth)
+            if depth > MAX_JSON_DEPTH:
+                break
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def _parse_json(text: str) -> tuple[list[Any], list[Any]]:
+    data = _loads(text, "JSON input")
     if not isinstance(data, dict) or not {"predictions", "references"} <= data.keys():
         raise ValueError('JSON input must be an object {"predictions": [...], "references": [...]}')
     predictions, references = data["predictions"], data["references"]
@@ -87,9 +141,9 @@ def parse_options(text: str) -> dict[str, Any]:
     if not text.strip():
         return {}
     try:
-        options = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"options, column {error.colno}: {error.msg}; write a JSON object") from None
+        options = _loads(text.removeprefix(BOM), "options")
+    except ValueError as error:
+        raise ValueError(f"{error}; write a JSON object of compute's keyword arguments") from None
     if not isinstance(options, dict):
         raise TypeError(f"options must be a JSON object of compute's keyword arguments, not {type(options).__name__}")
     return options

@@ -233,6 +233,24 @@ def test_oversized_input_is_refused_with_a_message(space, browser, tmp_path):
     browser.save_screenshot(str(tmp_path / f"{name}-oversized.png"))
 
 
+def test_deep_json_is_one_plain_sentence_and_json_with_a_byte_order_mark_scores(space, browser, tmp_path):
+    """Deep JSON (under the text box's limit) is refused in one sentence, not as a RecursionError; an uploaded
+    JSON file that starts with a byte-order mark (as Windows editors save it) is read as JSON, not as CoNLL."""
+    name, url = space
+    wait = _open(browser, url)
+    _paste(browser, "[" * 5000)
+    assert _score(browser, wait) == ("Error: JSON input nests lists and objects more than 8 deep; no input of the "
+                                     "metrics does (an object, its sides, their sentences, spans or tag layers)")
+    text = json.dumps(dict(zip(("predictions", "references"), parse(preset("flat")))))
+    upload = tmp_path / "bom.json"
+    upload.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    browser.find_element(By.CSS_SELECTOR, "#upload input[type=file]").send_keys(str(upload))
+    _uploaded(wait, "bom")
+    assert _score(browser, wait) == "Scored 15 sentences."
+    _check_page(browser, name, _expected(name, text))
+    browser.save_screenshot(str(tmp_path / f"{name}-bom.png"))
+
+
 @pytest.mark.parametrize("space", ["span_f1"], indirect=True)
 def test_twenty_concurrent_requests_all_get_their_own_result(space):
     """Through gradio's client (the app's HTTP API): a paste over the limit, then 20 requests at once."""
