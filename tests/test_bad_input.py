@@ -1135,6 +1135,20 @@ def test_closed_stdout_pipe_exits_quietly(command, tmp_path):
     assert process.returncode in (0, -signal.SIGPIPE, 128 + signal.SIGPIPE), process.returncode
 
 
+@pytest.mark.parametrize("missing", ["gradio", "nested_span_f1"])
+@pytest.mark.parametrize("name", ["span_f1", "lenient_span_f1", "nested_span_f1"])
+def test_app_without_the_app_extra_says_what_to_install_in_one_line(name, missing, tmp_path):
+    """``python app.py`` in a metric folder where a package the app needs cannot be imported (blocked by a
+    sitecustomize, as if never installed): the one-line hint the command line gives, status 2, no traceback."""
+    (tmp_path / "sitecustomize.py").write_text(f"import sys\nsys.modules[{missing!r}] = None\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run([sys.executable, "app.py"], cwd=nested_span_f1.metric_path(name), env=env, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr == (f'app.py: error: this needs {missing}; install it with pip install "nested-span-f1[app]" '
+                           "(in a Space folder: pip install -r requirements.txt)\n")
+
+
 def test_no_traceback_through_a_real_process(tmp_path):
     """The same one line in a real process as in main(): a deep json file given to nested."""
     gold = _write(tmp_path, "gold.json", b"[" * 100_000 + b"]" * 100_000)
