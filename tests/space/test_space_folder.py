@@ -151,3 +151,29 @@ def test_space_command_can_name_the_wheel_by_its_url_on_the_space(tmp_path):
     write_space("span_f1", out, wheel, space="org/span_f1")
     assert (out / "requirements.txt").read_text().splitlines()[1] == (
         f"nested-span-f1 @ https://huggingface.co/spaces/org/span_f1/resolve/main/{wheel.name}")
+
+
+@pytest.mark.parametrize("name", METRICS)
+def test_the_card_says_how_to_load_the_module_inside_its_folder(name, tmp_path):
+    """Inside a Space folder ``evaluate.load(".")`` fails (evaluate looks for ``..py``); the card's way, the
+    folder's absolute path, and the script's path it names both load the module and score as the repository's."""
+    stub = tmp_path / f"nested_span_f1-{nested_span_f1.__version__}-py3-none-any.whl"
+    stub.write_bytes(b"")  # the package is importable here already: the folder's wheel is not installed
+    out = tmp_path / name
+    write_space(name, out, stub)
+    section = (out / "README.md").read_text(encoding="utf-8").split("## Publishing a Space", 1)[1].split("\n## ", 1)[0]
+    (advice,) = [block.split("```", 1)[0] for block in section.split("```python\n")[1:]]
+    predictions, references = parse(preset("flat"))
+    score = f"print(json.dumps({{}}.compute(predictions={predictions!r}, references={references!r}, zero_division=0)))\n"
+    code = (f"import json\n{advice}{score.format(name)}"
+            f"print(json.dumps(evaluate.load({f'{out.name}.py'!r}).compute(predictions={predictions!r}, "
+            f"references={references!r}, zero_division=0)))\n"
+            "try:\n    evaluate.load('.')\nexcept FileNotFoundError as error:\n    print(json.dumps(str(error)))\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=out, env=OFFLINE | {"PYTHONPATH": os.environ.get("PYTHONPATH", "")},
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    by_path, by_script, dot = map(json.loads, done.stdout.splitlines())
+    expected = json.loads(json.dumps(evaluate.load(metric_path(name)).compute(
+        predictions=predictions, references=references, zero_division=0)))
+    assert by_path == by_script == expected
+    assert "..py" in dot
