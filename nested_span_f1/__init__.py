@@ -25,6 +25,27 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
+
+def sample_path(name: str = "") -> str:
+    """Path of a sample file shipped inside the package (the folder itself without ``name``), as
+    ``nested-span-f1 demo --help`` prints it: the same in a clone and after ``pip install``.
+
+    >>> sample_path("nested.gold.jsonl").endswith("nested.gold.jsonl")
+    True
+
+    Raises:
+        FileNotFoundError: no sample of that name (the message lists the samples).
+    """
+    import os
+
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sample_data")
+    if not name:
+        return folder
+    if os.path.basename(name) != name or not os.path.isfile(os.path.join(folder, name)):
+        samples = ", ".join(sorted(f for f in os.listdir(folder) if f != "README.md"))
+        raise FileNotFoundError(f"no sample file {name!r} ships with nested-span-f1; the samples are {samples}")
+    return os.path.join(folder, name)
+
 _ON_FIRST_USE = {
     **dict.fromkeys(("Corpus", "read_corpus", "read_dataset", "write_corpus"), "formats"),
     **dict.fromkeys(("LenientCounts", "count_lenient", "score_lenient"), "lenient"),
@@ -67,6 +88,7 @@ __all__ = [
     "metric_path",
     "read_corpus",
     "read_dataset",
+    "sample_path",
     "score_lenient",
     "score_nested",
     "score_tags",

@@ -88,3 +88,20 @@ def test_genia_path_runs_from_predictions_to_report():
     assert done.returncode == 0, done.stderr
     assert "test set: 6 sentences" in done.stdout and "errors: correct=9" in done.stdout
     assert done.stderr == ""
+
+
+def test_newcomer_finds_skips_torch_build_space_and_installed_samples():
+    """What a newcomer following the README tripped on (issue 26): which tests skip and why (printed by -rs),
+    how to get torch's CPU build anywhere, the space command, and examples that read the installed samples,
+    not paths of a clone."""
+    setup = README.split("## Set-up: two commands", 1)[1].split("\n## ", 1)[0]
+    assert "--index-url https://download.pytorch.org/whl/cpu" in setup
+    assert "`chromium` and `chromium-driver`" in setup
+    skipped = re.search(r"the (\d+) browser tests", setup)
+    collected = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                                "tests/space/test_space_browser.py"], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert skipped and f"{skipped.group(1)} tests collected" in collected.stdout, collected.stdout[-500:]
+    assert re.search(r"^addopts = .*-r\w*s", (ROOT / "pytest.ini").read_text(encoding="utf-8"), re.M)
+    assert "nested-span-f1 space " in README
+    for _, code, _ in BLOCKS:
+        assert "sample_data/" not in code, code

@@ -16,6 +16,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from .. import sample_path
 from ..formats import Corpus, align, read_corpus
 from ..formats.columns import BOM, check_same_tokens, read_columns
 
@@ -28,7 +29,7 @@ MAX_JSON_DEPTH = 8
 """Deepest JSON a request may hold: the input object, a side, a sentence, a span or a tag layer, a
 discontinuous span's fragments and one fragment are six levels; options are two."""
 
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_data"
+SAMPLES = Path(sample_path())
 
 PRESETS = ("flat", "nested")
 """Preset examples, written for this package (``sample_data``): ``flat`` is a CoNLL-2003-like

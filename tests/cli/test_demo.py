@@ -1,6 +1,11 @@
 """The README's main job: ``nested-span-f1 demo`` on the sample data shipped in the package."""
+import os
 import subprocess
 import sys
+
+import pytest
+
+import nested_span_f1
 
 
 def test_demo_scores_the_shipped_samples(tmp_path):
@@ -21,3 +26,18 @@ def test_demo_scores_the_shipped_samples(tmp_path):
     assert any(line.startswith("tp=10  fp=6  fn=4  ") and "duplicate_predictions=1" in line for line in lines)
     # the conlleval block says that its last column counts predicted phrases
     assert "PREDICTED phrases" in out and "             MISC: precision:  50.00%; recall:  66.67%; FB1:  57.14  4" in lines
+
+
+def test_sample_path_is_the_folder_demo_help_prints(tmp_path):
+    """An installed user has no repository paths: ``sample_path`` gives the shipped samples, where
+    ``nested-span-f1 demo --help`` says they are, and refuses a name that is not one of them."""
+    done = subprocess.run([sys.executable, "-m", "nested_span_f1.cli", "demo", "--help"], cwd=tmp_path,
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.rstrip().endswith(f"the samples: {nested_span_f1.sample_path()}")
+    for name in ("nested.gold.jsonl", "nested.pred.jsonl", "sample.gold.conll", "sample.pred.conll"):
+        path = nested_span_f1.sample_path(name)
+        assert path == os.path.join(nested_span_f1.sample_path(), name) and os.path.isfile(path)
+    for name in ("nested.gold.json", "../__init__.py"):
+        with pytest.raises(FileNotFoundError, match=r"the samples are nested.gold.jsonl, nested.pred.jsonl, "
+                                                    r"sample.gold.conll, sample.pred.conll$"):
+            nested_span_f1.sample_path(name)

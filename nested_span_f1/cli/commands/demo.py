@@ -10,6 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ... import sample_path
 from ...core.scores import summarize
 from ...flat.pipeline import count_tags
 from ...formats import align, read_corpus
@@ -19,7 +20,7 @@ from ...views.tables import conlleval_text, lenient_table, table
 from .inputs import HelpFormatter
 from .nested import BREAKDOWN_TITLES, breakdown_table, score_corpora
 
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_data"
+SAMPLES = Path(sample_path())
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
