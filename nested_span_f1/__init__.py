@@ -46,6 +46,7 @@ def sample_path(name: str = "") -> str:
         raise FileNotFoundError(f"no sample file {name!r} ships with nested-span-f1; the samples are {samples}")
     return os.path.join(folder, name)
 
+
 _ON_FIRST_USE = {
     **dict.fromkeys(("Corpus", "read_corpus", "read_dataset", "write_corpus"), "formats"),
     **dict.fromkeys(("LenientCounts", "count_lenient", "score_lenient"), "lenient"),

@@ -45,11 +45,12 @@ def check_sides(predictions: Any, references: Any, names: tuple[str, str] = SIDE
 
     Raises:
         TypeError: a side that is not a sequence (None, a string, a set, a mapping, an iterator; see
-            :func:`nested_span_f1.sequences.is_sequence`).
+            :func:`nested_span_f1.core.sequences.is_sequence`).
         ValueError: different numbers of sentences.
     """
     for name, side in zip(names, (predictions, references)):
-        check_sequence(side, name, "sentences (one list per sentence)")
+        if type(side) not in (list, tuple):  # lists pass without a call: this is on every scoring path
+            check_sequence(side, name, "sentences (one list per sentence)")
     if len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predicted sentences but {len(references)} reference sentences; "
                          "they must align sentence by sentence")

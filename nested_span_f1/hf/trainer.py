@@ -44,7 +44,7 @@ C = TypeVar("C")
 
 def to_numpy(x: Any, name: str = "input") -> np.ndarray:
     """A numpy array of a tensor (any device) or array-like; a set, a dict or a generator, or a list holding
-    one as a row, is refused naming ``name`` (see :func:`nested_span_f1.sequences.check_rows`)."""
+    one as a row, is refused naming ``name`` (see :func:`nested_span_f1.core.sequences.check_rows`)."""
     if hasattr(x, "detach"):
         x = x.detach().cpu().numpy()
     if x is not None and not isinstance(x, np.ndarray):

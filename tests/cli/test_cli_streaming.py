@@ -322,7 +322,7 @@ def test_json_nested_too_deeply_and_a_string_of_tokens_are_one_line(capsys, tmp_
     text = tmp_path / "text.jsonl"
     text.write_text('{"tokens": ["a", "b"], "entity_mentions": []}\n{"tokens": "abc", "entity_mentions": []}\n')
     assert _error(capsys, "nested", "--gold", text, "--pred", text, "--gold-format", "oneie") == (
-        f"nested-span-f1 nested: error: {text}, line 2: 'tokens' must be a list of token strings, got 'abc'\n")
+        f"nested-span-f1 nested: error: {text}, line 2: 'tokens' must be a list of token strings, got \"abc\"\n")
 
 
 def test_closed_stdin_is_one_line():
