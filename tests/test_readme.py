@@ -90,11 +90,12 @@ def test_genia_path_runs_from_predictions_to_report():
     assert done.stderr == ""
 
 
-def test_newcomer_finds_skips_torch_build_space_and_installed_samples():
-    """What a newcomer following the README tripped on (issue 26): which tests skip and why (printed by -rs),
-    how to get torch's CPU build anywhere, the space command, and examples that read the installed samples,
-    not paths of a clone."""
+def test_newcomer_finds_time_skips_torch_build_space_and_installed_samples():
+    """What a newcomer following the README tripped on (issue 26): how long the test command takes, which
+    tests skip and why (printed by -rs), how to get torch's CPU build anywhere, the space command, and
+    examples that read the installed samples, not paths of a clone."""
     setup = README.split("## Set-up: two commands", 1)[1].split("\n## ", 1)[0]
+    assert re.search(r"The test command takes about \d+ minutes: measured on \d{4}-\d\d-\d\d", setup)
     assert "--index-url https://download.pytorch.org/whl/cpu" in setup
     assert "`chromium` and `chromium-driver`" in setup
     skipped = re.search(r"the (\d+) browser tests", setup)
