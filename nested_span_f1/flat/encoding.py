@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from ..core.sequences import check_each, check_sequence
+from ..core.sequences import check_each, check_sequence, is_sequence
 from ..core.sequences import short_repr as _short
 
 IGNORE_INDEX = -100
@@ -281,7 +281,7 @@ def read_label_list(label_list: Any) -> tuple[str, ...]:
         raise TypeError(f"{what}; got {'None' if label_list is None else f'one string {_short(label_list)}'}")
     if isinstance(label_list, Mapping):
         return _from_mapping(label_list, what)
-    if not isinstance(label_list, (Sequence, np.ndarray)):
+    if not is_sequence(label_list):
         raise TypeError(f"{what}; got a {type(label_list).__name__}, which has no order")
     labels = tuple(label_list)
     for label_id, tag in enumerate(labels):
