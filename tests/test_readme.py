@@ -105,4 +105,5 @@ def test_newcomer_finds_time_skips_torch_build_space_and_installed_samples():
     assert re.search(r"^addopts = .*-r\w*s", (ROOT / "pytest.ini").read_text(encoding="utf-8"), re.M)
     assert "nested-span-f1 space " in README
     for _, code, _ in BLOCKS:
-        assert "sample_data/" not in code, code
+        # the training scripts live in a clone only, where the repository's sample path is there too
+        assert "sample_data/" not in code or "scripts/" in code, code
