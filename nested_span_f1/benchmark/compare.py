@@ -249,7 +249,8 @@ def benchmark(
         format: the files' format (a reader's name, ``"conll"``), detected when None.
         scheme, mode: decoding of tag columns, as ``span_f1`` takes them.
         dataset: the dataset's name for the report and model card (default: the gold's file name).
-        progress: show progress bars on stderr while resampling.
+        progress: show progress bars while resampling (on a terminal or in a notebook
+            only: :mod:`nested_span_f1.core.progress`).
 
     Raises:
         ValueError: unreadable or misaligned inputs, repeated names, bad options.

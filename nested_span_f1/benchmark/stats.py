@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
-from tqdm.auto import tqdm
+
+from ..core.progress import bar
 
 CHUNK_ELEMENTS = 1 << 17
 """Most unit draws held at once: resamples are drawn and summed a chunk of rows at a time."""
@@ -47,21 +48,17 @@ def resample_indices(n_units: int, n_resamples: int, seed: int) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros((0, n_units), dtype=np.int64)
 
 
-def _bar(total: int, desc: str, progress: bool) -> tqdm:
-    return tqdm(total=total, desc=desc, unit="resample", disable=not progress, leave=False)
-
-
 def _weighted_sums(matrix: np.ndarray, n_rounds: int, weights: Callable[[int], np.ndarray], desc: str,
                    progress: bool) -> np.ndarray:
     """``weights(rows) @ matrix`` for ``n_rounds`` rows in all, a chunk of rows at a time, ``[n_rounds, k]``."""
     values = np.asarray(matrix, dtype=np.float64)
     out = np.empty((n_rounds, values.shape[1]))
     done = 0
-    with _bar(n_rounds, desc, progress) as bar:
+    with bar(n_rounds, desc, "resample", show=progress) as shown:
         for rows in _chunks(n_rounds, len(values)):
             out[done:done + rows] = weights(rows) @ values
             done += rows
-            bar.update(rows)
+            shown.update(rows)
     return out
 
 

@@ -172,3 +172,37 @@ def test_command_refuses_bad_input_in_one_line(files, capsys, argv, message):
     assert main(["benchmark", "--gold", gold, *argv, "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("nested-span-f1 benchmark: error: ") and message in err and err.count("\n") == 1
+
+
+def test_progress_bars_only_on_a_terminal(files, tmp_path):
+    """``2> err.txt`` gets no bar; a terminal gets the bootstrap's and the randomization's (the file readers'
+    rule: :mod:`nested_span_f1.core.progress`)."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    command = [sys.executable, "-m", "nested_span_f1.cli", "benchmark", "--gold", str(files / "gold.jsonl"),
+               "--pred", str(files / "runs"), "--bootstrap", "300"]
+    env = {**os.environ, "TQDM_MININTERVAL": "0", "TQDM_MINITERS": "1"}
+    with open(tmp_path / "err.txt", "wb") as err:
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=err, env=env, timeout=120, check=False)
+    assert done.returncode == 0 and (tmp_path / "err.txt").read_bytes() == b""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))  # tqdm draws to the terminal's width
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=slave, env=env)
+    os.close(slave)
+    drawn = []
+    while True:
+        try:
+            chunk = os.read(master, 1 << 16)
+        except OSError:  # EIO: the child has ended
+            break
+        drawn.append(chunk)
+    os.close(master)
+    assert child.wait(timeout=120) == 0
+    terminal = b"".join(drawn).decode()
+    assert "bootstrap: 100%" in terminal and "randomization: 100%" in terminal and "300/300" in terminal

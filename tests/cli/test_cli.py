@@ -11,6 +11,7 @@ import pytest
 
 from nested_span_f1 import __version__, score_lenient, tags_to_spans
 from nested_span_f1.cli.commands import inputs
+from nested_span_f1.cli.commands.inputs import read_delimiter
 from nested_span_f1.cli.main import COMMANDS, main
 from nested_span_f1.core.matching import DuplicateSpanWarning
 from nested_span_f1.formats import ALIASES, FORMATS, Corpus, read_corpus, write_corpus
@@ -217,3 +218,17 @@ def test_a_file_of_one_column_is_named_as_such(capsys, tmp_path, command):
     assert (code, out) == (2, "")
     assert err == (f"nested-span-f1 {command}: error: {tmp_path / 'tags.txt'}: one column (line 1); each line holds "
                    "a token, then its tag, split by whitespace (or by --delimiter)\n")
+
+
+@pytest.mark.parametrize(("typed", "delimiter"), [
+    ("\\t", "\t"), ("\t", "\t"), ("\\x09", "\t"), ("\\|", "|"), ("|", "|"), ("\\\\", "\\"), (" ||| ", " ||| "),
+    (";\\t", ";\t"), ("", ""),
+])
+def test_a_delimiter_is_spelled_as_conlleval_takes_it(typed, delimiter):
+    assert read_delimiter(typed) == delimiter
+
+
+@pytest.mark.parametrize("typed", ["\\s", "\\s+", "\\d", "\\1", "a\\"])
+def test_a_delimiter_that_is_no_fixed_text_is_refused(typed):
+    with pytest.raises(ValueError, match="stands for no one character; a delimiter is fixed text"):
+        read_delimiter(typed)

@@ -343,6 +343,30 @@ TWO_COLUMNS_EXPECTED = (
     "              PER: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n"
 )
 
+# -d as a regex, with conlleval.pl's output: a no-break space (bytes c2 a0) is no \s to Perl, which reads bytes
+WHITESPACE_INPUT = (
+    "EU\u00a0x NNP B-ORG B-ORG\n"
+    "rejects\t\tVBZ O O\n"
+    "German  JJ B-MISC B-MISC\n"
+    "\n"
+    "Peter NNP B-PER I-PER\n"
+    "Black|burn NNP I-PER O\n"
+)
+
+WHITESPACE_EXPECTED = (
+    "processed 5 tokens with 3 phrases; found: 3 phrases; correct: 2.\n"
+    "accuracy:  60.00%; precision:  66.67%; recall:  66.67%; FB1:  66.67\n"
+    "             MISC: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n"
+    "              ORG: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n"
+    "              PER: precision:   0.00%; recall:   0.00%; FB1:   0.00  1\n"
+)
+
+ONE_CHUNK_EXPECTED = (
+    "processed 2 tokens with 1 phrases; found: 1 phrases; correct: 1.\n"
+    "accuracy: 100.00%; precision: 100.00%; recall: 100.00%; FB1: 100.00\n"
+    "              ORG: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n"
+)
+
 CASES = [
     pytest.param(IOB2_INPUT, [], IOB2_EXPECTED, id='iob2'),
     pytest.param(MALFORMED_INPUT, [], IOB2_MALFORMED_EXPECTED, id='iob2-malformed'),
@@ -362,6 +386,11 @@ CASES = [
     pytest.param(NON_ASCII_INPUT, [], NON_ASCII_EXPECTED, id='non-ascii'),
     pytest.param(EMPTY_INPUT, [], EMPTY_EXPECTED, id='empty'),
     pytest.param(TWO_COLUMNS_INPUT, [], TWO_COLUMNS_EXPECTED, id='two-columns'),
+    pytest.param(WHITESPACE_INPUT, ['-d', '\\s+'], WHITESPACE_EXPECTED, id='regex-whitespace-run'),
+    pytest.param(WHITESPACE_INPUT, ['-d', '[ \\t]+'], WHITESPACE_EXPECTED, id='regex-set-run'),
+    pytest.param("EU|B-ORG|B-ORG\nx|O|O\n", ['-d', '\\|'], ONE_CHUNK_EXPECTED, id='regex-escaped-bar'),
+    pytest.param("EU B-ORG B-ORG \nx O O  \n", ['-d', ' +'], ONE_CHUNK_EXPECTED, id='regex-trailing-run'),
+    pytest.param("EU\tB-ORG\tB-ORG\nx\tO\tO\n", ['-d', '\\t'], ONE_CHUNK_EXPECTED, id='escaped-tab'),
 ]
 
 
@@ -374,6 +403,22 @@ def test_conlleval_output_matches_reference(text, options, expected):
 
 def test_outside_tag_only_matters_in_raw_mode():
     assert run_conlleval(MALFORMED_INPUT, ["-o", "I-PER"]).stdout == run_conlleval(MALFORMED_INPUT, []).stdout
+
+
+@pytest.mark.parametrize("delimiter", ["(a+)+$", "(a|aa)+$", "a*a*a*a*a*a*a*a*a*a*b", "\\s*\\s*\\s*x", "(?=a)b",
+                                       "[[:space:]]+"])
+def test_a_delimiter_that_could_backtrack_for_ever_is_refused_at_once(delimiter):
+    """conlleval.pl returns at once on ``-d '(a+)+$'``, where Python's regex engine takes exponential time on a
+    line of 41 characters: such a delimiter is refused in one line before any input is read."""
+    done = subprocess.run([sys.executable, "-m", "nested_span_f1.cli", "conlleval", "-d", delimiter],
+                          input=b"a" * 40 + b" B-X B-X\n", capture_output=True, timeout=60, check=False)
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert done.stderr.decode() == (
+        f"nested-span-f1 conlleval: error: -d {delimiter!r}: a delimiter is made of characters, escapes (\\t, "
+        "\\x09, \\|), classes (\\s, [ \\t]) and '.', the last of which may repeat (+, *, ?, {1,n}), such as ' ', "
+        "'\\t', '\\s+' or '[ \\t]+'; anything else (groups, alternatives, anchors, inner repeats, POSIX classes) is "
+        "refused, as Python's regex engine can take exponential time on it where Perl's does not, or reads it "
+        "otherwise\n")
 
 
 def test_delimiter_must_split_lines():

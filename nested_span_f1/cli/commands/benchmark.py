@@ -60,7 +60,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--dataset-name", help="dataset name for the report and model card (default: the gold's file name)")
     p.add_argument("--dataset-type", help="dataset id on the Hub for the model card (default: the name)")
     p.add_argument("--split", default="test", help="dataset split for the model card (default: test)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bars (they are drawn only when stderr is a terminal)")
     p.set_defaults(run=run)
 
 

@@ -10,7 +10,6 @@ import argparse
 import io
 import os
 import re
-import sys
 import textwrap
 import warnings
 from collections.abc import Iterator, Sequence
@@ -18,9 +17,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from tqdm import tqdm
-
 from ...core.matching import DuplicateSpanWarning
+from ...core.progress import bar
 from ...flat.schemes import SCHEMES
 from ...formats import FORMATS, Corpus, UnknownFormat, detect_format, get_format, read_corpus
 from ...formats.columns import Block, ColumnFile, iter_columns, read_columns, read_text
@@ -86,7 +84,46 @@ def add_tag_options(parser: argparse.ArgumentParser, where: str = "") -> None:
     parser.add_argument("--suffix", action="store_true", help="tags are TYPE-B rather than B-TYPE")
     parser.add_argument("--column", type=column_index, default=-1, metavar="N",
                         help=f"tag column{where}, counted from 1 (the token) or from the end (default: -1, the last)")
-    parser.add_argument("--delimiter", default=None, help="column delimiter (default: any whitespace)")
+    parser.add_argument("--delimiter", type=delimiter_type, default=None,
+                        help="column delimiter, fixed text; '\\t' is a tab, as for conlleval.pl -d (default: any whitespace)")
+
+
+_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|.?)", re.DOTALL)
+_ESCAPED_CHARACTERS = {"t": "\t", "n": "\n", "r": "\r", "f": "\f", "a": "\a"}
+
+
+def read_delimiter(text: str) -> str:
+    """A delimiter as typed on a command line, as the characters it stands for.
+
+    A backslash escapes as in a regular expression, the spelling of conlleval.pl's
+    ``-d``: ``\\t`` is a tab (also ``\\n``, ``\\r``, ``\\f``, ``\\a``), ``\\x09`` the
+    character of that code, and a backslash before any other character that is
+    not a letter or digit stands for that character (``\\|``, ``\\\\``). Any other
+    character stands for itself (no regex syntax: ``|`` is a bar).
+
+    Raises:
+        ValueError: a class such as ``\\s`` or another escape that stands for no one character.
+    """
+    def character(match: re.Match[str]) -> str:
+        code = match.group(1)
+        if len(code) == 3:
+            return chr(int(code[1:], 16))
+        if code in _ESCAPED_CHARACTERS:
+            return _ESCAPED_CHARACTERS[code]
+        if code and not code.isalnum():
+            return code
+        raise ValueError(f"{text!r}: \\{code} stands for no one character; a delimiter is fixed text in which "
+                         "\\t is a tab and \\x09 a character by its code (to split on any whitespace, give no delimiter)")
+
+    return _ESCAPE.sub(character, text)
+
+
+def delimiter_type(text: str) -> str:
+    """An argparse type: :func:`read_delimiter`."""
+    try:
+        return read_delimiter(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
@@ -119,10 +156,9 @@ def tag_column(file: ColumnFile, index: int) -> list[list[str]]:
 
 
 def progress(path: str) -> Any:
-    """A tqdm bar over the file's bytes on stderr, switched off below :data:`LARGE_FILE` or off a terminal."""
+    """A bar over the file's bytes (:func:`~nested_span_f1.core.progress.bar`), switched off below :data:`LARGE_FILE`."""
     size = os.path.getsize(path)
-    return tqdm(total=size, unit="B", unit_scale=True, desc=os.path.basename(path), file=sys.stderr,
-                disable=size < LARGE_FILE or not sys.stderr.isatty(), leave=False)
+    return bar(size, os.path.basename(path), "B", show=size >= LARGE_FILE, unit_scale=True)
 
 
 def column_blocks(path: str, delimiter: str | None = None) -> Iterator[Block]:

@@ -21,7 +21,7 @@ from .inputs import HelpFormatter, add_tag_options, check_plot_file, column_bloc
 EXAMPLE = """examples:
   nested-span-f1 score --gold test.gold.conll --pred test.pred.conll
   nested-span-f1 score --gold test.gold.conll --pred test.pred.conll --scheme IOB2 --mode strict --json
-  nested-span-f1 score --gold gold.tsv --pred pred.tsv --column 2 --delimiter $'\\t' --plot types.png
+  nested-span-f1 score --gold gold.tsv --pred pred.tsv --column 2 --delimiter '\\t' --plot types.png
 
 Columns count from 1 (column 1 is the token) or from the end (-1, the default, is the last).
 The `number` column is gold support; --plot needs pip install "nested-span-f1[plots]"."""
