@@ -129,7 +129,7 @@ def test_space_folder_installs_serves_and_loads_alone(name, hub):
 
 @pytest.mark.parametrize(("folder", "message"), [
     ("org-span", "the folder name 'org-span' is not a Python identifier"),
-    ("taken", "exists and is not empty; choose a new folder"),
+    ("taken", "exists and is not an empty folder; choose a new folder"),
     ("span_f1 --space org", "--space 'org' is not ORG/NAME"),
 ], ids=["not-an-identifier", "not-empty", "not-a-space"])
 def test_space_command_refuses_a_folder_in_one_line(folder, message, tmp_path, capsys):

@@ -22,7 +22,7 @@ from ...flat.schemes import CONLLEVAL_DEFAULT
 from ...formats.columns import read_blocks, read_sentences
 from ...views.tables import conlleval_latex, conlleval_text
 from .batches import add_counts
-from .inputs import Place, for_people
+from .inputs import Place, check_outputs, for_people
 
 BOUNDARY = "-X-"
 
@@ -190,6 +190,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"conlleval reads standard input, as conlleval.pl does: nested-span-f1 conlleval < {args.file}")
     if sys.stdin is None:
         raise ValueError("stdin is closed; pipe the file in: nested-span-f1 conlleval < output.txt")
+    check_outputs([("standard input", 0)])
     # conlleval.pl reads bytes and only chomps "\n": keep "\r" and undecodable bytes as they are
     stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape", newline="")
     counts = count_conlleval(read_conlleval(stdin, args.delimiter, args.raw, args.outside))

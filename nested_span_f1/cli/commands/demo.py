@@ -17,7 +17,7 @@ from ...formats import align, read_corpus
 from ...formats.columns import check_same_tokens, read_columns
 from ...lenient.score import score_lenient
 from ...views.tables import conlleval_text, lenient_table, table
-from .inputs import HelpFormatter
+from .inputs import HelpFormatter, check_outputs
 from .nested import BREAKDOWN_TITLES, breakdown_table, score_corpora
 
 SAMPLES = Path(sample_path())
@@ -36,6 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_outputs([(f"the sample {path}", path) for path in sorted(SAMPLES.iterdir())])
     out = sys.stdout
     gold = read_columns(SAMPLES / "sample.gold.conll")
     pred = read_columns(SAMPLES / "sample.pred.conll")

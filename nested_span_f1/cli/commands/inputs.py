@@ -10,6 +10,8 @@ import argparse
 import io
 import os
 import re
+import stat
+import sys
 import textwrap
 import warnings
 from collections.abc import Iterator, Sequence
@@ -124,6 +126,63 @@ def delimiter_type(text: str) -> str:
         return read_delimiter(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+FilePath = str | os.PathLike[str]
+Identity = tuple[str, tuple[int, int] | None]
+
+
+def _identity(path: FilePath | int) -> Identity | None:
+    """A file's resolved path (symbolic links followed; none for a file descriptor) and, when it exists, its
+    device and inode, which hard links share; None for a device or a pipe, which writing destroys nothing of."""
+    resolved = "" if isinstance(path, int) else os.path.realpath(path)
+    try:
+        found = os.stat(path)
+    except (OSError, ValueError):
+        return resolved, None
+    if not (stat.S_ISREG(found.st_mode) or stat.S_ISDIR(found.st_mode)):
+        return None
+    return resolved, (found.st_dev, found.st_ino)
+
+
+def _same(a: Identity | None, b: Identity | None) -> bool:
+    return a is not None and b is not None and ((a[0] != "" and a[0] == b[0]) or (a[1] is not None and a[1] == b[1]))
+
+
+def check_outputs(inputs: Sequence[tuple[str, FilePath | int | None]],
+                  outputs: Sequence[tuple[str, FilePath | None]] = ()) -> None:
+    """Refuse a command line whose output would be written over one of its inputs, before anything is read.
+
+    ``inputs`` are ``(how the message names it, path)`` pairs (``("--gold g.jsonl",
+    "g.jsonl")``; a path may be None, or a file descriptor: 0 for standard input);
+    ``outputs`` are ``(option, path)`` pairs (None where the option is not given).
+    Two paths are one file when they resolve to the same path (symbolic links
+    followed) or are the same device and inode (hard links). Standard output
+    counts as an output when it is redirected to a file, and the outputs may not
+    name one file twice. Every command that writes calls this first.
+
+    Raises:
+        ValueError: naming the output and the input.
+    """
+    written: list[tuple[str, FilePath | int]] = [(what, path) for what, path in outputs if path is not None]
+    try:
+        if stat.S_ISREG(os.fstat(sys.stdout.fileno()).st_mode):
+            written.append(("standard output", sys.stdout.fileno()))
+    except (AttributeError, OSError, ValueError):  # no stdout, or not a file (a pipe, a test's capture)
+        pass
+    read = [(what, _identity(path)) for what, path in inputs if path is not None]
+    seen: list[tuple[str, FilePath | int, Identity | None]] = []
+    for option, path in written:
+        identity = _identity(path)
+        for what, known in read:
+            if _same(identity, known):
+                if isinstance(path, int):
+                    raise ValueError(f"standard output is redirected to {what}, an input; redirect it to another file")
+                raise ValueError(f"{option} {path} would overwrite {what}, an input; write to another file")
+        for other, earlier, known in seen:
+            if _same(identity, known):
+                raise ValueError(f"{other} and {option} name one file, {earlier}; give each its own")
+        seen.append((option, path, identity))
 
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")

@@ -20,6 +20,7 @@ from .inputs import (
     HelpFormatter,
     Side,
     add_tag_options,
+    check_outputs,
     column_or_format,
     duplicates_in_output,
     for_people,
@@ -87,6 +88,7 @@ def score_files(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_outputs([(f"--gold {args.gold}", args.gold), (f"--pred {args.pred}", args.pred)])
     result = score_files(args)
     if args.json:
         json.dump(result, sys.stdout, indent=2)

@@ -20,7 +20,7 @@ from ...formats import FORMATS, Corpus, UnknownFormat, align, read_batches
 from ...nested.score import NestedCounts, count_entities, count_nested, describe_spans, summarize_nested
 from ...views.tables import table
 from .batches import add_counts, side_by_side
-from .inputs import HelpFormatter, duplicates_in_output, for_people, format_name, progress
+from .inputs import HelpFormatter, check_outputs, duplicates_in_output, for_people, format_name, progress
 
 BREAKDOWN_TITLES = {
     "by_nesting": "nested vs flat",
@@ -155,6 +155,7 @@ def breakdown_table(buckets: Mapping[str, Mapping[str, Any]], title: str, digits
 
 
 def run(args: argparse.Namespace) -> int:
+    check_outputs([(f"--gold {args.gold}", args.gold), (f"--pred {args.pred}", args.pred)])
     # the files are read side by side: how far the gold file is read is how far the scoring is
     with progress(args.gold) as bar:
         read = None if bar.disable else bar.update

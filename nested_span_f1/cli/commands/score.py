@@ -16,7 +16,15 @@ from ...flat.tags import parse_tags
 from ...formats.columns import Block, ColumnFile, check_same_tokens
 from ...views.tables import table
 from .batches import add_counts, side_by_side
-from .inputs import HelpFormatter, add_tag_options, check_plot_file, column_blocks, for_people, tag_column
+from .inputs import (
+    HelpFormatter,
+    add_tag_options,
+    check_outputs,
+    check_plot_file,
+    column_blocks,
+    for_people,
+    tag_column,
+)
 
 EXAMPLE = """examples:
   nested-span-f1 score --gold test.gold.conll --pred test.pred.conll
@@ -83,6 +91,7 @@ def gold_scheme(path: str, delimiter: str | None, column: int, suffix: bool) -> 
 
 
 def run(args: argparse.Namespace) -> int:
+    check_outputs([(f"--gold {args.gold}", args.gold), (f"--pred {args.pred}", args.pred)], [("--plot", args.plot)])
     if args.plot:
         check_plot_file(args.plot)
     counts, sentences = count_files(args)

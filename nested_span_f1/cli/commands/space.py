@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ... import __version__
 from ...hf.paths import METRICS, metric_path
-from .inputs import HelpFormatter
+from .inputs import HelpFormatter, check_outputs
 
 CHECKOUT = Path(__file__).resolve().parents[3]
 
@@ -40,7 +40,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("name", choices=METRICS, help="the metric")
     p.add_argument("out_dir", type=Path, help="the folder to write (must not exist, or be empty)")
-    p.add_argument("--wheel", type=Path, help="this package's wheel to ship (default: built from the source checkout)")
+    p.add_argument("--wheel", type=Path, help="this package's wheel to ship (default: built from a copy of the source "
+                                              "checkout in a temporary folder, which the checkout never sees)")
     p.add_argument("--space", metavar="ORG/NAME",
                    help="the Space the folder will be pushed to: requirements.txt then names the wheel by its URL "
                         "there, for builders that install requirements.txt before the folder's other files are in place")
@@ -67,12 +68,28 @@ def pins(names: list[str]) -> list[str]:
     return out
 
 
+PACKAGE_FOLDERS = ("nested_span_f1", "metrics")
+"""The folders of the source checkout a wheel is built from, beside its top-level files (setup.py, README.md...)."""
+
+
 def build_wheel(out_dir: Path) -> Path:
-    """Build this package's wheel from its source checkout into ``out_dir``."""
+    """Build this package's wheel into ``out_dir`` from a copy of its source checkout.
+
+    The build writes ``build/`` and ``*.egg-info`` beside the sources it builds,
+    so it builds a copy in a temporary folder: the checkout is left as it was.
+    """
     if not (CHECKOUT / "setup.py").is_file():
         raise ValueError(f"no source checkout at {CHECKOUT} to build a wheel from; pass --wheel PATH")
     with tempfile.TemporaryDirectory() as tmp:
-        done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp, str(CHECKOUT)],
+        copy = Path(tmp) / "source"
+        copy.mkdir()
+        for path in CHECKOUT.iterdir():
+            if path.is_file():
+                shutil.copy2(path, copy)
+        for folder in PACKAGE_FOLDERS:
+            shutil.copytree(CHECKOUT / folder, copy / folder,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build"))
+        done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp, str(copy)],
                               capture_output=True, text=True)
         if done.returncode != 0:
             last = (done.stderr.strip().splitlines() or ["no output"])[-1]
@@ -101,6 +118,8 @@ def write_space(name: str, out_dir: Path, wheel: Path | None = None, space: str 
 
     The metric script is named after the folder: ``evaluate.load`` finds
     ``<folder>/<folder name>.py``, and on the Hub ``org/<Space name>/<Space name>.py``.
+    Everything is checked and the wheel built before the folder is written, and
+    nothing is written anywhere else.
     """
     source = Path(metric_path(name))
     requirements = pins(app_needs(source))
@@ -111,17 +130,22 @@ def write_space(name: str, out_dir: Path, wheel: Path | None = None, space: str 
             f"the folder name {out_dir.name!r} is not a Python identifier; evaluate imports the metric script under "
             "the Space's name, so name the folder as the Space will be named (letters, digits, underscores)"
         )
-    if out_dir.exists() and any(out_dir.iterdir()):
-        raise ValueError(f"{out_dir} exists and is not empty; choose a new folder")
+    check_outputs([(f"--wheel {wheel}", wheel), *((f"the metric module's {path}", path)
+                                                  for path in sorted(source.iterdir()) if path.is_file())],
+                  [("OUT_DIR", out_dir)])
+    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
+        raise ValueError(f"{out_dir} exists and is not an empty folder; choose a new folder")
     if wheel is not None and not wheel.name.startswith(f"nested_span_f1-{__version__}-"):
         raise ValueError(f"{wheel} is not a wheel of nested-span-f1 {__version__}")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(source / f"{name}.py", out_dir / f"{out_dir.name}.py")
-    shutil.copy2(source / "app.py", out_dir)
     gradio = next(r for r in requirements if r.startswith("gradio=="))
-    (out_dir / "README.md").write_text(card((source / "README.md").read_text(encoding="utf-8"), gradio[8:]),
-                                       encoding="utf-8")
-    shipped = Path(shutil.copy2(wheel, out_dir)) if wheel is not None else build_wheel(out_dir)
+    readme = card((source / "README.md").read_text(encoding="utf-8"), gradio[8:])
+    with tempfile.TemporaryDirectory() as scratch:
+        built = wheel if wheel is not None else build_wheel(Path(scratch))
+        out_dir.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source / f"{name}.py", out_dir / f"{out_dir.name}.py")
+        shutil.copy2(source / "app.py", out_dir)
+        (out_dir / "README.md").write_text(readme, encoding="utf-8")
+        shipped = Path(shutil.copy2(built, out_dir))
     (out_dir / "requirements.txt").write_text(
         f"# written by `nested-span-f1 space {name}` (nested-span-f1 {__version__}); install from inside this folder\n"
         + "\n".join([wheel_requirement(shipped.name, space), *requirements]) + "\n",
