@@ -100,19 +100,19 @@ class BenchmarkResult:
         return plot_benchmark(self.to_dict(), None if path is None else str(path))
 
 
-def _systems(predictions: Predictions, suffix: str) -> list[tuple[str, int | None, Source]]:
-    """``(name, step, source)`` per system; a directory stands for its checkpoints, ordered by step."""
-    out: list[tuple[str, int | None, Source]] = []
+def _systems(predictions: Predictions, kind: str) -> list[tuple[str, str | None, int | None, Source]]:
+    """``(name, run, step, source)`` per system; a directory stands for its checkpoints (of the gold's ``kind``),
+    ordered by step, its name the run's."""
     if isinstance(predictions, (str, os.PathLike)):
-        out += checkpoints(predictions, suffix)
-        return out
+        predictions = {str(predictions): predictions}
+    out: list[tuple[str, str | None, int | None, Source]] = []
     for name, source in predictions.items():
         if isinstance(source, (str, os.PathLike)) and Path(source).is_dir():
             prefix = "" if str(name) == str(source) else f"{name}/"
-            out += [(prefix + ckpt, step, path) for ckpt, step, path in checkpoints(source, suffix)]
+            out += [(prefix + ckpt, str(name), step, path) for ckpt, step, path in checkpoints(source, kind)]
         else:
-            out.append((str(name), None, source))
-    names = [name for name, _, _ in out]
+            out.append((str(name), None, None, source))
+    names = [name for name, _, _, _ in out]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         raise ValueError(f"two systems are named {repeated[0]!r}; give each prediction set its own name")
@@ -163,11 +163,12 @@ def _scored(totals: np.ndarray, samples: np.ndarray, confidence: float) -> dict[
     return out
 
 
-def _system(name: str, step: int | None, source: Source, matrix: np.ndarray, sums: np.ndarray, match: ExactMatch,
-            left_out: int, labels: Sequence[str], confidence: float) -> dict[str, Any]:
+def _system(name: str, run: str | None, step: int | None, source: Source, matrix: np.ndarray, sums: np.ndarray,
+            match: ExactMatch, left_out: int, labels: Sequence[str], confidence: float) -> dict[str, Any]:
     totals = matrix.sum(axis=0)
     system: dict[str, Any] = {
-        "name": name, "step": step, "source": str(source) if isinstance(source, (str, os.PathLike)) else None,
+        "name": name, "run": run, "step": step,
+        "source": str(source) if isinstance(source, (str, os.PathLike)) else None,
         **_scored(totals.sum(axis=-1), sums.sum(axis=-1), confidence),
         "tp": int(totals[TP].sum()), "predicted": int(totals[PREDICTED].sum()), "gold": int(totals[GOLD].sum()),
     }
@@ -236,8 +237,9 @@ def benchmark(
         references: the gold: a file (nested format or CoNLL tag columns), a
             :class:`~nested_span_f1.formats.Corpus`, or per-sentence tag or span lists.
         predictions: ``{name: source}`` in the gold's kind (a directory stands for
-            its ``checkpoint-STEP`` files or folders, named ``name/checkpoint-STEP``),
-            or one directory of checkpoints.
+            its ``checkpoint-STEP`` files or folders, named ``name/checkpoint-STEP``,
+            found by :func:`~nested_span_f1.benchmark.inputs.checkpoints`), or one
+            directory of checkpoints.
         n_resamples: bootstrap resamples (default 1000).
         n_permutations: approximate-randomization rounds (default ``n_resamples``).
         seed: seeds both tests; the same seed gives the same numbers.
@@ -263,9 +265,8 @@ def benchmark(
     gold = read_side(references, format, "references")
     unit_of, unit_name = units(gold, units_by)
     n_units = int(unit_of.max(initial=-1)) + 1
-    suffix = Path(gold.name).suffix if isinstance(references, (str, os.PathLike)) else ""
-    entries = _systems(predictions, suffix)
-    found = [pair(gold, read_side(source, format, name), scheme=scheme, mode=mode) for name, _, source in entries]
+    entries = _systems(predictions, gold.holds)
+    found = [pair(gold, read_side(source, format, name), scheme=scheme, mode=mode) for name, _, _, source in entries]
     labels = sorted(set().union(*(f.predictions.labels + f.references.labels for f in found)))
     built = [unit_matrix(f, unit_of, n_units, labels) for f in found]
     matrices = np.stack([matrix for matrix, _ in built], axis=1)
@@ -274,11 +275,12 @@ def benchmark(
     sums = bootstrap_sums(flat, n_resamples, seed, progress=progress).reshape(-1, *shape)
     swapped = swap_sums(flat, n_permutations or n_resamples, seed, progress=progress).reshape(-1, *shape)
     systems = [
-        _system(name, step, source, matrices[:, s], sums[:, s], built[s][1], found[s].left_out, labels, confidence)
-        for s, (name, step, source) in enumerate(entries)
+        _system(name, run, step, source, matrices[:, s], sums[:, s], built[s][1], found[s].left_out, labels,
+                confidence)
+        for s, (name, run, step, source) in enumerate(entries)
     ]
     f1_samples = _micro_f1(sums)
-    names = [name for name, _, _ in entries]
+    names = [name for name, _, _, _ in entries]
     settings = {
         "gold": gold.name, "dataset": dataset or Path(gold.name).stem.split(".")[0], "units": unit_name,
         "n_units": n_units, "sentences": gold.n_sentences, "n_resamples": n_resamples,

@@ -9,6 +9,7 @@ label)`` tuples or dicts). Discontinuous entities of nested files are left out
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -27,12 +28,8 @@ Source = Union[str, "os.PathLike[str]", Corpus, Sequence[Any]]
 COLUMNS = "conll"
 """The ``format`` name of CoNLL tag columns (token first, tag last)."""
 
-CHECKPOINT = re.compile(r"checkpoint-(\d+)")
-TRAINER_FILES = frozenset({
-    "config.json", "generation_config.json", "trainer_state.json", "tokenizer.json", "tokenizer_config.json",
-    "special_tokens_map.json", "vocab.json", "added_tokens.json", "preprocessor_config.json",
-})
-"""Files a Trainer checkpoint folder holds besides predictions."""
+SPANS, TAGS = "entity spans", "tag columns"
+"""What a side holds: spans (a nested format, or span lists) or tags (CoNLL tag columns, or tag lists)."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +47,11 @@ class Side:
     @property
     def n_sentences(self) -> int:
         return len(self.tags) if self.tags is not None else self.spans.n_sentences  # type: ignore[union-attr]
+
+    @property
+    def holds(self) -> str:
+        """:data:`TAGS` or :data:`SPANS`."""
+        return TAGS if self.tags is not None else SPANS
 
     @property
     def doc_ids(self) -> Sequence[str] | None:
@@ -124,9 +126,8 @@ def pair(gold: Side, predicted: Side, *, scheme: str | None = None, mode: str | 
         ValueError: a flat side against a nested one, or sides that do not align.
     """
     if (gold.tags is None) != (predicted.tags is None):
-        kinds = {True: "tag columns", False: "entity spans"}
-        raise ValueError(f"{predicted.name} holds {kinds[predicted.tags is not None]} but the gold "
-                         f"({gold.name}) holds {kinds[gold.tags is not None]}; give both in one kind")
+        raise ValueError(f"{predicted.name} holds {predicted.holds} but the gold ({gold.name}) holds {gold.holds}; "
+                         "give both in one kind")
     if gold.tags is not None and predicted.tags is not None:
         if gold.columns is not None and predicted.columns is not None:
             check_same_tokens(gold.columns, predicted.columns)
@@ -164,36 +165,141 @@ def units(gold: Side, by: str = "auto") -> tuple[np.ndarray, str]:
     return np.array([first.setdefault(d, len(first)) for d in docs], dtype=np.int64), "documents"
 
 
-def _prediction_file(folder: Path, suffix: str) -> Path:
-    """The one prediction file of a checkpoint folder: the gold's suffix, not a Trainer file."""
-    found = sorted(p for p in folder.iterdir() if p.is_file() and p.name not in TRAINER_FILES
-                   and (p.suffix == suffix if suffix else p.suffix in (".jsonl", ".json")))
+HEAD = 1 << 16
+"""Bytes of a file read to tell what it holds (more when its first json record is longer)."""
+
+_TAG = re.compile(r"O|[BIESLU]-\S+|\S+-[BIESLU]")
+
+
+def _excerpt(path: Path) -> tuple[str, bool] | None:
+    """The text of the file's first :data:`HEAD` bytes, or more up to the end of a first json record that is
+    longer, and whether that is the whole file; None when the bytes hold a NUL, which no text file holds."""
+    with open(path, "rb") as handle:
+        data, size = handle.read(HEAD), HEAD
+        while True:
+            whole = len(data) < size
+            if b"\0" in data:
+                return None
+            text = data.decode("utf-8", errors="replace").removeprefix("\ufeff").lstrip()
+            cut_short = "\n" not in text if text.startswith("{") else text.startswith("[") and not _first_record(text)
+            if whole or not cut_short or size >= 64 * HEAD:
+                return text, whole
+            data += handle.read(size)
+            size *= 2
+
+
+def _first_record(text: str) -> str | None:
+    """The first record of a json list (as a list of one) or of json lines, or None when the text cuts it short."""
+    try:
+        if text.startswith("{"):
+            line = text.partition("\n")[0]
+            json.loads(line)
+            return line
+        _, end = json.JSONDecoder().raw_decode(text, len(text) - len(text[1:].lstrip()))
+        return text[:end] + "]"
+    except (json.JSONDecodeError, RecursionError):
+        return None
+
+
+def _detected(text: str) -> bool:
+    try:
+        return bool(detect_format(text))
+    except ValueError:  # no format fits (UnknownFormat), or json nested too deeply
+        return False
+
+
+def holds(path: str | os.PathLike[str]) -> str | None:
+    """What a file holds, from its first :data:`HEAD` bytes: :data:`SPANS` (records of a format the readers
+    detect), :data:`TAGS` (lines most of which end in a tag such as ``O`` or ``B-PER``), or None (a log,
+    metrics, a configuration, a model's weights, nothing).
+
+    The content decides, not the file's name: a checkpoint's predictions are found
+    in whatever file they were written to, and a file that is not predictions is
+    passed over, however it is named.
+    """
+    excerpt = _excerpt(Path(path))
+    if excerpt is None or not excerpt[0].strip():
+        return None
+    text, whole = excerpt
+    if text.startswith(("[", "{")):
+        record = _first_record(text)
+        return SPANS if record is not None and _detected(record) else None
+    lines = text if whole else text[:text.rfind("\n") + 1]
+    records = lines if whole else lines[:lines.rfind("\n\n") + 2]
+    if records.strip() and _detected(records):
+        return SPANS
+    rows = [line.split() for line in lines.splitlines() if line.strip() and not line.startswith("-DOCSTART-")]
+    tagged = sum(len(fields) > 1 and _TAG.fullmatch(fields[-1]) is not None for fields in rows)
+    return TAGS if rows and 2 * tagged > len(rows) else None
+
+
+CHECKPOINT = re.compile(r"checkpoint-(\d+)")
+
+
+def checkpoint_entries(directory: str | os.PathLike[str]) -> list[tuple[int, Path]]:
+    """``(step, path)`` of every ``checkpoint-STEP/`` folder and ``checkpoint-STEP.EXT`` file in a directory,
+    in order of name."""
+    found = []
+    for entry in sorted(Path(directory).iterdir()):
+        match = CHECKPOINT.fullmatch(entry.name if entry.is_dir() else entry.name.partition(".")[0])
+        if match is not None:
+            found.append((int(match.group(1)), entry))
+    return found
+
+
+def checkpoint_files(directory: str | os.PathLike[str]) -> list[Path]:
+    """Every file of a directory's checkpoints: the ``checkpoint-STEP.EXT`` files, and the files in the
+    ``checkpoint-STEP/`` folders (what a benchmark of the directory may read)."""
+    out = []
+    for _, entry in checkpoint_entries(directory):
+        out += sorted(p for p in entry.iterdir() if p.is_file()) if entry.is_dir() else [entry]
+    return out
+
+
+def _folder_predictions(folder: Path, kind: str) -> Path | None:
+    """The one file of ``kind`` in a checkpoint folder (a name holding "pred" first among several), or None."""
+    found = [p for p in sorted(folder.iterdir()) if p.is_file() and holds(p) == kind]
     if len(found) > 1:
         found = [p for p in found if "pred" in p.name.lower()] or found
-    if len(found) != 1:
-        listed = ", ".join(p.name for p in found) or f"no *{suffix or '.jsonl'} file"
-        raise ValueError(f"{folder}: expected one prediction file, found {listed}; pass NAME=FILE instead")
-    return found[0]
+    if len(found) > 1:
+        raise ValueError(f"{folder}: expected one prediction file, found {', '.join(p.name for p in found)}; "
+                         "pass NAME=FILE instead")
+    return found[0] if found else None
 
 
-def checkpoints(directory: str | os.PathLike[str], suffix: str = "") -> list[tuple[str, int, Path]]:
+def checkpoints(directory: str | os.PathLike[str], kind: str = SPANS) -> list[tuple[str, int, Path]]:
     """``(name, step, prediction file)`` of every checkpoint in a directory, ordered by step.
 
-    A checkpoint is a file ``checkpoint-STEP.EXT`` or a folder ``checkpoint-STEP/``
-    holding one prediction file (``suffix``, the gold's, picks it among the
-    Trainer's files). Other entries are ignored.
+    A checkpoint is a folder ``checkpoint-STEP/`` (a Trainer's) or a file
+    ``checkpoint-STEP.EXT``; its prediction file is the one holding ``kind``, the
+    gold's (:func:`holds`), whatever its name: a checkpoint file of another kind
+    (``checkpoint-500.log``, model weights, metrics) is passed over, and a folder
+    of several prediction files prefers the one named ``*pred*``. Every other
+    entry of the directory is passed over.
 
     Raises:
-        ValueError: no checkpoint in the directory, or a folder without exactly one prediction file.
+        ValueError: no checkpoint holds predictions; a step has two prediction
+            files (``checkpoint-500.jsonl`` and ``checkpoint-500/``, named both);
+            a checkpoint folder holds none for its step, or several.
     """
-    folder = Path(directory)
-    found = []
-    for entry in folder.iterdir():
-        match = CHECKPOINT.fullmatch(entry.name if entry.is_dir() else entry.name.split(".")[0])
-        if match is None:
-            continue
-        path = _prediction_file(entry, suffix) if entry.is_dir() else entry
-        found.append((f"checkpoint-{match.group(1)}", int(match.group(1)), path))
+    found: dict[int, list[tuple[str, Path]]] = {}
+    bare: dict[int, Path] = {}
+    for step, entry in checkpoint_entries(directory):
+        path = _folder_predictions(entry, kind) if entry.is_dir() else entry if holds(entry) == kind else None
+        if path is not None:
+            found.setdefault(step, []).append((entry.name.partition(".")[0], path))
+        elif entry.is_dir():
+            bare.setdefault(step, entry)
+    for step, named in sorted(found.items()):
+        if len(named) > 1:
+            paths = " and ".join(str(path) for _, path in named)
+            raise ValueError(f"{directory}: step {step} has {len(named)} prediction files, {paths}; keep one, or pass "
+                             "each as NAME=FILE")
+    for step, folder in sorted(bare.items()):
+        if step not in found:
+            listed = ", ".join(p.name for p in sorted(folder.iterdir())[:8]) or "nothing"
+            raise ValueError(f"{folder}: no file of {kind} (the gold's kind) for step {step}; it holds {listed}. "
+                             "Write the checkpoint's predictions into it, or pass them as NAME=FILE")
     if not found:
-        raise ValueError(f"{folder}: no checkpoint-STEP files or folders found")
-    return sorted(found, key=lambda item: item[1])
+        raise ValueError(f"{directory}: no checkpoint-STEP file or folder holds {kind} as the gold does")
+    return [(named[0][0], step, named[0][1]) for step, named in sorted(found.items())]

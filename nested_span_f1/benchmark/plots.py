@@ -51,14 +51,20 @@ def error_categories(result: Mapping[str, Any], ax: Any) -> None:
 
 
 def f1_by_step(result: Mapping[str, Any], ax: Any) -> None:
-    """F1 of the systems with a step against the step, with the interval as a band."""
-    points = sorted((s["step"], s["f1"]) for s in result["systems"] if s["step"] is not None)
-    steps = [step for step, _ in points]
-    ax.fill_between(steps, [f["low"] for _, f in points], [f["high"] for _, f in points], alpha=0.25, label="interval")
-    ax.plot(steps, [f["value"] for _, f in points], marker="o", label="F1")
+    """F1 against step, one line per run (the checkpoints of one directory), each with its interval as a band."""
+    runs: dict[str, list[Mapping[str, Any]]] = {}
+    for system in result["systems"]:
+        if system["step"] is not None:
+            runs.setdefault(system.get("run") or system["name"], []).append(system)
+    for run, systems in runs.items():
+        systems = sorted(systems, key=lambda s: s["step"])
+        steps = [s["step"] for s in systems]
+        (line,) = ax.plot(steps, [s["f1"]["value"] for s in systems], marker="o", label=run)
+        ax.fill_between(steps, [s["f1"]["low"] for s in systems], [s["f1"]["high"] for s in systems], alpha=0.2,
+                        color=line.get_color())
     ax.set_xlabel("step")
     ax.set_ylabel("F1")
-    ax.set_title("F1 against checkpoint step")
+    ax.set_title(f"F1 against checkpoint step, {100 * result['settings']['confidence']:g}% intervals as bands")
     ax.legend(fontsize="small", frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
 
 

@@ -10,7 +10,7 @@ from nested_span_f1.formats import Corpus, write_corpus
 # the fields the README's "Benchmark checkpoints" section documents
 SETTINGS = {"gold", "dataset", "units", "n_units", "sentences", "n_resamples", "n_permutations", "seed",
             "confidence", "alpha", "scheme", "mode", "version"}
-SYSTEM = {"name", "step", "source", "precision", "recall", "f1", "tp", "predicted", "gold", "per_type",
+SYSTEM = {"name", "run", "step", "source", "precision", "recall", "f1", "tp", "predicted", "gold", "per_type",
           "by_nesting", "errors", "notes"}
 ESTIMATE = {"value", "low", "high"}
 PER_TYPE = {"precision", "recall", "f1", "number", "predicted"}
@@ -64,6 +64,7 @@ def test_json_has_every_documented_field(result, tmp_path):
         assert set(system["by_nesting"]) == {"flat", "nested"}
         assert all(set(b) == {"recall", "number"} for b in system["by_nesting"].values())
         assert set(system["errors"]) == ERRORS and set(system["notes"]) == NOTES
+    assert [s["run"] for s in data["systems"]] == ["runs", "runs", "runs", None]
     first = data["systems"][0]
     # checkpoint-500: one of five gold spans found, of three predicted: the inner one of the nested pair
     assert (first["tp"], first["predicted"], first["gold"], first["step"]) == (1, 3, 5, 500)
@@ -172,6 +173,42 @@ def test_command_refuses_bad_input_in_one_line(files, capsys, argv, message):
     assert main(["benchmark", "--gold", gold, *argv, "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("nested-span-f1 benchmark: error: ") and message in err and err.count("\n") == 1
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory):
+    """Two runs that share a step (1000), each of its own quality."""
+    root = tmp_path_factory.mktemp("runs")
+    for run, steps in (("base", (500, 1000)), ("large", (1000, 1500))):
+        (root / run).mkdir()
+        for step in steps:
+            spans = PREDICTIONS[step if run == "base" else {1000: 1500, 1500: 1000}[step]]
+            write_corpus(Corpus(TOKENS, spans, ["s1", "s2", "s3", "s4"]), root / run / f"checkpoint-{step}.jsonl")
+    return root
+
+
+def test_two_runs_sharing_a_step_are_two_lines(files, two_runs, tmp_path):
+    pytest.importorskip("matplotlib", reason="plots need matplotlib (pip install 'nested-span-f1[plots]')")
+    result = benchmark(files / "gold.jsonl", {"base": two_runs / "base", "large": two_runs / "large"}, n_resamples=50,
+                       progress=False)
+    by_step = result.plot(tmp_path / "runs.png").axes[2]
+    lines = {line.get_label(): (list(line.get_xdata()), list(line.get_ydata())) for line in by_step.get_lines()}
+    f1 = {s["name"]: s["f1"]["value"] for s in result.systems}
+    assert lines == {
+        "base": ([500, 1000], [f1["base/checkpoint-500"], f1["base/checkpoint-1000"]]),
+        "large": ([1000, 1500], [f1["large/checkpoint-1000"], f1["large/checkpoint-1500"]]),
+    }
+    assert len(by_step.collections) == 2  # one interval band per run
+
+
+def test_command_writes_every_view_of_two_runs(files, two_runs, tmp_path, capsys):
+    pytest.importorskip("matplotlib", reason="plots need matplotlib (pip install 'nested-span-f1[plots]')")
+    out = tmp_path / "out"
+    code = main(["benchmark", "--gold", str(files / "gold.jsonl"), "--pred", f"base={two_runs / 'base'}", "--pred",
+                 f"large={two_runs / 'large'}", "--bootstrap", "50", "--no-progress", "--json", f"{out}.json",
+                 "--markdown", f"{out}.md", "--plot", f"{out}.png", "--model-card", f"{out}.card.md"])
+    assert code == 0, capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.card.md", "out.json", "out.md", "out.png"]
 
 
 def test_progress_bars_only_on_a_terminal(files, tmp_path):

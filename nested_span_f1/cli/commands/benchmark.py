@@ -39,7 +39,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--gold", required=True, help="gold file: a nested-NER format, or CoNLL tag columns")
     p.add_argument("--pred", required=True, action="append", type=_prediction, metavar="NAME=FILE",
                    help="a prediction file named NAME (repeat for more), or a directory of checkpoint-STEP "
-                        "files or folders (ordered by step)")
+                        "files or folders, ordered by step (prediction files are told from logs, metrics and weights "
+                        "by what they hold, whatever their names)")
     p.add_argument("--format", choices=[*sorted(FORMATS), COLUMNS],
                    help="format of every file (default: detected; text that no nested reader knows is read "
                         "as CoNLL tag columns, the tag last)")
