@@ -18,8 +18,9 @@ metrics give.
 from __future__ import annotations
 
 import json
+import numbers
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
@@ -33,7 +34,7 @@ from ..lenient.counts import BREAKDOWN
 from ..lenient.score import match_spans_lenient, summarize_lenient
 from ..nested.score import count_match, summarize_nested
 from .inputs import Pair, Source, checkpoints, pair, read_side, units
-from .stats import bootstrap_sums, holm, interval, p_value, paired_bootstrap_p, prf, swap_sums
+from .stats import bootstrap_sums, extreme, holm, interval, paired_bootstrap_p, prf, swap_chunks
 
 TP, PREDICTED, GOLD = 0, 1, 2
 
@@ -192,27 +193,78 @@ def _micro_f1(totals: np.ndarray) -> np.ndarray:
     return prf(summed[..., TP], summed[..., PREDICTED], summed[..., GOLD])[2]
 
 
-def _comparisons(names: Sequence[str], totals: np.ndarray, f1_samples: np.ndarray, swapped: np.ndarray,
-                 confidence: float, alpha: float) -> list[dict[str, Any]]:
-    """Every pair's F1 difference (first minus second) with its interval and both p-values, Holm-corrected."""
+def _comparisons(names: Sequence[str], totals: np.ndarray, f1_samples: np.ndarray, swaps: Iterable[np.ndarray],
+                 n_rounds: int, confidence: float, alpha: float) -> list[dict[str, Any]]:
+    """Every pair's F1 difference (first minus second) with its interval and both p-values, Holm-corrected.
+
+    ``swaps`` are the randomization's swapped sums (``[rows, systems, 3, labels]``),
+    a chunk of rounds at a time: each pair counts its extreme rounds chunk by chunk.
+    """
     point = _micro_f1(totals)
-    out: list[dict[str, Any]] = []
-    for i in range(len(names)):
-        for j in range(i + 1, len(names)):
-            observed = float(point[i] - point[j])
-            differences = f1_samples[:, i] - f1_samples[:, j]
-            low, high = interval(differences, confidence)
+    pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
+    observed = {(i, j): float(point[i] - point[j]) for i, j in pairs}
+    extremes = dict.fromkeys(pairs, 0)
+    for swapped in swaps:
+        for i, j in pairs:
             moved = swapped[:, j] - swapped[:, i]
-            null = _micro_f1(totals[i] + moved) - _micro_f1(totals[j] - moved)
-            out.append({"a": names[i], "b": names[j], "f1_difference": _estimate(observed, low, high),
-                        "p_bootstrap": paired_bootstrap_p(differences, observed),
-                        "p_randomization": p_value(null, observed)})
+            extremes[i, j] += extreme(_micro_f1(totals[i] + moved) - _micro_f1(totals[j] - moved), observed[i, j])
+    out: list[dict[str, Any]] = []
+    for i, j in pairs:
+        differences = f1_samples[:, i] - f1_samples[:, j]
+        low, high = interval(differences, confidence)
+        out.append({"a": names[i], "b": names[j], "f1_difference": _estimate(observed[i, j], low, high),
+                    "p_bootstrap": paired_bootstrap_p(differences, observed[i, j]),
+                    "p_randomization": (extremes[i, j] + 1) / (n_rounds + 1)})
     for key in ("p_bootstrap", "p_randomization"):
         for row, adjusted in zip(out, holm([row[key] for row in out])):
             row[f"{key}_holm"] = adjusted
     for row in out:
         row["significant"] = bool(row["p_bootstrap_holm"] < alpha and row["p_randomization_holm"] < alpha)
     return out
+
+
+MAX_ROUNDS = 1_000_000
+"""The most bootstrap resamples, and randomization rounds, a benchmark takes.
+
+The intervals are percentiles of every resample, all of which are kept (8 bytes
+× resamples × systems × 3 × types: 1.9 GB at the cap for 10 systems of 8 types;
+the randomization's rounds are counted a chunk at a time), and the time grows
+with both; past the cap, the Monte Carlo error of an interval bound or a
+p-value is far below the 0.01 points a report shows.
+"""
+
+
+def check_rounds(value: Any, option: str) -> int:
+    """``value`` as a number of resamples or rounds: an integer from 1 to :data:`MAX_ROUNDS`.
+
+    Raises:
+        TypeError, ValueError: naming ``option`` and the value.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{option} must be an integer, got {value!r}")
+    if not 1 <= int(value) <= MAX_ROUNDS:
+        raise ValueError(f"{option} must be from 1 to {MAX_ROUNDS:,} (the resamples are kept in memory, and more "
+                         f"would change no reported digit), got {int(value):,}")
+    return int(value)
+
+
+def check_level(value: Any, option: str) -> float:
+    """``value`` as a level: a real number strictly between 0 and 1 (TypeError, ValueError naming ``option``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{option} must be a number between 0 and 1, got {value!r}")
+    if not 0 < float(value) < 1:
+        raise ValueError(f"{option} must be between 0 and 1 (exclusive), got {value!r}")
+    return float(value)
+
+
+def check_seed(value: Any, option: str) -> int:
+    """``value`` as a seed: an integer from 0, as numpy's ``SeedSequence`` takes (TypeError, ValueError
+    naming ``option``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{option} must be an integer, got {value!r}")
+    if int(value) < 0:
+        raise ValueError(f"{option} must be 0 or more, got {value}")
+    return int(value)
 
 
 def benchmark(
@@ -240,9 +292,11 @@ def benchmark(
             its ``checkpoint-STEP`` files or folders, named ``name/checkpoint-STEP``,
             found by :func:`~nested_span_f1.benchmark.inputs.checkpoints`), or one
             directory of checkpoints.
-        n_resamples: bootstrap resamples (default 1000).
-        n_permutations: approximate-randomization rounds (default ``n_resamples``).
-        seed: seeds both tests; the same seed gives the same numbers.
+        n_resamples: bootstrap resamples (default 1000), at most :data:`MAX_ROUNDS`
+            (1,000,000): every resample is kept for the percentile intervals.
+        n_permutations: approximate-randomization rounds (default ``n_resamples``), at
+            most :data:`MAX_ROUNDS`; counted a chunk at a time.
+        seed: seeds both tests, an integer from 0; the same seed gives the same numbers.
         confidence: level of the percentile intervals (default 0.95).
         alpha: level at which a difference is said to hold, after Holm's correction
             over all pairs, under both tests.
@@ -255,14 +309,22 @@ def benchmark(
             only: :mod:`nested_span_f1.core.progress`).
 
     Raises:
-        ValueError: unreadable or misaligned inputs, repeated names, bad options.
+        ValueError: unreadable or misaligned inputs, an empty gold, repeated names,
+            options out of range (each named with its value).
+        TypeError: an option or a source of the wrong type (named with its value).
     """
-    if n_resamples < 1 or (n_permutations is not None and n_permutations < 1):
-        raise ValueError(f"n_resamples and n_permutations must be at least 1, got {n_resamples}, {n_permutations}")
-    for option, value in (("confidence", confidence), ("alpha", alpha)):
-        if not 0 < value < 1:
-            raise ValueError(f"{option} must be between 0 and 1 (exclusive), got {value!r}")
+    n_resamples = check_rounds(n_resamples, "n_resamples")
+    n_permutations = n_resamples if n_permutations is None else check_rounds(n_permutations, "n_permutations")
+    seed = check_seed(seed, "seed")
+    confidence, alpha = check_level(confidence, "confidence"), check_level(alpha, "alpha")
+    for option, value in (("units_by", units_by), ("format", format), ("scheme", scheme), ("mode", mode),
+                          ("dataset", dataset)):
+        if not isinstance(value, str) and (value is not None or option == "units_by"):
+            raise TypeError(f"{option} must be a string{'' if option == 'units_by' else ' or None'}, got {value!r}")
     gold = read_side(references, format, "references")
+    if gold.n_sentences == 0:
+        given = "" if gold.name == "references" else f" ({gold.name})"
+        raise ValueError(f"references{given}: no sentences, so nothing to benchmark")
     unit_of, unit_name = units(gold, units_by)
     n_units = int(unit_of.max(initial=-1)) + 1
     entries = _systems(predictions, gold.holds)
@@ -273,7 +335,7 @@ def benchmark(
     flat = matrices.reshape(n_units, -1)
     shape = (len(found), 3, len(labels))
     sums = bootstrap_sums(flat, n_resamples, seed, progress=progress).reshape(-1, *shape)
-    swapped = swap_sums(flat, n_permutations or n_resamples, seed, progress=progress).reshape(-1, *shape)
+    swaps = (chunk.reshape(-1, *shape) for chunk in swap_chunks(flat, n_permutations, seed, progress=progress))
     systems = [
         _system(name, run, step, source, matrices[:, s], sums[:, s], built[s][1], found[s].left_out, labels,
                 confidence)
@@ -284,8 +346,8 @@ def benchmark(
     settings = {
         "gold": gold.name, "dataset": dataset or Path(gold.name).stem.split(".")[0], "units": unit_name,
         "n_units": n_units, "sentences": gold.n_sentences, "n_resamples": n_resamples,
-        "n_permutations": n_permutations or n_resamples, "seed": seed, "confidence": confidence, "alpha": alpha,
+        "n_permutations": n_permutations, "seed": seed, "confidence": confidence, "alpha": alpha,
         "scheme": scheme, "mode": mode, "version": __version__,
     }
-    comparisons = _comparisons(names, matrices.sum(axis=0), f1_samples, swapped, confidence, alpha)
+    comparisons = _comparisons(names, matrices.sum(axis=0), f1_samples, swaps, n_permutations, confidence, alpha)
     return BenchmarkResult(settings, systems, comparisons, {n: f1_samples[:, s] for s, n in enumerate(names)})

@@ -12,6 +12,8 @@ from typing import Any
 from ..lenient import BREAKDOWN
 
 ERRORS = [k for k in BREAKDOWN if k != "correct"]
+DPI = 120
+"""Resolution of saved figures."""
 
 
 def per_type_f1(result: Mapping[str, Any], ax: Any) -> None:
@@ -82,5 +84,5 @@ def plot_benchmark(result: Mapping[str, Any], path: str | None = None) -> Any:
     for draw, ax in zip(panels, axes[:, 0]):
         draw(result, ax)
     if path:
-        fig.savefig(path, dpi=120)
+        fig.savefig(path, dpi=DPI)
     return fig

@@ -48,18 +48,14 @@ def resample_indices(n_units: int, n_resamples: int, seed: int) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros((0, n_units), dtype=np.int64)
 
 
-def _weighted_sums(matrix: np.ndarray, n_rounds: int, weights: Callable[[int], np.ndarray], desc: str,
-                   progress: bool) -> np.ndarray:
-    """``weights(rows) @ matrix`` for ``n_rounds`` rows in all, a chunk of rows at a time, ``[n_rounds, k]``."""
+def _weighted_chunks(matrix: np.ndarray, n_rounds: int, weights: Callable[[int], np.ndarray], desc: str,
+                     progress: bool) -> Iterator[np.ndarray]:
+    """``weights(rows) @ matrix`` for ``n_rounds`` rows in all, a chunk of rows at a time (``[rows, k]`` each)."""
     values = np.asarray(matrix, dtype=np.float64)
-    out = np.empty((n_rounds, values.shape[1]))
-    done = 0
     with bar(n_rounds, desc, "resample", show=progress) as shown:
         for rows in _chunks(n_rounds, len(values)):
-            out[done:done + rows] = weights(rows) @ values
-            done += rows
+            yield weights(rows) @ values
             shown.update(rows)
-    return out
 
 
 def bootstrap_sums(matrix: np.ndarray, n_resamples: int, seed: int, *, progress: bool = False) -> np.ndarray:
@@ -80,11 +76,17 @@ def bootstrap_sums(matrix: np.ndarray, n_resamples: int, seed: int, *, progress:
         draws += np.arange(rows)[:, None] * n_units
         return np.bincount(draws.ravel(), minlength=rows * n_units).reshape(rows, n_units)
 
-    return _weighted_sums(matrix, n_resamples, drawn, "bootstrap", progress)
+    out = np.empty((n_resamples, np.shape(matrix)[1]))
+    done = 0
+    for chunk in _weighted_chunks(matrix, n_resamples, drawn, "bootstrap", progress):
+        out[done:done + len(chunk)] = chunk
+        done += len(chunk)
+    return out
 
 
-def swap_sums(matrix: np.ndarray, n_rounds: int, seed: int, *, progress: bool = False) -> np.ndarray:
-    """Column sums of the units each approximate-randomization round swaps, ``[n_rounds, k]``.
+def swap_chunks(matrix: np.ndarray, n_rounds: int, seed: int, *, progress: bool = False) -> Iterator[np.ndarray]:
+    """Column sums of the units each approximate-randomization round swaps, ``[rows, k]`` for a chunk of rounds
+    at a time (so that a test of any number of rounds holds one chunk in memory).
 
     Each unit is swapped with probability 0.5, the same units for every pair of
     systems. For two systems with unit matrices ``A`` and ``B`` (columns of
@@ -92,7 +94,8 @@ def swap_sums(matrix: np.ndarray, n_rounds: int, seed: int, *, progress: bool = 
     ``B.sum(0) + s(A) - s(B)``, ``s`` being this function's sums.
     """
     n_units, rng = len(matrix), streams(seed)[1]
-    return _weighted_sums(matrix, n_rounds, lambda rows: rng.random((rows, n_units)) < 0.5, "randomization", progress)
+    return _weighted_chunks(matrix, n_rounds, lambda rows: rng.random((rows, n_units)) < 0.5, "randomization",
+                            progress)
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -120,10 +123,14 @@ def interval(samples: np.ndarray, confidence: float = 0.95) -> tuple[np.ndarray,
     return low, high
 
 
+def extreme(null: np.ndarray, observed: float) -> int:
+    """How many of the ``null`` values are at least as far from 0 as ``observed`` (two-sided)."""
+    return int(np.count_nonzero(np.abs(null) >= abs(observed) - TOLERANCE))
+
+
 def p_value(null: np.ndarray, observed: float) -> float:
     """Two-sided p-value: ``(#{|null| >= |observed|} + 1) / (len(null) + 1)``."""
-    count = int(np.count_nonzero(np.abs(null) >= abs(observed) - TOLERANCE))
-    return (count + 1) / (len(null) + 1)
+    return (extreme(null, observed) + 1) / (len(null) + 1)
 
 
 def paired_bootstrap_p(differences: np.ndarray, observed: float) -> float:

@@ -211,6 +211,32 @@ def test_command_writes_every_view_of_two_runs(files, two_runs, tmp_path, capsys
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.card.md", "out.json", "out.md", "out.png"]
 
 
+def test_a_view_that_fails_leaves_no_file(files, tmp_path, capsys, monkeypatch):
+    """Every view is made before any is written: a plot that cannot be drawn leaves no JSON or Markdown behind."""
+    pytest.importorskip("matplotlib", reason="plots need matplotlib (pip install 'nested-span-f1[plots]')")
+    from nested_span_f1.benchmark import plots
+
+    def broken(result, ax):
+        raise ValueError("the figure has no room for 2 runs")
+
+    monkeypatch.setattr(plots, "f1_by_step", broken)
+    code = main(["benchmark", "--gold", str(files / "gold.jsonl"), "--pred", str(files / "runs"), "--bootstrap", "20",
+                 "--no-progress", "--json", str(tmp_path / "b.json"), "--markdown", str(tmp_path / "b.md"),
+                 "--plot", str(tmp_path / "b.png")])
+    out, err = capsys.readouterr()
+    assert (code, out, err) == (2, "", "nested-span-f1 benchmark: error: the figure has no room for 2 runs\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_that_cannot_be_written_is_named_with_those_written(files, tmp_path, capsys):
+    code = main(["benchmark", "--gold", str(files / "gold.jsonl"), "--pred", str(files / "runs"), "--bootstrap", "20",
+                 "--no-progress", "--json", str(tmp_path / "missing" / "b.json"), "--markdown", str(tmp_path / "b.md")])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == (tmp_path / "b.md").read_text()
+    assert err == (f"nested-span-f1 benchmark: error: could not write --json {tmp_path / 'missing' / 'b.json'} "
+                   f"(No such file or directory); wrote --markdown {tmp_path / 'b.md'}\n")
+
+
 def test_progress_bars_only_on_a_terminal(files, tmp_path):
     """``2> err.txt`` gets no bar; a terminal gets the bootstrap's and the randomization's (the file readers'
     rule: :mod:`nested_span_f1.core.progress`)."""

@@ -11,7 +11,7 @@ from nested_span_f1.benchmark.stats import (
     prf,
     resample_indices,
     streams,
-    swap_sums,
+    swap_chunks,
 )
 from nested_span_f1.core.counts import Counts, Tally
 from nested_span_f1.core.scores import summarize
@@ -37,8 +37,11 @@ def test_same_seed_same_sums_other_seed_other_sums(matrix):
 
 
 def test_swap_sums_equal_the_swapped_rows_summed(matrix):
-    swapped = streams(5)[1].random((30, len(matrix))) < 0.5
-    np.testing.assert_array_equal(swap_sums(matrix, 30, seed=5), swapped.astype(np.int64) @ matrix)
+    swapped = streams(5)[1].random((100, len(matrix))) < 0.5
+    # 100 rounds of 2000 units span two chunks
+    chunks = list(swap_chunks(matrix, 100, seed=5))
+    assert len(chunks) > 1
+    np.testing.assert_array_equal(np.concatenate(chunks), swapped.astype(np.int64) @ matrix)
     assert 0.45 < swapped.mean() < 0.55
 
 

@@ -1,18 +1,24 @@
 """``nested-span-f1 benchmark``: compare prediction sets with bootstrap intervals and paired significance tests.
 
 Prints the Markdown report; ``--json``, ``--markdown``, ``--plot`` and
-``--model-card`` also write the other views to files.
+``--model-card`` also write the other views to files. No output may be one of
+the inputs (the gold, a prediction file, a file of a checkpoint directory), and
+every view is made before any file is written, so a failure leaves none behind.
 """
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import sys
+from pathlib import Path
 
 from ... import SCHEMES
-from ...benchmark.compare import benchmark
-from ...benchmark.inputs import COLUMNS
+from ...benchmark.compare import MAX_ROUNDS, BenchmarkResult, benchmark, check_level, check_rounds, check_seed
+from ...benchmark.inputs import COLUMNS, checkpoint_files
+from ...benchmark.plots import DPI
 from ...formats import FORMATS
-from .inputs import HelpFormatter, check_plot_file, for_people
+from .inputs import HelpFormatter, check_outputs, check_plot_file, for_people
 
 
 def _prediction(text: str) -> tuple[str, str]:
@@ -48,10 +54,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mode", choices=["strict"], help="decoding of tag columns (default: seqeval's default mode)")
     p.add_argument("--units", choices=["auto", "documents", "sentences"], default="auto",
                    help="what is resampled (default: documents when the gold has document ids)")
-    p.add_argument("--bootstrap", type=int, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
+    p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                   help=f"bootstrap resamples, at most {MAX_ROUNDS:,}: each is kept for the intervals (default 1000)")
     p.add_argument("--permutations", type=int, metavar="N",
-                   help="approximate-randomization rounds (default: as --bootstrap)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+                   help=f"approximate-randomization rounds, at most {MAX_ROUNDS:,} (default: as --bootstrap)")
+    p.add_argument("--seed", type=int, default=0, help="random seed, 0 or more (default 0)")
     p.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
     p.add_argument("--alpha", type=float, default=0.05, help="significance level after correction (default 0.05)")
     p.add_argument("--json", metavar="OUT", help="write every figure as JSON")
@@ -66,11 +73,46 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
+def _inputs(args: argparse.Namespace) -> list[tuple[str, str | Path | None]]:
+    """The files the command may read: the gold, the prediction files, every file of a checkpoint directory."""
+    found: list[tuple[str, str | Path | None]] = [(f"--gold {args.gold}", args.gold)]
+    for name, path in args.pred:
+        given = f"--pred {path}" if name == path else f"--pred {name}={path}"
+        found.append((given, path))
+        if os.path.isdir(path):
+            found += [(f"{file} (a checkpoint file of {given})", file) for file in checkpoint_files(path)]
+    return found
+
+
+def _views(result: BenchmarkResult, args: argparse.Namespace) -> list[tuple[str, str, bytes]]:
+    """``(option, path, content)`` of every file asked for, all made before any is written."""
+    views = [("--json", args.json, lambda: result.to_json().encode()),
+             ("--markdown", args.markdown, lambda: result.to_markdown().encode()),
+             ("--model-card", args.model_card,
+              lambda: result.model_index(dataset_type=args.dataset_type, split=args.split).encode()),
+             ("--plot", args.plot, lambda: _image(result, args.plot))]
+    return [(option, path, make()) for option, path, make in views if path]
+
+
+def _image(result: BenchmarkResult, path: str) -> bytes:
+    buffer = io.BytesIO()
+    result.plot().savefig(buffer, format=Path(path).suffix[1:].lower(), dpi=DPI)
+    return buffer.getvalue()
+
+
 def run(args: argparse.Namespace) -> int:
     names = [name for name, _ in args.pred]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         raise ValueError(f"--pred {repeated[0]} is given twice; name each prediction set once")
+    check_rounds(args.bootstrap, "--bootstrap")
+    if args.permutations is not None:
+        check_rounds(args.permutations, "--permutations")
+    check_seed(args.seed, "--seed")
+    check_level(args.confidence, "--confidence")
+    check_level(args.alpha, "--alpha")
+    check_outputs(_inputs(args), [("--json", args.json), ("--markdown", args.markdown), ("--plot", args.plot),
+                                  ("--model-card", args.model_card)])
     if args.plot:
         check_plot_file(args.plot)
     try:
@@ -81,11 +123,16 @@ def run(args: argparse.Namespace) -> int:
         )
     except (ValueError, TypeError) as error:
         raise for_people(error) from None
-    sys.stdout.write(result.to_markdown(args.markdown))
-    if args.json:
-        result.to_json(args.json)
-    if args.plot:
-        result.plot(args.plot)
-    if args.model_card:
-        result.model_index(dataset_type=args.dataset_type, split=args.split, path=args.model_card)
+    # every view is made first: one that fails (a plot) leaves no file written
+    views = _views(result, args)
+    sys.stdout.write(result.to_markdown())
+    written, failed = [], []
+    for option, path, content in views:
+        try:
+            Path(path).write_bytes(content)
+            written.append(f"{option} {path}")
+        except OSError as error:
+            failed.append(f"{option} {path} ({error.strerror or error})")
+    if failed:
+        raise ValueError(f"could not write {', '.join(failed)}" + (f"; wrote {', '.join(written)}" if written else ""))
     return 0
