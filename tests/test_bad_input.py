@@ -22,6 +22,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ import numpy as np
 import pytest
 
 import nested_span_f1
+from nested_span_f1.benchmark import benchmark
 from nested_span_f1.cli.main import main
 from nested_span_f1.formats import FORMATS, read_batches, read_corpus, read_dataset
 from nested_span_f1.formats import columns as conll
@@ -59,7 +61,9 @@ class Bad:
     predictions and label_ids; both None: the factory must refuse its options);
     ``Corpus`` (the arguments of a Corpus), ``path`` (a file of a kind, ``columns`` or
     ``corpus``, given to its readers in another form than a str path), ``space`` (a
-    Space request: text, upload, options).
+    Space request: text, upload, options); ``benchmark`` (a gold file, against one prediction file, with the row's options),
+    ``checkpoints`` (a gold file and a run directory's files), ``outputs`` (a command
+    line whose output is one of its inputs).
     """
 
     id: str
@@ -154,6 +158,23 @@ VALID_IDS = ("score_tags", "count_tags", "decode_pair", "score_lenient", "count_
 """Where ids must give the result of the same tags: the core (another input form) and the span_f1 module."""
 METRIC_DOORS = tuple(f"{m}.{call}" for m in ("span_f1", "lenient_span_f1", "nested_span_f1") for call in ("compute", "add_batch"))
 """The evaluate modules: valid rows of tags or spans check them against the core."""
+
+# issue 26: commands and benchmark (what the rows of that block use)
+
+@dataclass(frozen=True)
+class Plain:
+    """A valid file row's plain form when it is read with other options than the row's."""
+
+    data: Any
+    options: dict[str, Any]
+
+
+BENCHMARK_FLAGS = {"n_resamples": "--bootstrap", "n_permutations": "--permutations", "seed": "--seed",
+                   "confidence": "--confidence", "alpha": "--alpha", "units_by": "--units"}
+"""The benchmark command's option for each keyword of ``benchmark()``."""
+WEIGHTS = b"\x00\x08\x00\x00\x00\x00\x00\x00{}"
+"""A model file's first bytes (safetensors: a little-endian header length, then json)."""
+
 
 CATALOGUE: list[Bad] = [
     # ---------------------------------------------------------------- tag sequences: shape
@@ -674,6 +695,100 @@ CATALOGUE: list[Bad] = [
     Bad("space-paste-json-with-bom", "space", ("\ufeff" + SPACE_JSON, None, ""), None, same_as=(SPACE_JSON, None, "")),
     Bad("space-options-with-bom", "space", (SPACE_JSON, None, '\ufeff{"zero_division": 0}'), None,
         same_as=(SPACE_JSON, None, '{"zero_division": 0}')),
+    # ---------------------------------------------------------------- issue 26: commands and benchmark
+    # delimiters: spelled as conlleval.pl's -d takes them, and never able to hang the scorer
+    Bad("columns-delimiter-backslash-t", "columns", col(GOOD_COLUMNS.replace(b" ", b"\t"), GOOD_COLUMNS.replace(b" ", b"\t")),
+        None, options={"delimiter": "\\t"}, entries=("cli score", "cli lenient"), same_as=Plain(col(GOOD_COLUMNS), {})),
+    Bad("columns-delimiter-regex-class", "columns", col(GOOD_COLUMNS), None, options={"delimiter": "\\s+"},
+        entries=("cli score", "cli lenient"), cli=("--delimiter", "'\\\\s+'", "no one character")),
+    Bad("conlleval-delimiter-backslash-t", "conlleval", GOOD_CONLLEVAL.replace(b" ", b"\t"), None, options={"-d": "\\t"},
+        same_as=Plain(GOOD_CONLLEVAL, {})),
+    Bad("conlleval-delimiter-exponential", "conlleval", b"a" * 40 + b" B-X B-X\n", None, options={"-d": "(a+)+$"},
+        cli=("-d '(a+)+$'", "groups", "exponential time")),
+    Bad("conlleval-delimiter-inner-repeat", "conlleval", GOOD_CONLLEVAL, None, options={"-d": "a*a*a*a*a*a*a*a*a*b"},
+        cli=("-d 'a*a*a*a*a*a*a*a*a*b'", "inner repeats")),
+    # benchmark options: each named with its value by the API and by the command line
+    Bad("benchmark-resamples-huge", "benchmark", GOOD_ONEIE, ValueError, ("n_resamples", "1,000,000,000"),
+        options={"n_resamples": 10**9}, cli=("--bootstrap", "1,000,000", "1,000,000,000")),
+    Bad("benchmark-resamples-fraction", "benchmark", GOOD_ONEIE, TypeError, ("n_resamples", "10.5"),
+        options={"n_resamples": 10.5}, cli=("--bootstrap", "'10.5'")),
+    Bad("benchmark-permutations-huge", "benchmark", GOOD_ONEIE, ValueError, ("n_permutations", "100,000,000"),
+        options={"n_permutations": 10**8}, cli=("--permutations", "100,000,000")),
+    Bad("benchmark-permutations-zero", "benchmark", GOOD_ONEIE, ValueError, ("n_permutations", "got 0"),
+        options={"n_permutations": 0}, cli=("--permutations", "got 0")),
+    Bad("benchmark-confidence-string", "benchmark", GOOD_ONEIE, TypeError, ("confidence", "'0.95'"),
+        options={"confidence": "0.95"}, entries=("benchmark",)),
+    Bad("benchmark-confidence-one", "benchmark", GOOD_ONEIE, ValueError, ("confidence", "1.0"),
+        options={"confidence": 1.0}, cli=("--confidence", "1.0")),
+    Bad("benchmark-alpha-nan", "benchmark", GOOD_ONEIE, ValueError, ("alpha", "nan"), options={"alpha": float("nan")},
+        cli=("--alpha", "nan")),
+    Bad("benchmark-seed-negative", "benchmark", GOOD_ONEIE, ValueError, ("seed", "-1"), options={"seed": -1},
+        cli=("--seed", "-1")),
+    Bad("benchmark-seed-true", "benchmark", GOOD_ONEIE, TypeError, ("seed", "True"), options={"seed": True},
+        entries=("benchmark",)),
+    Bad("benchmark-units-number", "benchmark", GOOD_ONEIE, TypeError, ("units_by", "3"), options={"units_by": 3},
+        entries=("benchmark",)),
+    Bad("benchmark-empty-gold", "benchmark", b"", ValueError, ("references", "no sentences"),
+        cli=("no sentences",)),
+    # checkpoint discovery: one rule for benchmark(gold, DIR), benchmark(gold, {"run": DIR}) and --pred run=DIR
+    Bad("checkpoints-log-beside-predictions", "checkpoints",
+        ("gold.jsonl", GOOD_ONEIE, {"checkpoint-500.jsonl": GOOD_ONEIE, "checkpoint-500.log": b"step 500 loss 0.31\n",
+                                    "checkpoint-1000.jsonl": GOOD_ONEIE, "notes.txt": b"a run\n"}),
+        None, same_as=[("checkpoint-500", 500, "checkpoint-500.jsonl"), ("checkpoint-1000", 1000, "checkpoint-1000.jsonl")]),
+    Bad("checkpoints-gold-of-any-suffix", "checkpoints",
+        ("gum6.test", GOOD_COLUMNS, {"checkpoint-500/predictions.txt": GOOD_COLUMNS,
+                                     "checkpoint-500/vocab.txt": b"[PAD]\n[UNK]\nEU\n",
+                                     "checkpoint-500/config.json": b'{"model_type": "bert"}\n',
+                                     "checkpoint-500/model.safetensors": WEIGHTS}),
+        None, same_as=[("checkpoint-500", 500, "checkpoint-500/predictions.txt")]),
+    Bad("checkpoints-weights-folder-beside-predictions", "checkpoints",
+        ("gold.jsonl", GOOD_ONEIE, {"checkpoint-500/model.safetensors": WEIGHTS, "checkpoint-500.jsonl": GOOD_ONEIE}),
+        None, same_as=[("checkpoint-500", 500, "checkpoint-500.jsonl")]),
+    Bad("checkpoints-file-and-folder-clash", "checkpoints",
+        ("gold.jsonl", GOOD_ONEIE, {"checkpoint-500.jsonl": GOOD_ONEIE, "checkpoint-500/predictions.jsonl": GOOD_ONEIE}),
+        ValueError, ("step 500", "checkpoint-500.jsonl", "checkpoint-500/predictions.jsonl"),
+        cli=("step 500", "checkpoint-500.jsonl", "checkpoint-500/predictions.jsonl")),
+    Bad("checkpoints-zero-padded-clash", "checkpoints",
+        ("gold.jsonl", GOOD_ONEIE, {"checkpoint-500.jsonl": GOOD_ONEIE, "checkpoint-0500.jsonl": GOOD_ONEIE}),
+        ValueError, ("step 500", "checkpoint-500.jsonl", "checkpoint-0500.jsonl"),
+        cli=("step 500", "checkpoint-500.jsonl", "checkpoint-0500.jsonl")),
+    Bad("checkpoints-folder-without-predictions", "checkpoints",
+        ("gold.jsonl", GOOD_ONEIE, {"checkpoint-500/model.safetensors": WEIGHTS, "checkpoint-1000.jsonl": GOOD_ONEIE}),
+        ValueError, ("checkpoint-500", "no file of entity spans", "model.safetensors"),
+        cli=("checkpoint-500", "no file of entity spans")),
+    Bad("checkpoints-tags-for-a-spans-gold", "checkpoints",
+        ("gold.jsonl", GOOD_ONEIE, {"checkpoint-500.conll": GOOD_COLUMNS}), ValueError,
+        ("no checkpoint-STEP file or folder holds entity spans",),
+        cli=("no checkpoint-STEP file or folder holds entity spans",)),
+    # outputs: no command writes over one of its inputs (files, links, checkpoint files, stdin), checked first
+    Bad("outputs-benchmark-json-over-gold", "outputs",
+        ["benchmark", "--gold", "{gold}", "--pred", "a={pred}", "--json", "{gold}"], None,
+        cli=("--json {gold} would overwrite --gold {gold}",)),
+    Bad("outputs-benchmark-markdown-over-pred", "outputs",
+        ["benchmark", "--gold", "{gold}", "--pred", "a={pred}", "--markdown", "{pred}"], None,
+        cli=("--markdown {pred} would overwrite --pred a={pred}",)),
+    Bad("outputs-benchmark-plot-over-hard-link", "outputs",
+        ["benchmark", "--gold", "{gold}", "--pred", "a={pred}", "--plot", "{hard}"], None,
+        cli=("--plot {hard} would overwrite --gold {gold}",)),
+    Bad("outputs-benchmark-model-card-over-symbolic-link", "outputs",
+        ["benchmark", "--gold", "{gold}", "--pred", "a={pred}", "--model-card", "{link}"], None,
+        cli=("--model-card {link} would overwrite --pred a={pred}",)),
+    Bad("outputs-benchmark-json-over-checkpoint-file", "outputs",
+        ["benchmark", "--gold", "{gold}", "--pred", "run={run}", "--json", "{run}/checkpoint-500.jsonl"], None,
+        cli=("would overwrite {run}/checkpoint-500.jsonl (a checkpoint file of --pred run={run})",)),
+    Bad("outputs-benchmark-two-views-one-file", "outputs",
+        ["benchmark", "--gold", "{gold}", "--pred", "a={pred}", "--json", "{tmp}/out", "--markdown", "{tmp}/out"], None,
+        cli=("--json and --markdown name one file",)),
+    Bad("outputs-score-plot-over-hard-link", "outputs",
+        ["score", "--gold", "{conll}", "--pred", "{conll}", "--plot", "{hard}"], None,
+        cli=("--plot {hard} would overwrite --gold {conll}",)),
+    Bad("outputs-space-folder-is-the-wheel", "outputs",
+        ["space", "span_f1", "{tmp}/my_space", "--wheel", "{wheel}"], None,
+        cli=("OUT_DIR {tmp}/my_space would overwrite --wheel {wheel}",)),
+    Bad("outputs-nested-stdout-into-gold", "outputs", ["nested", "--gold", "{gold}", "--pred", "{pred}"], None,
+        options={"stdout": "{gold}"}, cli=("standard output is redirected to --gold {gold}",)),
+    Bad("outputs-conlleval-stdout-into-stdin", "outputs", ["conlleval"], None, options={"stdout": "{stdin}"},
+        cli=("standard output is redirected to standard input",)),
 ]
 
 
@@ -743,6 +858,8 @@ FILE_DOORS = {
     "columns": ("read_columns", "cli score", "cli lenient"),
     "conlleval": ("cli conlleval",),
     "corpus": ("read_corpus", "cli nested", "cli lenient"),
+    "benchmark": ("benchmark", "cli benchmark"),
+    "checkpoints": ("benchmark", "benchmark dir", "cli benchmark"),
 }
 PATH_DOORS = {"columns": ("read_columns", "iter_columns"), "corpus": ("read_corpus", "read_batches", "read_dataset")}
 """The readers of a file by its kind: a ``path`` row gives each the file in another form (a bytes path, a binary
@@ -768,8 +885,11 @@ def entries(row: Bad) -> list[str]:
         return [d for d in PATH_DOORS[kind] if given == "bytes path" or d in ("read_columns", "read_corpus")]
     if row.kind == "space":
         return list(SPACE_DOORS)
+    if row.kind == "outputs":
+        return [f"cli {row.data[0]}"]
     if row.kind in FILE_DOORS:
-        return [d for d in FILE_DOORS[row.kind] if d.startswith("cli") or row.error is not None or row.same_as]
+        names = [d for d in FILE_DOORS[row.kind] if d.startswith("cli") or row.error is not None or row.same_as]
+        return [n for n in names if row.entries is None or n in row.entries]
     names = [name for name, door in CORE_DOORS.items() if _takes(door, row)]
     if row.kind == "tags" and row.side and row.error and not set(row.options) - TAG_OPTIONS:
         names.append("tags_to_spans")
@@ -791,6 +911,7 @@ def test_catalogue_is_large_and_covers_every_door():
     expected = {*CORE_DOORS, "tags_to_spans", "read_columns", "read_corpus", "cli score", "cli conlleval",
                 "cli nested", "cli lenient", "compute_metrics_for", "span_metrics_for", "layered_metrics_for",
                 "Corpus", *PATH_DOORS["columns"], *PATH_DOORS["corpus"], *SPACE_DOORS,
+                "benchmark", "benchmark dir", "cli benchmark", "cli space",
                 *(f"{m}.{call}" for m in METRICS for call in ("compute", "add_batch"))}
     assert covered >= expected, expected - covered
 
@@ -934,20 +1055,22 @@ def _write(tmp_path: Any, name: str, content: bytes | None) -> str:
     return str(path)
 
 
-def _cli_args(row: Bad, entry: str, tmp_path: Any, data: Any) -> tuple[list[str], bytes | None]:
-    """The command line of a file row (and the stdin of conlleval)."""
+def _cli_args(row: Bad, entry: str, tmp_path: Any, data: Any, options: dict[str, Any] | None = None,
+              ) -> tuple[list[str], bytes | None]:
+    """The command line of a file row (and the stdin of conlleval); ``options`` default to the row's."""
     command = entry.split()[1]
+    options = row.options if options is None else options
     if row.kind == "conlleval":
         args = ["conlleval"]
-        if "-d" in row.options:
-            args += ["-d", row.options["-d"]]
+        if "-d" in options:
+            args += ["-d", options["-d"]]
         return args, data
     if row.kind == "columns":
         gold, pred = _write(tmp_path, "gold.conll", data["gold"]), _write(tmp_path, "pred.conll", data["pred"])
         args = [command, "--gold", gold, "--pred", pred, "--json"]
         for option in ("scheme", "mode", "delimiter", "column"):
-            if option in row.options:
-                args += [f"--{option}", row.options[option]]
+            if option in options:
+                args += [f"--{option}", options[option]]
         if command == "lenient":
             args += ["--gold-format", "conll", "--pred-format", "conll"]
         return args, None
@@ -962,13 +1085,63 @@ def _cli_args(row: Bad, entry: str, tmp_path: Any, data: Any) -> tuple[list[str]
     return args, None
 
 
-def _run_cli(args: list[str], stdin: bytes | None, capsys: Any, monkeypatch: Any) -> tuple[int, str, str]:
+CHECKOUT = Path(nested_span_f1.__file__).resolve().parents[1]
+"""The source checkout the tests run in (the package's parent folder)."""
+
+
+def _checkout() -> tuple[list[str], list[tuple[str, int, int]]]:
+    """The checkout's top-level names (a new ``build/`` or ``*.egg-info`` shows) and every file of the package
+    tree with its size and time; bytecode caches, which Python writes on import, left out."""
+    if not (CHECKOUT / "setup.py").is_file():
+        return [], []
+    names = sorted(p.name for p in CHECKOUT.iterdir() if not p.name.startswith("."))
+    files = sorted((str(p), p.stat().st_size, p.stat().st_mtime_ns) for folder in ("nested_span_f1", "metrics")
+                   for p in (CHECKOUT / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    return names, files
+
+
+def _files(folder: Any) -> dict[str, tuple[bytes, int]]:
+    return {str(p): (p.read_bytes(), p.stat().st_mtime_ns) for p in Path(folder).rglob("*") if p.is_file()}
+
+
+@contextmanager
+def _leaves_alone(folder: Any, outputs: tuple[str, ...] = ()) -> Any:
+    """The command inside leaves the checkout as it was, and every file of ``folder`` (bytes and time);
+    the only files it may add are ``outputs``."""
+    checkout, before = _checkout(), _files(folder)
+    yield
+    after = _files(folder)
+    changed = [path for path, was in before.items() if after.get(path) != was]
+    assert not changed, f"inputs changed: {changed}"
+    added = sorted(set(after) - set(before) - set(outputs))
+    assert not added, f"files written that are not outputs: {added}"
+    assert _checkout() == checkout, "the command wrote into the source checkout"
+
+
+def _run_cli(args: list[str], stdin: bytes | None, capsys: Any, monkeypatch: Any, folder: Any,
+             outputs: tuple[str, ...] = ()) -> tuple[int, str, str]:
+    """Run the command line in this process: its status (argparse's too), stdout and stderr; the checkout and
+    the files of ``folder`` (its inputs) must be left as they were."""
     if stdin is not None:
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
     capsys.readouterr()
-    code = main(args)
+    with _leaves_alone(folder, outputs):
+        try:
+            code = main(args)
+        except SystemExit as stopped:  # argparse refuses the command line
+            code = stopped.code
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def _one_line_error(entry: str, code: int, out: str, err: str, fragments: tuple[str, ...]) -> None:
+    """Status 2, nothing on stdout, one line on stderr holding every fragment."""
+    assert (code, out) == (2, ""), (code, out, err)
+    lines = err.splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert lines[0].startswith(f"nested-span-f1 {entry.split()[1]}: error: "), lines[0]
+    for fragment in fragments:
+        assert fragment in lines[0], f"{fragment!r} not in {lines[0]!r}"
 
 
 def _file_row(row: Bad, entry: str, tmp_path: Any, capsys: Any, monkeypatch: Any) -> None:
@@ -992,20 +1165,84 @@ def _file_row(row: Bad, entry: str, tmp_path: Any, capsys: Any, monkeypatch: Any
         _expect(row, lambda: read_corpus(path, fmt), None)
         return
     args, stdin = _cli_args(row, entry, tmp_path, row.data)
-    code, out, err = _run_cli(args, stdin, capsys, monkeypatch)
+    code, out, err = _run_cli(args, stdin, capsys, monkeypatch, tmp_path)
     if row.same_as is not None:
         (tmp_path / "plain").mkdir()
-        plain_args, plain_stdin = _cli_args(row, entry, tmp_path / "plain", row.same_as)
-        expected = _run_cli(plain_args, plain_stdin, capsys, monkeypatch)
+        plain = row.same_as if isinstance(row.same_as, Plain) else Plain(row.same_as, row.options)
+        plain_args, plain_stdin = _cli_args(row, entry, tmp_path / "plain", plain.data, plain.options)
+        expected = _run_cli(plain_args, plain_stdin, capsys, monkeypatch, tmp_path)
         assert expected[0] == 0 and expected[1], expected
         assert (code, out, err) == expected
         return
-    assert code == 2, (code, out, err)
-    lines = err.splitlines()
-    assert len(lines) == 1 and "Traceback" not in err, err
-    assert lines[0].startswith(f"nested-span-f1 {entry.split()[1]}: error: "), lines[0]
-    for fragment in row.cli:
-        assert fragment in lines[0], f"{fragment!r} not in {lines[0]!r}"
+    _one_line_error(entry, code, out, err, row.cli)
+
+
+def _benchmark_row(row: Bad, entry: str, tmp_path: Any, capsys: Any, monkeypatch: Any) -> None:
+    """A gold file against one prediction file, with the row's options: by benchmark() and by the command."""
+    gold, pred = _write(tmp_path, "gold.jsonl", row.data), _write(tmp_path, "pred.jsonl", GOOD_ONEIE)
+    if entry == "benchmark":
+        _expect(row, lambda: benchmark(gold, {"a": pred}, progress=False, **row.options), None)
+        return
+    flags = [text for key, value in row.options.items() for text in (BENCHMARK_FLAGS[key], str(value))]
+    args = ["benchmark", "--gold", gold, "--pred", f"a={pred}", "--no-progress", *flags]
+    _one_line_error(entry, *_run_cli(args, None, capsys, monkeypatch, tmp_path), row.cli)
+
+
+def _checkpoints_row(row: Bad, entry: str, tmp_path: Any, capsys: Any, monkeypatch: Any) -> None:
+    """A run directory's checkpoints, found by one rule whether benchmark() is given the directory or a name
+    for it, or the command ``--pred run=DIR``; ``same_as`` lists ``(name, step, file in the run)``."""
+    gold_name, gold_text, tree = row.data
+    gold, run = _write(tmp_path, gold_name, gold_text), tmp_path / "run"
+    for name, content in tree.items():
+        (run / name).parent.mkdir(parents=True, exist_ok=True)
+        (run / name).write_bytes(content)
+    prefix = "" if entry == "benchmark dir" else "run/"
+    expected = [(prefix + name, step, str(run / file)) for name, step, file in row.same_as or ()]
+    if entry != "cli benchmark":
+        given = run if entry == "benchmark dir" else {"run": run}
+        call = lambda: benchmark(gold, given, n_resamples=20, progress=False)  # noqa: E731
+        if row.error is None:
+            assert [(s["name"], s["step"], s["source"]) for s in call().systems] == expected
+        else:
+            _expect(row, call, None)
+        return
+    report = str(tmp_path / "report.json")
+    args = ["benchmark", "--gold", gold, "--pred", f"run={run}", "--bootstrap", "20", "--no-progress", "--json", report]
+    code, out, err = _run_cli(args, None, capsys, monkeypatch, tmp_path, outputs=(report,))
+    if row.error is None:
+        assert (code, err) == (0, ""), err
+        systems = json.loads(Path(report).read_text())["systems"]
+        assert [(s["name"], s["step"], s["source"]) for s in systems] == expected
+        return
+    _one_line_error(entry, code, out, err, row.cli)
+
+
+def _outputs_row(row: Bad, entry: str, tmp_path: Any, capsys: Any, monkeypatch: Any) -> None:
+    """A command line whose output is one of its inputs: refused in one line, every file left as it was.
+    Standard output redirected into an input needs a real process (``options["stdout"]``)."""
+    place = {"tmp": str(tmp_path), "gold": _write(tmp_path, "gold.jsonl", GOOD_ONEIE),
+             "pred": _write(tmp_path, "pred.jsonl", GOOD_ONEIE), "conll": _write(tmp_path, "gold.conll", GOOD_COLUMNS),
+             "stdin": _write(tmp_path, "stdin.txt", GOOD_CONLLEVAL), "run": str(tmp_path / "run"),
+             "hard": str(tmp_path / "hard-link.png"), "link": str(tmp_path / "link.md"),
+             "wheel": _write(tmp_path, f"nested_span_f1-{nested_span_f1.__version__}-py3-none-any.whl", b"")}
+    (tmp_path / "run").mkdir()
+    _write(tmp_path / "run", "checkpoint-500.jsonl", GOOD_ONEIE)
+    os.link(place["conll"] if row.data[0] == "score" else place["gold"], place["hard"])
+    os.symlink(place["pred"], place["link"])
+    os.symlink(place["wheel"], tmp_path / "my_space")
+    args = [arg.format(**place) for arg in row.data]
+    fragments = tuple(fragment.format(**place) for fragment in row.cli)
+    if "stdout" not in row.options:
+        _one_line_error(entry, *_run_cli(args, None, capsys, monkeypatch, tmp_path), fragments)
+        return
+    target = row.options["stdout"].format(**place)
+    with _leaves_alone(tmp_path), open(target, "ab") as out, open(place["stdin"], "rb") as stdin:
+        done = _cli(args, stdin=stdin, stdout=out, stderr=subprocess.PIPE)
+    _one_line_error(entry, done.returncode, "", done.stderr.decode(), fragments)
+
+
+ISSUE_26_KINDS = {"benchmark": _benchmark_row, "checkpoints": _checkpoints_row, "outputs": _outputs_row}
+"""The kinds of the block ``issue 26: commands and benchmark`` and their runners."""
 
 
 # --------------------------------------------------------------------------- Corpus, paths, the Space
@@ -1095,6 +1332,8 @@ def test_bad_input(row, entry, metrics, tmp_path, capsys, monkeypatch):
         _path_row(row, entry, tmp_path)
     elif row.kind == "space":
         _space_row(row, entry, tmp_path)
+    elif row.kind in ISSUE_26_KINDS:
+        ISSUE_26_KINDS[row.kind](row, entry, tmp_path, capsys, monkeypatch)
     elif row.kind in FILE_DOORS:
         _file_row(row, entry, tmp_path, capsys, monkeypatch)
     else:
@@ -1104,8 +1343,8 @@ def test_bad_input(row, entry, metrics, tmp_path, capsys, monkeypatch):
 # --------------------------------------------------------------------------- the process edge (a real subprocess)
 
 def _cli(args: list[str], **kwargs: Any) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "nested_span_f1.cli", *args], capture_output=True, timeout=120,
-                          check=False, **kwargs)
+    kwargs.setdefault("capture_output", "stdout" not in kwargs)
+    return subprocess.run([sys.executable, "-m", "nested_span_f1.cli", *args], timeout=120, check=False, **kwargs)
 
 
 def test_closed_stdin_is_one_line_and_exit_2():
@@ -1147,6 +1386,48 @@ def test_app_without_the_app_extra_says_what_to_install_in_one_line(name, missin
     assert (done.returncode, done.stdout) == (2, ""), done.stderr
     assert done.stderr == (f'app.py: error: this needs {missing}; install it with pip install "nested-span-f1[app]" '
                            "(in a Space folder: pip install -r requirements.txt)\n")
+def _git_status() -> list[str]:
+    """``git status`` of the checkout, ignored files included; bytecode and test-tool caches left out."""
+    done = subprocess.run(["git", "-C", str(CHECKOUT), "status", "--porcelain", "--ignored", "--untracked-files=all"],
+                          capture_output=True, text=True, check=True)
+    caches = ("__pycache__", ".hypothesis/", ".pytest_cache/", ".mypy_cache/", ".ruff_cache/")
+    return [line for line in done.stdout.splitlines() if not any(cache in line for cache in caches)]
+
+
+def test_commands_leave_the_checkout_and_their_inputs_alone(tmp_path):
+    """Every command, run from the checkout as a user would, the writing ones with every output (``space``
+    building its wheel): git sees the same package tree afterwards (no build/, no *.egg-info) and the
+    inputs hold the same bytes and times; the outputs are where they were asked for."""
+    if not (CHECKOUT / ".git").exists() or subprocess.run(["git", "--version"], capture_output=True).returncode:
+        pytest.skip(f"{CHECKOUT} is not a git checkout, or git is missing")
+    inputs, out = tmp_path / "in", tmp_path / "out"
+    out.mkdir()
+    for name, content in {"gold.jsonl": GOOD_ONEIE, "pred.jsonl": GOOD_ONEIE, "gold.conll": GOOD_COLUMNS,
+                          "pred.conll": GOOD_COLUMNS, "conlleval.txt": GOOD_CONLLEVAL,
+                          "run/checkpoint-500.jsonl": GOOD_ONEIE, "run/checkpoint-1000/predictions.jsonl": GOOD_ONEIE,
+                          "run/checkpoint-1000/config.json": b"{}\n"}.items():
+        (inputs / name).parent.mkdir(parents=True, exist_ok=True)
+        (inputs / name).write_bytes(content)
+    i, o = f"{inputs}/", f"{out}/"
+    commands = [
+        ["demo"], ["formats"], ["conlleval"],
+        ["score", "--gold", i + "gold.conll", "--pred", i + "pred.conll", "--plot", o + "score.png"],
+        ["lenient", "--gold", i + "gold.conll", "--pred", i + "pred.conll"],
+        ["nested", "--gold", i + "gold.jsonl", "--pred", i + "pred.jsonl"],
+        ["benchmark", "--gold", i + "gold.jsonl", "--pred", f"a={i}pred.jsonl", "--pred", f"run={i}run",
+         "--bootstrap", "50", "--json", o + "b.json", "--markdown", o + "b.md", "--plot", o + "b.png",
+         "--model-card", o + "card.md"],
+        ["space", "span_f1", o + "my_space"],
+    ]
+    status, before = _git_status(), _files(inputs)
+    for command in commands:
+        with open(inputs / "conlleval.txt", "rb") as stdin:
+            done = _cli(command, cwd=CHECKOUT, stdin=stdin, capture_output=True)
+        assert done.returncode == 0, (command, done.stderr.decode()[-2000:])
+        assert _git_status() == status, f"{command[0]} wrote into the checkout"
+    assert _files(inputs) == before
+    assert sorted(p.name for p in out.iterdir()) == ["b.json", "b.md", "b.png", "card.md", "my_space", "score.png"]
+    assert (out / "my_space" / "requirements.txt").is_file()
 
 
 def test_no_traceback_through_a_real_process(tmp_path):
