@@ -1,16 +1,22 @@
 """Tag codes -> spans for one corpus side, as seqeval's default and strict decoders do.
 
-Only the tagged tokens (every tag but ``O``) are read. No rule of any table in
-:mod:`nested_span_f1.flat.schemes` fires between two ``O`` tags, and no chunk holds an
-``O`` but a repaired one after a bare ``U``/``L`` (which is clamped to its
-sentence, below), so wherever two tagged tokens are not neighbours in one
-sentence the rules see an ``O`` between them, as seqeval sees the ``O`` it appends
-to every sentence. Each rule is a table lookup indexed by ``(previous prefix,
-current prefix, same type)``, made for all tagged tokens at once; the chunks are
-read off the tokens where the rules fire. ``tests/reference.py`` states the same
-decoders as one loop per sentence.
+``tests/reference.py`` states the same decoders as one loop per sentence
+(``default_chunks``, ``strict_chunks``, ``invalid_chunks``); each function here
+names the lines of that loop it computes, for every sentence at once.
+
+The loops look a rule up for the step ``(prev, cur)`` onto every token and onto
+the ``O`` seqeval appends to each sentence. Only the tagged tokens (every tag but
+``O``) are read here: no rule of any table in :mod:`nested_span_f1.flat.schemes`
+fires between two ``O`` tags, and no chunk holds an ``O`` but a repaired one
+after a bare ``U``/``L`` (which is clamped to its sentence, below), so wherever
+two tagged tokens are not neighbours in one sentence the rules see an ``O``
+between them, as seqeval does. A rule lookup is a table lookup indexed by
+``(previous prefix, current prefix, same type)``, made for all tagged tokens at
+once; the chunks are read off the tokens where the rules fire.
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -21,43 +27,50 @@ from .tags import ParsedTags
 
 
 def decode(
-    side: Encoded, parsed: ParsedTags, *, scheme: Scheme | None, strict: bool, rules: DefaultRules = SEQEVAL_DEFAULT
-) -> tuple[SpanArrays, int | None]:
-    """The side's chunks, and (with a scheme) how many of its repaired chunks the scheme rejects.
+    side: Encoded, parsed: ParsedTags, *, scheme: Scheme | None, strict: bool, rules: DefaultRules = SEQEVAL_DEFAULT,
+    count_invalid: bool = True,
+) -> tuple[SpanArrays, int]:
+    """The side's chunks, and (with a scheme and ``count_invalid``) how many chunks the scheme rejects.
 
     ``strict``: keep only the chunks ``scheme`` allows (seqeval's strict mode);
-    otherwise repair as ``rules`` say (seqeval's default mode, or conlleval's).
-    A rejected chunk is one the default decoder makes (reading the scheme's own
-    prefixes as seqeval's default mode knows them) that strict mode drops; the
-    count is what ``invalid_predicted_chunks`` / ``invalid_reference_chunks`` report.
+    otherwise repair as ``rules`` say (seqeval's default mode, or conlleval's). The
+    count (0 without a scheme) is what ``invalid_predicted_chunks`` /
+    ``invalid_reference_chunks`` report: see :func:`_count_invalid`.
     """
-    tags = _Tagged(side, parsed, parsed.prefix)
-    chunks = tags.strict_chunks(scheme) if strict and scheme is not None else tags.default_chunks(rules)
+    tagged = _Tagged(side, parsed, parsed.prefix)
+    chunks = tagged.strict_chunks(scheme) if strict and scheme is not None else tagged.default_chunks(rules)
     # sentence-local spans; a chunk lies in the sentence of its last token
-    begin, end, type_id, last = chunks
-    offset, sentence = tags.sentence_start.take(last), tags.sentence.take(last)
-    spans = SpanArrays(sentence, begin - offset, end - offset, type_id.astype(np.int64), parsed.types, len(side.lengths))
-    if scheme is None:
-        return spans, None
-    kept = chunks if strict else tags.strict_chunks(scheme)
-    if scheme.read_as:
-        repaired = _Tagged(side, parsed, scheme.repair_prefix[parsed.prefix]).default_chunks(SEQEVAL_DEFAULT)
-    else:
-        repaired = tags.default_chunks(rules) if strict else chunks
-    return spans, _count_missing(repaired, kept, len(side.codes) + 1)
+    offset, sentence = tagged.sentence_start.take(chunks.last), tagged.sentence.take(chunks.last)
+    spans = SpanArrays(sentence, chunks.begin - offset, chunks.end - offset, chunks.type_id.astype(np.int64),
+                       parsed.types, len(side.lengths))
+    if scheme is None or not count_invalid:
+        return spans, 0
+    return spans, _count_invalid(side, parsed, tagged, chunks, scheme, strict=strict, rules=rules)
 
 
-Chunks = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-"""(begin, end, type id, last): token positions (end exclusive), and the tagged index of each chunk's last token."""
+class Chunks(NamedTuple):
+    """A decoder's chunks in corpus order, one per last token."""
+
+    begin: np.ndarray
+    """Position of the first token in the side's codes."""
+    end: np.ndarray
+    """Position after the last token (end exclusive)."""
+    type_id: np.ndarray
+    last: np.ndarray
+    """The tagged index (see :class:`_Tagged`) of the last token."""
 
 
 class _Tagged:
-    """A side's tagged tokens and the steps the rules look at around each.
+    """A side's tagged tokens and the two rule steps around each: what the reference loops look up.
 
-    ``position[k]``: where tagged token ``k`` lies in the side's codes. ``into[k]``
-    indexes the rule tables for the step onto token ``k`` (from the token before
-    it, or an ``O`` when that is not tagged or in another sentence); ``onward[k]``
-    for the step from token ``k`` to the token after it (or an ``O``).
+    Tagged token ``k`` lies at ``position[k]`` in the side's codes. ``step_onto[k]``
+    is the step ``(prev, cur)`` the loops look up when they reach it: from the token
+    before it (an ``O`` when that one is untagged or in another sentence) onto it.
+    ``step_from[k]`` is the step they look up next: from it onto the token after it
+    (likewise an ``O`` when that is untagged or in another sentence). A step is an
+    index into a rule table flattened from ``[previous prefix, current prefix, same
+    type]``, so ``table.reshape(-1).take(step_onto)`` is the reference's
+    ``_rule(table, prev, cur)`` for every tagged token at once.
     """
 
     def __init__(self, side: Encoded, parsed: ParsedTags, prefix_of: np.ndarray):
@@ -68,67 +81,88 @@ class _Tagged:
         # one byte a prefix and the narrowest type ids: these arrays are as long as the tagged tokens
         prefix = prefix_of.astype(np.int8).take(codes)
         self.type_id = parsed.type_id.astype(np.min_scalar_type(len(parsed.types))).take(codes)
-        # whether tagged token k + 1 follows tagged token k directly, in the same sentence
-        follows = (self.position[1:] == self.position[:-1] + 1) & (self.position[1:] != self.sentence_start[1:])
+        # adjacent[k]: tagged token k + 1 is the very next token after tagged token k, in the same sentence
+        adjacent = (self.position[1:] == self.position[:-1] + 1) & (self.position[1:] != self.sentence_start[1:])
+        # the other end of each step: the tagged neighbour, or an O ("O", "_") where none is adjacent
+        prefix_before, prefix_after = np.zeros_like(prefix), np.zeros_like(prefix)  # prefix code 0 is O
+        np.copyto(prefix_before[1:], prefix[:-1], where=adjacent)
+        np.copyto(prefix_after[:-1], prefix[1:], where=adjacent)
         outside_type = parsed.type_id[0]
-        previous, following = np.zeros_like(prefix), np.zeros_like(prefix)  # O where nothing tagged is next to it
-        np.copyto(previous[1:], prefix[:-1], where=follows)
-        np.copyto(following[:-1], prefix[1:], where=follows)
-        previous_type = np.full_like(self.type_id, outside_type)
-        following_type = np.full_like(self.type_id, outside_type)
-        np.copyto(previous_type[1:], self.type_id[:-1], where=follows)
-        np.copyto(following_type[:-1], self.type_id[1:], where=follows)
-        self.into = (previous * np.int8(len(PREFIXES)) + prefix) * np.int8(2) + (previous_type == self.type_id)
-        self.onward = (prefix * np.int8(len(PREFIXES)) + following) * np.int8(2) + (self.type_id == following_type)
+        type_before, type_after = np.full_like(self.type_id, outside_type), np.full_like(self.type_id, outside_type)
+        np.copyto(type_before[1:], self.type_id[:-1], where=adjacent)
+        np.copyto(type_after[:-1], self.type_id[1:], where=adjacent)
+        n = np.int8(len(PREFIXES))
+        self.step_onto = (prefix_before * n + prefix) * np.int8(2) + (type_before == self.type_id)
+        self.step_from = (prefix * n + prefix_after) * np.int8(2) + (self.type_id == type_after)
 
     def default_chunks(self, rules: DefaultRules) -> Chunks:
-        """The chunks of a repairing decoder.
+        """The chunks of a repairing decoder: ``reference.default_chunks`` for every sentence at once.
 
-        A chunk ends after each tagged token whose onward step fires an end rule, and
-        began at the latest token whose step onto it fires a start rule; when no such
-        token lies in its sentence (only after a bare ``U``/``L``, where seqeval would
-        reuse a stale offset) it began at the sentence's first token.
+        ``if _rule(rules.ends, prev, cur): chunks.append((begin, i, prev[1]))``: a chunk
+        ends at each tagged token whose ``step_from`` fires an end rule (``ends_at``),
+        with that token's type. ``if _rule(rules.starts, prev, cur): begin = i``: it
+        began at the latest token at or before its last whose ``step_onto`` fires a
+        start rule (``starts_at``, searched). ``begin = 0`` before each sentence: where
+        no start lies in the chunk's sentence (only after a bare ``U``/``L``; seqeval
+        would reuse a stale offset) it began at the sentence's first token.
         """
-        last = np.flatnonzero(rules.ends.reshape(-1).take(self.onward))
-        first = np.flatnonzero(rules.starts.reshape(-1).take(self.into))
-        latest = np.searchsorted(first, last, side="right") - 1
-        sentence_start = self.sentence_start.take(last)
-        begin = np.where(latest >= 0, self.position.take(first.take(latest, mode="clip")) if len(first) else 0, 0)
-        return np.maximum(begin, sentence_start), self.position.take(last) + 1, self.type_id.take(last), last
+        ends_at = np.flatnonzero(rules.ends.reshape(-1).take(self.step_from))
+        starts_at = np.flatnonzero(rules.starts.reshape(-1).take(self.step_onto))
+        latest_start = np.searchsorted(starts_at, ends_at, side="right") - 1  # -1: no start before it
+        start_position = self.position.take(starts_at.take(latest_start, mode="clip")) if len(starts_at) else 0
+        begin = np.maximum(np.where(latest_start >= 0, start_position, 0), self.sentence_start.take(ends_at))
+        return Chunks(begin, self.position.take(ends_at) + 1, self.type_id.take(ends_at), ends_at)
 
     def strict_chunks(self, scheme: Scheme) -> Chunks:
-        """The chunks seqeval's strict mode keeps.
+        """The chunks seqeval's strict mode keeps: ``reference.strict_chunks`` for every sentence at once.
 
-        seqeval's loop begins a chunk at a start that no running chunk covers, runs
-        it while the inside rule holds, and keeps it when the end rule holds on the
-        step past it. So a start is covered exactly when the previous start's run
-        reaches past it (IOB1's ``B-X I-X`` is both a start and an inside step: the
-        token continues the run). No rule takes an ``O`` inside a chunk.
+        ``if _rule(scheme.starts, prev, tokens[i])``: a chunk may start at each tagged
+        token whose ``step_onto`` fires a start rule (``starts_at``). ``while
+        _rule(scheme.inside, ...): end += 1``: its run goes on over the tokens whose
+        ``step_onto`` is an inside step (``continues``) and stops before ``stop``, the
+        first tagged token after the start that does not continue it (no rule takes an
+        ``O`` inside a chunk, so a run never crosses an untagged token). ``i = end``:
+        the starts inside a run are skipped, so a start leads only where the previous
+        start's run stopped at or before it (IOB1's ``B-X I-X`` is a start and an
+        inside step: the run takes it; two starts in one run stop at the same token).
+        ``if _rule(scheme.ends, ...)``: a run is kept when the ``step_from`` of its last
+        token fires an end rule; its type is its first token's.
         """
-        inside = np.append(scheme.inside.reshape(-1).take(self.into), False)
-        first = np.flatnonzero(scheme.starts.reshape(-1).take(self.into))
-        # past[i]: the first tagged token after start i that the inside rule does not take
-        inside_at = np.flatnonzero(inside)
-        run_last = inside_at[np.append(inside_at[1:] != inside_at[:-1] + 1, True)] if len(inside_at) else inside_at
-        past = first + 1
-        running = inside.take(past)
-        past[running] = run_last.take(np.searchsorted(run_last, past[running])) + 1
-        leads = np.ones(len(first), dtype=bool)
-        leads[1:] = past[:-1] <= first[1:]
-        first, last = first[leads], past[leads] - 1
-        keep = scheme.ends.reshape(-1).take(self.onward.take(last))
-        first, last = first[keep], last[keep]
-        return self.position.take(first), self.position.take(last) + 1, self.type_id.take(first), last
+        # False past the last tagged token: every run stops there
+        continues = np.append(scheme.inside.reshape(-1).take(self.step_onto), False)
+        starts_at = np.flatnonzero(scheme.starts.reshape(-1).take(self.step_onto))
+        stops = np.flatnonzero(~continues)
+        stop = stops.take(np.searchsorted(stops, starts_at, side="right"))
+        leads = np.ones(len(starts_at), dtype=bool)
+        leads[1:] = stop[:-1] <= starts_at[1:]
+        first, last = starts_at[leads], stop[leads] - 1
+        kept = scheme.ends.reshape(-1).take(self.step_from.take(last))
+        first, last = first[kept], last[kept]
+        return Chunks(self.position.take(first), self.position.take(last) + 1, self.type_id.take(first), last)
 
 
-def _count_missing(chunks: Chunks, kept: Chunks, size: int) -> int:
-    """How many of ``chunks`` (begin, end, type) are not among ``kept``.
+def _count_invalid(
+    side: Encoded, parsed: ParsedTags, tagged: _Tagged, decoded: Chunks, scheme: Scheme, *, strict: bool,
+    rules: DefaultRules,
+) -> int:
+    """How many chunks the scheme rejects: ``reference.invalid_chunks`` for every sentence at once.
 
-    Each decode's chunks come in corpus order, one per end, so their keys are sorted and distinct.
+    ``repaired``: the chunks the repairing decoder makes, reading the scheme's own
+    prefixes as seqeval's default mode knows them (``read_as``: BILOU's ``U`` as
+    ``S`` and ``L`` as ``E``, under seqeval's rules); ``kept``: the chunks strict mode
+    keeps. The count is of the repaired chunks not kept, compared by (begin, end,
+    type). ``tagged`` and ``decoded`` are what :func:`decode` already made: one of
+    the two decodes, in the mode it decoded.
     """
-    if not len(kept[0]):
-        return len(chunks[0])
-    width = int(max(chunks[2].max(initial=0), kept[2].max(initial=0))) + 1
-    keys, kept_keys = ((c[0] * size + c[1]) * width + c[2] for c in (chunks, kept))
-    found = kept_keys.take(np.searchsorted(kept_keys, keys), mode="clip") == keys
-    return len(keys) - int(np.count_nonzero(found))
+    kept = decoded if strict else tagged.strict_chunks(scheme)
+    if scheme.read_as:
+        repaired = _Tagged(side, parsed, scheme.repair_prefix[parsed.prefix]).default_chunks(SEQEVAL_DEFAULT)
+    else:
+        repaired = tagged.default_chunks(rules) if strict else decoded
+    if not len(kept.begin):
+        return len(repaired.begin)
+    # one int key a chunk; a decoder's chunks come in corpus order, one per last token, so the keys are sorted
+    size, width = len(side.codes) + 1, int(max(repaired.type_id.max(initial=0), kept.type_id.max(initial=0))) + 1
+    repaired_keys, kept_keys = ((chunks.begin * size + chunks.end) * width + chunks.type_id for chunks in (repaired, kept))
+    found = kept_keys.take(np.searchsorted(kept_keys, repaired_keys), mode="clip") == repaired_keys
+    return len(repaired_keys) - int(np.count_nonzero(found))
