@@ -116,17 +116,6 @@ class EncodedPair:
         present[self.references.codes] = True
         return present
 
-    def split_agreeing(self) -> tuple[EncodedPair, Encoded]:
-        """The pair cut in two: the sentences whose prediction differs from the reference (both
-        sides), and those predicted exactly right (once: they are the same on both sides)."""
-        lengths = self.references.lengths
-        differ = np.append(self.predictions.codes != self.references.codes, False)
-        # a sentence differs when any of its tokens does (an empty one never does)
-        wrong = np.logical_or.reduceat(differ, np.cumsum(lengths) - lengths) & (lengths > 0)
-        in_wrong = np.repeat(wrong, lengths)
-        pred, ref = (Encoded(side.codes[in_wrong], lengths[wrong]) for side in (self.predictions, self.references))
-        return EncodedPair(pred, ref, self.tags, self.names), Encoded(self.references.codes[~in_wrong], lengths[~wrong])
-
     def refuse(self, bad: np.ndarray, problem: Callable[[int], str], error: type[Exception] = ValueError) -> NoReturn:
         """Raise ``error`` at the first token, predictions before references, whose code is in ``bad``.
 
@@ -197,40 +186,47 @@ def _check_sentences(sentences: Any, side: str) -> bool:
 
 
 def _encode_side(sentences: Any, vocab: _Vocab, side: str, like: tuple[Any, Encoded] | None = None) -> Encoded:
-    """Look every tag up in ``vocab`` (adding new tags); ``like``: the other side, already encoded.
+    """One side's tags as codes, looked up in ``vocab`` (which gives each new tag the next code).
 
-    With ``like`` the two sides must align, and a sentence equal to its counterpart
-    there takes its codes: comparing two lists of strings costs a fraction of looking
-    their tags up, and most sentences of a useful model's output are right.
+    The codes stand for the tags ``reference.count`` reads, sentence by sentence,
+    concatenated. ``like``: the other side, as given and as encoded. The two must
+    align, and a sentence equal to its counterpart takes the counterpart's codes
+    instead of being looked up: comparing two lists of strings costs a fraction of
+    looking their tags up, and most sentences of a useful model's output are right.
     """
     plain = _check_sentences(sentences, side)
     lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
-    wrong, given = None, sentences
+    differs = None  # which sentences differ from their counterpart; None: every sentence is looked up
     if like is not None:
-        other, encoded = like
+        counterparts, encoded = like
         check_aligned(lengths, encoded.lengths)
-        if plain and set(map(type, other)) <= {list, tuple}:
-            wrong = np.frombuffer(bytes(map(operator.ne, sentences, other)), dtype=bool)
-            sentences = list(compress(sentences, wrong))
-    total = int(lengths.sum()) if wrong is None else int(lengths[wrong].sum())
+        # plain lists compare to one bool; a numpy sentence would compare token by token
+        if plain and set(map(type, counterparts)) <= {list, tuple}:
+            differs = np.frombuffer(bytes(map(operator.ne, sentences, counterparts)), dtype=bool)
+    looked_up = sentences if differs is None else list(compress(sentences, differs))
+    expected = int(lengths.sum() if differs is None else lengths[differs].sum())
     try:
-        codes = _codes(sentences, vocab)
+        codes = _codes(looked_up, vocab)
     except TypeError:  # an unhashable tag
-        _refuse_tag(given, side)
+        _refuse_tag(sentences, side)
         raise
-    if len(codes) != total:
-        raise ValueError(f"{side}: the sentences hold {len(codes)} tags when iterated but {total} by len()")
-    if like is not None and wrong is not None:
-        reference = like[1].codes
-        full = reference.astype(np.result_type(reference, codes))
-        full[np.repeat(wrong, lengths)] = codes
-        codes = full
-    return Encoded(codes, lengths)
+    if len(codes) != expected:
+        raise ValueError(f"{side}: the sentences hold {len(codes)} tags when iterated but {expected} by len()")
+    if differs is None:
+        return Encoded(codes, lengths)
+    # the counterparts' codes, with the looked-up sentences' codes in their places
+    merged = encoded.codes.astype(np.result_type(encoded.codes, codes))
+    merged[np.repeat(differs, lengths)] = codes
+    return Encoded(merged, lengths)
 
 
 def _codes(sentences: Any, vocab: _Vocab) -> np.ndarray:
-    """Every tag's code, sentences concatenated: one byte a code while the vocabulary fits a byte
-    (a bytearray fills faster than ``np.fromiter``, and this is most of the cost of scoring), four past that."""
+    """Every tag's code, sentences concatenated; the lookup is most of the cost of scoring.
+
+    One byte a code while the vocabulary fits a byte (a bytearray fills faster than
+    ``np.fromiter``); the bytearray refuses the 257th code, and the tags are then
+    looked up again, four bytes a code.
+    """
     try:
         return np.frombuffer(bytearray(map(vocab.__getitem__, chain.from_iterable(sentences))), dtype=np.uint8)
     except ValueError:  # a code past 255

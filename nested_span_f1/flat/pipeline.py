@@ -45,24 +45,28 @@ class Decoded:
     notes: dict[str, int]
 
 
+Decoder = Callable[[Encoded], tuple[SpanArrays, int]]
+"""Decodes one side of the pair: its spans, and how many chunks the scheme rejects (see :func:`.decoding.decode`)."""
+
+INVALID_NOTES = ("invalid_predicted_chunks", "invalid_reference_chunks")
+
+
 def _read(
     predictions: Any, references: Any, *, scheme: str | Scheme | None = None, mode: str | None = None,
     suffix: bool = False, label_list: LabelList | None = None, default_rules: DefaultRules = SEQEVAL_DEFAULT,
-    names: tuple[str, str] = SIDES,
-) -> tuple[EncodedPair, Callable[[Encoded], tuple[SpanArrays, int | None]], Scheme | None]:
-    """Encode both sides and read their tags: the pair, a decoder of its sides, and the scheme chosen."""
+    names: tuple[str, str] = SIDES, count_invalid: bool = True,
+) -> tuple[EncodedPair, Decoder, tuple[str, ...]]:
+    """Encode both sides and read their tags: the pair, a decoder of its sides, and the notes the two sides'
+    invalid-chunk counts go under (:data:`INVALID_NOTES`; none when no scheme is known, or not
+    ``count_invalid``: there is nothing to count)."""
     if mode not in MODES:
         raise ValueError(f'mode must be None (conlleval-style repair) or "strict", got {mode!r}')
     strict = mode == "strict"
     pair = encode(predictions, references, label_list=label_list, names=names)
     parsed, chosen = read_vocabulary(pair, suffix=suffix, scheme=scheme, strict=strict)
-    return pair, partial(decode, parsed=parsed, scheme=chosen, strict=strict, rules=default_rules), chosen
-
-
-def _notes(chosen: Scheme | None, predicted: int | None, reference: int | None) -> dict[str, int]:
-    if chosen is None:
-        return {}
-    return {"invalid_predicted_chunks": int(predicted or 0), "invalid_reference_chunks": int(reference or 0)}
+    counted = count_invalid and chosen is not None
+    decoder = partial(decode, parsed=parsed, scheme=chosen, strict=strict, rules=default_rules, count_invalid=counted)
+    return pair, decoder, INVALID_NOTES if counted else ()
 
 
 def decode_pair(predictions: Any, references: Any, **options: Any) -> Decoded:
@@ -78,40 +82,60 @@ def decode_pair(predictions: Any, references: Any, **options: Any) -> Decoded:
             token and value.
         TypeError: a tag that is not a string (integer ids without ``label_list``).
     """
-    pair, decoder, chosen = _read(predictions, references, **options)
+    pair, decoder, note_names = _read(predictions, references, **options)
     (pred, invalid_pred), (ref, invalid_ref) = decoder(pair.predictions), decoder(pair.references)
     correct = int(np.count_nonzero(pair.predictions.codes == pair.references.codes))
     return Decoded(predictions=pred, references=ref, tokens=len(pair.references.codes), correct_tokens=correct,
-                   notes=_notes(chosen, invalid_pred, invalid_ref))
+                   notes=dict(zip(note_names, (invalid_pred, invalid_ref))))
 
 
 def count_tags(predictions: Any, references: Any, **options: Any) -> Counts:
     """Counts for tagged sentences (exact span matches, tokens, notes); options as :func:`decode_pair`.
 
-    The sentences predicted exactly right are decoded once and counted as matched on
-    both sides (most sentences of a useful model's output are right); the others are
-    decoded side by side and matched.
+    ``reference.count`` for every sentence at once: encode and read the tags; set
+    aside the sentences predicted exactly right (:func:`_count_agreeing`); decode
+    the others side by side, match and count.
 
     >>> c = count_tags([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "B-LOC"]])
     >>> c.labels["PER"], c.labels["LOC"], c.correct_tokens
     (Tally(tp=1, predicted=1, gold=1), Tally(tp=0, predicted=0, gold=1), 2)
     """
-    pair, decoder, chosen = _read(predictions, references, **options)
-    wrong, agreed = pair.split_agreeing()
-    (pred, invalid_pred), (ref, invalid_ref), (right, invalid_right) = map(
-        decoder, (wrong.predictions, wrong.references, agreed))
+    pair, decoder, note_names = _read(predictions, references, **options)
+    differing, agreeing = _count_agreeing(pair, decoder, note_names)
+    (pred, invalid_pred), (ref, invalid_ref) = decoder(differing.predictions), decoder(differing.references)
     # decoded chunks never repeat, so the matcher's duplicate notes are left out
     matched = match_exact(pred, ref).counts()
-    # in the sentences predicted exactly right, every chunk is predicted, referenced and matched
-    n = np.bincount(right.label, minlength=len(right.labels))
-    right_labels = {right.labels[i]: Tally(int(k), int(k), int(k)) for i, k in enumerate(n.tolist()) if k}
-    n_right = int(n.sum())
-    notes = {} if chosen is None else {"invalid_predicted_chunks": (invalid_pred or 0) + (invalid_right or 0),
-                                       "invalid_reference_chunks": (invalid_ref or 0) + (invalid_right or 0)}
-    tokens = len(agreed.codes) + len(wrong.references.codes)
-    correct = len(agreed.codes) + int(np.count_nonzero(wrong.predictions.codes == wrong.references.codes))
-    return Counts(matched.labels, matched.untyped) + Counts(right_labels, Tally(n_right, n_right, n_right), tokens,
-                                                            correct, notes)
+    correct = int(np.count_nonzero(differing.predictions.codes == differing.references.codes))
+    return agreeing + Counts(matched.labels, matched.untyped, len(differing.references.codes), correct,
+                             dict(zip(note_names, (invalid_pred, invalid_ref))))
+
+
+def _count_agreeing(
+    pair: EncodedPair, decoder: Decoder, note_names: tuple[str, ...]
+) -> tuple[EncodedPair, Counts]:
+    """The pair cut in two: the sentences whose prediction differs from the reference (both sides, to
+    decode and match), and the counts of those predicted exactly right.
+
+    In ``reference.count``, a sentence whose ``pred`` equals its ``ref`` decodes to
+    one set of chunks ``p == r``: each chunk adds to ``tp``, ``predicted`` and
+    ``gold`` of its label, each boundary (one a chunk: a decoder ends one chunk at a
+    token) to all three untyped counts, its invalid chunks to both notes, each token
+    to ``correct``. So it is decoded once, and not matched. Most sentences of a
+    useful model's output are right.
+    """
+    lengths = pair.references.lengths
+    token_differs = np.append(pair.predictions.codes != pair.references.codes, False)
+    # a sentence differs when any of its tokens does (an empty one never does)
+    differs = np.logical_or.reduceat(token_differs, np.cumsum(lengths) - lengths) & (lengths > 0)
+    in_differing = np.repeat(differs, lengths)
+    pred, ref = (Encoded(side.codes[in_differing], lengths[differs]) for side in (pair.predictions, pair.references))
+    agreeing = Encoded(pair.references.codes[~in_differing], lengths[~differs])
+    spans, invalid = decoder(agreeing)
+    per_label = np.bincount(spans.label, minlength=len(spans.labels))
+    labels = {spans.labels[i]: Tally(n, n, n) for i, n in enumerate(per_label.tolist()) if n}
+    chunks, tokens = int(per_label.sum()), len(agreeing.codes)
+    counts = Counts(labels, Tally(chunks, chunks, chunks), tokens, tokens, dict(zip(note_names, (invalid, invalid))))
+    return EncodedPair(pred, ref, pair.tags, pair.names), counts
 
 
 def score_tags(
@@ -157,8 +181,11 @@ def tags_to_spans(
     >>> tags_to_spans([["B-PER", "I-PER", "O", "I-LOC"]])
     [[(0, 2, 'PER'), (3, 4, 'LOC')]]
     """
-    decoded = decode_pair(sentences, sentences, scheme=scheme, mode=mode, suffix=suffix, names=("sentences", "sentences"))
-    return decoded.references.to_lists()
+    # the sentences are both sides of the pair (the second takes the first's codes); one side is decoded
+    pair, decoder, _ = _read(sentences, sentences, scheme=scheme, mode=mode, suffix=suffix,
+                             names=("sentences", "sentences"), count_invalid=False)
+    spans, _ = decoder(pair.references)
+    return spans.to_lists()
 
 
 __all__ = ["Decoded", "count_tags", "decode_pair", "score_tags", "tags_to_spans"]
