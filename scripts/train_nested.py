@@ -160,6 +160,7 @@ def checkpoint_predictions(trainer_ref: dict[str, Any], test: Corpus, rows: list
             self.checkpoints: dict[str, dict[str, Any]] = {}
 
         def on_save(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+            del control  # TrainerCallback's signature; saving predictions changes nothing in the training's flow
             folder = Path(args.output_dir) / f"checkpoint-{state.global_step}"
             output = trainer_ref["trainer"].predict(rows, metric_key_prefix="test")
             write_corpus(predicted_corpus(output, test, label_list), folder / f"test_predictions{suffix}", test.format)

@@ -61,6 +61,7 @@ def evaluation_log() -> Any:
 
         def on_evaluate(self, args: Any, state: Any, control: Any, metrics: Mapping[str, Any] | None = None,
                         **kwargs: Any) -> None:
+            del args, control  # TrainerCallback's signature; this callback reads the state and the metrics
             self.evaluations.append({"step": state.global_step, "epoch": state.epoch, **(metrics or {})})
 
     return EvaluationLog()
