@@ -20,6 +20,7 @@ from typing import Any, Union
 import numpy as np
 
 from ..core.spans import SpanArrays, spans_from_lists
+from ..flat.kinds import first_kind
 from ..flat.pipeline import decode_pair
 from ..formats import Corpus, UnknownFormat, align, detect_format, get_format
 from ..formats.columns import ColumnFile, check_same_tokens, read_columns, read_text
@@ -90,10 +91,6 @@ def _corpus(corpus: Corpus) -> Side:
     return Side(corpus.source, spans=corpus.spans(), corpus=corpus, left_out=corpus.discontinuous())
 
 
-def _is_tags(sentences: Sequence[Any]) -> bool:
-    return any(isinstance(item, str) for sentence in sentences for item in sentence)
-
-
 def read_side(source: Source, format: str | None = None, name: str = "corpus") -> Side:
     """Read one side (see the module docstring); ``format`` is a reader's name, ``"conll"`` or None (detected).
 
@@ -108,7 +105,7 @@ def read_side(source: Source, format: str | None = None, name: str = "corpus") -
     if isinstance(source, SpanArrays):
         return Side(name, spans=source)
     if isinstance(source, Sequence) and not isinstance(source, (bytes, Mapping)):
-        if _is_tags(source):
+        if first_kind(source) == "tags":
             return Side(name, tags=[list(tags) for tags in source])
         return Side(name, spans=spans_from_lists(source, side=name))
     raise TypeError(f"{name}: expected a file path, a Corpus, or per-sentence tag or span lists, "

@@ -3,7 +3,9 @@
 The stages in the order data flows: :mod:`.encoding` (both sides to integer codes),
 :mod:`.tags` (each distinct tag read against the :mod:`.schemes` tables),
 :mod:`.decoding` (codes to spans), then the core's matcher, counts and scores;
-:mod:`.pipeline` holds the entry points and reads as those steps.
+:mod:`.pipeline` holds the entry points and reads as those steps. Beside them,
+:mod:`.kinds` holds the rule every door of the package reads the kind of its
+input by (tags, label ids, spans or tag layers).
 """
 from .pipeline import count_tags, decode_pair, score_tags, tags_to_spans
 from .tags import EMPTY_TYPE

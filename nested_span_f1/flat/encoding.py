@@ -20,6 +20,7 @@ import numpy as np
 
 from ..core.sequences import check_each, check_sequence, is_sequence
 from ..core.sequences import short_repr as _short
+from .kinds import not_a_string
 
 IGNORE_INDEX = -100
 """Label id that marks positions to ignore (special tokens, non-first sub-tokens)."""
@@ -168,10 +169,7 @@ def encode(
     pair = EncodedPair(pred, ref, tuple(vocab), names, complete=True)
     not_strings = [code for code, tag in enumerate(pair.tags) if not isinstance(tag, str)]
     if not_strings:
-        def problem(code: int) -> str:
-            hint = " (integer label ids need label_list)" if isinstance(pair.tags[code], (int, np.integer)) else ""
-            return f"tag {pair.tags[code]!r} is not a string{hint}"
-        pair.refuse(np.array(not_strings), problem, TagTypeError)
+        pair.refuse(np.array(not_strings), lambda code: not_a_string(pair.tags[code], label_list=True), TagTypeError)
     return pair
 
 
@@ -238,7 +236,7 @@ def _refuse_tag(sentences: Any, side: str) -> None:
     for s, sentence in enumerate(sentences):
         for p, tag in enumerate(sentence):
             if not isinstance(tag, str):
-                raise TagTypeError(f"{side}, sentence {s}, token {p}: tag {tag!r} is not a string") from None
+                raise TagTypeError(f"{side}, sentence {s}, token {p}: {not_a_string(tag, label_list=True)}") from None
 
 
 def check_aligned(pred_lengths: Any, ref_lengths: Any) -> None:

@@ -3,9 +3,10 @@
 evaluate stores a batch under one feature set, and casts what it stores: ``0.5``,
 ``True`` and ``"0"`` would become int offsets, an empty first sentence would let
 label ids become the strings ``"1"``. So the three evaluate modules ask
-:func:`data_kind` first: it reads the kind from every sentence of both sides, and
-refuses anything of no kind, or of two kinds, naming side, sentence, position and
-value. It imports neither evaluate nor datasets.
+:func:`data_kind` first: it reads the kind of every item of both sides by the rule
+every door reads it by (:func:`nested_span_f1.flat.kinds.item_kind`), and refuses
+anything of no kind, or of two kinds, naming side, sentence, position and value.
+It imports neither evaluate nor datasets.
 """
 from __future__ import annotations
 
@@ -18,8 +19,7 @@ import numpy as np
 from ..core.sequences import check_sequence, shown
 from ..core.spans import INT64_MAX, spans_from_lists
 from ..flat.encoding import check_aligned, check_sides
-
-INPUT_KINDS = ("spans", "layers", "tags", "ids")
+from ..flat.kinds import INPUT_KINDS, item_kind, not_a_string
 
 KIND_WORDS = {
     "spans": "spans ({'start', 'end', 'label'} dicts)",
@@ -42,23 +42,10 @@ def _either(words: dict[str, str], kinds: Sequence[str]) -> str:
     return " or ".join(words[k] for k in sorted(kinds, key=("tags", "ids", "spans", "layers").index))
 
 
-def _kind_of_type(kind: type) -> str | None:
-    """The input kind a sentence item of this type belongs to (None: no kind)."""
-    if issubclass(kind, str):
-        return "tags"
-    if issubclass(kind, (int, np.integer)) and not issubclass(kind, bool):
-        return "ids"
-    if issubclass(kind, Mapping):
-        return "spans"
-    if issubclass(kind, (list, tuple, np.ndarray)):
-        return "layers"
-    return None
-
-
 def _bad_item(item: Any, where: str, position: int, expected: str | None, kinds: Sequence[str]) -> TypeError:
     """The error for a sentence item that is not of the kind ``expected`` (or of no kind at all)."""
     if expected == "tags":
-        return TypeError(f"{where}, token {position}: tag {item!r} is not a string")
+        return TypeError(f"{where}, token {position}: {not_a_string(item, label_list='ids' in kinds)}")
     if expected == "ids":
         return TypeError(f"{where}, token {position}: label id {item!r} is not an integer (ids are never truncated)")
     if expected == "spans":
@@ -74,7 +61,7 @@ def _mixed_with_spans(sentence: Sequence[Any], where: str) -> TypeError:
     (spans have no order to tell), so both are named."""
     first: dict[str, tuple[int, Any]] = {}
     for position, item in enumerate(sentence):
-        kind = _kind_of_type(type(item))
+        kind = item_kind(type(item))
         if kind is not None:
             first.setdefault(kind, (position, item))
     shown = " and ".join(f"{ITEM_WORDS[k]} at position {p}: {x!r}" for k, (p, x) in first.items())
@@ -98,7 +85,7 @@ def _sentence_kind(sentence: Any, where: str, kinds: Sequence[str], context: str
         if sentence.dtype.kind == "u" and sentence.max() > INT64_MAX:
             raise ValueError(f"{where}: label id {sentence.max()} does not fit in 64 bits")
         sentence = sentence.tolist()
-    found = {_kind_of_type(t) for t in set(map(type, sentence))}
+    found = {item_kind(t) for t in set(map(type, sentence))}
     if not found:
         return None
     if "spans" in found and len(found) > 1 and None not in found and context is None:
@@ -109,9 +96,9 @@ def _sentence_kind(sentence: Any, where: str, kinds: Sequence[str], context: str
         hint = "; write spans as {'start', 'end', 'label'} dicts" if "spans" in kinds else ""
         raise TypeError(f"{where} holds {held}; this module takes {_either(KIND_WORDS, kinds)}{hint}")
     if kind is None:
-        expected = context or next((k for k in map(_kind_of_type, map(type, sentence)) if k in kinds), None)
+        expected = context or next((k for k in map(item_kind, map(type, sentence)) if k in kinds), None)
         position, item = next((p, x) for p, x in enumerate(sentence)
-                              if expected is None or _kind_of_type(type(x)) != expected)
+                              if expected is None or item_kind(type(x)) != expected)
         raise _bad_item(item, where, position, expected, kinds)
     if kind == "ids" and not -INT64_MAX - 1 <= min(sentence) <= max(sentence) <= INT64_MAX:
         token, value = next((p, x) for p, x in enumerate(sentence) if not -INT64_MAX - 1 <= x <= INT64_MAX)
@@ -122,7 +109,7 @@ def _sentence_kind(sentence: Any, where: str, kinds: Sequence[str], context: str
                 if not isinstance(tag, str):
                     spans = "spans" in kinds and isinstance(tag, (int, np.integer))
                     hint = "; spans are {'start', 'end', 'label'} dicts here" if spans else ""
-                    raise TypeError(f"{where}, layer {layer}, token {token}: tag {tag!r} is not a string "
+                    raise TypeError(f"{where}, layer {layer}, token {token}: {not_a_string(tag, label_list=False)} "
                                     f"(a tag layer is a list of tag strings{hint})")
     return kind
 
@@ -134,7 +121,7 @@ def _uniform_kind(side: Any) -> str | bool | None:
         return "ids" if side.size else None
     if not set(map(type, side)) <= {list, tuple}:
         return False
-    found = {_kind_of_type(t) for t in set(map(type, chain.from_iterable(side)))}
+    found = {item_kind(t) for t in set(map(type, chain.from_iterable(side)))}
     if len(found) > 1 or None in found:
         return False
     kind = found.pop() if found else None

@@ -16,7 +16,7 @@ strict scheme equals exact-match span F1.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from numbers import Real
 from typing import Any
@@ -27,6 +27,7 @@ from ..core.matching import ExactMatch, match_exact
 from ..core.scores import ZeroDivision, check_zero_division, precision_recall_f1
 from ..core.spans import SpanArrays, spans_from_lists
 from ..flat.encoding import LabelList, check_sides
+from ..flat.kinds import first_kind
 from ..flat.pipeline import decode_pair
 from .counts import BREAKDOWN, LENIENT_SCHEMES, LenientCounts, LenientTally
 from .matching import PAIR_KINDS, Pairs, candidate_pairs, match_lenient
@@ -159,18 +160,6 @@ def match_spans_lenient(
                         min_iou=None if min_iou is None else float(min_iou), notes=notes)
 
 
-def _is_tags(predictions: Any, references: Any) -> bool:
-    """Tag sequences hold strings (or label ids); span lists hold dicts or tuples. The first sentence
-    that holds anything decides, by any string or integer in it, so that a ``None`` tag first is named
-    as a tag and integer ids without ``label_list`` are told to bring it."""
-    for side in (references, predictions):
-        for sentence in side:
-            items = [sentence] if isinstance(sentence, str) else list(sentence) if isinstance(sentence, Iterable) else []
-            if items:
-                return any(isinstance(item, (str, int, np.integer)) for item in items)
-    return False
-
-
 def read_sides(
     predictions: Any,
     references: Any,
@@ -195,7 +184,9 @@ def read_sides(
     if isinstance(predictions, SpanArrays) and isinstance(references, SpanArrays):
         return predictions, references, {}
     check_sides(predictions, references)
-    if label_list is not None or _is_tags(predictions, references):
+    # the references, then the predictions: the first item that has a kind decides (tags and ids go to the
+    # tag decoder, which names a None tag as a tag, and asks integer ids for a label_list)
+    if label_list is not None or first_kind(references, predictions) in ("tags", "ids"):
         decoded = decode_pair(predictions, references, scheme=scheme, mode=mode, suffix=suffix, label_list=label_list)
         return decoded.predictions, decoded.references, dict(decoded.notes)
     if scheme is not None or mode is not None or suffix:

@@ -10,21 +10,22 @@ from __future__ import annotations
 
 import itertools
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 import nested_span_f1
-from nested_span_f1 import score_tags
+from nested_span_f1 import score_tags, tags_to_spans
 
 PACKAGE = str(Path(nested_span_f1.__file__).resolve().parent)
 PREDICTIONS = [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-ORG", "I-ORG"], ["I-MISC", "O"]]
 REFERENCES = [["B-PER", "I-PER", "O", "B-ORG"], ["O", "B-ORG", "I-ORG"], ["B-MISC", "O"]]
 
 
-def trace(**options) -> list[tuple[str, str]]:
+def trace(call: Callable[[], object]) -> list[tuple[str, str]]:
     """(module file, function) of every package function entered by one call, in order."""
-    score_tags(PREDICTIONS, REFERENCES, zero_division=0, **options)  # warm-up: imports, caches
+    call()  # warm-up: imports, caches
     entered: list[tuple[str, str]] = []
 
     def profile(frame, event, arg):
@@ -34,7 +35,7 @@ def trace(**options) -> list[tuple[str, str]]:
 
     sys.setprofile(profile)
     try:
-        score_tags(PREDICTIONS, REFERENCES, zero_division=0, **options)
+        call()
     finally:
         sys.setprofile(None)
     return entered
@@ -45,10 +46,22 @@ def trace(**options) -> list[tuple[str, str]]:
     ({"mode": "strict", "scheme": "IOB2"}, 40, 8, 16),
 ], ids=["default", "strict"])
 def test_path_is_short(options, functions, modules, changes):
-    entered = trace(**options)
+    entered = trace(lambda: score_tags(PREDICTIONS, REFERENCES, zero_division=0, **options))
     files = [module for module, _ in entered]
     switches = sum(a != b for a, b in itertools.pairwise(files))
     summary = f"{len(set(entered))} functions in {len(set(files))} modules, {switches} changes: {entered}"
     assert len(set(entered)) <= functions, summary
     assert len(set(files)) <= modules, summary
     assert switches <= changes, summary
+
+
+@pytest.mark.parametrize(("options", "chunks"), [
+    ({}, "_Tagged.default_chunks"),
+    ({"scheme": "IOB2"}, "_Tagged.default_chunks"),
+    ({"mode": "strict", "scheme": "IOB2"}, "_Tagged.strict_chunks"),
+], ids=["default", "default-with-scheme", "strict"])
+def test_tags_to_spans_decodes_once(options, chunks):
+    """One side decoded by one decoder; no invalid chunks counted (tags_to_spans reports none)."""
+    entered = trace(lambda: tags_to_spans(REFERENCES, **options))
+    decoding = [function for module, function in entered if module == "decoding.py"]
+    assert decoding == ["decode", "_Tagged.__init__", chunks], decoding
