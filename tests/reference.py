@@ -2,8 +2,10 @@
 
 A reader can check this file against seqeval's ``get_entities`` and strict
 ``Tokens.entities`` loops and against the rule tables in
-``nested_span_f1/flat/schemes.py`` (which it reads, one rule lookup per token). The
-hypothesis tests hold the vectorised pipeline to it, counts and notes included.
+``nested_span_f1/flat/schemes.py`` (which it reads, one rule lookup per token).
+``nested_span_f1/flat/decoding.py`` computes these loops for every sentence at
+once, each docstring naming the lines it computes; the hypothesis tests hold
+the vectorised pipeline to this file, counts and notes included.
 """
 from __future__ import annotations
 
