@@ -34,14 +34,7 @@ def check_zero_division(zero_division: ZeroDivision) -> float:
     return float(zero_division)
 
 
-def _divide(num: list[float], den: list[float], zero_division: ZeroDivision, what: str) -> list[float]:
-    value = check_zero_division(zero_division)
-    if zero_division == "warn" and not all(d > 0 for d in den):
-        warn_caller(
-            f"{what} is ill-defined and set to 0.0 where there is nothing to divide by; "
-            "use the zero_division parameter (0 or 1) to control this",
-            UndefinedMetricWarning,
-        )
+def _divide(num: list[float], den: list[float], value: float) -> list[float]:
     return [n / d if d > 0 else value for n, d in zip(num, den)]
 
 
@@ -56,8 +49,18 @@ def precision_recall_f1(
     Python floats are IEEE doubles, so each value is the float64 one numpy gives;
     for the handful of labels a result has, plain floats cost a fraction of arrays.
     """
-    precision = _divide([float(x) for x in predicted_hits], [float(x) for x in predicted], zero_division, "precision")
-    recall = _divide([float(x) for x in gold_hits], [float(x) for x in gold], zero_division, "recall")
+    value = check_zero_division(zero_division)
+    if zero_division == "warn":
+        # one warning a call, naming every score that had nothing to divide by
+        undefined = [what for what, den in (("precision", predicted), ("recall", gold)) if not all(d > 0 for d in den)]
+        if undefined:
+            warn_caller(
+                f"{' and '.join(undefined)} {'is' if len(undefined) == 1 else 'are'} ill-defined and set to 0.0 where "
+                "there is nothing to divide by; use the zero_division parameter (0 or 1) to control this",
+                UndefinedMetricWarning,
+            )
+    precision = _divide([float(x) for x in predicted_hits], [float(x) for x in predicted], value)
+    recall = _divide([float(x) for x in gold_hits], [float(x) for x in gold], value)
     # scikit-learn's order of operations: 2 * p * r / (p + r), with 1 for an empty denominator
     return precision, recall, [2.0 * p * r / ((p + r) or 1.0) for p, r in zip(precision, recall)]
 

@@ -234,17 +234,19 @@ def summarize_lenient(counts: LenientCounts, zero_division: ZeroDivision = "warn
     chunks). Python ints and floats only.
     """
     check_zero_division(zero_division)
-    weight = counts.partial_weight
+    # every scheme's total and per-type tallies in one set of divisions (one warning at most)
+    rows = [(scheme, None, counts.total(scheme)) for scheme in LENIENT_SCHEMES] + [
+        (scheme, label, tally) for scheme in LENIENT_SCHEMES for label, tally in counts.schemes[scheme].items()
+    ]
+    scored = _scores([tally for _, _, tally in rows], counts.partial_weight, zero_division)
     result: dict[str, Any] = {}
-    for scheme in LENIENT_SCHEMES:
-        (overall,) = _scores([counts.total(scheme)], weight, zero_division)
-        result.update({f"{scheme}_{key}": overall[key] for key in _OVERALL_KEYS})
-    result.update(counts.breakdown)
     per_type: dict[str, dict[str, Any]] = {}
-    for scheme in LENIENT_SCHEMES:
-        tallies = counts.schemes[scheme]
-        for label, scores in zip(tallies, _scores(list(tallies.values()), weight, zero_division)):
+    for (scheme, label, _), scores in zip(rows, scored):
+        if label is None:
+            result.update({f"{scheme}_{key}": scores[key] for key in _OVERALL_KEYS})
+        else:
             per_type.setdefault(label, {})[scheme] = scores
+    result.update(counts.breakdown)
     result["per_type"] = per_type
     result["confusion"] = {gold: dict(row) for gold, row in counts.confusion.items()}
     result.update(counts.notes)

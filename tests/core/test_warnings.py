@@ -39,3 +39,20 @@ def test_metric_warnings_name_the_line_that_calls_compute():
     once = [[{"start": 0, "end": 1, "label": "A"}]]
     found = _where(lambda: metric.compute(predictions=twice, references=once), DuplicateSpanWarning)
     assert {filename for filename, _ in found} == {__file__}
+
+
+@pytest.mark.parametrize("score", [score_lenient, score_nested, score_tags], ids=lambda f: f.__name__)
+def test_an_ill_defined_score_warns_once_a_call_naming_precision_and_recall(score):
+    """Nothing predicted and nothing in gold of the other's type: every scheme, type and bucket divides by zero
+    somewhere, and the call still warns once (the lenient metric warned eight times, once per scheme and side)."""
+    if score is score_tags:
+        predictions, references = [["B-A", "O"]], [["O", "B-B"]]
+    else:
+        predictions, references = [[(0, 1, "A")]], [[(2, 3, "B")]]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        score(predictions, references)
+    assert [str(w.message) for w in caught] == [
+        "precision and recall are ill-defined and set to 0.0 where there is nothing to divide by; use the "
+        "zero_division parameter (0 or 1) to control this"
+    ]
