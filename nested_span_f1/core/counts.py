@@ -119,6 +119,10 @@ class Mergeable:
         """A JSON-safe dict (inverse of :meth:`from_dict`), for files and all-reduce."""
         return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}  # type: ignore[arg-type]
 
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        # pickled as its dict (read-only mappings do not pickle): counts travel between processes and executors
+        return type(self).from_dict, (self.to_dict(),)
+
     @classmethod
     def from_dict(cls: type[M], data: Mapping[str, Any]) -> M:
         """Rebuild counts written by :meth:`to_dict`."""

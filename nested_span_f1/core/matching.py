@@ -123,6 +123,18 @@ def distinct(spans: SpanArrays) -> tuple[SpanArrays, int]:
     return _spans(keys, width, n_labels, spans), removed
 
 
+def warn_duplicates(predictions: int, references: int) -> None:
+    """The :class:`DuplicateSpanWarning` for spans removed as repeats, when there are any (once a call: a
+    corpus scored in parts warns once, with the sums)."""
+    if predictions or references:
+        warn_caller(
+            f"removed {predictions} duplicate predicted and {references} duplicate reference spans "
+            "(same sentence, start, end and label); they are reported as duplicate_predictions / "
+            "duplicate_references",
+            DuplicateSpanWarning,
+        )
+
+
 def match_exact(predictions: SpanArrays, references: SpanArrays) -> ExactMatch:
     """Match two sides exactly, as sets per sentence; a warning says how many duplicates went.
 
@@ -143,13 +155,7 @@ def match_exact(predictions: SpanArrays, references: SpanArrays) -> ExactMatch:
     pred_set, pred_repeats = _distinct_keys(pred, width, n_labels)
     ref_set, ref_repeats = _distinct_keys(ref, width, n_labels)
     duplicates = pred_repeats, ref_repeats
-    if any(duplicates):
-        warn_caller(
-            f"removed {duplicates[0]} duplicate predicted and {duplicates[1]} duplicate reference spans "
-            "(same sentence, start, end and label); they are reported as duplicate_predictions / "
-            "duplicate_references",
-            DuplicateSpanWarning,
-        )
+    warn_duplicates(*duplicates)
     # keys stay sorted when divided: boundaries with several labels become neighbours
     pred_bounds, ref_bounds = (_drop_repeats(keys // n_labels) for keys in (pred_set, ref_set))
     untyped = Tally(int(np.count_nonzero(_member(pred_bounds, ref_bounds))), len(pred_bounds), len(ref_bounds))

@@ -6,7 +6,7 @@ detected from the references as seqeval does).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -162,3 +162,20 @@ def label_list_scheme(labels: Sequence[str], *, scheme: str | Scheme | None = No
         code = int(outside[0])
         raise ValueError(f"label_list: label id {code}, tag {labels[code]!r}: {_outside(parsed, code, chosen)}")
     return chosen
+
+
+def reference_prefixes(tags: Iterable[str], suffix: bool = False) -> np.ndarray:
+    """The prefix codes of a corpus's distinct well-formed reference tags, from which strict mode detects its
+    scheme (malformed tags left out: the scoring names them).
+
+    What :func:`read_vocabulary` reads for one call, for a corpus read in parts (record
+    batches, partitions) that must all decode with the scheme of the whole: the tags
+    are gathered first, then :func:`scheme_from_prefixes` decides.
+    """
+    parsed, malformed = parse_tags(sorted(set(tags)), suffix)
+    return np.unique([p for code, p in enumerate(parsed.prefix.tolist()) if code not in malformed]).astype(np.int64)
+
+
+def scheme_from_prefixes(found: np.ndarray) -> Scheme:
+    """The scheme strict mode detects from the references' prefix codes, or the ValueError one call raises."""
+    return _detected(found, "the reference prefixes")

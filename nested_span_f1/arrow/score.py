@@ -1,0 +1,178 @@
+"""Score Arrow and Parquet corpora in bounded memory with ``num_proc`` processes: the entry points.
+
+:func:`count_arrow` cuts the source into parts (:mod:`.sources`), counts each
+part record batch by record batch with the metric's own counting function
+(:mod:`.count`), in this process or in ``num_proc`` worker processes, and adds
+the counts in the order of the parts; :func:`score_arrow` turns them into the
+result dict of ``score_tags`` / ``score_lenient`` / ``score_nested``. Memory
+holds a few record batches per process, never the corpus.
+"""
+from __future__ import annotations
+
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from functools import partial
+from typing import Any, TypeVar
+
+from tqdm import tqdm
+
+from ..core.counts import Mergeable
+from ..core.scores import ZeroDivision, check_zero_division
+from ..flat.schemes import detect_scheme
+from ..flat.tags import reference_prefixes, scheme_from_prefixes
+from .count import Job, summary, warn_once
+from .sources import Part, split
+
+BATCH_ROWS = 2048
+"""Rows per record batch: a batch of sentences (about 30,000 tokens) is counted in one call of the core, whose
+per-call cost is then small; memory holds a few batches per process."""
+
+Source = Any
+"""A Parquet file or folder (a path), a pyarrow Table, RecordBatch or RecordBatchReader, or a datasets.Dataset."""
+
+R = TypeVar("R")
+
+
+def count_part(job: Job, part: Part, batch_size: int, progress: Callable[[int], object] | None = None) -> Mergeable:
+    """The counts of one part, record batch by record batch (run in a worker process, or in this one)."""
+    total: Mergeable | None = None
+    first = part.first
+    for batch in part.batches(job.columns, batch_size):
+        counts = job.count(batch, part.name, first)
+        total = counts if total is None else total + counts
+        first += batch.num_rows
+        if progress is not None:
+            progress(batch.num_rows)
+    return job.empty() if total is None else total
+
+
+def part_tags(job: Job, part: Part, batch_size: int) -> set[str]:
+    """The distinct reference tags of one part."""
+    tags: set[str] = set()
+    for batch in part.batches(job.columns, batch_size):
+        tags |= job.reference_tags(batch)
+    return tags
+
+
+def in_order(function: Callable[[Part], R], parts: Iterable[Part], num_proc: int) -> Iterator[tuple[Part, R]]:
+    """``function`` of each part, in the parts' order: in this process, or in ``num_proc`` worker processes with at
+    most two parts a worker in flight (a reader is read as fast as the parts are counted, no faster)."""
+    if num_proc == 1:
+        for part in parts:
+            yield part, function(part)
+        return
+    pool = ProcessPoolExecutor(max_workers=num_proc)
+    try:
+        pending: deque[tuple[Part, Future[R]]] = deque()
+        for part in parts:
+            pending.append((part, pool.submit(function, part)))
+            if len(pending) >= 2 * num_proc:
+                done, future = pending.popleft()
+                yield done, future.result()
+        while pending:
+            done, future = pending.popleft()
+            yield done, future.result()
+    finally:
+        # an error stops the parts not yet started; the processes end with the call
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _check_run(num_proc: Any, batch_size: Any) -> None:
+    for name, value in (("num_proc", num_proc), ("batch_size", batch_size)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+
+
+def strict_scheme(job: Job, tags: Callable[[], set[str]], check: Callable[[Job], object]) -> Job:
+    """The job with the scheme strict mode detects from the references of the whole corpus, as the single-process
+    API detects it from all references at once (each part must decode with the same scheme).
+
+    ``tags`` gathers the distinct reference tags; when they name no scheme, ``check``
+    counts the corpus in default mode first, so that a malformed tag is named as the
+    single-process API names it before it says that no scheme was found.
+    """
+    if job.metric == "nested_span_f1" or job.options.get("mode") != "strict" or job.options.get("scheme") is not None:
+        return job
+    found = reference_prefixes(tags(), bool(job.options.get("suffix", False)))
+    if detect_scheme(found) is None:
+        check(job.with_options(mode=None))
+    return job.with_options(scheme=scheme_from_prefixes(found).name)
+
+
+def count_arrow(
+    source: Source,
+    metric: str = "span_f1",
+    *,
+    predictions: str = "predictions",
+    references: str = "references",
+    lengths: str | None = None,
+    num_proc: int = 1,
+    batch_size: int = BATCH_ROWS,
+    progress: bool | None = None,
+    **options: Any,
+) -> Mergeable:
+    """The counts of ``metric`` over the rows of ``source``, equal to the single-process API's on the same rows.
+
+    Args:
+        source: a Parquet file or a folder of them, a pyarrow ``Table``,
+            ``RecordBatch`` or ``RecordBatchReader``, or a ``datasets.Dataset``.
+        metric: ``"span_f1"`` (as :func:`count_tags`), ``"lenient_span_f1"``
+            (:func:`count_lenient`) or ``"nested_span_f1"`` (:func:`count_nested`).
+        predictions, references: the two columns: tags (``list<string>``), label
+            ids (``list<int>``, with ``label_list``), or spans
+            (``list<struct<start, end, label>>``, lenient and nested).
+        lengths: for spans, a column bounding their ends: tokens (a list), text (a
+            string: character spans end within its code points) or integers.
+        num_proc: worker processes; 1 counts in this process.
+        batch_size: rows per record batch (memory holds a few per process).
+        progress: a bar over rows on stderr; None shows it when stderr is a terminal.
+        options: the metric's options (``scheme``, ``mode``, ``suffix``,
+            ``label_list``; ``partial_weight``, ``min_iou``; ``length_bins``).
+
+    Raises:
+        ValueError, TypeError: bad input, with the single-process API's message, the
+            row counted as ``sentence N`` from the start of its file (or table), and
+            the file in front.
+    """
+    _check_run(num_proc, batch_size)
+    job = Job(metric, predictions, references, lengths, options)
+    part_rows = batch_size if num_proc > 1 else sys.maxsize
+
+    show = progress if progress is not None else sys.stderr.isatty()
+
+    def run(job: Job) -> Mergeable:
+        parts, rows = split(source, job.columns, part_rows)
+        total: Mergeable | None = None
+        with tqdm(total=rows, unit="rows", file=sys.stderr, disable=not show, leave=False) as bar:
+            # one process: the bar moves a record batch at a time; several: a part at a time
+            update = bar.update if num_proc == 1 and show else None
+            count = partial(count_part, job, batch_size=batch_size, progress=update)
+            for part, counts in in_order(count, parts, num_proc):
+                total = counts if total is None else total + counts
+                if show and update is None:
+                    bar.update(part.rows)
+        return job.empty() if total is None else total
+
+    def tags() -> set[str]:
+        parts, _ = split(source, job.columns, part_rows)
+        found: set[str] = set()
+        for _, part_found in in_order(partial(part_tags, job, batch_size=batch_size), parts, num_proc):
+            found |= part_found
+        return found
+
+    counts = run(strict_scheme(job, tags, run))
+    warn_once(counts)
+    return counts
+
+
+def score_arrow(source: Source, metric: str = "span_f1", *, zero_division: ZeroDivision = "warn",
+                **arguments: Any) -> dict[str, Any]:
+    """The result dict of ``metric`` over the rows of ``source``: :func:`count_arrow`'s counts summarised as
+    ``score_tags`` / ``score_lenient`` / ``score_nested`` summarise theirs (``zero_division`` as there)."""
+    check_zero_division(zero_division)
+    return summary(metric, count_arrow(source, metric, **arguments), zero_division)
+
+
+__all__ = ["BATCH_ROWS", "count_arrow", "score_arrow"]
