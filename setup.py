@@ -43,6 +43,8 @@ setup(
         "evaluate": ["evaluate>=0.4.1", "datasets>=2.14"],
         "train": ["torch", "transformers>=4.40", "accelerate>=0.26"],
         "plots": ["matplotlib>=3.5"],
+        "arrow": ["pyarrow>=14"],
+        "spark": ["pyspark>=3.5", "pyarrow>=14"],
         "app": ["gradio>=5", "evaluate>=0.4.1", "datasets>=2.14", "matplotlib>=3.5"],
         "test": [
             "pytest>=7",
@@ -59,6 +61,8 @@ setup(
             "build>=1",
             "twine>=5",
             "setuptools>=77",
+            "pyarrow>=14",
+            "pyspark>=3.5",
         ],
     },
     entry_points={"console_scripts": ["nested-span-f1=nested_span_f1.cli.main:main"]},
