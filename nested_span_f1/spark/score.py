@@ -127,11 +127,15 @@ def score_spark(frame: Any, metric: str = "span_f1", *, zero_division: ZeroDivis
     return summary(metric, count_spark(frame, metric, **arguments), zero_division)
 
 
-def session(master: str, app_name: str = "nested-span-f1") -> Any:
-    """A Spark session on ``master`` (``local[2]``, ``spark://host:7077``, ``yarn``...), or the active one."""
+def session(master: str, app_name: str = "nested-span-f1", **config: str) -> Any:
+    """A Spark session on ``master`` (``local[2]``, ``spark://host:7077``, ``yarn``...) with ``config`` set (or the
+    active session: Spark keeps one a process)."""
     from pyspark.sql import SparkSession
 
-    return SparkSession.builder.master(master).appName(app_name).getOrCreate()
+    builder = SparkSession.builder.master(master).appName(app_name)
+    for key, value in config.items():
+        builder = builder.config(key, value)
+    return builder.getOrCreate()
 
 
 __all__ = ["count_spark", "score_spark", "session"]

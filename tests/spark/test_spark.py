@@ -1,0 +1,115 @@
+"""Spark in local mode (local[2], one session for the module) equals the single-process API, every key, and names
+the partition and the row of bad input."""
+from __future__ import annotations
+
+import sys
+import warnings
+
+import pytest
+
+pa = pytest.importorskip("pyarrow")
+pytest.importorskip("pyspark")
+
+import tables
+
+from nested_span_f1 import count_tags, score_lenient, score_nested, score_tags
+from nested_span_f1.core.matching import DuplicateSpanWarning
+from nested_span_f1.spark import count_spark, score_spark, session
+
+# pyspark 4.3 warns that it does not fully support pandas >= 3; nothing here uses pandas
+pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
+
+
+@pytest.fixture(scope="module")
+def spark():
+    with pytest.MonkeyPatch.context() as patch:
+        # the executors' Python workers start PYSPARK_PYTHON (else the python3 on PATH): this interpreter
+        patch.setenv("PYSPARK_PYTHON", sys.executable)
+        spark = session("local[2]", "nested-span-f1 tests", **{"spark.ui.enabled": "false",
+                                                                "spark.sql.shuffle.partitions": "4"})
+        spark.sparkContext.setLogLevel("ERROR")
+        yield spark
+        spark.stop()
+
+
+@pytest.fixture(scope="module")
+def conll(shared_data, spark):
+    sides = tables.conll2003(shared_data)
+    table = pa.table({name: pa.array(tags, pa.list_(pa.string())) for name, tags in sides.items()})
+    return sides, spark.createDataFrame(table).repartition(5)
+
+
+@pytest.mark.parametrize("system", tables.CONLL_SYSTEMS)
+def test_conll2003_systems_equal_score_tags(conll, system):
+    sides, frame = conll
+    assert score_spark(frame, predictions=system, references="gold") == score_tags(sides[system], sides["gold"])
+
+
+def test_conll2003_strict_mode_detects_the_scheme_of_the_whole(conll):
+    sides, frame = conll
+    assert score_spark(frame, predictions="flair", references="gold", mode="strict") == \
+        score_tags(sides["flair"], sides["gold"], mode="strict")
+
+
+def test_genia_nested(shared_data, spark):
+    tokens, gold, pred = tables.genia(shared_data)
+    frame = spark.createDataFrame(pa.table({"tokens": pa.array(tokens), "gold": tables.span_column(gold),
+                                            "pred": tables.span_column(pred)})).repartition(3)
+    assert score_spark(frame, "nested_span_f1", predictions="pred", references="gold", lengths="tokens") == \
+        score_nested(pred, gold, lengths=[len(t) for t in tokens])
+
+
+@pytest.fixture(scope="module")
+def corpus(spark):
+    data = tables.random_corpus(seed=5)
+    table = tables.table(data)
+    table = table.append_column("bucket", pa.array([row % 7 for row in range(table.num_rows)]))
+    # hash partitioning of 7 keys into 16 partitions: most partitions are empty
+    frame = spark.createDataFrame(table).repartition(16, "bucket")
+    assert 7 >= frame.rdd.glom().map(len).filter(bool).count() >= 2
+    return data, table, frame
+
+
+def test_random_corpus_in_partitions_some_empty(corpus):
+    data, _, frame = corpus
+    spans = {"predictions": "pred", "references": "gold"}
+    with pytest.warns(DuplicateSpanWarning) as caught:
+        expected = score_nested(data["pred"], data["gold"], lengths=data["lengths"], zero_division=0)
+    with pytest.warns(DuplicateSpanWarning) as got:
+        assert score_spark(frame, "nested_span_f1", lengths="tokens", zero_division=0, **spans) == expected
+    assert [str(w.message) for w in got if w.category is DuplicateSpanWarning] == [str(w.message) for w in caught]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DuplicateSpanWarning)
+        assert score_spark(frame, "lenient_span_f1", **spans) == score_lenient(data["pred"], data["gold"])
+    assert score_spark(frame, predictions="pred_tags", references="gold_tags", scheme="IOBES", zero_division=0) == \
+        score_tags(data["pred_tags"], data["gold_tags"], scheme="IOBES", zero_division=0)
+
+
+def test_no_rows(corpus):
+    _, _, frame = corpus
+    empty = frame.limit(0)
+    assert count_spark(empty, predictions="pred_tags", references="gold_tags") == count_tags([], [])
+    assert score_spark(empty, "nested_span_f1", predictions="pred", references="gold", zero_division=0) == \
+        score_nested([], [], zero_division=0)
+
+
+def test_a_bad_tag_is_named_by_partition_and_row(corpus, spark):
+    data, table, _ = corpus
+    pred = [list(s) for s in data["pred_tags"]]
+    row = next(i for i in range(400, 600) if len(pred[i]) > 2)
+    pred[row][2] = "b-PER"
+    frame = spark.createDataFrame(table.set_column(0, "pred_tags", pa.array(pred, pa.list_(pa.string())))
+                                  .append_column("row", pa.array(range(table.num_rows))))
+    partitions = frame.select("row").rdd.glom().collect()
+    partition = next(p for p, rows in enumerate(partitions) if any(r.row == row for r in rows))
+    within = [r.row for r in partitions[partition]].index(row)
+    assert len(partitions) > 1 and partition + within > 0
+    with pytest.raises(ValueError) as single:
+        score_tags(pred, data["gold_tags"])
+    expected = f"partition {partition}: " + str(single.value).replace(f"sentence {row}", f"sentence {within}")
+    with pytest.raises(ValueError) as got:
+        score_spark(frame, predictions="pred_tags", references="gold_tags")
+    assert str(got.value) == expected
+    assert type(got.value) is type(single.value)
+    with pytest.raises(ValueError, match=r"no column 'predictions', 'references' \(the columns: pred_tags, gold_tags,"):
+        score_spark(frame)
