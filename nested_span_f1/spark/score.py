@@ -34,7 +34,10 @@ def _partition(job: Job, batches: Iterator[Any]) -> Iterator[Any]:
     """In an executor: the counts of one partition's record batches, as one row (none for an empty partition)."""
     from pyspark import TaskContext
 
-    partition = TaskContext.get().partitionId()
+    context = TaskContext.get()
+    if context is None:
+        raise RuntimeError("partition counts are made in a Spark task (mapInArrow)")
+    partition = context.partitionId()
     total: Mergeable | None = None
     first = 0
     try:
