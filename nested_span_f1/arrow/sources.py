@@ -96,18 +96,6 @@ def parquet_files(path: str | os.PathLike[str]) -> list[Path]:
     return files
 
 
-def is_parquet(path: str | os.PathLike[str]) -> bool:
-    """A Parquet file (by its ``PAR1`` magic bytes) or a folder holding ``.parquet`` files."""
-    root = Path(path)
-    if root.is_dir():
-        return any(root.rglob("*.parquet"))
-    try:
-        with open(root, "rb") as handle:
-            return handle.read(4) == b"PAR1"
-    except OSError:
-        return False
-
-
 def split(source: Any, columns: Sequence[str], part_rows: int) -> tuple[Iterator[Part], int | None]:
     """The parts of ``source`` (lazily: a reader is read as the parts are counted) and its rows, when known.
 

@@ -15,7 +15,7 @@ from .. import __version__
 COMMANDS = ("demo", "score", "conlleval", "nested", "lenient", "benchmark", "formats", "space")
 
 EXTRAS = {"matplotlib": "plots", "evaluate": "evaluate", "datasets": "evaluate", "gradio": "app",
-          "torch": "train", "transformers": "train", "accelerate": "train"}
+          "torch": "train", "transformers": "train", "accelerate": "train", "pyarrow": "arrow", "pyspark": "spark"}
 """Optional dependency -> the extra of setup.py that installs it."""
 
 

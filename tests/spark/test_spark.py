@@ -2,12 +2,14 @@
 the partition and the row of bad input."""
 from __future__ import annotations
 
+import json
 import sys
 import warnings
 
 import pytest
 
 pa = pytest.importorskip("pyarrow")
+pytest.importorskip("pyarrow.parquet")
 pytest.importorskip("pyspark")
 
 import tables
@@ -113,3 +115,19 @@ def test_a_bad_tag_is_named_by_partition_and_row(corpus, spark):
     assert type(got.value) is type(single.value)
     with pytest.raises(ValueError, match=r"no column 'predictions', 'references' \(the columns: pred_tags, gold_tags,"):
         score_spark(frame)
+
+
+def test_command_line_on_spark(spark, shared_data, tmp_path, capsys):
+    """``--spark MASTER_URL``: the command counts the Parquet table on Spark (here the module's session, which it
+    leaves running)."""
+    from nested_span_f1.cli.main import main
+
+    sides = tables.conll2003(shared_data)
+    path = tmp_path / "conll.parquet"
+    pa.parquet.write_table(pa.table({name: pa.array(tags, pa.list_(pa.string())) for name, tags in sides.items()}),
+                           path, row_group_size=1000)
+    code = main(["score", "--gold", str(path), "--pred", str(path), "--gold-column", "gold", "--pred-column", "elmo",
+                 "--spark", "local[2]", "--json"])
+    assert code == 0
+    assert json.loads(capsys.readouterr().out) == score_tags(sides["elmo"], sides["gold"], zero_division=0)
+    assert spark.range(3).count() == 3

@@ -14,7 +14,7 @@ import sys
 from ...flat.pipeline import tags_to_spans
 from ...formats import Corpus, align
 from ...formats.columns import ColumnFile, check_same_tokens
-from ...lenient.score import score_lenient
+from ...lenient.score import score_lenient, summarize_lenient
 from ...views.tables import lenient_table
 from .inputs import (
     HelpFormatter,
@@ -27,6 +27,7 @@ from .inputs import (
     read_side,
     tag_column,
 )
+from .tables import add_table_options, count_table, is_table
 
 EXAMPLE = """examples:
   nested-span-f1 lenient --gold test.gold.conll --pred test.pred.conll
@@ -54,6 +55,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--min-iou", type=float, default=None, help="least intersection over union of a matched pair "
                                                                "(default: any shared token)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_table_options(p, spans=True)
     p.set_defaults(run=run)
 
 
@@ -66,6 +68,10 @@ def _as_corpus(side: Side, args: argparse.Namespace) -> Corpus:
 
 def score_files(args: argparse.Namespace) -> dict:
     """The lenient result of the two files the arguments name."""
+    if is_table(args):
+        counts, _ = count_table(args, "lenient_span_f1", scheme=args.scheme, mode=args.mode, suffix=args.suffix,
+                                partial_weight=args.partial_weight, min_iou=args.min_iou)
+        return summarize_lenient(counts, zero_division=0)
     gold = read_side(args.gold, args.gold_format, args.delimiter)
     pred = read_side(args.pred, args.pred_format, args.delimiter)
     options = {"partial_weight": args.partial_weight, "min_iou": args.min_iou, "zero_division": 0}

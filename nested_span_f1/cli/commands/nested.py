@@ -21,6 +21,7 @@ from ...nested.score import NestedCounts, count_entities, count_nested, describe
 from ...views.tables import table
 from .batches import add_counts, side_by_side
 from .inputs import HelpFormatter, check_outputs, duplicates_in_output, for_people, format_name, progress
+from .tables import add_table_options, count_table, header, is_table
 
 BREAKDOWN_TITLES = {
     "by_nesting": "nested vs flat",
@@ -54,6 +55,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--gold-format", type=format_name, metavar="FORMAT", help="format of --gold (default: detected)")
     p.add_argument("--pred-format", type=format_name, metavar="FORMAT", help="format of --pred (default: detected)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_table_options(p, spans=True)
     p.set_defaults(run=run)
 
 
@@ -156,6 +158,9 @@ def breakdown_table(buckets: Mapping[str, Mapping[str, Any]], title: str, digits
 
 def run(args: argparse.Namespace) -> int:
     check_outputs([(f"--gold {args.gold}", args.gold), (f"--pred {args.pred}", args.pred)])
+    if is_table(args):
+        counts, rows = count_table(args, "nested_span_f1")
+        return write(args, summarize_nested(counts, zero_division=0), None, [header(args, rows).rstrip()])
     # the files are read side by side: how far the gold file is read is how far the scoring is
     with progress(args.gold) as bar:
         read = None if bar.disable else bar.update
@@ -171,19 +176,26 @@ def run(args: argparse.Namespace) -> int:
             bar.reset()
             gold, pred = NestedFile(args.gold, args.gold_format, read), NestedFile(args.pred, args.pred_format)
             total = count_files(gold, pred, whole=True)
-    result = summarize_nested(total.counts, zero_division=0)
     size = total.test_set()
-    if args.json:
-        json.dump({"test_set": size, **result}, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-        return 0
-    out = [
+    about = [
         f"gold:        {args.gold} ({gold.format}; {gold.conversion})",
         f"predictions: {args.pred} ({pred.format}; {pred.conversion})",
         f"aligned by {'sentence id' if gold.has_ids and pred.has_ids else 'order'}",
         (f"test set: {size['sentences']} sentences, {size['tokens']} tokens, {size['entities']} entities "
          f"({size['multi_label_spans']} spans with several labels, {size['discontinuous']} discontinuous), "
          f"{100 * size['nested_share']:.1f}% nested, max depth {size['max_depth']}"),
+    ]
+    return write(args, summarize_nested(total.counts, zero_division=0), size, about)
+
+
+def write(args: argparse.Namespace, result: dict[str, Any], size: Mapping[str, Any] | None, about: list[str]) -> int:
+    """The result as JSON (with the test set's size, when known), or as lines about the inputs and tables."""
+    if args.json:
+        json.dump(result if size is None else {"test_set": size, **result}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    out = [
+        *about,
         (f"found: duplicates {result['duplicate_references']} gold / {result['duplicate_predictions']} predicted; "
          f"crossing pairs {result['crossing_references']} gold / {result['crossing_predictions']} predicted; "
          f"discontinuous {result['discontinuous_references']} gold / {result['discontinuous_predictions']} predicted"),

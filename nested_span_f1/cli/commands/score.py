@@ -25,6 +25,7 @@ from .inputs import (
     for_people,
     tag_column,
 )
+from .tables import add_table_options, count_table, header, is_table
 
 EXAMPLE = """examples:
   nested-span-f1 score --gold test.gold.conll --pred test.pred.conll
@@ -48,6 +49,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_tag_options(p)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--plot", metavar="FILE", help="also draw per-type P/R/F1 to FILE (.png, .svg, .pdf)")
+    add_table_options(p)
     p.set_defaults(run=run)
 
 
@@ -94,7 +96,11 @@ def run(args: argparse.Namespace) -> int:
     check_outputs([(f"--gold {args.gold}", args.gold), (f"--pred {args.pred}", args.pred)], [("--plot", args.plot)])
     if args.plot:
         check_plot_file(args.plot)
-    counts, sentences = count_files(args)
+    parquet = is_table(args)
+    if parquet:
+        counts, sentences = count_table(args, "span_f1", scheme=args.scheme, mode=args.mode, suffix=args.suffix)
+    else:
+        counts, sentences = count_files(args)
     result = summarize(counts, zero_division=0)
     broken = result.get("invalid_reference_chunks", 0)
     if args.mode == "strict" and broken:
@@ -106,7 +112,8 @@ def run(args: argparse.Namespace) -> int:
         json.dump(result, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(f"{args.pred} against {args.gold}: {sentences} sentences\n\n")
+        sys.stdout.write(header(args, sentences) if parquet else f"{args.pred} against {args.gold}: {sentences} sentences\n")
+        sys.stdout.write("\n")
         sys.stdout.write(table(result))
     if args.plot:
         from ...views.plots import plot_per_type
