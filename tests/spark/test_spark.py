@@ -3,6 +3,7 @@ the partition and the row of bad input."""
 from __future__ import annotations
 
 import json
+import runpy
 import sys
 import warnings
 
@@ -131,3 +132,22 @@ def test_command_line_on_spark(spark, shared_data, tmp_path, capsys):
     assert code == 0
     assert json.loads(capsys.readouterr().out) == score_tags(sides["elmo"], sides["gold"], zero_division=0)
     assert spark.range(3).count() == 3
+
+
+def test_readme_spark_script(spark, repo_root, tmp_path, capsys, monkeypatch):
+    """The README's spark-submit script, run as written on the Parquet file the README's Arrow example writes (in
+    the module's session, which its ``spark.stop()`` must leave running here)."""
+    from nested_span_f1.formats.columns import read_columns
+
+    readme = (repo_root / "README.md").read_text(encoding="utf-8")
+    script = tmp_path / "score_on_spark.py"
+    script.write_text(readme.split("cat > score_on_spark.py <<'PY'\n", 1)[1].split("\nPY\n", 1)[0] + "\n")
+    samples = repo_root / "nested_span_f1" / "sample_data"
+    gold, pred = (read_columns(samples / f"sample.{side}.conll").column() for side in ("gold", "pred"))
+    pa.parquet.write_table(pa.table({"predictions": pred, "references": gold}), tmp_path / "sample.parquet",
+                           row_group_size=4)
+    monkeypatch.setattr(sys, "argv", [str(script), str(tmp_path / "sample.parquet")])
+    monkeypatch.setattr(spark, "stop", lambda: None)
+    runpy.run_path(str(script), run_name="__main__")
+    expected = [line.split("  # ", 1)[1].split(" ")[0] for line in script.read_text().splitlines() if "print(" in line]
+    assert capsys.readouterr().out.split() == expected == [str(score_tags(pred, gold, zero_division=0)["overall_f1"])]
