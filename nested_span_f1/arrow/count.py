@@ -19,6 +19,7 @@ import pyarrow.compute as pc
 from ..core.counts import Counts, Mergeable
 from ..core.matching import DuplicateSpanWarning, warn_duplicates
 from ..core.scores import summarize
+from ..flat.encoding import read_label_list
 from ..flat.pipeline import count_tags, decode_pair
 from ..lenient.score import LenientCounts, count_lenient, match_spans_lenient, read_sides, summarize_lenient
 from ..nested.score import NestedCounts, count_entities, count_nested, summarize_nested
@@ -118,10 +119,10 @@ class Job:
         """The distinct tags of a batch's reference column (label ids named by ``label_list``; -100 and ids outside
         it left out: scoring names them): what strict mode detects its scheme from."""
         values = pc.unique(pc.list_flatten(batch.column(self.references))).to_pylist()
-        label_list = self.options.get("label_list")
-        if label_list is None:
+        if self.options.get("label_list") is None:
             return {tag for tag in values if isinstance(tag, str)}
-        return {label_list[i] for i in values if isinstance(i, int) and 0 <= i < len(label_list)}
+        labels = read_label_list(self.options["label_list"])
+        return {labels[i] for i in values if isinstance(i, int) and 0 <= i < len(labels)}
 
 
 def located(error: Exception, where: str, first: int) -> Exception:

@@ -224,3 +224,20 @@ def test_columns_and_options_are_checked(corpus, tmp_path):
         score_arrow([["O"]])
     with pytest.raises(ValueError, match="scheme, mode and suffix apply to tag sequences"):
         score_arrow(table, "lenient_span_f1", predictions="pred", references="gold", scheme="IOB2")
+
+
+def test_character_spans_bounded_by_a_text_column():
+    """Text spans (character offsets, end exclusive, in code points) over a text column, as one call with the
+    texts' lengths scores them."""
+    texts = ["Angela Merkel visited Paris.", "", "Zoë lives in Köln."]
+    gold = [[(0, 13, "PER"), (22, 27, "LOC")], [], [(0, 3, "PER"), (13, 17, "LOC")]]
+    pred = [[(0, 6, "PER"), (22, 27, "LOC")], [], [(0, 3, "PER"), (13, 18, "LOC")]]
+    table = pa.table({"text": texts, "gold": tables.span_column(gold), "pred": tables.span_column(pred)})
+    lengths = [len(t) for t in texts]
+    assert score_arrow(table, "nested_span_f1", predictions="pred", references="gold", lengths="text") == \
+        score_nested(pred, gold, lengths=lengths)
+    beyond = table.set_column(2, "pred", tables.span_column([[], [], [(13, 19, "LOC")]]))
+    message = _error(score_nested, [[], [], [{"start": 13, "end": 19, "label": "LOC"}]], gold, lengths=lengths)
+    assert "end <= 18 (the sentence length)" in message[1]
+    assert _error(score_arrow, beyond, "nested_span_f1", predictions="pred", references="gold",
+                  lengths="text") == message
