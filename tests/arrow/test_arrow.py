@@ -241,3 +241,12 @@ def test_character_spans_bounded_by_a_text_column():
     assert "end <= 18 (the sentence length)" in message[1]
     assert _error(score_arrow, beyond, "nested_span_f1", predictions="pred", references="gold",
                   lengths="text") == message
+
+
+@pytest.mark.parametrize("num_proc", [1, 2])
+def test_progress_bar_over_rows(corpus, capsys, num_proc):
+    _, _, folder = corpus
+    score_arrow(folder, predictions="pred_tags", references="gold_tags", num_proc=num_proc, progress=True)
+    assert "0/600 [" in capsys.readouterr().err  # the rows of the four files
+    score_arrow(folder, predictions="pred_tags", references="gold_tags", num_proc=num_proc)  # stderr is no terminal
+    assert capsys.readouterr().err == ""
