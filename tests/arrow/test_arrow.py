@@ -247,6 +247,6 @@ def test_character_spans_bounded_by_a_text_column():
 def test_progress_bar_over_rows(corpus, capsys, num_proc):
     _, _, folder = corpus
     score_arrow(folder, predictions="pred_tags", references="gold_tags", num_proc=num_proc, progress=True)
-    assert "0/600 [" in capsys.readouterr().err  # the rows of the four files
+    assert "0/600 [" in capsys.readouterr().err  # the rows of the folder
     score_arrow(folder, predictions="pred_tags", references="gold_tags", num_proc=num_proc)  # stderr is no terminal
     assert capsys.readouterr().err == ""
