@@ -3,7 +3,9 @@ the partition and the row of bad input."""
 from __future__ import annotations
 
 import json
+import os
 import runpy
+import shutil
 import sys
 import warnings
 
@@ -25,6 +27,8 @@ pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully suppo
 
 @pytest.fixture(scope="module")
 def spark():
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        pytest.skip("no Java runtime, which pyspark needs: apt-get install openjdk-17-jre-headless (.ci/run does)")
     with pytest.MonkeyPatch.context() as patch:
         # the executors' Python workers start PYSPARK_PYTHON (else the python3 on PATH): this interpreter
         patch.setenv("PYSPARK_PYTHON", sys.executable)
