@@ -155,7 +155,8 @@ def match_exact(predictions: SpanArrays, references: SpanArrays) -> ExactMatch:
     pred_set, pred_repeats = _distinct_keys(pred, width, n_labels)
     ref_set, ref_repeats = _distinct_keys(ref, width, n_labels)
     duplicates = pred_repeats, ref_repeats
-    warn_duplicates(*duplicates)
+    if any(duplicates):
+        warn_duplicates(*duplicates)
     # keys stay sorted when divided: boundaries with several labels become neighbours
     pred_bounds, ref_bounds = (_drop_repeats(keys // n_labels) for keys in (pred_set, ref_set))
     untyped = Tally(int(np.count_nonzero(_member(pred_bounds, ref_bounds))), len(pred_bounds), len(ref_bounds))
