@@ -52,10 +52,13 @@ def add_table_options(parser: argparse.ArgumentParser, spans: bool = False) -> N
 
 
 def is_parquet(path: str) -> bool:
-    """A Parquet file (its first bytes are ``PAR1``) or a folder that holds ``.parquet`` files."""
+    """A Parquet file (its first bytes are ``PAR1``) or a folder that holds ``.parquet`` files; a pipe is neither
+    (and is not read: its bytes are the command's)."""
     root = Path(path)
     if root.is_dir():
         return any(root.rglob("*.parquet"))
+    if not root.is_file():
+        return False
     try:
         with open(root, "rb") as handle:
             return handle.read(4) == b"PAR1"
