@@ -16,12 +16,12 @@ from typing import Any
 
 import pyarrow.compute as pc
 
-from ..core.counts import Counts, Mergeable
+from ..core.counts import Mergeable
 from ..core.matching import DuplicateSpanWarning, warn_duplicates
 from ..core.scores import summarize
 from ..flat.encoding import read_label_list
 from ..flat.pipeline import count_tags, decode_pair
-from ..lenient.score import LenientCounts, count_lenient, match_spans_lenient, read_sides, summarize_lenient
+from ..lenient.score import count_lenient, match_spans_lenient, read_sides, summarize_lenient
 from ..nested.score import NestedCounts, count_entities, count_nested, summarize_nested
 from .columns import entities, is_span_column, row_lengths, span_arrays
 
@@ -34,8 +34,6 @@ OPTIONS = {
     "nested_span_f1": ("length_bins",),
 }
 """The options of each metric's counting function (``zero_division`` is the summary's)."""
-
-COUNTS = {"span_f1": Counts, "lenient_span_f1": LenientCounts, "nested_span_f1": NestedCounts}
 
 _SENTENCE = re.compile(r"\bsentence (\d+)")
 
@@ -89,9 +87,6 @@ class Job:
             raise located(error, where, first) from None
 
     def _count(self, batch: Any) -> Mergeable:
-        missing = [name for name in self.columns if name not in batch.schema.names]
-        if missing:
-            raise ValueError(f"no column {', '.join(map(repr, missing))} (the columns: {', '.join(batch.schema.names)})")
         pred, ref = batch.column(self.predictions), batch.column(self.references)
         options = dict(self.options)
         if self.metric == "span_f1":
