@@ -16,9 +16,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from functools import partial
 from typing import Any, TypeVar
 
-from tqdm import tqdm
-
 from ..core.counts import Mergeable
+from ..core.progress import bar
 from ..core.scores import ZeroDivision, check_zero_division
 from ..flat.schemes import detect_scheme
 from ..flat.tags import reference_prefixes, scheme_from_prefixes
@@ -110,7 +109,7 @@ def count_arrow(
     lengths: str | None = None,
     num_proc: int = 1,
     batch_size: int = BATCH_ROWS,
-    progress: bool | None = None,
+    progress: bool = True,
     **options: Any,
 ) -> Mergeable:
     """The counts of ``metric`` over the rows of ``source``, equal to the single-process API's on the same rows.
@@ -127,7 +126,8 @@ def count_arrow(
             string: character spans end within its code points) or integers.
         num_proc: worker processes; 1 counts in this process.
         batch_size: rows per record batch (memory holds a few per process).
-        progress: a bar over rows on stderr; None shows it when stderr is a terminal.
+        progress: a bar over rows where a person sees it (a terminal, a notebook:
+            :mod:`nested_span_f1.core.progress`); False: none.
         options: the metric's options (``scheme``, ``mode``, ``suffix``,
             ``label_list``; ``partial_weight``, ``min_iou``; ``length_bins``).
 
@@ -140,19 +140,17 @@ def count_arrow(
     job = Job(metric, predictions, references, lengths, options)
     part_rows = batch_size if num_proc > 1 else sys.maxsize
 
-    show = progress if progress is not None else sys.stderr.isatty()
-
     def run(job: Job) -> Mergeable:
         parts, rows = split(source, job.columns, part_rows)
         total: Mergeable | None = None
-        with tqdm(total=rows, unit="rows", file=sys.stderr, disable=not show, leave=False) as bar:
+        with bar(rows, job.metric, "rows", show=progress) as shown:
             # one process: the bar moves a record batch at a time; several: a part at a time
-            update = bar.update if num_proc == 1 and show else None
-            count = partial(count_part, job, batch_size=batch_size, progress=update)
+            update = None if shown.disable else shown.update
+            count = partial(count_part, job, batch_size=batch_size, progress=update if num_proc == 1 else None)
             for part, counts in in_order(count, parts, num_proc):
                 total = counts if total is None else total + counts
-                if show and update is None:
-                    bar.update(part.rows)
+                if update is not None and num_proc > 1:
+                    update(part.rows)
         return job.empty() if total is None else total
 
     def tags() -> set[str]:

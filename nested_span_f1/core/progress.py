@@ -22,6 +22,7 @@ def seen() -> bool:
     return bool(isatty and isatty())
 
 
-def bar(total: int, desc: str, unit: str, *, show: bool = True, **options: Any) -> tqdm:
-    """A tqdm bar on stderr, switched off unless ``show`` and :func:`seen`; it leaves no line behind."""
+def bar(total: int | None, desc: str, unit: str, *, show: bool = True, **options: Any) -> tqdm:
+    """A tqdm bar on stderr (``total`` None: a count without an end), switched off unless ``show`` and :func:`seen`;
+    it leaves no line behind."""
     return tqdm(total=total, desc=desc, unit=unit, disable=not (show and seen()), leave=False, **options)

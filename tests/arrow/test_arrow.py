@@ -244,9 +244,15 @@ def test_character_spans_bounded_by_a_text_column():
 
 
 @pytest.mark.parametrize("num_proc", [1, 2])
-def test_progress_bar_over_rows(corpus, capsys, num_proc):
+def test_progress_bar_over_rows(corpus, capsys, monkeypatch, num_proc):
+    """The package's one rule for bars (core.progress): a bar where a person sees it, none in a file or a pipe."""
+    from nested_span_f1.core import progress
+
     _, _, folder = corpus
-    score_arrow(folder, predictions="pred_tags", references="gold_tags", num_proc=num_proc, progress=True)
+    score_arrow(folder, predictions="pred_tags", references="gold_tags", num_proc=num_proc)  # stderr: no terminal
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(progress, "seen", lambda: True)
+    score_arrow(folder, predictions="pred_tags", references="gold_tags", num_proc=num_proc)
     assert "0/600 [" in capsys.readouterr().err  # the rows of the folder
-    score_arrow(folder, predictions="pred_tags", references="gold_tags", num_proc=num_proc)  # stderr is no terminal
+    score_arrow(folder, predictions="pred_tags", references="gold_tags", num_proc=num_proc, progress=False)
     assert capsys.readouterr().err == ""
