@@ -34,6 +34,7 @@ from ..lenient.counts import BREAKDOWN
 from ..lenient.score import match_spans_lenient, summarize_lenient
 from ..nested.score import count_match, summarize_nested
 from .inputs import Pair, Source, checkpoints, pair, read_side, units
+from .splits import gold_counts, identify
 from .stats import bootstrap_sums, extreme, holm, interval, paired_bootstrap_p, prf, swap_chunks
 
 TP, PREDICTED, GOLD = 0, 1, 2
@@ -343,8 +344,10 @@ def benchmark(
     ]
     f1_samples = _micro_f1(sums)
     names = [name for name, _, _, _ in entries]
+    counts = gold_counts(gold, found[0].references)
     settings = {
-        "gold": gold.name, "dataset": dataset or Path(gold.name).stem.split(".")[0], "units": unit_name,
+        "gold": gold.name, "dataset": dataset or Path(gold.name).stem.split(".")[0], "gold_counts": counts,
+        "split": identify(counts, dataset), "units": unit_name,
         "n_units": n_units, "sentences": gold.n_sentences, "n_resamples": n_resamples,
         "n_permutations": n_permutations, "seed": seed, "confidence": confidence, "alpha": alpha,
         "scheme": scheme, "mode": mode, "version": __version__,

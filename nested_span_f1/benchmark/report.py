@@ -61,6 +61,7 @@ def markdown(result: Mapping[str, Any]) -> str:
          f"seed {settings['seed']}); scores in %."),
         "",
     ]
+    lines += [split_text(settings), ""]
     lines += _notes(systems)
     head = ["System", *(["Step"] if steps else []), "Precision", "Recall", "F1", f"F1 {level} CI",
             "Nested recall", "Flat recall"]
@@ -79,6 +80,18 @@ def markdown(result: Mapping[str, Any]) -> str:
     if pairs:
         lines += _differences(pairs, settings, level)
     return "\n".join(lines)
+
+
+def split_text(settings: Mapping[str, Any]) -> str:
+    """One sentence naming the gold's standard split, the counts compared and their source, or saying it is none."""
+    split, counts = settings.get("split"), settings.get("gold_counts") or {}
+    given = ", ".join(f"{counts[k]:,} {k}" for k in ("sentences", "tokens", "entities") if counts.get(k) is not None)
+    if split is None:
+        return f"Gold: no known standard split ({given})."
+    compared = split["matched_on"]
+    which = "its " + (" and ".join(compared) if len(compared) < 3 else "sentence, token and entity counts")
+    return (f"Gold: {split['dataset']} {split['part']}, {split['name']}, as in {split['as_in']} ({given}; "
+            f"recognised by {which}).")
 
 
 NOTES = {
