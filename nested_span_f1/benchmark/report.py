@@ -26,22 +26,24 @@ def _row(cells: Sequence[Any]) -> str:
     return "| " + " | ".join(_cell(c) for c in cells) + " |"
 
 
-def _table(head: Sequence[str], rows: Sequence[Sequence[Any]], left: int = 1) -> list[str]:
+def table_lines(head: Sequence[str], rows: Sequence[Sequence[Any]], left: int = 1) -> list[str]:
     """A GitHub-flavoured Markdown table; the first ``left`` columns left-aligned, the others right."""
     rule = ["---" if k < left else "---:" for k in range(len(head))]
     return [_row(head), "|" + "|".join(rule) + "|", *(_row(r) for r in rows), ""]
 
 
-def _pct(value: float) -> str:
+def pct(value: float) -> str:
+    """A score as a percentage with two decimals: ``0.8831`` -> ``"88.31"``."""
     return f"{100 * value:.2f}"
 
 
-def _ci(estimate: Mapping[str, float]) -> str:
-    return f"[{_pct(estimate['low'])}, {_pct(estimate['high'])}]"
+def interval_text(estimate: Mapping[str, float]) -> str:
+    """An estimate's interval in percent: ``"[87.10, 89.40]"``."""
+    return f"[{pct(estimate['low'])}, {pct(estimate['high'])}]"
 
 
 def _recall(bucket: Mapping[str, Any] | None) -> str:
-    return _pct(bucket["recall"]) if bucket and bucket["number"] else DASH
+    return pct(bucket["recall"]) if bucket and bucket["number"] else DASH
 
 
 def _signed(value: float) -> str:
@@ -66,16 +68,16 @@ def markdown(result: Mapping[str, Any]) -> str:
     head = ["System", *(["Step"] if steps else []), "Precision", "Recall", "F1", f"F1 {level} CI",
             "Nested recall", "Flat recall"]
     rows = [[s["name"], *([DASH if s["step"] is None else s["step"]] if steps else []),
-             _pct(s["precision"]["value"]), _pct(s["recall"]["value"]), _pct(s["f1"]["value"]), _ci(s["f1"]),
+             pct(s["precision"]["value"]), pct(s["recall"]["value"]), pct(s["f1"]["value"]), interval_text(s["f1"]),
              _recall(s["by_nesting"].get("nested")), _recall(s["by_nesting"].get("flat"))] for s in systems]
-    lines += _table(head, rows)
+    lines += table_lines(head, rows)
     labels = sorted({label for s in systems for label in s["per_type"]})
     lines += [f"### Per-type F1 ({level} CI)", ""]
-    lines += _table(["System", *labels], [
-        [s["name"], *(f"{_pct(s['per_type'][k]['f1']['value'])} {_ci(s['per_type'][k]['f1'])}"
+    lines += table_lines(["System", *labels], [
+        [s["name"], *(f"{pct(s['per_type'][k]['f1']['value'])} {interval_text(s['per_type'][k]['f1'])}"
                       if k in s["per_type"] else DASH for k in labels)] for s in systems])
     lines += ["### Error categories (lenient matching)", ""]
-    lines += _table(["System", *(ERROR_TITLES[k] for k in BREAKDOWN)],
+    lines += table_lines(["System", *(ERROR_TITLES[k] for k in BREAKDOWN)],
                     [[s["name"], *(s["errors"][k] for k in BREAKDOWN)] for s in systems])
     if pairs:
         lines += _differences(pairs, settings, level)
@@ -120,9 +122,9 @@ def _differences(pairs: Sequence[Mapping[str, Any]], settings: Mapping[str, Any]
         keys += ["p_bootstrap_holm", "p_randomization_holm"]
         titles += ["p bootstrap (Holm)", "p randomization (Holm)"]
     lines = [f"### Differences in F1 (A minus B; paired tests over {settings['units']})", ""]
-    lines += _table(
+    lines += table_lines(
         ["A", "B", "ΔF1", f"{level} CI", *titles, f"Holds at {alpha:g}"],
-        [[p["a"], p["b"], _signed(p["f1_difference"]["value"]), _ci(p["f1_difference"]),
+        [[p["a"], p["b"], _signed(p["f1_difference"]["value"]), interval_text(p["f1_difference"]),
           *(f"{p[key]:.4f}" for key in keys), "yes" if p["significant"] else "no"] for p in pairs], left=2)
     how = (f"both the paired bootstrap ({settings['n_resamples']} resamples) and approximate randomization "
            f"({settings['n_permutations']} rounds) give p < {alpha:g}"
@@ -131,8 +133,8 @@ def _differences(pairs: Sequence[Mapping[str, Any]], settings: Mapping[str, Any]
     if not held:
         return [*lines, f"No difference holds at {alpha:g}: none where {how}.", ""]
     said = "; ".join(
-        f"{p['a']} > {p['b']} (+{_pct(p['f1_difference']['value'])})" if p["f1_difference"]["value"] > 0
-        else f"{p['b']} > {p['a']} (+{_pct(-p['f1_difference']['value'])})" for p in held)
+        f"{p['a']} > {p['b']} (+{pct(p['f1_difference']['value'])})" if p["f1_difference"]["value"] > 0
+        else f"{p['b']} > {p['a']} (+{pct(-p['f1_difference']['value'])})" for p in held)
     return [*lines, f"Differences that hold at {alpha:g} ({how}): {said}.", ""]
 
 

@@ -1,0 +1,61 @@
+"""``nested-span-f1 table``: the table papers print, from the JSON of several benchmarks (one per dataset).
+
+Prints the Markdown table; ``--markdown`` and ``--latex`` also write it to files.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ...benchmark.table import latex_table, markdown_table
+from .inputs import HelpFormatter
+
+EXAMPLE = """examples:
+  nested-span-f1 benchmark --gold genia/test.jsonl --pred base=base.jsonl --pred ours=ours.jsonl --baseline base \\
+      --dataset-name GENIA --json genia.json
+  nested-span-f1 benchmark --gold ace05/test.jsonl --pred base=b.jsonl --pred ours=o.jsonl --baseline base \\
+      --dataset-name ACE2005 --json ace05.json
+  nested-span-f1 table genia.json ace05.json --baseline base --latex table.tex --markdown table.md"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "table", help="combine benchmark results of several datasets into the table papers print (Markdown, LaTeX)",
+        description=("Combine the --json results of `nested-span-f1 benchmark` (one per dataset) into one table: "
+                     "systems as rows, datasets as columns, precision, recall and F1 in % with their bootstrap "
+                     "intervals, the best F1 of each dataset in bold, a dagger where a system's F1 differs from the "
+                     "baseline's (the difference holds in that dataset's benchmark; benchmark with --baseline so "
+                     "that the comparison is made), and each dataset's split in a footnote. The LaTeX table uses "
+                     "booktabs (\\usepackage{booktabs}) and is meant for \\input."),
+        epilog=EXAMPLE, formatter_class=HelpFormatter,
+    )
+    p.add_argument("results", nargs="+", metavar="RESULT.json", help="benchmark results (--json), one per dataset")
+    p.add_argument("--baseline", metavar="NAME", help="the system the others are marked against")
+    p.add_argument("--markdown", metavar="OUT.md", help="write the Markdown table")
+    p.add_argument("--latex", metavar="OUT.tex", help="write the LaTeX table (booktabs)")
+    p.set_defaults(run=run)
+
+
+def _read(path: str) -> dict:
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: not JSON ({error.msg} at line {error.lineno}); give the --json of a benchmark") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    given = {Path(path).resolve() for path in args.results}
+    for option, path in (("--markdown", args.markdown), ("--latex", args.latex)):
+        if path and Path(path).resolve() in given:
+            raise ValueError(f"{option} {path} is one of the results read; write the table to another file")
+    results = [_read(path) for path in args.results]
+    markdown = markdown_table(results, args.baseline, args.results)
+    latex = latex_table(results, args.baseline, args.results) if args.latex else None
+    sys.stdout.write(markdown)
+    if args.markdown:
+        Path(args.markdown).write_text(markdown, encoding="utf-8")
+    if latex is not None:
+        Path(args.latex).write_text(latex, encoding="utf-8")
+    return 0
