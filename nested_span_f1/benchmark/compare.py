@@ -31,13 +31,24 @@ from .. import __version__
 from ..core.matching import ExactMatch, match_exact
 from ..core.spans import SpanArrays
 from ..lenient.counts import BREAKDOWN
-from ..lenient.score import match_spans_lenient, summarize_lenient
+from ..lenient.score import LenientMatch, match_spans_lenient, summarize_lenient
 from ..nested.score import count_match, summarize_nested
+from .buckets import ATTRIBUTES, WIDTH, bucket_matrix, layout
 from .inputs import Pair, Source, checkpoints, pair, read_side, units
 from .splits import gold_counts, identify
-from .stats import bootstrap_sums, extreme, holm, interval, paired_bootstrap_p, prf, swap_chunks
-
-TP, PREDICTED, GOLD = 0, 1, 2
+from .stats import (
+    GOLD,
+    GOLD_TP,
+    PREDICTED,
+    TP,
+    bootstrap_sums,
+    extreme,
+    holm,
+    interval,
+    paired_bootstrap_p,
+    prf,
+    swap_chunks,
+)
 
 Predictions = Union[Mapping[str, Source], str, "os.PathLike[str]"]
 
@@ -148,14 +159,16 @@ def _estimate(value: Any, low: Any, high: Any) -> dict[str, float]:
 
 
 def _scored(totals: np.ndarray, samples: np.ndarray, confidence: float) -> dict[str, dict[str, float]]:
-    """P/R/F1 point values of ``totals`` ``[3]`` with the intervals of ``samples`` ``[B, 3]``.
+    """P/R/F1 point values of ``totals`` ``[3]`` with the intervals of ``samples`` ``[B, 3]``; with a fourth count
+    (:data:`GOLD_TP`, the gold spans found, as buckets have), recall's numerator is that.
 
     An interval is taken over the resamples where its score is defined: precision
     where something was predicted, recall where there is gold, F1 where either is
     (a rare type missing from a resample has no score there, not a score of 0).
     """
-    point = prf(totals[TP], totals[PREDICTED], totals[GOLD])
-    resampled = prf(samples[:, TP], samples[:, PREDICTED], samples[:, GOLD])
+    found = GOLD_TP if len(totals) > GOLD_TP else TP
+    point = prf(totals[TP], totals[PREDICTED], totals[GOLD], totals[found])
+    resampled = prf(samples[:, TP], samples[:, PREDICTED], samples[:, GOLD], samples[:, found])
     predicted, gold = samples[:, PREDICTED] > 0, samples[:, GOLD] > 0
     out = {}
     for key, value, values, defined in zip(("precision", "recall", "f1"), point, resampled,
@@ -166,7 +179,8 @@ def _scored(totals: np.ndarray, samples: np.ndarray, confidence: float) -> dict[
 
 
 def _system(name: str, run: str | None, step: int | None, source: Source, matrix: np.ndarray, sums: np.ndarray,
-            match: ExactMatch, left_out: int, labels: Sequence[str], confidence: float) -> dict[str, Any]:
+            match: ExactMatch, lenient: LenientMatch, left_out: int, labels: Sequence[str],
+            confidence: float) -> dict[str, Any]:
     totals = matrix.sum(axis=0)
     system: dict[str, Any] = {
         "name": name, "run": run, "step": step,
@@ -182,10 +196,35 @@ def _system(name: str, run: str | None, step: int | None, source: Source, matrix
     nested = summarize_nested(count_match(match), zero_division=0)
     system["by_nesting"] = {bucket: {"recall": row["recall"], "number": row["number"]}
                             for bucket, row in nested["by_nesting"].items()}
-    lenient = summarize_lenient(match_spans_lenient(match).counts(), zero_division=0)
-    system["errors"] = {key: int(lenient[key]) for key in BREAKDOWN}
+    breakdown = summarize_lenient(lenient.counts(), zero_division=0)
+    system["errors"] = {key: int(breakdown[key]) for key in BREAKDOWN}
     system["notes"] = {**{k: int(v) for k, v in match.notes.items()}, "discontinuous_left_out": left_out}
     return system
+
+
+def _bucketed(matches: Sequence[ExactMatch], lengths: np.ndarray | None, unit_of: np.ndarray, n_units: int,
+              n_resamples: int, seed: int, confidence: float, progress: bool) -> list[dict[str, Any]]:
+    """Each system's bucketed figures (:mod:`.buckets`): attribute -> bucket -> P/R/F1 with intervals (the same
+    resamples as the totals'), gold spans (``number``) and predictions in the bucket; empty buckets left out."""
+    chosen = layout(lengths)
+    counts = np.stack([bucket_matrix(m, unit_of, n_units, lengths, chosen) for m in matches], axis=1)
+    sums = bootstrap_sums(counts.reshape(n_units, -1), n_resamples, seed, progress=progress)
+    sums = sums.reshape(-1, len(matches), chosen.n_columns)
+    totals = counts.sum(axis=0)
+    out = []
+    for s in range(len(matches)):
+        figures: dict[str, Any] = {}
+        for name, first in chosen.offsets().items():
+            rows = {}
+            for k, bucket in enumerate(ATTRIBUTES[name][1]):
+                columns = slice(first + WIDTH * k, first + WIDTH * (k + 1))
+                total = totals[s, columns]
+                if total[PREDICTED] or total[GOLD]:
+                    rows[bucket] = {**_scored(total, sums[:, s, columns], confidence), "number": int(total[GOLD]),
+                                    "predicted": int(total[PREDICTED])}
+            figures[name] = rows
+        out.append(figures)
+    return out
 
 
 def _micro_f1(totals: np.ndarray) -> np.ndarray:
@@ -337,11 +376,15 @@ def benchmark(
     shape = (len(found), 3, len(labels))
     sums = bootstrap_sums(flat, n_resamples, seed, progress=progress).reshape(-1, *shape)
     swaps = (chunk.reshape(-1, *shape) for chunk in swap_chunks(flat, n_permutations, seed, progress=progress))
+    lenient = [match_spans_lenient(match) for _, match in built]
     systems = [
-        _system(name, run, step, source, matrices[:, s], sums[:, s], built[s][1], found[s].left_out, labels,
-                confidence)
+        _system(name, run, step, source, matrices[:, s], sums[:, s], built[s][1], lenient[s], found[s].left_out,
+                labels, confidence)
         for s, (name, run, step, source) in enumerate(entries)
     ]
+    for system, figures in zip(systems, _bucketed([match for _, match in built], gold.lengths, unit_of, n_units,
+                                                  n_resamples, seed, confidence, progress)):
+        system["buckets"] = figures
     f1_samples = _micro_f1(sums)
     names = [name for name, _, _, _ in entries]
     counts = gold_counts(gold, found[0].references)

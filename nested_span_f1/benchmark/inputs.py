@@ -58,6 +58,13 @@ class Side:
     def doc_ids(self) -> Sequence[str] | None:
         return self.corpus.doc_ids if self.corpus is not None else None
 
+    @property
+    def lengths(self) -> np.ndarray | None:
+        """Tokens of every sentence, or None for span lists, which carry no tokens."""
+        if self.corpus is not None:
+            return np.array(self.corpus.lengths, dtype=np.int64)
+        return None if self.tags is None else np.array([len(t) for t in self.tags], dtype=np.int64)
+
 
 @dataclass(frozen=True)
 class Pair:

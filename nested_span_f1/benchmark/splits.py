@@ -113,13 +113,10 @@ def gold_counts(gold: Side, references: SpanArrays) -> dict[str, int | None]:
     a nested corpus counts every entity it holds, discontinuous ones included, as the
     statistics tables of papers do.
     """
-    if gold.corpus is not None:
-        tokens: int | None = sum(gold.corpus.lengths)
-        entities = sum(len(sentence) for sentence in gold.corpus.entities)
-    else:
-        tokens = sum(map(len, gold.tags)) if gold.tags is not None else None
-        entities = len(references)
-    return {"sentences": gold.n_sentences, "tokens": tokens, "entities": entities}
+    lengths = gold.lengths
+    entities = len(references) if gold.corpus is None else sum(len(sentence) for sentence in gold.corpus.entities)
+    return {"sentences": gold.n_sentences, "tokens": None if lengths is None else int(lengths.sum()),
+            "entities": entities}
 
 
 def _compared(split: Split, counts: Mapping[str, int | None]) -> list[str] | None:

@@ -23,6 +23,10 @@ from ..core.progress import bar
 CHUNK_ELEMENTS = 1 << 17
 """Most unit draws held at once: resamples are drawn and summed a chunk of rows at a time."""
 
+TP, PREDICTED, GOLD, GOLD_TP = 0, 1, 2, 3
+"""Columns of a count matrix: hits among the predictions, predictions, gold spans, and (buckets only) hits among
+the gold spans."""
+
 TOLERANCE = 1e-12
 """Two differences this close count as equal (F1s from equal counts are equal floats; this absorbs
 rounding when different counts give the same ratio)."""
@@ -103,13 +107,16 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return np.divide(num, den, out=np.zeros(np.broadcast(num, den).shape), where=den > 0)
 
 
-def prf(tp: np.ndarray, predicted: np.ndarray, gold: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def prf(tp: np.ndarray, predicted: np.ndarray, gold: np.ndarray,
+        gold_tp: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Precision, recall and F1 elementwise, with 0 where undefined.
 
     The operations of :mod:`nested_span_f1.core.scores` (``2 * p * r / (p + r)``), so a
-    resample's F1 is the float the metric gives for the same counts.
+    resample's F1 is the float the metric gives for the same counts. ``gold_tp``, when
+    given, is recall's numerator (the gold spans found), for buckets that put a hit's
+    prediction and its gold span in different buckets; else ``tp`` is both numerators.
     """
-    precision, recall = _ratio(tp, predicted), _ratio(tp, gold)
+    precision, recall = _ratio(tp, predicted), _ratio(tp if gold_tp is None else gold_tp, gold)
     total = precision + recall
     f1 = 2.0 * precision * recall / np.where(total > 0, total, 1.0)
     return precision, recall, f1

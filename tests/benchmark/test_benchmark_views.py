@@ -11,7 +11,7 @@ from nested_span_f1.formats import Corpus, write_corpus
 SETTINGS = {"gold", "dataset", "gold_counts", "split", "units", "n_units", "sentences", "n_resamples", "n_permutations", "seed",
             "confidence", "alpha", "scheme", "mode", "version"}
 SYSTEM = {"name", "run", "step", "source", "precision", "recall", "f1", "tp", "predicted", "gold", "per_type",
-          "by_nesting", "errors", "notes"}
+          "by_nesting", "buckets", "errors", "notes"}
 ESTIMATE = {"value", "low", "high"}
 PER_TYPE = {"precision", "recall", "f1", "number", "predicted"}
 ERRORS = {"correct", "type_error", "boundary_error", "boundary_type_error", "missed", "spurious"}
@@ -63,6 +63,8 @@ def test_json_has_every_documented_field(result, tmp_path):
             assert set(row) == PER_TYPE and set(row["f1"]) == ESTIMATE
         assert set(system["by_nesting"]) == {"flat", "nested"}
         assert all(set(b) == {"recall", "number"} for b in system["by_nesting"].values())
+        assert list(system["buckets"]) == ["entity_length", "sentence_length", "entity_density", "nesting_depth"]
+        assert all(set(row) == PER_TYPE for bucket in system["buckets"].values() for row in bucket.values())
         assert set(system["errors"]) == ERRORS and set(system["notes"]) == NOTES
     assert [s["run"] for s in data["systems"]] == ["runs", "runs", "runs", None]
     first = data["systems"][0]
