@@ -34,6 +34,7 @@ from ..lenient.counts import BREAKDOWN
 from ..lenient.score import LenientMatch, match_spans_lenient, summarize_lenient
 from ..nested.score import count_match, summarize_nested
 from .buckets import ATTRIBUTES, WIDTH, bucket_matrix, layout
+from .html import Sentences
 from .inputs import Pair, Source, checkpoints, pair, read_side, units
 from .splits import gold_counts, identify
 from .stats import (
@@ -62,12 +63,15 @@ class BenchmarkResult:
         systems: one dict per system, in report order (see the README for the keys).
         comparisons: one dict per pair of systems.
         samples: each system's bootstrap F1 values, an array per name (not in the JSON).
+        sentences: the gold's tokens and each system's matching, for the HTML report's error browser (not in the
+            JSON).
     """
 
     settings: dict[str, Any]
     systems: list[dict[str, Any]]
     comparisons: list[dict[str, Any]]
     samples: dict[str, np.ndarray] = field(repr=False, compare=False)
+    sentences: Sentences | None = field(default=None, repr=False, compare=False)
 
     @property
     def best(self) -> dict[str, Any]:
@@ -102,6 +106,15 @@ class BenchmarkResult:
 
         name = dataset_name or self.settings["dataset"]
         text = model_index(self.best, name, dataset_type or name, split)
+        if path is not None:
+            Path(path).write_text(text, encoding="utf-8")
+        return text
+
+    def to_html(self, path: str | os.PathLike[str] | None = None) -> str:
+        """One self-contained HTML page: the tables, charts and an error browser (see :mod:`.html`)."""
+        from .html import page
+
+        text = page(self.to_dict(), self.sentences)
         if path is not None:
             Path(path).write_text(text, encoding="utf-8")
         return text
@@ -396,4 +409,7 @@ def benchmark(
         "scheme": scheme, "mode": mode, "version": __version__,
     }
     comparisons = _comparisons(names, matrices.sum(axis=0), f1_samples, swaps, n_permutations, confidence, alpha)
-    return BenchmarkResult(settings, systems, comparisons, {n: f1_samples[:, s] for s, n in enumerate(names)})
+    tokens = gold.corpus.tokens if gold.corpus is not None else gold.columns.tokens if gold.columns else None
+    sentences = Sentences(tokens, gold.n_sentences, dict(zip(names, lenient)))
+    return BenchmarkResult(settings, systems, comparisons, {n: f1_samples[:, s] for s, n in enumerate(names)},
+                           sentences)

@@ -82,21 +82,32 @@ class LenientMatch:
             confusion.setdefault(labels[cell // n_lab], {})[labels[cell % n_lab]] = int(cells[cell])
         return LenientCounts(schemes, breakdown, confusion, self.partial_weight, self.min_iou, self.notes)
 
+    def cases(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every outcome of the canonical matching: its gold span and prediction (row indices, -1 for none) and its
+        :data:`~nested_span_f1.lenient.counts.BREAKDOWN` category index (a pair's kind, as PAIR_KINDS are
+        BREAKDOWN's first four); pairs first, then missed, then spurious."""
+        pairs, mask = self.pairs, self.chosen["canonical"]
+        missed = np.setdiff1d(np.arange(len(self.references)), pairs.gold[mask])
+        spurious = np.setdiff1d(np.arange(len(self.predictions)), pairs.pred[mask])
+        none = np.full(len(missed) + len(spurious), -1)
+        gold = np.concatenate([pairs.gold[mask], missed, none[len(missed):]])
+        pred = np.concatenate([pairs.pred[mask], none[:len(missed)], spurious])
+        category = np.concatenate([pairs.kind[mask], np.full(len(missed), BREAKDOWN.index("missed")),
+                                   np.full(len(spurious), BREAKDOWN.index("spurious"))])
+        return gold.astype(np.int64), pred.astype(np.int64), category.astype(np.int64)
+
     def errors(self) -> list[Error]:
         """Every outcome of the canonical matching except correct pairs, by sentence and position."""
-        ref, pred, pairs = self.references, self.predictions, self.pairs
+        ref, pred = self.references, self.predictions
         gold_spans = _span_lists(ref)
         pred_spans = _span_lists(pred)
         sentence_of_gold, sentence_of_pred = ref.sentence.tolist(), pred.sentence.tolist()
-        mask = self.chosen["canonical"]
         out: list[Error] = []
-        for g, p, kind in zip(pairs.gold[mask].tolist(), pairs.pred[mask].tolist(), pairs.kind[mask].tolist()):
-            if kind:
-                out.append([sentence_of_gold[g], gold_spans[g], pred_spans[p], PAIR_KINDS[kind]])
-        for g in np.setdiff1d(np.arange(len(ref)), pairs.gold[mask]).tolist():
-            out.append([sentence_of_gold[g], gold_spans[g], None, "missed"])
-        for p in np.setdiff1d(np.arange(len(pred)), pairs.pred[mask]).tolist():
-            out.append([sentence_of_pred[p], None, pred_spans[p], "spurious"])
+        for g, p, kind in zip(*(part.tolist() for part in self.cases())):
+            if BREAKDOWN[kind] != "correct":
+                sentence = sentence_of_gold[g] if g >= 0 else sentence_of_pred[p]
+                out.append([sentence, gold_spans[g] if g >= 0 else None, pred_spans[p] if p >= 0 else None,
+                            BREAKDOWN[kind]])
 
         def position(error: Error) -> tuple[Any, ...]:
             first = error[1] or error[2]

@@ -150,7 +150,7 @@ def test_command_writes_every_view(files, tmp_path, capsys):
     out = tmp_path / "out"
     code = main(["benchmark", "--gold", str(files / "gold.jsonl"), "--pred", str(files / "runs"),
                  "--pred", f"perfect={files / 'perfect.jsonl'}", "--bootstrap", "200", "--seed", "1",
-                 "--dataset-name", "tiny", "--json", f"{out}.json", "--markdown", f"{out}.md", "--plot",
+                 "--dataset-name", "tiny", "--json", f"{out}.json", "--markdown", f"{out}.md", "--html", f"{out}.html", "--plot",
                  f"{out}.png", "--model-card", f"{out}.card.md", "--no-progress"])
     assert code == 0
     printed = capsys.readouterr().out
@@ -162,6 +162,8 @@ def test_command_writes_every_view(files, tmp_path, capsys):
         files / "gold.jsonl", {"runs": files / "runs", "perfect": files / "perfect.jsonl"}, n_resamples=200,
         seed=1, progress=False).systems]
     assert (tmp_path / "out.png").stat().st_size > 0 and "model-index:" in (tmp_path / "out.card.md").read_text()
+    page = (tmp_path / "out.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and '<table id="summary-table">' in page and 'id="browser-data"' in page
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -1,6 +1,6 @@
 """``nested-span-f1 benchmark``: compare prediction sets with bootstrap intervals and paired significance tests.
 
-Prints the Markdown report; ``--json``, ``--markdown``, ``--plot`` and
+Prints the Markdown report; ``--json``, ``--markdown``, ``--html``, ``--plot`` and
 ``--model-card`` also write the other views to files. No output may be one of
 the inputs (the gold, a prediction file, a file of a checkpoint directory), and
 every view is made before any file is written, so a failure leaves none behind.
@@ -63,6 +63,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--alpha", type=float, default=0.05, help="significance level after correction (default 0.05)")
     p.add_argument("--json", metavar="OUT", help="write every figure as JSON")
     p.add_argument("--markdown", metavar="OUT", help="write the Markdown report")
+    p.add_argument("--html", metavar="OUT.html", help="write one self-contained page: tables, charts, buckets and an "
+                                                    "error browser (opens offline)")
     p.add_argument("--plot", metavar="OUT.png", help="draw per-type F1, error categories and F1 against step")
     p.add_argument("--model-card", metavar="OUT.md", help="write a Hub model-index block for the best system")
     p.add_argument("--dataset-name", help="dataset name for the report and model card (default: the gold's file name)")
@@ -88,6 +90,7 @@ def _views(result: BenchmarkResult, args: argparse.Namespace) -> list[tuple[str,
     """``(option, path, content)`` of every file asked for, all made before any is written."""
     views = [("--json", args.json, lambda: result.to_json().encode()),
              ("--markdown", args.markdown, lambda: result.to_markdown().encode()),
+             ("--html", args.html, lambda: result.to_html().encode()),
              ("--model-card", args.model_card,
               lambda: result.model_index(dataset_type=args.dataset_type, split=args.split).encode()),
              ("--plot", args.plot, lambda: _image(result, args.plot))]
@@ -111,8 +114,8 @@ def run(args: argparse.Namespace) -> int:
     check_seed(args.seed, "--seed")
     check_level(args.confidence, "--confidence")
     check_level(args.alpha, "--alpha")
-    check_outputs(_inputs(args), [("--json", args.json), ("--markdown", args.markdown), ("--plot", args.plot),
-                                  ("--model-card", args.model_card)])
+    check_outputs(_inputs(args), [("--json", args.json), ("--markdown", args.markdown), ("--html", args.html),
+                                  ("--plot", args.plot), ("--model-card", args.model_card)])
     if args.plot:
         check_plot_file(args.plot)
     try:
