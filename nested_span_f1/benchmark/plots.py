@@ -6,45 +6,69 @@ function draws on a given Axes; :func:`plot_benchmark` puts them in one figure.
 """
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 from typing import Any
 
 from ..lenient import BREAKDOWN
+from .colours import CATEGORIES, system_colour
 
 ERRORS = [k for k in BREAKDOWN if k != "correct"]
 DPI = 120
 """Resolution of saved figures."""
 
 
+def _wrapped(label: str, width: int = 16) -> str:
+    """A type name broken at underscores, hyphens and spaces into lines of at most ``width`` characters."""
+    return "\n".join(textwrap.wrap(label.replace("_", "_\u200b"), width, break_on_hyphens=True)).replace("\u200b", "")
+
+
 def per_type_f1(result: Mapping[str, Any], ax: Any) -> None:
-    """Grouped bars: F1 of every type per system, whiskers at the interval bounds."""
+    """Grouped horizontal bars: F1 of every type per system (types top to bottom, names wrapped, never overlapping),
+    whiskers at the interval bounds; an F1 of 0 is drawn as a tick at 0 with its value, a type a system never
+    predicted nor had is left out of its group."""
     import numpy as np
+    from matplotlib.lines import Line2D
 
     systems = result["systems"]
     labels = sorted({label for s in systems for label in s["per_type"]})
-    x = np.arange(len(labels))
-    width = 0.8 / len(systems)
+    level = f"{100 * result['settings']['confidence']:g}%"
+    y = np.arange(len(labels))
+    height = 0.8 / len(systems)
     for k, system in enumerate(systems):
-        rows = [system["per_type"].get(label) for label in labels]
-        values = [r["f1"]["value"] if r else 0.0 for r in rows]
-        below = [r["f1"]["value"] - r["f1"]["low"] if r else 0.0 for r in rows]
-        above = [r["f1"]["high"] - r["f1"]["value"] if r else 0.0 for r in rows]
-        ax.bar(x - 0.4 + width * (k + 0.5), values, width=width, yerr=[below, above], capsize=2, label=system["name"])
-    ax.set_xticks(x, labels)
-    ax.set_ylim(0, 1.05)
-    ax.set_ylabel("F1")
-    ax.set_title(f"Per-type F1, {100 * result['settings']['confidence']:g}% bootstrap intervals")
-    ax.legend(fontsize="small", frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
+        colour = system_colour(k)
+        where = y - 0.4 + height * (k + 0.5)
+        for row, label in zip(where, labels):
+            figures = system["per_type"].get(label)
+            if figures is None:
+                continue
+            f1 = figures["f1"]
+            ax.barh(row, f1["value"], height=height, color=colour,
+                    xerr=[[f1["value"] - f1["low"]], [f1["high"] - f1["value"]]], capsize=2,
+                    error_kw={"elinewidth": 0.8, "ecolor": "#222"})
+            if f1["value"] == 0:
+                ax.plot([0, 0], [row - height / 2, row + height / 2], color=colour, linewidth=3, solid_capstyle="butt")
+                ax.annotate("0", (0, row), xytext=(4, 0), textcoords="offset points", va="center", fontsize=7)
+    ax.set_yticks(y, [_wrapped(label) for label in labels])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1.05)
+    ax.set_xlabel("F1")
+    ax.set_title("Per-type F1")
+    handles = [Line2D([], [], color=system_colour(k), linewidth=6, label=s["name"]) for k, s in enumerate(systems)]
+    handles.append(Line2D([], [], color="#222", marker="|", markersize=8, linewidth=0.8,
+                          label=f"{level} bootstrap interval"))
+    ax.legend(handles=handles, fontsize="small", frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
 
 
 def error_categories(result: Mapping[str, Any], ax: Any) -> None:
-    """Stacked horizontal bars of the lenient error categories, one bar per system."""
+    """Stacked horizontal bars of the lenient error categories, one bar per system, in the categories' own colours
+    (none of them a system's)."""
     systems = result["systems"]
     names = [s["name"] for s in systems]
     left = [0] * len(systems)
     for key in ERRORS:
         values = [s["errors"][key] for s in systems]
-        ax.barh(names, values, left=left, label=key.replace("_", " "))
+        ax.barh(names, values, left=left, label=key.replace("_", " "), color=CATEGORIES[key])
         left = [a + b for a, b in zip(left, values)]
     ax.invert_yaxis()
     ax.set_xlabel("spans")
@@ -78,8 +102,9 @@ def plot_benchmark(result: Mapping[str, Any], path: str | None = None) -> Any:
     if any(s["step"] is not None for s in result["systems"]):
         panels.append(f1_by_step)
     n = len(result["systems"])
-    heights = [3.6, 0.4 * n + 1.4, 3.2][:len(panels)]
-    fig = Figure(figsize=(max(8.0, 1.2 * n + 5), sum(heights) + 0.6), layout="constrained")
+    n_types = len({label for s in result["systems"] for label in s["per_type"]})
+    heights = [max(3.0, 0.16 * n * n_types + 1.2), 0.4 * n + 1.4, 3.2][:len(panels)]
+    fig = Figure(figsize=(10.0, sum(heights) + 0.6), layout="constrained")
     axes = fig.subplots(len(panels), 1, gridspec_kw={"height_ratios": heights}, squeeze=False)
     for draw, ax in zip(panels, axes[:, 0]):
         draw(result, ax)
