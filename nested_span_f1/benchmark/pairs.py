@@ -1,0 +1,78 @@
+"""Which systems a benchmark compares, and how many resamples those comparisons need to be able to hold.
+
+Every comparison made is one more test Holm's correction accounts for, so a
+report compares what its reader asks: each system against a named baseline,
+each checkpoint against the one before it, the best system against the rest, or
+all pairs. With ``m`` comparisons the smallest p-value ``B`` resamples can give is
+``1 / (B + 1)`` and Holm multiplies it by ``m``: unless ``m / (B + 1) < alpha``
+no difference can hold, however large. :func:`rounds_needed` is the smallest such
+``B``.
+
+>>> rounds_needed(55, 0.05), rounds_needed(10, 0.05)
+(1100, 200)
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+COMPARISONS = ("auto", "baseline", "consecutive", "best", "all")
+"""The ``comparisons`` a benchmark takes (``auto``: see :func:`choose`)."""
+
+
+def choose(comparisons: str, baseline: str | None, runs: Sequence[str | None]) -> str:
+    """The comparisons ``auto`` stands for: against ``baseline`` when one is named; consecutive checkpoints when
+    every system is a checkpoint of one run (``runs``: each system's run, None for a named system); else all pairs.
+
+    Raises:
+        ValueError: an unknown ``comparisons``, or ``baseline`` comparisons without a baseline.
+    """
+    if comparisons not in COMPARISONS:
+        raise ValueError(f"comparisons must be one of {', '.join(COMPARISONS)}, got {comparisons!r}")
+    if comparisons == "baseline" and baseline is None:
+        raise ValueError("comparisons='baseline' compares every system with the baseline: name it (baseline=NAME)")
+    if comparisons != "auto":
+        return comparisons
+    if baseline is not None:
+        return "baseline"
+    return "consecutive" if len(set(runs)) == 1 and runs and runs[0] is not None else "all"
+
+
+def pairs(kind: str, names: Sequence[str], runs: Sequence[str | None], baseline: str | None,
+          best: int) -> list[tuple[int, int]]:
+    """``(a, b)`` index pairs to compare, the difference taken as ``a`` minus ``b``.
+
+    ``baseline``: each other system against it (``a`` the system); ``consecutive``:
+    each system against the one before it in its run, named systems in the order
+    given (``a`` the later); ``best``: the ``best``-th system against each other one
+    (``a`` the best); ``all``: every pair in report order (``a`` the first).
+
+    Raises:
+        ValueError: a baseline that is not one of ``names``.
+    """
+    n = len(names)
+    if kind == "baseline":
+        if baseline not in names:
+            raise ValueError(f"the baseline {baseline!r} is not one of the systems ({', '.join(names)})")
+        base = list(names).index(baseline)
+        return [(i, base) for i in range(n) if i != base]
+    if kind == "consecutive":
+        last: dict[str | None, int] = {}
+        out = []
+        for i, run in enumerate(runs):
+            if run in last:
+                out.append((i, last[run]))
+            last[run] = i
+        return out
+    if kind == "best":
+        return [(best, i) for i in range(n) if i != best]
+    return [(i, j) for i in range(n) for j in range(i + 1, n)]
+
+
+def rounds_needed(m: int, alpha: float) -> int:
+    """The fewest resamples (or randomization rounds) ``B`` with ``m / (B + 1) < alpha``: the number below which
+    no difference can hold after Holm's correction over ``m`` comparisons."""
+    rounds = max(math.floor(m / alpha) - 1, 1)
+    while m / (rounds + 1) >= alpha:
+        rounds += 1
+    return rounds
