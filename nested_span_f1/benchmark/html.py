@@ -21,7 +21,8 @@ import numpy as np
 from ..lenient.counts import BREAKDOWN
 from ..lenient.score import LenientMatch
 from .buckets import ATTRIBUTES
-from .colours import CATEGORIES, DARK, system_colour
+from .colours import CATEGORIES, DARK, run_style, system_colour
+from .plots import log_steps
 from .report import DASH, ERROR_TITLES, interval_text, pct, split_text
 
 PAGE_SIZE = 50
@@ -104,12 +105,14 @@ def _step_chart(systems: Sequence[Mapping[str, Any]], level: str) -> str:
     """F1 against step, one line per run with its interval as a band; a log step axis when steps span more than
     a factor of ten."""
     runs: dict[str, list[Mapping[str, Any]]] = {}
-    for system in systems:
+    colour_of = {}
+    for k, system in enumerate(systems):
         if system["step"] is not None:
-            runs.setdefault(system.get("run") or system["name"].rpartition("/")[0] or "run", []).append(system)
+            runs.setdefault(system.get("run") or system["name"], []).append(system)
+            colour_of[system["name"]] = system_colour(k)
     steps = [s["step"] for run in runs.values() for s in run]
     low_step, high_step = min(steps), max(steps)
-    log = low_step > 0 and high_step / low_step > 10
+    log = log_steps(steps)
     left, width, top, plot_height = 60, 560, 30, 220
 
     def x_of(step: float) -> float:
@@ -135,27 +138,30 @@ def _step_chart(systems: Sequence[Mapping[str, Any]], level: str) -> str:
         y = top + plot_height * (1 - (tick - lo) / (hi - lo))
         parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + width}" y2="{y:.1f}" class="grid"/>'
                      f'<text x="{left - 6}" y="{y + 4:.1f}" class="tick" text-anchor="end">{tick:g}</text>')
-    ticks = sorted(set(steps))
-    if len(ticks) > 8:
-        ticks = [ticks[round(i * (len(ticks) - 1) / 7)] for i in range(8)]
-    for step in ticks:
-        parts.append(f'<text x="{x_of(step):.1f}" y="{top + plot_height + 18}" class="tick" '
-                     f'text-anchor="middle">{step:,}</text>')
+    shown: list[float] = []
+    for step in sorted(set(steps)):  # a step labelled unless too close to the one labelled before it
+        if not shown or x_of(step) - shown[-1] >= 48:
+            shown.append(x_of(step))
+            parts.append(f'<text x="{x_of(step):.1f}" y="{top + plot_height + 18}" class="tick" '
+                         f'text-anchor="middle">{step:,}</text>')
     parts.append(f'<text x="{left + width / 2}" y="{top + plot_height + 38}" class="tick" '
-                 'text-anchor="middle">step</text>')
+                 f'text-anchor="middle">step{" (log scale)" if log else ""}</text>')
     for k, (run, members) in enumerate(runs.items()):
-        colour = system_colour(k)
+        colour, style = run_style(k)
+        dash = {"-": "", "--": ' stroke-dasharray="6 3"', "-.": ' stroke-dasharray="6 3 2 3"', ":": ' stroke-dasharray="2 3"'}[style]
         members = sorted(members, key=lambda s: s["step"])
         upper = " ".join(f"{x_of(s['step']):.1f},{y_of(s['f1']['high']):.1f}" for s in members)
         lower = " ".join(f"{x_of(s['step']):.1f},{y_of(s['f1']['low']):.1f}" for s in reversed(members))
         line = " ".join(f"{x_of(s['step']):.1f},{y_of(s['f1']['value']):.1f}" for s in members)
-        parts.append(f'<polygon points="{upper} {lower}" fill="{colour}" fill-opacity="0.18"/>'
-                     f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        parts.append(f'<polygon points="{upper} {lower}" fill="{colour}" fill-opacity="0.15"/>'
+                     f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>')
         for s in members:
-            parts.append(f'<circle cx="{x_of(s["step"]):.1f}" cy="{y_of(s["f1"]["value"]):.1f}" r="3" fill="{colour}">'
+            parts.append(f'<circle cx="{x_of(s["step"]):.1f}" cy="{y_of(s["f1"]["value"]):.1f}" r="4" '
+                         f'fill="{colour_of[s["name"]]}" stroke="#222" stroke-width="0.5">'
                          f'<title>{_e(s["name"])}: {_score(s["f1"])}</title></circle>')
-        parts.append(f'<rect x="{left + width + 14}" y="{top + 18 * k}" width="12" height="10" fill="{colour}"/>'
-                     f'<text x="{left + width + 30}" y="{top + 9 + 18 * k}" class="legend">{_e(run)}</text>')
+        parts.append(f'<line x1="{left + width + 12}" y1="{top + 5 + 18 * k}" x2="{left + width + 28}" '
+                     f'y2="{top + 5 + 18 * k}" stroke="{colour}" stroke-width="2"{dash}/>'
+                     f'<text x="{left + width + 32}" y="{top + 9 + 18 * k}" class="legend">{_e(run)}</text>')
     return "".join(parts) + "</svg>"
 
 
@@ -299,7 +305,7 @@ th{background:#f5f5f5;text-align:left}td.n{text-align:right;font-variant-numeric
 .tok{white-space:nowrap;font-size:13px;padding:0 1px}.side{font-size:11px;color:#666;padding-right:6px}
 .span{height:15px;border-radius:3px;font-size:10px;line-height:15px;padding:0 3px;overflow:hidden;white-space:nowrap;color:#111;opacity:.35}
 .span.hit{opacity:1;box-shadow:0 0 0 1px #333 inset}
-button{margin:8px 0;padding:4px 12px}.pair{display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start}
+button{margin:8px 0;padding:4px 12px}.pair{display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start}.pair>div,section{max-width:100%;overflow-x:auto}
 """
 
 SCRIPT = r"""

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..lenient import BREAKDOWN
-from .colours import CATEGORIES, system_colour
+from .colours import CATEGORIES, RUNS, run_style, system_colour
 
 ERRORS = [k for k in BREAKDOWN if k != "correct"]
 DPI = 120
@@ -76,22 +76,50 @@ def error_categories(result: Mapping[str, Any], ax: Any) -> None:
     ax.legend(fontsize="small", frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
 
 
+def log_steps(steps: list[int]) -> bool:
+    """Whether a step axis is logarithmic: the steps span more than a factor of ten."""
+    return bool(steps) and min(steps) > 0 and max(steps) > 10 * min(steps)
+
+
 def f1_by_step(result: Mapping[str, Any], ax: Any) -> None:
-    """F1 against step, one line per run (the checkpoints of one directory), each with its interval as a band."""
-    runs: dict[str, list[Mapping[str, Any]]] = {}
-    for system in result["systems"]:
+    """F1 against step, one line per run (the checkpoints of one directory) with its interval as a band, each
+    checkpoint's point in its system's colour; the step axis logarithmic when steps span more than a factor of ten."""
+    from matplotlib.patches import Patch
+
+    runs: dict[str, list[tuple[int, Mapping[str, Any]]]] = {}
+    for k, system in enumerate(result["systems"]):
         if system["step"] is not None:
-            runs.setdefault(system.get("run") or system["name"], []).append(system)
-    for run, systems in runs.items():
-        systems = sorted(systems, key=lambda s: s["step"])
-        steps = [s["step"] for s in systems]
-        (line,) = ax.plot(steps, [s["f1"]["value"] for s in systems], marker="o", label=run)
-        ax.fill_between(steps, [s["f1"]["low"] for s in systems], [s["f1"]["high"] for s in systems], alpha=0.2,
-                        color=line.get_color())
-    ax.set_xlabel("step")
+            runs.setdefault(system.get("run") or system["name"], []).append((k, system))
+    handles = []
+    for r, (run, members) in enumerate(runs.items()):
+        members = sorted(members, key=lambda item: item[1]["step"])
+        colour, style = run_style(r)
+        steps = [s["step"] for _, s in members]
+        (line,) = ax.plot(steps, [s["f1"]["value"] for _, s in members], color=colour, linestyle=style, label=run,
+                          zorder=2)
+        ax.fill_between(steps, [s["f1"]["low"] for _, s in members], [s["f1"]["high"] for _, s in members],
+                        color=colour, alpha=0.15, linewidth=0)
+        ax.scatter(steps, [s["f1"]["value"] for _, s in members], c=[system_colour(k) for k, _ in members], zorder=3,
+                   s=28, edgecolors="#222", linewidths=0.5)
+        handles.append(line)
+    level = f"{100 * result['settings']['confidence']:g}%"
+    handles.append(Patch(color=RUNS[0], alpha=0.15, label=f"{level} bootstrap interval"))
+    steps = sorted({s["step"] for s in result["systems"] if s["step"] is not None})
+    if log_steps(steps):
+        from matplotlib.ticker import NullFormatter, ScalarFormatter
+
+        ax.set_xscale("log")
+        ax.set_xlabel("step (log scale)")
+        if len(steps) <= 12:  # every step labelled, in plain numbers
+            ax.set_xticks(steps)
+            ax.xaxis.set_major_formatter(ScalarFormatter())
+            ax.xaxis.set_minor_formatter(NullFormatter())
+            ax.tick_params(axis="x", labelrotation=45)
+    else:
+        ax.set_xlabel("step")
     ax.set_ylabel("F1")
-    ax.set_title(f"F1 against checkpoint step, {100 * result['settings']['confidence']:g}% intervals as bands")
-    ax.legend(fontsize="small", frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    ax.set_title("F1 against checkpoint step (points in their systems' colours)")
+    ax.legend(handles=handles, fontsize="small", frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
 
 
 def plot_benchmark(result: Mapping[str, Any], path: str | None = None) -> Any:

@@ -73,3 +73,28 @@ def test_error_categories_have_colours_no_system_has(figure):
     category_colours = {to_hex(p.get_facecolor()) for p in errors.patches}
     assert category_colours <= {CATEGORIES[k] for k in CATEGORIES if k != "correct"}
     assert not set(CATEGORIES.values()) & set(SYSTEMS)
+
+
+def stepped(steps):
+    """A result of one run whose checkpoints are at ``steps``."""
+    gold = [[(0, 1, "A"), (1, 2, "B")]] * 20
+    runs = {f"checkpoint-{step}": [[(0, 1, "A")] if k % 2 else [(1, 2, "B")] for k in range(20)] for step in steps}
+    result = benchmark(gold, runs, n_resamples=200, progress=False).to_dict()
+    for system, step in zip(result["systems"], steps):
+        system.update(run="run", step=step)
+    return result
+
+
+@pytest.mark.parametrize("steps, scale", [([100, 500, 1000], "linear"), ([50, 100, 800, 3200], "log")])
+def test_steps_over_more_than_a_factor_of_ten_are_drawn_on_a_log_axis(steps, scale):
+    from nested_span_f1.benchmark.plots import plot_benchmark
+
+    fig = plot_benchmark(stepped(steps))
+    ax = fig.axes[2]
+    assert ax.get_xscale() == scale
+    if scale == "log":
+        assert list(ax.get_xticks()) == steps and ax.get_xlabel() == "step (log scale)"
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend == ["run", "95% bootstrap interval"]
+    (points,) = ax.collections[1:]  # the band, then the points
+    assert [to_hex(c) for c in points.get_facecolors()] == [system_colour(k) for k in range(len(steps))]
