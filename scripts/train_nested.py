@@ -11,11 +11,13 @@ a local BERT checkpoint instead (or a checkpoint of an earlier run, which holds 
 
 Every evaluation is scored with the nested metric (``span_metrics_for``; each gold
 entity counts, also those no candidate covers), and Trainer prints it. At every
-checkpoint the test set is predicted: ``checkpoint-N/test_predictions.<ext>`` in the
-gold test file's format, and ``checkpoint-N/test_metrics.json``, so checkpoints can be
-compared afterwards (``nested-span-f1 nested --gold TEST --pred
+checkpoint the test and the validation sets are predicted:
+``checkpoint-N/test_predictions.<ext>`` and ``checkpoint-N/dev_predictions.<ext>`` in
+their gold files' formats, with ``test_metrics.json`` and ``dev_metrics.json``, so
+checkpoints can be compared afterwards (``nested-span-f1 nested --gold TEST --pred
 checkpoint-N/test_predictions.<ext>`` gives the same numbers; ``nested-span-f1
-benchmark`` compares them all). ``OUTPUT/metrics.json`` gathers all of it
+benchmark --gold TEST --pred run=OUTPUT --dev-gold VALIDATION`` compares them all and
+selects one on the validation set). ``OUTPUT/metrics.json`` gathers all of it
 (``--output-dir``, by default ``runs/train_nested`` under the current directory).
 
 The defaults learn the embedded sample: 30 epochs at learning rate 1e-2 for the tiny
@@ -150,9 +152,11 @@ def predicted_corpus(output: Any, gold: Corpus, label_list: list[str]) -> Corpus
     return Corpus(gold.tokens, spans.to_lists(), gold.sentence_ids, gold.doc_ids, gold.format, source="predictions")
 
 
-def checkpoint_predictions(trainer_ref: dict[str, Any], test: Corpus, rows: list[dict[str, Any]],
-                           label_list: list[str], suffix: str) -> Any:
-    """A ``TrainerCallback`` writing each checkpoint's test predictions and metrics into its folder."""
+def checkpoint_predictions(trainer_ref: dict[str, Any], sets: dict[str, tuple[Corpus, list[dict[str, Any]], str]],
+                           label_list: list[str]) -> Any:
+    """A ``TrainerCallback`` writing each checkpoint's predictions and metrics of each set (``{part: (gold, rows,
+    file suffix)}``, the test and development sets) into its folder: ``{part}_predictions.<ext>`` and
+    ``{part}_metrics.json``."""
     from transformers import TrainerCallback
 
     class CheckpointPredictions(TrainerCallback):  # type: ignore[misc]
@@ -162,12 +166,15 @@ def checkpoint_predictions(trainer_ref: dict[str, Any], test: Corpus, rows: list
         def on_save(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
             del control  # TrainerCallback's signature; saving predictions changes nothing in the training's flow
             folder = Path(args.output_dir) / f"checkpoint-{state.global_step}"
-            output = trainer_ref["trainer"].predict(rows, metric_key_prefix="test")
-            write_corpus(predicted_corpus(output, test, label_list), folder / f"test_predictions{suffix}", test.format)
-            write_json(output.metrics, folder / "test_metrics.json")
-            self.checkpoints[folder.name] = output.metrics
-            scores = ", ".join(f"{name} {output.metrics[f'test_{name}']:.4f}" for name in ("precision", "recall", "f1"))
-            print(f"{folder.name} test: {scores} (all of them in {folder / 'test_metrics.json'})")
+            for part, (gold, rows, suffix) in sets.items():
+                output = trainer_ref["trainer"].predict(rows, metric_key_prefix=part)
+                write_corpus(predicted_corpus(output, gold, label_list), folder / f"{part}_predictions{suffix}",
+                             gold.format)
+                write_json(output.metrics, folder / f"{part}_metrics.json")
+                self.checkpoints.setdefault(folder.name, {}).update(output.metrics)
+                scores = ", ".join(f"{name} {output.metrics[f'{part}_{name}']:.4f}"
+                                   for name in ("precision", "recall", "f1"))
+                print(f"{folder.name} {part}: {scores} (all of them in {folder / f'{part}_metrics.json'})")
 
     return CheckpointPredictions()
 
@@ -212,7 +219,10 @@ def main(argv: list[str] | None = None) -> int:
     compute_metrics = span_metrics_for(label_list, entity_level=args.entity_level)
     log = evaluation_log()
     trainer_ref: dict[str, Any] = {}
-    saved = checkpoint_predictions(trainer_ref, data["test"], rows["test"], label_list, Path(paths["test"]).suffix)
+    saved = checkpoint_predictions(trainer_ref, {
+        part: (data[split], rows[split], Path(paths[split]).suffix) for part, split in (("dev", "validation"),
+                                                                                        ("test", "test"))},
+        label_list)
     trainer = transformers.Trainer(
         model=model, args=training_args, train_dataset=rows["train"], eval_dataset=rows["validation"],
         data_collator=collate, compute_metrics=compute_metrics, preprocess_logits_for_metrics=argmax_logits,

@@ -36,6 +36,7 @@ from ..nested.score import count_match, summarize_nested
 from .buckets import ATTRIBUTES, WIDTH, bucket_matrix, layout
 from .html import Sentences
 from .inputs import Pair, Source, checkpoints, pair, read_side, units
+from .pairs import choose, pairs, rounds_needed
 from .splits import gold_counts, identify
 from .stats import (
     GOLD,
@@ -75,8 +76,10 @@ class BenchmarkResult:
 
     @property
     def best(self) -> dict[str, Any]:
-        """The system with the highest F1 (the first of equals)."""
-        return max(self.systems, key=lambda s: s["f1"]["value"])
+        """The selected system: the highest development F1 when development data was given, else the highest F1
+        on this gold (the first of equals); ``settings["selection"]`` says which."""
+        name = self.settings["selection"]["system"]
+        return next(s for s in self.systems if s["name"] == name)
 
     def to_dict(self) -> dict[str, Any]:
         """Settings, systems, comparisons and the best system's name: JSON-safe Python values."""
@@ -100,12 +103,16 @@ class BenchmarkResult:
         return text
 
     def model_index(self, dataset_name: str | None = None, *, dataset_type: str | None = None,
-                    split: str = "test", path: str | os.PathLike[str] | None = None) -> str:
-        """A Hub ``model-index`` YAML block (front matter) for the best system."""
-        from .report import model_index
+                    dataset_config: str | None = None, split: str = "test", model_name: str | None = None,
+                    path: str | os.PathLike[str] | None = None) -> str:
+        """A model card for the selected system: the Hub ``model-index`` block (YAML front matter: its F1,
+        precision and recall on the dataset's Hub id ``dataset_type``, ``dataset_config`` and ``split``) and a
+        paragraph saying what was scored and how the checkpoint was selected."""
+        from .report import model_card
 
         name = dataset_name or self.settings["dataset"]
-        text = model_index(self.best, name, dataset_type or name, split)
+        text = model_card(self.to_dict(), model_name or self.best["name"], name, dataset_type or name,
+                          dataset_config, split)
         if path is not None:
             Path(path).write_text(text, encoding="utf-8")
         return text
@@ -126,16 +133,17 @@ class BenchmarkResult:
         return plot_benchmark(self.to_dict(), None if path is None else str(path))
 
 
-def _systems(predictions: Predictions, kind: str) -> list[tuple[str, str | None, int | None, Source]]:
-    """``(name, run, step, source)`` per system; a directory stands for its checkpoints (of the gold's ``kind``),
-    ordered by step, its name the run's."""
+def _systems(predictions: Predictions, kind: str, part: str = "test") -> list[tuple[str, str | None, int | None,
+                                                                                   Source]]:
+    """``(name, run, step, source)`` per system; a directory stands for its checkpoints (of the gold's ``kind``,
+    the predictions of ``part``), ordered by step, its name the run's."""
     if isinstance(predictions, (str, os.PathLike)):
         predictions = {str(predictions): predictions}
     out: list[tuple[str, str | None, int | None, Source]] = []
     for name, source in predictions.items():
         if isinstance(source, (str, os.PathLike)) and Path(source).is_dir():
             prefix = "" if str(name) == str(source) else f"{name}/"
-            out += [(prefix + ckpt, str(name), step, path) for ckpt, step, path in checkpoints(source, kind)]
+            out += [(prefix + ckpt, str(name), step, path) for ckpt, step, path in checkpoints(source, kind, part)]
         else:
             out.append((str(name), None, None, source))
     names = [name for name, _, _, _ in out]
@@ -246,15 +254,16 @@ def _micro_f1(totals: np.ndarray) -> np.ndarray:
     return prf(summed[..., TP], summed[..., PREDICTED], summed[..., GOLD])[2]
 
 
-def _comparisons(names: Sequence[str], totals: np.ndarray, f1_samples: np.ndarray, swaps: Iterable[np.ndarray],
-                 n_rounds: int, confidence: float, alpha: float) -> list[dict[str, Any]]:
-    """Every pair's F1 difference (first minus second) with its interval and both p-values, Holm-corrected.
+def _comparisons(names: Sequence[str], pairs: Sequence[tuple[int, int]], totals: np.ndarray, f1_samples: np.ndarray,
+                 swaps: Iterable[np.ndarray], n_rounds: int, confidence: float,
+                 alpha: float) -> list[dict[str, Any]]:
+    """Each pair's F1 difference (``a`` minus ``b``) with its interval and both p-values, Holm-corrected over the
+    pairs (:func:`~nested_span_f1.benchmark.pairs.pairs`).
 
     ``swaps`` are the randomization's swapped sums (``[rows, systems, 3, labels]``),
     a chunk of rounds at a time: each pair counts its extreme rounds chunk by chunk.
     """
     point = _micro_f1(totals)
-    pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
     observed = {(i, j): float(point[i] - point[j]) for i, j in pairs}
     extremes = dict.fromkeys(pairs, 0)
     for swapped in swaps:
@@ -320,11 +329,96 @@ def check_seed(value: Any, option: str) -> int:
     return int(value)
 
 
+DEFAULT_ROUNDS = 1000
+"""Bootstrap resamples and randomization rounds when none are given, raised to what the comparisons need."""
+
+
+def _rounds(given: int | None, needed: int, option: str, kind: str, m: int, alpha: float) -> int:
+    """The resamples (or rounds) to draw: ``given``, refused when fewer than ``needed``; else
+    :data:`DEFAULT_ROUNDS` raised to the next thousand at or above ``needed``."""
+    if given is None:
+        rounds = max(DEFAULT_ROUNDS, -(-needed // 1000) * 1000)
+        if rounds > MAX_ROUNDS:
+            raise ValueError(f"{m:,} comparisons ({DESCRIBED[kind]}) need {needed:,} resamples for a difference to "
+                             f"be able to hold at {alpha:g}, more than the {MAX_ROUNDS:,} a benchmark draws; compare "
+                             "fewer pairs (comparisons='baseline' or 'consecutive')")
+        return rounds
+    if given < needed:
+        raise ValueError(f"{option} {given:,} is too few for {m:,} comparisons ({DESCRIBED[kind]}): the smallest "
+                         f"p-value Holm's correction can give is {m}/{given + 1:,} = {m / (given + 1):.4f}, not below "
+                         f"alpha {alpha:g}, so no difference could hold; use at least {needed:,} (or leave it out: "
+                         "it is raised to what the comparisons need), or compare fewer pairs")
+    return given
+
+
+DESCRIBED = {"baseline": "each system against the baseline", "consecutive": "each checkpoint against the one before it",
+             "best": "the selected system against each other one", "all": "every pair of systems"}
+
+
+def _directories(predictions: Predictions) -> Predictions:
+    """The checkpoint directories among ``predictions`` (their folders may hold development predictions too)."""
+    if isinstance(predictions, (str, os.PathLike)):
+        return predictions
+    found = {name: source for name, source in predictions.items()
+             if isinstance(source, (str, os.PathLike)) and Path(source).is_dir()}
+    if not found:
+        raise ValueError("dev_references needs development predictions: give dev_predictions ({name: file or "
+                         "checkpoint directory}), or checkpoint directories whose folders hold them")
+    return found
+
+
+def _development(references: Source, predictions: Predictions, names: Sequence[str], *, format: str | None,
+                 scheme: str | None, mode: str | None, units_by: str, n_resamples: int, seed: int,
+                 confidence: float, progress: bool) -> tuple[str, dict[str, dict[str, Any]]]:
+    """The development gold's name and, by system name, precision, recall and F1 on it with their intervals and
+    the predictions' source; the systems are matched to the test set's by name (a run's checkpoints by step)."""
+    gold = read_side(references, format, "dev_references")
+    entries = _systems(predictions, gold.holds, part="dev")
+    unknown = [name for name, _, _, _ in entries if name not in names]
+    if unknown:
+        raise ValueError(f"development predictions of {', '.join(map(repr, unknown))}, which no test system is "
+                         f"named ({', '.join(names)}); name each as its test predictions are named")
+    unit_of, _ = units(gold, units_by)
+    n_units = int(unit_of.max(initial=-1)) + 1
+    found = [pair(gold, read_side(source, format, name), scheme=scheme, mode=mode) for name, _, _, source in entries]
+    labels = sorted(set().union(*(f.predictions.labels + f.references.labels for f in found)))
+    matrices = np.stack([unit_matrix(f, unit_of, n_units, labels)[0] for f in found], axis=1)
+    sums = bootstrap_sums(matrices.reshape(n_units, -1), n_resamples, seed, progress=progress)
+    sums = sums.reshape(-1, len(found), 3, len(labels))
+    totals = matrices.sum(axis=0)
+    return gold.name, {
+        name: {**_scored(totals[s].sum(axis=-1), sums[:, s].sum(axis=-1), confidence),
+               "source": str(source) if isinstance(source, (str, os.PathLike)) else None}
+        for s, (name, _, _, source) in enumerate(entries)}
+
+
+def _selection(names: Sequence[str], test_f1: np.ndarray, dev: dict[str, dict[str, Any]] | None,
+               dev_gold: str | None) -> dict[str, Any]:
+    """Which system is selected and on what: the highest development F1 among the systems with development
+    predictions, else the highest F1 on the test gold (the first of equals)."""
+    if dev is None:
+        chosen = names[int(np.argmax(test_f1))]
+        return {"on": "test", "system": chosen, "dev_gold": None, "candidates": list(names),
+                "text": f"Selected: {chosen}, the highest F1 on this test set. No development data was given, so the "
+                        "choice was made on the test set, and its test F1 overstates what a system chosen without "
+                        "seeing the test set would score."}
+    candidates = [name for name in names if name in dev]
+    chosen = max(candidates, key=lambda name: dev[name]["f1"]["value"])
+    return {"on": "development", "system": chosen, "dev_gold": dev_gold, "candidates": candidates,
+            "text": f"Selected: {chosen}, the highest development F1 ({100 * dev[chosen]['f1']['value']:.2f} on "
+                    f"{dev_gold}, among {len(candidates)} systems with development predictions); the test set "
+                    "played no part in the choice."}
+
+
 def benchmark(
     references: Source,
     predictions: Predictions,
     *,
-    n_resamples: int = 1000,
+    comparisons: str = "auto",
+    baseline: str | None = None,
+    dev_references: Source | None = None,
+    dev_predictions: Predictions | None = None,
+    n_resamples: int | None = None,
     n_permutations: int | None = None,
     seed: int = 0,
     confidence: float = 0.95,
@@ -345,35 +439,58 @@ def benchmark(
             its ``checkpoint-STEP`` files or folders, named ``name/checkpoint-STEP``,
             found by :func:`~nested_span_f1.benchmark.inputs.checkpoints`), or one
             directory of checkpoints.
-        n_resamples: bootstrap resamples (default 1000), at most :data:`MAX_ROUNDS`
-            (1,000,000): every resample is kept for the percentile intervals.
-        n_permutations: approximate-randomization rounds (default ``n_resamples``), at
-            most :data:`MAX_ROUNDS`; counted a chunk at a time.
+        comparisons: which pairs are tested (:mod:`~nested_span_f1.benchmark.pairs`):
+            ``"baseline"`` (each system against ``baseline``), ``"consecutive"`` (each
+            checkpoint against the one before it in its run), ``"best"`` (the selected
+            system against each other one), ``"all"``; ``"auto"`` (default): the
+            baseline when one is named, consecutive checkpoints when every system is a
+            checkpoint of one run, else all pairs.
+        baseline: the name of the system the others are compared with.
+        dev_references, dev_predictions: a development gold and its predictions
+            (``{name: source}`` as ``predictions``, matched to them by name; by default
+            the development predictions in the folders of ``predictions``'
+            checkpoint directories): the system with the highest development F1 is
+            selected, and its test figures are reported (else the selection is made
+            on the test set, and the report says so).
+        n_resamples: bootstrap resamples: by default 1000, raised to the next
+            thousand when the comparisons need more for a difference to be able to
+            hold after Holm's correction (``m / (B + 1) < alpha``); a number given that
+            is too few is refused. At most :data:`MAX_ROUNDS`.
+        n_permutations: approximate-randomization rounds (default ``n_resamples``),
+            checked as ``n_resamples`` is; counted a chunk at a time.
         seed: seeds both tests, an integer from 0; the same seed gives the same numbers.
         confidence: level of the percentile intervals (default 0.95).
         alpha: level at which a difference is said to hold, after Holm's correction
-            over all pairs, under both tests.
+            over the comparisons made, under both tests.
         units_by: ``"auto"`` (documents when the gold has document ids, else
             sentences), ``"documents"`` or ``"sentences"``.
         format: the files' format (a reader's name, ``"conll"``), detected when None.
         scheme, mode: decoding of tag columns, as ``span_f1`` takes them.
-        dataset: the dataset's name for the report and model card (default: the gold's file name).
+        dataset: the dataset's name for the report and model card (default: the gold's
+            file name); a dataset of :data:`~nested_span_f1.benchmark.splits.SPLITS`
+            whose splits the gold matches none of raises ``UnknownSplitWarning``.
         progress: show progress bars while resampling (on a terminal or in a notebook
             only: :mod:`nested_span_f1.core.progress`).
 
     Raises:
         ValueError: unreadable or misaligned inputs, an empty gold, repeated names,
-            options out of range (each named with its value).
+            options out of range (each named with its value), too few resamples for
+            the comparisons asked for.
         TypeError: an option or a source of the wrong type (named with its value).
     """
-    n_resamples = check_rounds(n_resamples, "n_resamples")
-    n_permutations = n_resamples if n_permutations is None else check_rounds(n_permutations, "n_permutations")
+    if n_resamples is not None:
+        n_resamples = check_rounds(n_resamples, "n_resamples")
+    if n_permutations is not None:
+        n_permutations = check_rounds(n_permutations, "n_permutations")
     seed = check_seed(seed, "seed")
     confidence, alpha = check_level(confidence, "confidence"), check_level(alpha, "alpha")
     for option, value in (("units_by", units_by), ("format", format), ("scheme", scheme), ("mode", mode),
-                          ("dataset", dataset)):
-        if not isinstance(value, str) and (value is not None or option == "units_by"):
-            raise TypeError(f"{option} must be a string{'' if option == 'units_by' else ' or None'}, got {value!r}")
+                          ("dataset", dataset), ("comparisons", comparisons), ("baseline", baseline)):
+        if not isinstance(value, str) and (value is not None or option in ("units_by", "comparisons")):
+            raise TypeError(f"{option} must be a string{'' if option in ('units_by', 'comparisons') else ' or None'}, "
+                            f"got {value!r}")
+    if dev_predictions is not None and dev_references is None:
+        raise ValueError("dev_predictions are scored against dev_references: give the development gold too")
     gold = read_side(references, format, "references")
     if gold.n_sentences == 0:
         given = "" if gold.name == "references" else f" ({gold.name})"
@@ -381,10 +498,29 @@ def benchmark(
     unit_of, unit_name = units(gold, units_by)
     n_units = int(unit_of.max(initial=-1)) + 1
     entries = _systems(predictions, gold.holds)
+    names = [name for name, _, _, _ in entries]
+    runs = [run for _, run, _, _ in entries]
+    kind = choose(comparisons, baseline, runs)
     found = [pair(gold, read_side(source, format, name), scheme=scheme, mode=mode) for name, _, _, source in entries]
     labels = sorted(set().union(*(f.predictions.labels + f.references.labels for f in found)))
     built = [unit_matrix(f, unit_of, n_units, labels) for f in found]
     matrices = np.stack([matrix for matrix, _ in built], axis=1)
+    totals = matrices.sum(axis=0)
+    # how many pairs are compared does not depend on which system is selected (the best is one of them)
+    m = len(pairs(kind, names, runs, baseline, 0))
+    needed = rounds_needed(m, alpha) if m else 0
+    raised_from = DEFAULT_ROUNDS if n_resamples is None and needed > DEFAULT_ROUNDS else None
+    n_resamples = _rounds(n_resamples, needed, "n_resamples (--bootstrap)", kind, m, alpha)
+    n_permutations = (n_resamples if n_permutations is None else
+                      _rounds(n_permutations, needed, "n_permutations (--permutations)", kind, m, alpha))
+    dev_gold, dev = None, None
+    if dev_references is not None:
+        dev_gold, dev = _development(dev_references, dev_predictions if dev_predictions is not None else
+                                     _directories(predictions), names, format=format, scheme=scheme, mode=mode,
+                                     units_by=units_by, n_resamples=n_resamples, seed=seed, confidence=confidence,
+                                     progress=progress)
+    selection = _selection(names, _micro_f1(totals), dev, dev_gold)
+    chosen_pairs = pairs(kind, names, runs, baseline, names.index(selection["system"]))
     flat = matrices.reshape(n_units, -1)
     shape = (len(found), 3, len(labels))
     sums = bootstrap_sums(flat, n_resamples, seed, progress=progress).reshape(-1, *shape)
@@ -398,18 +534,20 @@ def benchmark(
     for system, figures in zip(systems, _bucketed([match for _, match in built], gold.lengths, unit_of, n_units,
                                                   n_resamples, seed, confidence, progress)):
         system["buckets"] = figures
+    for system in systems:
+        system["dev"] = None if dev is None else dev.get(system["name"])
     f1_samples = _micro_f1(sums)
-    names = [name for name, _, _, _ in entries]
     counts = gold_counts(gold, found[0].references)
     settings = {
         "gold": gold.name, "dataset": dataset or Path(gold.name).stem.split(".")[0], "gold_counts": counts,
         "split": identify(counts, dataset), "units": unit_name,
         "n_units": n_units, "sentences": gold.n_sentences, "n_resamples": n_resamples,
         "n_permutations": n_permutations, "seed": seed, "confidence": confidence, "alpha": alpha,
-        "scheme": scheme, "mode": mode, "version": __version__,
+        "comparisons": kind, "baseline": baseline, "rounds_needed": needed, "raised_from": raised_from,
+        "selection": selection, "scheme": scheme, "mode": mode, "version": __version__,
     }
-    comparisons = _comparisons(names, matrices.sum(axis=0), f1_samples, swaps, n_permutations, confidence, alpha)
+    compared = _comparisons(names, chosen_pairs, totals, f1_samples, swaps, n_permutations, confidence, alpha)
     tokens = gold.corpus.tokens if gold.corpus is not None else gold.columns.tokens if gold.columns else None
     sentences = Sentences(tokens, gold.n_sentences, dict(zip(names, lenient)))
-    return BenchmarkResult(settings, systems, comparisons, {n: f1_samples[:, s] for s, n in enumerate(names)},
+    return BenchmarkResult(settings, systems, compared, {n: f1_samples[:, s] for s, n in enumerate(names)},
                            sentences)

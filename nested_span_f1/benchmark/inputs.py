@@ -260,25 +260,36 @@ def checkpoint_files(directory: str | os.PathLike[str]) -> list[Path]:
     return out
 
 
-def _folder_predictions(folder: Path, kind: str) -> Path | None:
-    """The one file of ``kind`` in a checkpoint folder (a name holding "pred" first among several), or None."""
+PARTS = {"test": ("test",), "dev": ("dev", "valid", "eval")}
+"""Words that name a data split in a prediction file's name (``dev_predictions.jsonl``, ``eval_predictions.txt``)."""
+
+
+def _folder_predictions(folder: Path, kind: str, part: str = "test") -> Path | None:
+    """The one file of ``kind`` in a checkpoint folder, or None; among several, those whose names hold "pred",
+    then among those the one whose name names ``part`` (:data:`PARTS`: a folder may hold the predictions of the
+    test set and of the development set)."""
     found = [p for p in sorted(folder.iterdir()) if p.is_file() and holds(p) == kind]
     if len(found) > 1:
         found = [p for p in found if "pred" in p.name.lower()] or found
+    if len(found) > 1:
+        found = [p for p in found if any(word in p.name.lower() for word in PARTS[part])] or found
     if len(found) > 1:
         raise ValueError(f"{folder}: expected one prediction file, found {', '.join(p.name for p in found)}; "
                          "pass NAME=FILE instead")
     return found[0] if found else None
 
 
-def checkpoints(directory: str | os.PathLike[str], kind: str = SPANS) -> list[tuple[str, int, Path]]:
+def checkpoints(directory: str | os.PathLike[str], kind: str = SPANS,
+                part: str = "test") -> list[tuple[str, int, Path]]:
     """``(name, step, prediction file)`` of every checkpoint in a directory, ordered by step.
 
     A checkpoint is a folder ``checkpoint-STEP/`` (a Trainer's) or a file
     ``checkpoint-STEP.EXT``; its prediction file is the one holding ``kind``, the
     gold's (:func:`holds`), whatever its name: a checkpoint file of another kind
     (``checkpoint-500.log``, model weights, metrics) is passed over, and a folder
-    of several prediction files prefers the one named ``*pred*``. Every other
+    of several prediction files prefers the one named ``*pred*``, then the one
+    whose name names ``part`` (``test``, or ``dev`` for a development gold:
+    ``dev_predictions.jsonl`` beside ``test_predictions.jsonl``). Every other
     entry of the directory is passed over.
 
     Raises:
@@ -289,7 +300,7 @@ def checkpoints(directory: str | os.PathLike[str], kind: str = SPANS) -> list[tu
     found: dict[int, list[tuple[str, Path]]] = {}
     bare: dict[int, Path] = {}
     for step, entry in checkpoint_entries(directory):
-        path = _folder_predictions(entry, kind) if entry.is_dir() else entry if holds(entry) == kind else None
+        path = _folder_predictions(entry, kind, part) if entry.is_dir() else entry if holds(entry) == kind else None
         if path is not None:
             found.setdefault(step, []).append((entry.name.partition(".")[0], path))
         elif entry.is_dir():

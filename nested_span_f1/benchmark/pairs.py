@@ -52,7 +52,7 @@ def pairs(kind: str, names: Sequence[str], runs: Sequence[str | None], baseline:
     """
     n = len(names)
     if kind == "baseline":
-        if baseline not in names:
+        if baseline is None or baseline not in names:
             raise ValueError(f"the baseline {baseline!r} is not one of the systems ({', '.join(names)})")
         base = list(names).index(baseline)
         return [(i, base) for i in range(n) if i != base]

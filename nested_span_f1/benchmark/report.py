@@ -64,10 +64,15 @@ def markdown(result: Mapping[str, Any]) -> str:
         "",
     ]
     lines += [split_text(settings), ""]
+    if settings.get("selection"):
+        lines += [settings["selection"]["text"], ""]
     lines += _notes(systems)
-    head = ["System", *(["Step"] if steps else []), "Precision", "Recall", "F1", f"F1 {level} CI",
-            "Nested recall", "Flat recall"]
+    dev = any(s.get("dev") for s in systems)
+    head = ["System", *(["Step"] if steps else []), *([f"Dev F1 ({level} CI)"] if dev else []), "Precision",
+            "Recall", "F1", f"F1 {level} CI", "Nested recall", "Flat recall"]
     rows = [[s["name"], *([DASH if s["step"] is None else s["step"]] if steps else []),
+             *([f"{pct(s['dev']['f1']['value'])} {interval_text(s['dev']['f1'])}" if s.get("dev") else DASH]
+               if dev else []),
              pct(s["precision"]["value"]), pct(s["recall"]["value"]), pct(s["f1"]["value"]), interval_text(s["f1"]),
              _recall(s["by_nesting"].get("nested")), _recall(s["by_nesting"].get("flat"))] for s in systems]
     lines += table_lines(head, rows)
@@ -126,9 +131,10 @@ def _differences(pairs: Sequence[Mapping[str, Any]], settings: Mapping[str, Any]
         ["A", "B", "ΔF1", f"{level} CI", *titles, f"Holds at {alpha:g}"],
         [[p["a"], p["b"], _signed(p["f1_difference"]["value"]), interval_text(p["f1_difference"]),
           *(f"{p[key]:.4f}" for key in keys), "yes" if p["significant"] else "no"] for p in pairs], left=2)
-    how = (f"both the paired bootstrap ({settings['n_resamples']} resamples) and approximate randomization "
-           f"({settings['n_permutations']} rounds) give p < {alpha:g}"
+    how = (f"both the paired bootstrap ({settings['n_resamples']:,} resamples) and approximate randomization "
+           f"({settings['n_permutations']:,} rounds) give p < {alpha:g}"
            + (f" after Holm's correction over {len(pairs)} pairs" if corrected else ""))
+    lines += [comparisons_text(settings, len(pairs)), ""]
     held = [p for p in pairs if p["significant"]]
     if not held:
         return [*lines, f"No difference holds at {alpha:g}: none where {how}.", ""]
@@ -138,8 +144,30 @@ def _differences(pairs: Sequence[Mapping[str, Any]], settings: Mapping[str, Any]
     return [*lines, f"Differences that hold at {alpha:g} ({how}): {said}.", ""]
 
 
-def model_index(system: Mapping[str, Any], dataset_name: str, dataset_type: str, split: str) -> str:
-    """A Hub ``model-index`` block (YAML front matter for a model card) with one system's F1, precision and recall.
+COMPARED = {"baseline": "each system against {baseline}", "consecutive": "each checkpoint against the one before it",
+            "best": "{selected} (the selected system) against each other one", "all": "every pair of systems"}
+
+
+def comparisons_text(settings: Mapping[str, Any], m: int) -> str:
+    """What was compared, and the smallest p-value Holm's correction could give with the resamples drawn (raised,
+    when they were, so that it is below alpha)."""
+    kind = settings.get("comparisons", "all")
+    what = COMPARED[kind].format(baseline=settings.get("baseline"),
+                                 selected=(settings.get("selection") or {}).get("system"))
+    rounds = min(settings["n_resamples"], settings["n_permutations"])
+    holm = "after Holm's correction " if m > 1 else ""
+    text = (f"Compared: {what} ({m} comparison{'s' if m != 1 else ''}). With {rounds:,} resamples the smallest p-value "
+            f"{holm}is {m}/{rounds + 1:,} = {m / (rounds + 1):.4f}, below alpha {settings['alpha']:g}")
+    if settings.get("raised_from"):
+        text += (f"; the resamples were raised from {settings['raised_from']:,} to {settings['n_resamples']:,} for "
+                 f"that (at least {settings['rounds_needed']:,} are needed)")
+    return text + "."
+
+
+def model_index(system: Mapping[str, Any], model_name: str, dataset_name: str, dataset_type: str,
+                dataset_config: str | None, split: str) -> str:
+    """A Hub ``model-index`` block (YAML front matter for a model card) with one system's F1, precision and recall
+    on a dataset (its Hub id ``dataset_type``, ``dataset_config`` when given, ``split``).
 
     Strings are written as JSON strings, which YAML reads as double-quoted scalars.
     """
@@ -147,7 +175,7 @@ def model_index(system: Mapping[str, Any], dataset_name: str, dataset_type: str,
     lines = [
         "---",
         "model-index:",
-        f"- name: {q(system['name'])}",
+        f"- name: {q(model_name)}",
         "  results:",
         "  - task:",
         "      type: token-classification",
@@ -155,6 +183,7 @@ def model_index(system: Mapping[str, Any], dataset_name: str, dataset_type: str,
         "    dataset:",
         f"      name: {q(dataset_name)}",
         f"      type: {q(dataset_type)}",
+        *([f"      config: {q(dataset_config)}"] if dataset_config else []),
         f"      split: {q(split)}",
         "    metrics:",
     ]
@@ -167,3 +196,30 @@ def model_index(system: Mapping[str, Any], dataset_name: str, dataset_type: str,
             f"      # bootstrap interval: [{round(estimate['low'], 4)!r}, {round(estimate['high'], 4)!r}]",
         ]
     return "\n".join([*lines, "---", ""])
+
+
+def model_card(result: Mapping[str, Any], model_name: str, dataset_name: str, dataset_type: str,
+               dataset_config: str | None, split: str) -> str:
+    """A model card for the selected system: the ``model-index`` front matter, then what was scored, on which split
+    of the data, and how the checkpoint was selected."""
+    settings = result["settings"]
+    system = next(s for s in result["systems"] if s["name"] == settings["selection"]["system"])
+    level = f"{100 * settings['confidence']:g}%"
+    data = f"{dataset_name} ({dataset_type}" + (f", config {dataset_config}" if dataset_config else "") + f", {split})"
+    selected = settings["selection"]
+    how = (f"The checkpoint ({system['name']}) was selected on the development set: the highest F1 on "
+           f"{selected['dev_gold']} ({pct(system['dev']['f1']['value'])}) among {len(selected['candidates'])}; the "
+           "test set played no part in the choice." if selected["on"] == "development" else
+           f"The checkpoint ({system['name']}) was selected on the test set itself (no development data was given), so "
+           "these test scores overstate what it would score on new data.")
+    body = [
+        f"# {model_name}", "",
+        "## Evaluation", "",
+        (f"Entity-level exact-match scores on {data}: F1 {pct(system['f1']['value'])} ({level} bootstrap interval "
+         f"{interval_text(system['f1'])} over {settings['n_units']:,} {settings['units']}), precision "
+         f"{pct(system['precision']['value'])}, recall {pct(system['recall']['value'])}; scored with nested-span-f1 "
+         f"{settings['version']}."), "",
+        split_text(settings), "",
+        how, "",
+    ]
+    return model_index(system, model_name, dataset_name, dataset_type, dataset_config, split) + "\n" + "\n".join(body)

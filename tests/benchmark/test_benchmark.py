@@ -118,7 +118,7 @@ def test_bootstrap_distribution_equals_rescoring_each_resample():
 def test_randomization_p_equals_swapping_predictions_and_rescoring():
     gold, pred = small_corpus()
     other = [[sp for sp in ents if sp[2] == "A"] for ents in gold.entities]
-    result = benchmark(gold, {"x": pred, "y": other}, n_resamples=10, n_permutations=200, seed=6, progress=False)
+    result = benchmark(gold, {"x": pred, "y": other}, n_resamples=20, n_permutations=200, seed=6, progress=False)
     docs = [int(d[1:]) for d in gold.doc_ids]
     observed = (score_nested(pred.entities, gold.entities, zero_division=0)["overall_f1"]
                 - score_nested(other, gold.entities, zero_division=0)["overall_f1"])
@@ -174,8 +174,13 @@ def test_a_directory_of_checkpoints_is_ordered_by_step(tmp_path):
     assert result.best["name"] == "checkpoint-1500" and result.best["f1"]["value"] == 1.0
     named = benchmark(tmp_path / "gold.jsonl", {"run": runs}, n_resamples=50, progress=False)
     assert [s["name"] for s in named.systems] == ["run/checkpoint-500", "run/checkpoint-1000", "run/checkpoint-1500"]
-    write_corpus(pred, runs / "checkpoint-500" / "dev_predictions.jsonl")
-    with pytest.raises(ValueError, match=r"expected one prediction file, found dev_predictions\.jsonl, test_pred"):
+    # the test set's predictions beside the development set's: the test gold takes the file named test
+    write_corpus(gold, runs / "checkpoint-500" / "dev_predictions.jsonl")
+    again = benchmark(tmp_path / "gold.jsonl", runs, n_resamples=50, progress=False)
+    assert again.systems[0]["source"] == str(runs / "checkpoint-500" / "test_predictions.jsonl")
+    write_corpus(pred, runs / "checkpoint-500" / "test_predictions.old.jsonl")
+    with pytest.raises(ValueError, match=r"expected one prediction file, found test_predictions\.jsonl, "
+                                         r"test_predictions\.old\.jsonl; pass NAME=FILE"):
         benchmark(tmp_path / "gold.jsonl", runs, progress=False)
 
 

@@ -8,10 +8,11 @@ from nested_span_f1.cli.main import main
 from nested_span_f1.formats import Corpus, write_corpus
 
 # the fields the README's "Benchmark checkpoints" section documents
-SETTINGS = {"gold", "dataset", "gold_counts", "split", "units", "n_units", "sentences", "n_resamples", "n_permutations", "seed",
+SETTINGS = {"gold", "dataset", "gold_counts", "split", "units", "comparisons", "baseline", "rounds_needed",
+            "raised_from", "selection", "n_units", "sentences", "n_resamples", "n_permutations", "seed",
             "confidence", "alpha", "scheme", "mode", "version"}
 SYSTEM = {"name", "run", "step", "source", "precision", "recall", "f1", "tp", "predicted", "gold", "per_type",
-          "by_nesting", "buckets", "errors", "notes"}
+          "by_nesting", "buckets", "dev", "errors", "notes"}
 ESTIMATE = {"value", "low", "high"}
 PER_TYPE = {"precision", "recall", "f1", "number", "predicted"}
 ERRORS = {"correct", "type_error", "boundary_error", "boundary_type_error", "missed", "spurious"}
@@ -121,20 +122,30 @@ def test_markdown_tables_parse(result, tmp_path):
     assert all(len(row) == len(table[0]) for table in (systems, per_type, errors, pairs) for row in table)
 
 
-def test_model_index_block_is_hub_yaml(result, tmp_path):
+def test_model_card_is_hub_yaml_and_says_how_the_system_was_selected(result, tmp_path):
     yaml = pytest.importorskip("yaml", reason="PyYAML reads the block (it comes with transformers and datasets)")
     text = result.model_index(split="validation", path=tmp_path / "card.md")
-    assert text.startswith("---\n") and text.endswith("---\n")
-    card = yaml.safe_load(text.split("---\n")[1])
-    (model,) = card["model-index"]
+    assert text.startswith("---\n") and (tmp_path / "card.md").read_text() == text
+    _, front, body = text.split("---\n")
+    (model,) = yaml.safe_load(front)["model-index"]
     best = result.best
-    assert model["name"] == "perfect" == best["name"]
+    assert model["name"] == "perfect" == best["name"] == result.settings["selection"]["system"]
     (entry,) = model["results"]
     assert entry["task"] == {"type": "token-classification", "name": "Token Classification"}
     assert entry["dataset"] == {"name": "tiny", "type": "tiny", "split": "validation"}
     assert entry["metrics"] == [{"type": "f1", "value": 1.0, "name": "F1"},
                                 {"type": "precision", "value": 1.0, "name": "Precision"},
                                 {"type": "recall", "value": 1.0, "name": "Recall"}]
+    assert body.startswith("\n# perfect\n\n## Evaluation\n\nEntity-level exact-match scores on tiny (tiny, validation): "
+                           "F1 100.00 (95% bootstrap interval [100.00, 100.00] over 3 documents)")
+    assert ("The checkpoint (perfect) was selected on the test set itself (no development data was given), so these "
+            "test scores overstate what it would score on new data.") in body
+    named = result.model_index("GENIA", dataset_type="bigbio/genia_term_corpus", dataset_config="genia_term_corpus_source",
+                               model_name="org/span-ner-base")
+    (model,) = yaml.safe_load(named.split("---\n")[1])["model-index"]
+    assert model["name"] == "org/span-ner-base" and model["results"][0]["dataset"] == {
+        "name": "GENIA", "type": "bigbio/genia_term_corpus", "config": "genia_term_corpus_source", "split": "test"}
+    assert "# org/span-ner-base\n" in named and "on GENIA (bigbio/genia_term_corpus, config genia_term_corpus_source, test)" in named
 
 
 def test_plots_are_png_files(result, tmp_path):
@@ -193,7 +204,7 @@ def two_runs(tmp_path_factory):
 
 def test_two_runs_sharing_a_step_are_two_lines(files, two_runs, tmp_path):
     pytest.importorskip("matplotlib", reason="plots need matplotlib (pip install 'nested-span-f1[plots]')")
-    result = benchmark(files / "gold.jsonl", {"base": two_runs / "base", "large": two_runs / "large"}, n_resamples=50,
+    result = benchmark(files / "gold.jsonl", {"base": two_runs / "base", "large": two_runs / "large"}, n_resamples=200,
                        progress=False)
     by_step = result.plot(tmp_path / "runs.png").axes[2]
     lines = {line.get_label(): (list(line.get_xdata()), list(line.get_ydata())) for line in by_step.get_lines()}
@@ -202,14 +213,18 @@ def test_two_runs_sharing_a_step_are_two_lines(files, two_runs, tmp_path):
         "base": ([500, 1000], [f1["base/checkpoint-500"], f1["base/checkpoint-1000"]]),
         "large": ([1000, 1500], [f1["large/checkpoint-1000"], f1["large/checkpoint-1500"]]),
     }
-    assert len(by_step.collections) == 2  # one interval band per run
+    from matplotlib.collections import PathCollection, PolyCollection
+
+    # per run: its interval band, then its points
+    kinds = [PolyCollection if isinstance(c, PolyCollection) else type(c) for c in by_step.collections]
+    assert kinds == [PolyCollection, PathCollection] * 2
 
 
 def test_command_writes_every_view_of_two_runs(files, two_runs, tmp_path, capsys):
     pytest.importorskip("matplotlib", reason="plots need matplotlib (pip install 'nested-span-f1[plots]')")
     out = tmp_path / "out"
     code = main(["benchmark", "--gold", str(files / "gold.jsonl"), "--pred", f"base={two_runs / 'base'}", "--pred",
-                 f"large={two_runs / 'large'}", "--bootstrap", "50", "--no-progress", "--json", f"{out}.json",
+                 f"large={two_runs / 'large'}", "--bootstrap", "200", "--no-progress", "--json", f"{out}.json",
                  "--markdown", f"{out}.md", "--plot", f"{out}.png", "--model-card", f"{out}.card.md"])
     assert code == 0, capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.card.md", "out.json", "out.md", "out.png"]
@@ -224,7 +239,7 @@ def test_a_view_that_fails_leaves_no_file(files, tmp_path, capsys, monkeypatch):
         raise ValueError("the figure has no room for 2 runs")
 
     monkeypatch.setattr(plots, "f1_by_step", broken)
-    code = main(["benchmark", "--gold", str(files / "gold.jsonl"), "--pred", str(files / "runs"), "--bootstrap", "20",
+    code = main(["benchmark", "--gold", str(files / "gold.jsonl"), "--pred", str(files / "runs"), "--bootstrap", "100",
                  "--no-progress", "--json", str(tmp_path / "b.json"), "--markdown", str(tmp_path / "b.md"),
                  "--plot", str(tmp_path / "b.png")])
     out, err = capsys.readouterr()
@@ -233,7 +248,7 @@ def test_a_view_that_fails_leaves_no_file(files, tmp_path, capsys, monkeypatch):
 
 
 def test_a_file_that_cannot_be_written_is_named_with_those_written(files, tmp_path, capsys):
-    code = main(["benchmark", "--gold", str(files / "gold.jsonl"), "--pred", str(files / "runs"), "--bootstrap", "20",
+    code = main(["benchmark", "--gold", str(files / "gold.jsonl"), "--pred", str(files / "runs"), "--bootstrap", "100",
                  "--no-progress", "--json", str(tmp_path / "missing" / "b.json"), "--markdown", str(tmp_path / "b.md")])
     out, err = capsys.readouterr()
     assert code == 2 and out == (tmp_path / "b.md").read_text()

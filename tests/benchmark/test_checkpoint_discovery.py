@@ -5,7 +5,8 @@ not) next to unrelated entries; each file holds predictions of the gold's kind,
 predictions of the other kind, or something else (a log, metrics, a
 configuration, a vocabulary, model weights, nothing). The rule: a file of the
 gold's kind is a checkpoint's predictions whatever its name; in a folder, one
-such file (those named ``*pred*`` first) is the step's, several are refused; a
+such file (those named ``*pred*`` first, then among those the one naming the part
+asked for: ``test``, or ``dev``/``valid``/``eval``) is the step's, several are refused; a
 step with two prediction files is refused naming both; a folder with none is
 refused unless its step has predictions elsewhere; no predictions at all is
 refused. Everything else is passed over.
@@ -20,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nested_span_f1.benchmark.compare import _systems
-from nested_span_f1.benchmark.inputs import SPANS, TAGS, checkpoints, holds
+from nested_span_f1.benchmark.inputs import PARTS, SPANS, TAGS, checkpoints, holds
 from nested_span_f1.formats import FORMATS
 
 ONEIE = (b'{"tokens": ["IL-2", "gene"], "entity_mentions": [{"start": 0, "end": 2, "entity_type": "DNA"}]}\n'
@@ -57,7 +58,8 @@ def test_holds_reads_a_long_first_record_to_its_end():
         assert path.stat().st_size > 2 ** 17 and holds(path) == SPANS
 
 
-names = st.sampled_from(["predictions.jsonl", "test_predictions.txt", "out.json", "preds", "eval.txt", "x.conll"])
+names = st.sampled_from(["predictions.jsonl", "test_predictions.txt", "dev_predictions.jsonl", "out.json", "preds",
+                         "eval.txt", "x.conll"])
 folder_files = st.dictionaries(names, st.sampled_from(sorted(CONTENTS)), max_size=4)
 entry = st.one_of(
     st.tuples(st.just("file"), st.sampled_from([".jsonl", ".json", ".log", ".conll", ".txt", ".pred.jsonl", ""]),
@@ -92,7 +94,7 @@ def build(root: Path, tree: dict, others: list[str]) -> list[tuple[int, str, Pat
     return written
 
 
-def expected(written: list, kind: str) -> tuple[list[tuple[str, int, Path]], list[list[Path]]]:
+def expected(written: list, kind: str, part: str) -> tuple[list[tuple[str, int, Path]], list[list[Path]]]:
     """The rule: the checkpoints found, and the problems (each the paths its refusal must name)."""
     sources: dict[int, list[tuple[str, Path]]] = {}
     bare: list[tuple[int, Path]] = []
@@ -102,6 +104,8 @@ def expected(written: list, kind: str) -> tuple[list[tuple[str, int, Path]], lis
             found = sorted(path / f for f, content in contents.items() if CONTENTS[content][0] == kind)
             if len(found) > 1:
                 found = [p for p in found if "pred" in p.name] or found
+            if len(found) > 1:
+                found = [p for p in found if any(word in p.name for word in PARTS[part])] or found
             if len(found) > 1:
                 problems.append([path])
             elif found:
@@ -118,19 +122,19 @@ def expected(written: list, kind: str) -> tuple[list[tuple[str, int, Path]], lis
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(tree=steps, others=unrelated, kind=st.sampled_from([SPANS, TAGS]))
-def test_discovery_follows_the_rule_on_random_runs(tree, others, kind):
+@given(tree=steps, others=unrelated, kind=st.sampled_from([SPANS, TAGS]), part=st.sampled_from(sorted(PARTS)))
+def test_discovery_follows_the_rule_on_random_runs(tree, others, kind, part):
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         written = build(root, tree, others)
-        found, problems = expected(written, kind)
+        found, problems = expected(written, kind, part)
         if not problems:
-            assert checkpoints(root, kind) == found
+            assert checkpoints(root, kind, part) == found
             # the API given the directory by a name, and the command's --pred run=DIR, go through one function
-            named = _systems({"run": root}, kind)
+            named = _systems({"run": root}, kind, part)
             assert named == [(f"run/{name}", "run", step, path) for name, step, path in found]
             return
         with pytest.raises(ValueError) as refused:
-            checkpoints(root, kind)
+            checkpoints(root, kind, part)
         message = str(refused.value)
         assert any(all(str(path) in message for path in paths) for paths in problems), (message, problems)

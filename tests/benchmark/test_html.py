@@ -58,7 +58,7 @@ def result(tmp_path_factory):
     (root / "run").mkdir()
     for step, spans in PREDICTIONS.items():
         write_corpus(Corpus(TOKENS, spans, ["s1", "s2", "s3", "s4"]), root / "run" / f"checkpoint-{step}.jsonl")
-    return benchmark(root / "gold.jsonl", {"run": root / "run", "perfect": gold}, n_resamples=100, progress=False,
+    return benchmark(root / "gold.jsonl", {"run": root / "run", "perfect": gold}, n_resamples=200, progress=False,
                      dataset="tiny")
 
 
@@ -131,7 +131,7 @@ def test_browser_cases_are_the_lenient_categories(result):
 
 
 def test_span_lists_without_tokens_show_token_numbers():
-    result = benchmark([[(0, 2, "A")], []], {"x": [[(1, 3, "A")], [(0, 1, "B")]]}, n_resamples=10, progress=False)
+    result = benchmark([[(0, 2, "A")], []], {"x": [[(1, 3, "A")], [(0, 1, "B")]]}, n_resamples=20, progress=False)
     data = browser_data(result.to_dict(), result.sentences)
     assert data["tokens"] == [["0", "1", "2"], ["0"]]
     page = Page(result.to_html())

@@ -84,17 +84,19 @@ def _check_checkpoints(out, gold, n_checkpoints, per_type):
     assert len(folders) == n_checkpoints
     f1s = []
     for folder in folders:
-        logged = json.loads((folder / "test_metrics.json").read_text())
-        assert logged == metrics["checkpoints"][folder.name]
-        prediction = folder / f"test_predictions{gold.suffix}"
-        rescored = _cli("nested", "--gold", gold, "--pred", prediction, "--json")
-        pairs = _rescored(logged, "test_", rescored)
-        assert {"test_precision", "test_recall", "test_f1"} <= set(pairs)
-        if per_type:
-            assert "test_DNA_f1" in pairs
-        for key, (value, again) in pairs.items():
-            assert value == pytest.approx(again, abs=1e-12), (folder.name, key)
-        f1s.append(logged["test_f1"])
+        # the test set and the validation set (here the same file) are predicted at every checkpoint
+        for part in ("test", "dev"):
+            logged = json.loads((folder / f"{part}_metrics.json").read_text())
+            assert logged == {k: v for k, v in metrics["checkpoints"][folder.name].items() if k.startswith(f"{part}_")}
+            prediction = folder / f"{part}_predictions{gold.suffix}"
+            rescored = _cli("nested", "--gold", gold, "--pred", prediction, "--json")
+            pairs = _rescored(logged, f"{part}_", rescored)
+            assert {f"{part}_precision", f"{part}_recall", f"{part}_f1"} <= set(pairs)
+            if per_type:
+                assert f"{part}_DNA_f1" in pairs
+            for key, (value, again) in pairs.items():
+                assert value == pytest.approx(again, abs=1e-12), (folder.name, key)
+        f1s.append(metrics["checkpoints"][folder.name]["test_f1"])
     return f1s
 
 

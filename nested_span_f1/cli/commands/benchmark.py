@@ -16,6 +16,7 @@ from pathlib import Path
 from ... import SCHEMES
 from ...benchmark.compare import MAX_ROUNDS, BenchmarkResult, benchmark, check_level, check_rounds, check_seed
 from ...benchmark.inputs import COLUMNS, checkpoint_files
+from ...benchmark.pairs import COMPARISONS
 from ...benchmark.plots import DPI
 from ...formats import FORMATS
 from .inputs import HelpFormatter, check_outputs, check_plot_file, for_people
@@ -38,8 +39,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "benchmark", help="compare prediction sets: bootstrap intervals, paired significance tests, report",
         description=("Score prediction sets against one gold file with 95% bootstrap intervals (documents "
                      "resampled when the gold has document ids, else sentences), paired bootstrap and "
-                     "approximate-randomization tests (Holm-corrected with more than two systems), and print "
-                     "a Markdown report."),
+                     "approximate-randomization tests of the comparisons asked for (Holm-corrected over them; the "
+                     "resamples are raised until a difference can hold), select a checkpoint on development data "
+                     "when given, name the gold's standard split, and print a Markdown report."),
         epilog=EXAMPLE, formatter_class=HelpFormatter,
     )
     p.add_argument("--gold", required=True, help="gold file: a nested-NER format, or CoNLL tag columns")
@@ -47,6 +49,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="a prediction file named NAME (repeat for more), or a directory of checkpoint-STEP "
                         "files or folders, ordered by step (prediction files are told from logs, metrics and weights "
                         "by what they hold, whatever their names)")
+    p.add_argument("--baseline", metavar="NAME", help="compare every other system with this one (--compare baseline)")
+    p.add_argument("--compare", choices=COMPARISONS, default="auto",
+                   help="the pairs tested: baseline (each system against --baseline), consecutive (each checkpoint "
+                        "against the one before it in its run), best (the selected system against each other), all "
+                        "(every pair); auto (default): baseline when --baseline is given, consecutive when every "
+                        "system is a checkpoint of one run, else all")
+    p.add_argument("--dev-gold", metavar="FILE", help="development gold: the checkpoint with the highest development F1 "
+                                                      "is selected, its test figures reported")
+    p.add_argument("--dev-pred", action="append", type=_prediction, metavar="NAME=FILE",
+                   help="development predictions of the system NAME (repeat for more; a directory of checkpoints "
+                        "as --pred takes, named as there). Default: the development prediction files (named dev, "
+                        "valid or eval) in the folders of the --pred checkpoint directories")
     p.add_argument("--format", choices=[*sorted(FORMATS), COLUMNS],
                    help="format of every file (default: detected; text that no nested reader knows is read "
                         "as CoNLL tag columns, the tag last)")
@@ -54,8 +68,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mode", choices=["strict"], help="decoding of tag columns (default: seqeval's default mode)")
     p.add_argument("--units", choices=["auto", "documents", "sentences"], default="auto",
                    help="what is resampled (default: documents when the gold has document ids)")
-    p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
-                   help=f"bootstrap resamples, at most {MAX_ROUNDS:,}: each is kept for the intervals (default 1000)")
+    p.add_argument("--bootstrap", type=int, metavar="N",
+                   help=f"bootstrap resamples, at most {MAX_ROUNDS:,}: each is kept for the intervals (default 1000, "
+                        "raised to the next thousand when the comparisons need more for a difference to be able to "
+                        "hold; a number too small for them is refused)")
     p.add_argument("--permutations", type=int, metavar="N",
                    help=f"approximate-randomization rounds, at most {MAX_ROUNDS:,} (default: as --bootstrap)")
     p.add_argument("--seed", type=int, default=0, help="random seed, 0 or more (default 0)")
@@ -66,9 +82,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--html", metavar="OUT.html", help="write one self-contained page: tables, charts, buckets and an "
                                                     "error browser (opens offline)")
     p.add_argument("--plot", metavar="OUT.png", help="draw per-type F1, error categories and F1 against step")
-    p.add_argument("--model-card", metavar="OUT.md", help="write a Hub model-index block for the best system")
-    p.add_argument("--dataset-name", help="dataset name for the report and model card (default: the gold's file name)")
+    p.add_argument("--model-card", metavar="OUT.md", help="write a model card for the selected system: the Hub "
+                                                        "model-index block and how it was selected")
+    p.add_argument("--model-name", help="the model's name in the model card (default: the selected system's)")
+    p.add_argument("--dataset-name", help="dataset name for the report and model card (default: the gold's file "
+                                          "name); a dataset with known splits (GENIA, ACE2004, ACE2005, KBP2017) "
+                                          "warns when the gold is none of them")
     p.add_argument("--dataset-type", help="dataset id on the Hub for the model card (default: the name)")
+    p.add_argument("--dataset-config", help="dataset config on the Hub for the model card")
     p.add_argument("--split", default="test", help="dataset split for the model card (default: test)")
     p.add_argument("--no-progress", action="store_true",
                    help="no progress bars (they are drawn only when stderr is a terminal)")
@@ -78,8 +99,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def _inputs(args: argparse.Namespace) -> list[tuple[str, str | Path | None]]:
     """The files the command may read: the gold, the prediction files, every file of a checkpoint directory."""
     found: list[tuple[str, str | Path | None]] = [(f"--gold {args.gold}", args.gold)]
-    for name, path in args.pred:
-        given = f"--pred {path}" if name == path else f"--pred {name}={path}"
+    if args.dev_gold:
+        found.append((f"--dev-gold {args.dev_gold}", args.dev_gold))
+    for option, name, path in [*(("--pred", n, p) for n, p in args.pred),
+                               *(("--dev-pred", n, p) for n, p in args.dev_pred or [])]:
+        given = f"{option} {path}" if name == path else f"{option} {name}={path}"
         found.append((given, path))
         if os.path.isdir(path):
             found += [(f"{file} (a checkpoint file of {given})", file) for file in checkpoint_files(path)]
@@ -92,7 +116,8 @@ def _views(result: BenchmarkResult, args: argparse.Namespace) -> list[tuple[str,
              ("--markdown", args.markdown, lambda: result.to_markdown().encode()),
              ("--html", args.html, lambda: result.to_html().encode()),
              ("--model-card", args.model_card,
-              lambda: result.model_index(dataset_type=args.dataset_type, split=args.split).encode()),
+              lambda: result.model_index(dataset_type=args.dataset_type, dataset_config=args.dataset_config,
+                                         split=args.split, model_name=args.model_name).encode()),
              ("--plot", args.plot, lambda: _image(result, args.plot))]
     return [(option, path, make()) for option, path, make in views if path]
 
@@ -104,11 +129,17 @@ def _image(result: BenchmarkResult, path: str) -> bytes:
 
 
 def run(args: argparse.Namespace) -> int:
-    names = [name for name, _ in args.pred]
-    repeated = sorted({n for n in names if names.count(n) > 1})
-    if repeated:
-        raise ValueError(f"--pred {repeated[0]} is given twice; name each prediction set once")
-    check_rounds(args.bootstrap, "--bootstrap")
+    for option, given in (("--pred", args.pred), ("--dev-pred", args.dev_pred or [])):
+        names = [name for name, _ in given]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise ValueError(f"{option} {repeated[0]} is given twice; name each prediction set once")
+    if args.dev_pred and not args.dev_gold:
+        raise ValueError("--dev-pred is scored against --dev-gold: give the development gold too")
+    if args.compare == "baseline" and args.baseline is None:
+        raise ValueError("--compare baseline compares every system with --baseline NAME: name it")
+    if args.bootstrap is not None:
+        check_rounds(args.bootstrap, "--bootstrap")
     if args.permutations is not None:
         check_rounds(args.permutations, "--permutations")
     check_seed(args.seed, "--seed")
@@ -120,7 +151,9 @@ def run(args: argparse.Namespace) -> int:
         check_plot_file(args.plot)
     try:
         result = benchmark(
-            args.gold, dict(args.pred), n_resamples=args.bootstrap, n_permutations=args.permutations, seed=args.seed,
+            args.gold, dict(args.pred), comparisons=args.compare, baseline=args.baseline, dev_references=args.dev_gold,
+            dev_predictions=dict(args.dev_pred) if args.dev_pred else None,
+            n_resamples=args.bootstrap, n_permutations=args.permutations, seed=args.seed,
             confidence=args.confidence, alpha=args.alpha, units_by=args.units, format=args.format, scheme=args.scheme,
             mode=args.mode, dataset=args.dataset_name, progress=not args.no_progress,
         )
