@@ -170,7 +170,8 @@ class Plain:
 
 
 BENCHMARK_FLAGS = {"n_resamples": "--bootstrap", "n_permutations": "--permutations", "seed": "--seed",
-                   "confidence": "--confidence", "alpha": "--alpha", "units_by": "--units"}
+                   "confidence": "--confidence", "alpha": "--alpha", "units_by": "--units", "comparisons": "--compare",
+                   "baseline": "--baseline"}
 """The benchmark command's option for each keyword of ``benchmark()``."""
 WEIGHTS = b"\x00\x08\x00\x00\x00\x00\x00\x00{}"
 """A model file's first bytes (safetensors: a little-endian header length, then json)."""
@@ -789,6 +790,26 @@ CATALOGUE: list[Bad] = [
         options={"stdout": "{gold}"}, cli=("standard output is redirected to --gold {gold}",)),
     Bad("outputs-conlleval-stdout-into-stdin", "outputs", ["conlleval"], None, options={"stdout": "{stdin}"},
         cli=("standard output is redirected to standard input",)),
+    # issue 30: the benchmark's comparisons, its development data, and the views it added
+    Bad("benchmark-comparisons-unknown", "benchmark", GOOD_ONEIE, ValueError,
+        ("comparisons must be one of auto, baseline, consecutive, best, all, got 'pairs'",),
+        options={"comparisons": "pairs"}, cli=("--compare", "invalid choice: 'pairs'")),
+    Bad("benchmark-baseline-unknown", "benchmark", GOOD_ONEIE, ValueError,
+        ("the baseline 'nobody' is not one of the systems (a)",), options={"baseline": "nobody"},
+        cli=("the baseline 'nobody' is not one of the systems (a)",)),
+    Bad("benchmark-baseline-comparisons-without-a-baseline", "benchmark", GOOD_ONEIE, ValueError,
+        ("comparisons='baseline' compares every system with the baseline: name it (baseline=NAME)",),
+        options={"comparisons": "baseline"}, cli=("--compare baseline compares every system with --baseline NAME",)),
+    Bad("benchmark-baseline-not-a-string", "benchmark", GOOD_ONEIE, TypeError, ("baseline", "3"),
+        options={"baseline": 3}, entries=("benchmark",)),
+    Bad("outputs-benchmark-html-over-pred", "outputs",
+        ["benchmark", "--gold", "{gold}", "--pred", "a={pred}", "--html", "{pred}"], None,
+        cli=("--html {pred} would overwrite --pred a={pred}",)),
+    Bad("outputs-benchmark-markdown-over-dev-gold", "outputs",
+        ["benchmark", "--gold", "{gold}", "--pred", "a={pred}", "--dev-gold", "{conll}", "--markdown", "{conll}"], None,
+        cli=("--markdown {conll} would overwrite --dev-gold {conll}",)),
+    Bad("outputs-table-latex-over-a-result", "outputs", ["table", "{gold}", "--latex", "{gold}"], None,
+        cli=("--latex {gold} would overwrite {gold}, an input",)),
 ]
 
 

@@ -168,7 +168,7 @@ def test_command_prints_and_writes_both_tables(results, tmp_path, capsys):
 @pytest.mark.parametrize("argv, message", [
     (["@G", "@G"], "@G and @G are both benchmarks on 'GENIA'; one result per dataset (name them apart with --dataset-name when benchmarking)"),
     (["@G", "--baseline", "nobody"], "@G: the baseline 'nobody' is not one of its systems (base, ours, a_b&c%)"),
-    (["@G", "--latex", "@G"], "--latex @G is one of the results read; write the table to another file"),
+    (["@G", "--latex", "@G"], "--latex @G would overwrite @G, an input; write to another file"),
     (["@NOTJSON"], "@NOTJSON: not JSON (Expecting value at line 1); give the --json of a benchmark"),
     (["@OTHER"], "@OTHER: not a benchmark result (the --json of nested-span-f1 benchmark)"),
 ], ids=["one dataset twice", "unknown baseline", "output is an input", "not json", "other json"])

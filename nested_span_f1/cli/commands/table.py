@@ -1,6 +1,7 @@
 """``nested-span-f1 table``: the table papers print, from the JSON of several benchmarks (one per dataset).
 
-Prints the Markdown table; ``--markdown`` and ``--latex`` also write it to files.
+Prints the Markdown table; ``--markdown`` and ``--latex`` also write it to files (never over one of the results
+read).
 """
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import sys
 from pathlib import Path
 
 from ...benchmark.table import latex_table, markdown_table
-from .inputs import HelpFormatter
+from .inputs import HelpFormatter, check_outputs
 
 EXAMPLE = """examples:
   nested-span-f1 benchmark --gold genia/test.jsonl --pred base=base.jsonl --pred ours=ours.jsonl --baseline base \\
@@ -46,10 +47,7 @@ def _read(path: str) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    given = {Path(path).resolve() for path in args.results}
-    for option, path in (("--markdown", args.markdown), ("--latex", args.latex)):
-        if path and Path(path).resolve() in given:
-            raise ValueError(f"{option} {path} is one of the results read; write the table to another file")
+    check_outputs([(path, path) for path in args.results], [("--markdown", args.markdown), ("--latex", args.latex)])
     results = [_read(path) for path in args.results]
     markdown = markdown_table(results, args.baseline, args.results)
     latex = latex_table(results, args.baseline, args.results) if args.latex else None
