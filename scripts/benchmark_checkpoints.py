@@ -3,11 +3,12 @@
 Give the gold test file and a run's output directory (``checkpoint-STEP/`` folders
 each holding the test predictions in the gold's format, as
 ``scripts/train_nested.py`` writes them, or ``checkpoint-STEP.jsonl`` files), and
-optionally other systems to compare with. Writes the Markdown report, the JSON,
-the plots and a model-card block for the best checkpoint into ``--out``, and
-prints which differences with the best one hold.
+optionally the development gold (the checkpoint is then selected on the development
+predictions the folders hold) and other systems to compare with. Writes the Markdown
+report, the JSON, the HTML page, the plots and a model card for the selected
+checkpoint into ``--out``, and prints which differences with it hold.
 
-    python scripts/benchmark_checkpoints.py --gold test.jsonl --run output/ --out report/
+    python scripts/benchmark_checkpoints.py --gold test.jsonl --run output/ --dev-gold dev.jsonl --out report/
     python scripts/benchmark_checkpoints.py --gold test.jsonl --run output/ --pred baseline=base.jsonl
     python scripts/benchmark_checkpoints.py --demo --out report/   # GENIA test with made-up checkpoints
 
@@ -45,9 +46,10 @@ def main() -> None:
     parser.add_argument("--gold", type=Path, default=GENIA, help="gold test file (default: GENIA test in ../shared)")
     parser.add_argument("--run", type=Path, help="directory of checkpoint-STEP folders or files")
     parser.add_argument("--pred", action="append", default=[], metavar="NAME=FILE", help="another system")
+    parser.add_argument("--dev-gold", type=Path, help="development gold: select the checkpoint on it")
     parser.add_argument("--demo", action="store_true", help="benchmark three made-up checkpoints of GENIA test")
     parser.add_argument("--out", type=Path, default=Path("benchmark"), help="folder for the report files")
-    parser.add_argument("--bootstrap", type=int, default=1000)
+    parser.add_argument("--bootstrap", type=int, help="default: 1000, or what the comparisons need")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
@@ -55,24 +57,27 @@ def main() -> None:
         if run is None:
             parser.error("give --run DIR (or --demo)")
         systems = {"run": run, **dict(p.split("=", 1) for p in args.pred)}
-        result = benchmark(args.gold, systems, n_resamples=args.bootstrap, seed=args.seed)
+        result = benchmark(args.gold, systems, comparisons="best", dev_references=args.dev_gold,
+                           n_resamples=args.bootstrap, seed=args.seed)
 
     args.out.mkdir(parents=True, exist_ok=True)
     print(result.to_markdown(args.out / "benchmark.md"))
     result.to_json(args.out / "benchmark.json")
+    result.to_html(args.out / "benchmark.html")
     result.plot(args.out / "benchmark.png")
     result.model_index(split="test", path=args.out / "model_card.md")
 
     best = result.best
     f1 = best["f1"]
-    print(f"best: {best['name']} F1 {100 * f1['value']:.2f} [{100 * f1['low']:.2f}, {100 * f1['high']:.2f}]")
+    print(f"selected on the {result.settings['selection']['on']} set: {best['name']} test F1 {100 * f1['value']:.2f} "
+          f"[{100 * f1['low']:.2f}, {100 * f1['high']:.2f}]")
     for pair in result.comparisons:
         if best["name"] in (pair["a"], pair["b"]):
             other = pair["b"] if pair["a"] == best["name"] else pair["a"]
             verdict = "better, the difference holds" if pair["significant"] else "not shown to differ"
             print(f"  vs {other}: {verdict} (p = {pair['p_bootstrap_holm']:.4f} bootstrap, "
                   f"{pair['p_randomization_holm']:.4f} randomization, Holm-corrected)")
-    print(f"wrote {args.out}/benchmark.md, .json, .png and model_card.md")
+    print(f"wrote {args.out}/benchmark.md, .json, .html, .png and model_card.md")
 
 
 if __name__ == "__main__":

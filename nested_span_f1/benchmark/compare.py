@@ -406,7 +406,8 @@ def _selection(names: Sequence[str], test_f1: np.ndarray, dev: dict[str, dict[st
     chosen = max(candidates, key=lambda name: dev[name]["f1"]["value"])
     return {"on": "development", "system": chosen, "dev_gold": dev_gold, "candidates": candidates,
             "text": f"Selected: {chosen}, the highest development F1 ({100 * dev[chosen]['f1']['value']:.2f} on "
-                    f"{dev_gold}, among {len(candidates)} systems with development predictions); the test set "
+                    f"{dev_gold}, among {len(candidates)} system{'s' if len(candidates) > 1 else ''} with development "
+                    "predictions); the test set "
                     "played no part in the choice."}
 
 

@@ -239,7 +239,8 @@ def test_worked_example_script_writes_the_report(shared_data, tmp_path, repo_roo
     out = subprocess.run([sys.executable, str(repo_root / "scripts" / "benchmark_checkpoints.py"), "--demo",
                           "--gold", str(shared_data / GENIA), "--bootstrap", "100", "--out", str(tmp_path)],
                          capture_output=True, text=True, check=True).stdout
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["benchmark.json", "benchmark.md", "benchmark.png",
-                                                          "model_card.md"]
-    assert "best: run/checkpoint-1500 F1 " in out
-    assert "run/checkpoint-1000 > run/checkpoint-500 (+" in (tmp_path / "benchmark.md").read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["benchmark.html", "benchmark.json", "benchmark.md",
+                                                          "benchmark.png", "model_card.md"]
+    assert "selected on the test set: run/checkpoint-1500 test F1 " in out
+    assert "run/checkpoint-1500 > run/checkpoint-500 (+" in (tmp_path / "benchmark.md").read_text()
+    assert "vs run/checkpoint-1000: better, the difference holds" in out
