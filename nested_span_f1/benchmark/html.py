@@ -23,7 +23,7 @@ from ..lenient.score import LenientMatch
 from .buckets import ATTRIBUTES
 from .colours import CATEGORIES, DARK, run_style, system_colour
 from .plots import log_steps
-from .report import DASH, ERROR_TITLES, interval_text, pct, split_text
+from .report import DASH, ERROR_TITLES, comparisons_text, interval_text, pct, split_text
 
 PAGE_SIZE = 50
 """Sentences the error browser draws at a time ("show more" draws the next)."""
@@ -182,9 +182,11 @@ def _summary(result: Mapping[str, Any]) -> str:
     systems = result["systems"]
     level = f"{100 * result['settings']['confidence']:g}%"
     steps = any(s["step"] is not None for s in systems)
-    head = ["System", *(["Step"] if steps else []), "Precision", "Recall", "F1", f"F1 {level} CI", "Gold",
-            "Predicted", "Correct"]
-    rows = [[s["name"], *([DASH if s["step"] is None else s["step"]] if steps else []), pct(s["precision"]["value"]),
+    dev = any(s.get("dev") for s in systems)
+    head = ["System", *(["Step"] if steps else []), *([f"Dev F1 ({level} CI)"] if dev else []), "Precision", "Recall",
+            "F1", f"F1 {level} CI", "Gold", "Predicted", "Correct"]
+    rows = [[s["name"], *([DASH if s["step"] is None else s["step"]] if steps else []),
+             *([_score(s["dev"]["f1"]) if s.get("dev") else DASH] if dev else []), pct(s["precision"]["value"]),
              pct(s["recall"]["value"]), pct(s["f1"]["value"]), interval_text(s["f1"]), s["gold"], s["predicted"],
              s["tp"]] for s in systems]
     return _table("summary-table", head, rows)
@@ -199,7 +201,7 @@ def _differences(result: Mapping[str, Any]) -> str:
     rows = [[p["a"], p["b"], f"{100 * p['f1_difference']['value']:+.2f}", interval_text(p["f1_difference"]),
              *(f"{p[k]:.4f}" for k in ("p_bootstrap", "p_randomization", "p_bootstrap_holm", "p_randomization_holm")),
              "yes" if p["significant"] else "no"] for p in pairs]
-    return _table("differences-table", head, rows, left=2)
+    return _table("differences-table", head, rows, left=2) + f"<p>{_e(comparisons_text(result['settings'], len(pairs)))}</p>"
 
 
 def _side_by_side(*parts: str) -> str:
