@@ -1436,8 +1436,9 @@ def test_commands_leave_the_checkout_and_their_inputs_alone(tmp_path):
         ["lenient", "--gold", i + "gold.conll", "--pred", i + "pred.conll"],
         ["nested", "--gold", i + "gold.jsonl", "--pred", i + "pred.jsonl"],
         ["benchmark", "--gold", i + "gold.jsonl", "--pred", f"a={i}pred.jsonl", "--pred", f"run={i}run",
-         "--bootstrap", "50", "--json", o + "b.json", "--markdown", o + "b.md", "--plot", o + "b.png",
-         "--model-card", o + "card.md"],
+         "--bootstrap", "100", "--json", o + "b.json", "--markdown", o + "b.md", "--html", o + "b.html", "--plot",
+         o + "b.png", "--model-card", o + "card.md"],
+        ["table", o + "b.json", "--markdown", o + "t.md", "--latex", o + "t.tex"],
         ["space", "span_f1", o + "my_space"],
     ]
     status, before = _git_status(), _files(inputs)
@@ -1447,7 +1448,8 @@ def test_commands_leave_the_checkout_and_their_inputs_alone(tmp_path):
         assert done.returncode == 0, (command, done.stderr.decode()[-2000:])
         assert _git_status() == status, f"{command[0]} wrote into the checkout"
     assert _files(inputs) == before
-    assert sorted(p.name for p in out.iterdir()) == ["b.json", "b.md", "b.png", "card.md", "my_space", "score.png"]
+    assert sorted(p.name for p in out.iterdir()) == ["b.html", "b.json", "b.md", "b.png", "card.md", "my_space",
+                                                     "score.png", "t.md", "t.tex"]
     assert (out / "my_space" / "requirements.txt").is_file()
 
 
