@@ -11,8 +11,7 @@ from pathlib import Path
 from ...core.counts import Counts
 from ...core.scores import summarize
 from ...flat.pipeline import count_tags
-from ...flat.schemes import detect_scheme
-from ...flat.tags import parse_tags
+from ...flat.tags import reference_prefixes, scheme_from_prefixes
 from ...formats.columns import Block, ColumnFile, check_same_tokens
 from ...views.tables import table
 from .batches import add_counts, side_by_side
@@ -87,9 +86,10 @@ def gold_scheme(path: str, delimiter: str | None, column: int, suffix: bool) -> 
             tags.update(block.column(column))
     except ValueError:
         return None
-    parsed, malformed = parse_tags(sorted(tags), suffix)
-    scheme = detect_scheme(p for code, p in enumerate(parsed.prefix.tolist()) if code not in malformed)
-    return None if scheme is None else scheme.name
+    try:
+        return scheme_from_prefixes(reference_prefixes(tags, suffix)).name
+    except ValueError:
+        return None
 
 
 def run(args: argparse.Namespace) -> int:
