@@ -2,7 +2,7 @@
 
 >>> from nested_span_f1.formats import FORMATS
 >>> sorted(FORMATS)
-['biaffine', 'lu_roth', 'oneie', 'pyramid', 'shibuya', 'triaffine', 'w2ner']
+['biaffine', 'lu_roth', 'oneie', 'pipeline', 'pyramid', 'shibuya', 'text', 'triaffine', 'w2ner']
 """
 from .corpus import Corpus, align
 from .registry import (

@@ -4,12 +4,17 @@ Every reader returns a :class:`Corpus` whose contiguous entities are
 ``(start, end, label)`` tuples with exclusive ends and whose discontinuous
 entities are ``(fragments, label)`` pairs; ``conversion`` says what the reader
 changed to get there (for example inclusive ends made exclusive).
+
+A corpus of texts (``unit="characters"``: the text-span, pipeline, brat and spaCy
+readers) holds each document's text where a token corpus holds its token list: a
+text is the sequence of its characters, so offsets, lengths and alignment count
+characters (Python string indices, code points) with no second code path.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import InitVar, dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import InitVar, dataclass, field
 from itertools import chain
 from typing import Any
 
@@ -42,12 +47,20 @@ class Corpus:
     source: str = "corpus"
     places: Sequence[str] | None = None
     """Where each sentence is in the file (``"gold.json, line 3"``), when the reader knows: messages name it."""
+    unit: str = "tokens"
+    """``"tokens"``, or ``"characters"`` for a corpus of texts: ``tokens[s]`` is then document ``s``'s text and
+    every offset counts its characters."""
+    notes: Mapping[str, int] = field(default_factory=dict)
+    """What the reader found and kept (pipeline words that differ from the text at their offsets, ...), counted."""
     checked: InitVar[bool] = False
     """True when every sentence comes from a corpus already built (a batch of its sentences, a reordering):
     their entities were checked then and are not checked again."""
 
     def __post_init__(self, checked: bool) -> None:
-        check_sequence(self.tokens, f"{self.source}, tokens", "sentences (one list of token strings per sentence)")
+        if self.unit not in UNITS:
+            raise ValueError(f"{self.source}: unit must be one of {', '.join(UNITS)}, got {self.unit!r}")
+        what = "sentences (one list of token strings per sentence)" if self.unit == "tokens" else "texts (one a document)"
+        check_sequence(self.tokens, f"{self.source}, tokens", what)
         check_sequence(self.entities, f"{self.source}, entities", "sentences (one list of entities per sentence)")
         for name in ("sentence_ids", "doc_ids"):
             if getattr(self, name) is not None:
@@ -61,7 +74,7 @@ class Corpus:
         if checked:
             return
         try:
-            check_tokens(self.tokens, self.source)
+            (check_tokens if self.unit == "tokens" else check_texts)(self.tokens, self.source)
             check_entities(self.entities, self.lengths, self.source)
         except (ValueError, TypeError) as error:
             raise self._placed(error) from None
@@ -74,6 +87,9 @@ class Corpus:
             return error
         rest = re.sub(r"\(position (\d+) in the sentence\)", lambda m: f"(position {int(m.group(1)) + 1} in the sentence)",
                       str(error)[found.end():])
+        if self.unit == "characters":
+            rest = rest.replace("(the sentence length)", "(the text's length in characters)").replace(
+                " in the sentence)", " in the document)")
         return type(error)(self.places[int(found.group(1))] + rest)
 
     def __len__(self) -> int:
@@ -81,8 +97,18 @@ class Corpus:
 
     @property
     def lengths(self) -> list[int]:
-        """Tokens per sentence."""
+        """Tokens per sentence (characters per text in a corpus of texts)."""
         return [len(t) for t in self.tokens]
+
+    @property
+    def texts(self) -> Sequence[str] | None:
+        """The documents' texts of a corpus of texts, else None."""
+        return self.tokens if self.unit == "characters" else None  # type: ignore[return-value]
+
+    @property
+    def sentence_word(self) -> str:
+        """What messages call one item: ``document`` in a corpus of texts, else ``sentence``."""
+        return "document" if self.unit == "characters" else "sentence"
 
     def spans(self) -> SpanArrays:
         """The contiguous entities as :class:`SpanArrays`."""
@@ -98,12 +124,14 @@ class Corpus:
         import datasets
 
         span = {"start": datasets.Value("int32"), "end": datasets.Value("int32"), "label": datasets.Value("string")}
-        columns: dict[str, Any] = {
-            "tokens": [list(t) for t in self.tokens],
-            "spans": [[{"start": e[0], "end": e[1], "label": e[2]} for e in ents if not is_fragmented(e)]
-                      for ents in self.entities],
-        }
-        features: dict[str, Any] = {"tokens": datasets.Sequence(datasets.Value("string")), "spans": [span]}
+        columns: dict[str, Any] = {"text": list(self.texts)} if self.texts is not None else {
+            "tokens": [list(t) for t in self.tokens]}
+        columns["spans"] = [[{"start": e[0], "end": e[1], "label": e[2]} for e in ents if not is_fragmented(e)]
+                            for ents in self.entities]
+        string = datasets.Value("string")
+        features: dict[str, Any] = {"text": string} if self.texts is not None else {
+            "tokens": datasets.Sequence(string)}
+        features["spans"] = [span]
         if self.sentence_ids is not None:
             columns["id"] = list(self.sentence_ids)
             features["id"] = datasets.Value("string")
@@ -130,6 +158,18 @@ def check_tokens(tokens: Sequence[Any], source: str) -> None:
     raise AssertionError("no token that is not a string found")
 
 
+def check_texts(texts: Sequence[Any], source: str) -> None:
+    """TypeError naming the first document of a corpus of texts whose text is not a string."""
+    bad = next((s for s, text in enumerate(texts) if not isinstance(text, str)), None)
+    if bad is not None:
+        raise TypeError(f"{source}, sentence {bad}: {texts[bad]!r:.80} is not a text; a corpus of texts holds one "
+                        "string a document")
+
+
+UNITS = ("tokens", "characters")
+"""What a corpus's offsets count."""
+
+
 def _repeated(ids: Sequence[Any]) -> Any:
     """The first sentence id given twice, or None."""
     seen = set()
@@ -140,37 +180,74 @@ def _repeated(ids: Sequence[Any]) -> Any:
     return None
 
 
-def align(references: Corpus, predictions: Corpus) -> Corpus:
-    """Predictions reordered to the references' sentences, checked token by token.
+def _first_difference(a: Sequence[Any], b: Sequence[Any]) -> int:
+    """The first position where two sequences differ (the shorter one's length when one starts the other)."""
+    return next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
 
-    Sentences are paired by sentence id when both corpora carry ids, otherwise by
-    order.
+
+def paired_order(references: Corpus, predictions: Corpus) -> list[int]:
+    """For each reference sentence (document), the index of its prediction: by id when both corpora carry ids,
+    otherwise by order.
 
     Raises:
-        ValueError: a sentence missing on either side, a different number of
-            sentences, or different tokens; the message names the sentence.
+        ValueError: an id given twice, a sentence missing on either side, a different number of sentences.
     """
+    word = references.sentence_word
     order = list(range(len(predictions)))
     if references.sentence_ids is not None and predictions.sentence_ids is not None:
         for corpus in (references, predictions):
             twice = _repeated(corpus.sentence_ids)  # type: ignore[arg-type]
             if twice is not None:
-                raise ValueError(f"{corpus.source}: sentence id {twice!r} is given to two sentences; "
-                                 "sentences are paired by id, so each needs its own")
+                raise ValueError(f"{corpus.source}: {word} id {twice!r} is given to two {word}s; "
+                                 f"{word}s are paired by id, so each needs its own")
         index = {sid: i for i, sid in enumerate(predictions.sentence_ids)}
         missing = [sid for sid in references.sentence_ids if sid not in index]
         if missing:
-            raise ValueError(f"{predictions.source}: no prediction for sentence id {missing[0]!r} "
-                             f"({len(missing)} gold sentences missing)")
+            raise ValueError(f"{predictions.source}: no prediction for {word} id {missing[0]!r} "
+                             f"({len(missing)} gold {word}s missing)")
+        known = set(references.sentence_ids)
+        extra = [sid for sid in predictions.sentence_ids if sid not in known]
+        if extra:
+            raise ValueError(f"{predictions.source}: {word} id {extra[0]!r} is not in {references.source} "
+                             f"({len(extra)} predicted {word}s without gold)")
         order = [index[sid] for sid in references.sentence_ids]
     if len(order) != len(references):
-        raise ValueError(f"{references.source} has {len(references)} sentences but {predictions.source} has "
-                         f"{len(predictions)}; they must align sentence by sentence")
+        raise ValueError(f"{references.source} has {len(references)} {word}s but {predictions.source} has "
+                         f"{len(predictions)}; they must align {word} by {word}")
+    return order
+
+
+def align(references: Corpus, predictions: Corpus) -> Corpus:
+    """Predictions reordered to the references' sentences (:func:`paired_order`), checked token by token
+    (texts character by character).
+
+    Raises:
+        ValueError: as :func:`paired_order`; different tokens or texts, a corpus of texts against one of
+            tokens; the message names the sentence (its id when known).
+    """
+    if references.unit != predictions.unit:
+        raise ValueError(
+            f"{predictions.source} holds {predictions.unit} but {references.source} holds {references.unit}: "
+            "score them with nested_span_f1.align.score_text, which projects the character spans onto the tokens "
+            "and counts every boundary that falls inside a token"
+        )
+    word = references.sentence_word
+    order = paired_order(references, predictions)
     for s, p in enumerate(order):
-        gold, pred = list(references.tokens[s]), list(predictions.tokens[p])
+        name = f"{word} {s}" + (f" (id {references.sentence_ids[s]!r})" if references.sentence_ids else "")
+        gold, pred = references.tokens[s], predictions.tokens[p]
+        if references.texts is not None:
+            if gold != pred:
+                at = _first_difference(gold, pred)
+                raise ValueError(
+                    f"{name}: texts differ at character {at} ({len(gold)} gold characters, {len(pred)} predicted; "
+                    f"gold {gold[at:at + 10]!r}, predicted {pred[at:at + 10]!r}); a prediction is scored only "
+                    "against the text it was made on"
+                )
+            continue
+        gold, pred = list(gold), list(pred)
         if gold != pred:
-            name = f"sentence {s}" + (f" (id {references.sentence_ids[s]!r})" if references.sentence_ids else "")
-            at = next((k for k, (a, b) in enumerate(zip(gold, pred)) if a != b), min(len(gold), len(pred)))
+            at = _first_difference(gold, pred)
             raise ValueError(
                 f"{name}: tokens differ at position {at} ({len(gold)} gold tokens, {len(pred)} predicted; "
                 f"gold {gold[at:at + 3]!r}, predicted {pred[at:at + 3]!r}); both files must hold the same sentences"
@@ -182,4 +259,5 @@ def align(references: Corpus, predictions: Corpus) -> Corpus:
     docs = [predictions.doc_ids[p] for p in order] if predictions.doc_ids is not None else None
     places = [predictions.places[p] for p in order] if predictions.places is not None else None
     return Corpus([predictions.tokens[p] for p in order], pick, ids, docs, predictions.format,
-                  predictions.conversion, predictions.source, places, checked=True)
+                  predictions.conversion, predictions.source, places, predictions.unit, predictions.notes,
+                  checked=True)

@@ -3,14 +3,16 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from . import blocks as tx
+from . import pipeline as pl
 from . import records as js
+from . import text as ts
 from .columns import PathLike, read_text, text_lines
 from .corpus import Corpus
 
@@ -26,6 +28,8 @@ class Format:
     used_by: str
     record_lines: int | None = None
     """Lines of one record in a line-based format (jsonl, text blocks), read in batches; None for a json list."""
+    unit: str = "tokens"
+    """What its offsets count: ``tokens``, or ``characters`` of each document's text."""
 
     def describe(self) -> str:
         """``name: tools that write it, how ends count``, for messages and listings."""
@@ -33,7 +37,7 @@ class Format:
 
     def example(self) -> str:
         """The format's text for one sentence with two nested spans, as :func:`write_corpus` writes it."""
-        return self.write(EXAMPLE)
+        return self.write(EXAMPLE_TEXT if self.unit == "characters" else EXAMPLE)
 
 
 FORMATS: dict[str, Format] = {f.name: f for f in (
@@ -45,12 +49,22 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("shibuya", tx.read_shibuya, tx.write_shibuya, "exclusive", "Shibuya & Hovy 2020 (3-line text blocks)", 3),
     Format("lu_roth", tx.read_lu_roth, tx.write_lu_roth, "exclusive", "Lu & Roth 2015, Muis & Lu 2017 (4-line text)", 4),
     Format("pyramid", js.read_pyramid, js.write_pyramid, "exclusive", "Pyramid (json list)"),
+    Format("text", ts.read_text_spans, ts.write_text_spans, "exclusive, in characters",
+           "text spans: spaCy, GLiNER, Spark NLP, brat exports (jsonl of text and character offsets)", 1, "characters"),
+    Format("pipeline", pl.read_pipeline, pl.write_pipeline, "exclusive, in characters",
+           "transformers' token-classification pipeline, aggregated or not (jsonl of text and its output)", 1,
+           "characters"),
 )}
 
 EXAMPLE = Corpus([["IL-2", "gene", "expression"]], [[(0, 2, "DNA"), (0, 1, "protein")]], ["s1"], source="example")
 """The sentence :meth:`Format.example` writes: "IL-2 gene" is DNA, "IL-2" inside it a protein."""
 
+EXAMPLE_TEXT = Corpus(["IL-2 gene expression"], [[(0, 9, "DNA"), (0, 4, "protein")]], ["s1"], source="example",
+                      unit="characters")
+""":data:`EXAMPLE` as a text, the tokens joined by spaces: what the formats of character offsets write."""
+
 ALIASES = {
+    "text_spans": "text", "spacy_jsonl": "text", "gliner": "text", "token_classification": "pipeline",
     "jsonl": "oneie", "cnn_nested_ner": "oneie", "locate_and_label": "triaffine", "spert": "triaffine",
     "diffusionner": "triaffine", "yu2020": "biaffine", "muis_lu": "lu_roth",
 }
@@ -72,9 +86,19 @@ def aliases_of(name: str) -> list[str]:
     return [alias for alias, target in ALIASES.items() if target == name]
 
 
+def _text_kind(records: Iterable[Any]) -> str:
+    """``pipeline`` when the first entity of the text records is a pipeline item (``entity_group`` or ``entity``),
+    else ``text``."""
+    entity: Any = next((e for r in records if isinstance(r, dict) and isinstance(r.get("entities"), list)
+                        for e in r["entities"]), {})
+    return "pipeline" if isinstance(entity, dict) and ("entity_group" in entity or "entity" in entity) else "text"
+
+
 def _json_kind(first: Any) -> str | None:
     if not isinstance(first, dict):
         return None
+    if "text" in first and "entities" in first:
+        return "text"
     if "sentences" in first and "ners" in first:
         return "biaffine"
     if "tokens" in first and "entity_mentions" in first:
@@ -90,6 +114,15 @@ def _list_kind(items: list[Any]) -> str | None:
         return kind
     mention: Any = next((m for i in items for m in i["entities"]), {})
     return "pyramid" if isinstance(mention, dict) and "span" in mention else "triaffine"
+
+
+def _json_lines(lines: list[str]) -> Iterator[Any]:
+    """The json value of each line that holds one (a line that does not parse is left to the reader to name)."""
+    for line in lines:
+        try:
+            yield json.loads(line)
+        except json.JSONDecodeError:
+            continue
 
 
 class UnknownFormat(ValueError):
@@ -116,8 +149,11 @@ def detect_format(text: str, source: str = "file") -> str:
         except RecursionError:
             raise ValueError(f"{source}: json nested too deeply for Python's json reader") from None
     elif stripped.startswith("{"):
+        lines = stripped.splitlines()
         try:
-            kind = _json_kind(json.loads(stripped.splitlines()[0]))
+            kind = _json_kind(json.loads(lines[0]))
+            if kind == "text":
+                kind = _text_kind(_json_lines(lines))
         except json.JSONDecodeError:
             kind = None
         except RecursionError:

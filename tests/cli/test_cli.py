@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from nested_span_f1 import __version__, score_lenient, tags_to_spans
+from nested_span_f1.align import join_tokens
 from nested_span_f1.cli.commands import inputs
 from nested_span_f1.cli.commands.inputs import read_delimiter
 from nested_span_f1.cli.main import COMMANDS, main
 from nested_span_f1.core.matching import DuplicateSpanWarning
-from nested_span_f1.formats import ALIASES, FORMATS, Corpus, read_corpus, write_corpus
+from nested_span_f1.formats import ALIASES, FORMATS, Corpus, get_format, read_corpus, write_corpus
 from nested_span_f1.formats.columns import read_columns
 
 SAMPLES = Path(inputs.__file__).resolve().parents[2] / "sample_data"
@@ -94,6 +95,8 @@ def test_messages_count_sentences_tokens_and_lines_from_one(tmp_path, capsys):
 @pytest.mark.parametrize("name", [*FORMATS, *ALIASES])
 def test_every_format_name_and_alias_works_on_the_command_line(name, tmp_path, capsys):
     gold = read_corpus(SAMPLES / "nested.gold.jsonl")
+    if get_format(name).unit == "characters":
+        gold = join_tokens(gold)
     path = tmp_path / "gold.txt"
     write_corpus(gold, path, name)
     code, out, err = _run(capsys, "nested", "--gold", path, "--pred", path, "--gold-format", name,

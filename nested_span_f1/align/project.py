@@ -1,0 +1,184 @@
+"""Between tokens and characters: locate tokens in a text, and move spans from one unit to the other.
+
+Tokens to characters is exact: a token span ``(i, j)`` covers the characters
+from token ``i``'s start to token ``j - 1``'s end. Characters to tokens is not
+always possible, and never done silently: each character span is *placed*
+against the tokens, in one of these categories:
+
+* ``aligned``: both boundaries are token boundaries (start at a token's start,
+  end at a token's end);
+* ``boundary_inside_token``: a boundary falls strictly inside a token;
+* ``boundary_between_tokens``: no boundary is inside a token, but one is not at
+  a token's edge either (it is in the whitespace between tokens, or before the
+  first, after the last);
+* ``no_token``: snapping was asked for, and no token is left for the span (it
+  covers whitespace only, or, contracted, lies inside one token).
+
+By default a span that is not aligned keeps its characters, so it cannot match a
+span made of tokens. ``snap`` moves its boundaries to token boundaries as
+spaCy's ``Doc.char_span(alignment_mode=...)`` does: ``"expand"`` to every token
+it overlaps, ``"contract"`` to the tokens wholly inside it. A span snapped is
+``aligned`` afterwards and counted as moved. A discontinuous entity is placed
+fragment by fragment; its category is the worst of its fragments'.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from itertools import accumulate
+from typing import Any, NamedTuple
+
+from ..core.entities import is_fragmented
+from ..formats.corpus import Corpus
+
+Offsets = Sequence[tuple[int, int]]
+"""``(start, end)`` character offsets of each token of a text, in order."""
+
+CATEGORIES = ("aligned", "boundary_inside_token", "boundary_between_tokens", "no_token")
+"""Where a character span falls against tokens, from best to worst."""
+
+SNAPS = (None, "expand", "contract")
+
+
+def joined_offsets(tokens: Sequence[str]) -> list[tuple[int, int]]:
+    """The offsets of tokens in ``" ".join(tokens)``."""
+    starts = list(accumulate((len(t) + 1 for t in tokens[:-1]), initial=0))
+    return [(start, start + len(token)) for start, token in zip(starts, tokens)]
+
+
+def locate_tokens(tokens: Sequence[str], text: str, where: str = "text") -> list[tuple[int, int]]:
+    """The offsets of ``tokens`` found one after the other in ``text``, with only whitespace around them.
+
+    Raises:
+        ValueError: an empty token, a token that is not where the text goes on, or text left after the last
+            token; the message starts with ``where`` and names the token and the character.
+
+    >>> locate_tokens(["New", "York", "."], "New York.")
+    [(0, 3), (4, 8), (8, 9)]
+    """
+    if text == " ".join(tokens) and all(tokens):
+        return joined_offsets(tokens)
+    offsets, position, n = [], 0, len(text)
+    for t, token in enumerate(tokens):
+        while position < n and text[position].isspace():
+            position += 1
+        if not token or not text.startswith(token, position):
+            raise ValueError(f"{where}: token {t} ({token!r}) is not found at character {position} of the text "
+                             f"(which reads {text[position:position + 20]!r} there); the tokens must spell the text, "
+                             "whitespace aside")
+        offsets.append((position, position + len(token)))
+        position += len(token)
+    if text[position:].strip():
+        raise ValueError(f"{where}: the text goes on after the last token at character {position} "
+                         f"({text[position:position + 20]!r}); the tokens must spell the text, whitespace aside")
+    return offsets
+
+
+def to_characters(entities: Sequence[Any], offsets: Offsets) -> list[Any]:
+    """Token entities (spans and discontinuous ones) as character entities over the tokens' offsets."""
+    out: list[Any] = []
+    for entity in entities:
+        if is_fragmented(entity):
+            pieces = tuple((offsets[start][0], offsets[end - 1][1]) for start, end in entity[0])
+            out.append((pieces, entity[1]))
+        else:
+            out.append((offsets[entity[0]][0], offsets[entity[1] - 1][1], entity[2]))
+    return out
+
+
+def join_tokens(corpus: Corpus) -> Corpus:
+    """A token corpus as a corpus of texts: each sentence's tokens joined by single spaces, its entities in
+    characters. Lossless: :func:`split_text` gives the corpus back."""
+    if corpus.texts is not None:
+        return corpus
+    texts = [" ".join(tokens) for tokens in corpus.tokens]
+    entities = [to_characters(ents, joined_offsets(list(tokens))) for tokens, ents in zip(corpus.tokens, corpus.entities)]
+    return Corpus(texts, entities, corpus.sentence_ids, corpus.doc_ids, "text",
+                  f"{corpus.format or 'tokens'} tokens joined by single spaces; token offsets turned into characters",
+                  corpus.source, corpus.places, "characters", corpus.notes, checked=True)
+
+
+class Placement(NamedTuple):
+    """A character entity placed against tokens: the entity (snapped when asked), its category, and in tokens
+    (None unless aligned)."""
+
+    entity: Any
+    category: str
+    moved: bool
+    tokens: Any
+
+
+class Grid:
+    """The token boundaries of one text, for placing character spans."""
+
+    def __init__(self, offsets: Offsets) -> None:
+        self.starts = [start for start, _ in offsets]
+        self.ends = [end for _, end in offsets]
+
+    def _boundary(self, position: int, is_start: bool) -> tuple[str, int]:
+        """``(category, token index)`` of one boundary: the index of the token it starts (or ends) when aligned."""
+        edges = self.starts if is_start else self.ends
+        k = bisect_left(edges, position)
+        if k < len(edges) and edges[k] == position:
+            return "aligned", k
+        if is_start:
+            j = bisect_right(self.starts, position) - 1
+            inside = j >= 0 and position < self.ends[j]
+        else:
+            j = bisect_left(self.ends, position)
+            inside = j < len(self.ends) and self.starts[j] < position
+        return ("boundary_inside_token" if inside else "boundary_between_tokens"), -1
+
+    def place_piece(self, start: int, end: int, snap: str | None) -> tuple[str, tuple[int, int] | None, bool]:
+        """Category, token span (None when not aligned after snapping) and whether snapping moved it."""
+        start_kind, first = self._boundary(start, True)
+        end_kind, last = self._boundary(end, False)
+        if start_kind == end_kind == "aligned":
+            return "aligned", (first, last + 1), False
+        kind = max(start_kind, end_kind, key=CATEGORIES.index)
+        if snap is None:
+            return kind, None, False
+        if snap == "expand":
+            first, last = bisect_right(self.ends, start), bisect_left(self.starts, end) - 1
+        else:
+            first, last = bisect_left(self.starts, start), bisect_right(self.ends, end) - 1
+        if first > last:
+            return "no_token", None, False
+        return "aligned", (first, last + 1), True
+
+    def place(self, entity: Any, snap: str | None) -> Placement:
+        """Place a character span or discontinuous entity (see the module docstring)."""
+        if not is_fragmented(entity):
+            kind, span, moved = self.place_piece(entity[0], entity[1], snap)
+            if span is None:
+                return Placement(entity, kind, False, None)
+            moved_entity = (self.starts[span[0]], self.ends[span[1] - 1], entity[2]) if moved else entity
+            return Placement(moved_entity, kind, moved, (span[0], span[1], entity[2]))
+        placed = [self.place_piece(start, end, snap) for start, end in entity[0]]
+        worst = max((kind for kind, _, _ in placed), key=CATEGORIES.index)
+        if worst != "aligned":
+            return Placement(entity, worst, False, None)
+        pieces = _merged([span for _, span, _ in placed])  # type: ignore[misc]
+        moved = any(m for _, _, m in placed)
+        chars = tuple((self.starts[a], self.ends[b - 1]) for a, b in pieces)
+        tokens: Any = (pieces[0][0], pieces[0][1], entity[1]) if len(pieces) == 1 else (tuple(pieces), entity[1])
+        character: Any = (chars[0][0], chars[0][1], entity[1]) if len(chars) == 1 else (chars, entity[1])
+        return Placement(character if moved else entity, "aligned", moved, tokens)
+
+
+def _merged(pieces: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Token fragments sorted, with overlapping or touching ones merged (snapping can make them meet)."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(pieces):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
+
+
+def check_snap(snap: Any) -> str | None:
+    """``snap`` checked: None, ``"expand"`` or ``"contract"``."""
+    if snap not in SNAPS:
+        raise ValueError(f"snap must be None (keep the characters), 'expand' or 'contract', got {snap!r}")
+    return snap

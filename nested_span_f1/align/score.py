@@ -1,0 +1,295 @@
+"""Score text spans: pair documents, project one side onto the other's tokens when needed, count every decision.
+
+:func:`score_text` reads as the steps it runs:
+
+1. pair documents by id (or order) and check that both sides hold the same
+   text (:func:`pair_texts`); a side of tokens is located in the other side's
+   text and its spans turned into characters, exactly;
+2. trim whitespace at span edges when asked (``trim``), counting the spans changed;
+3. place the character side's spans against the token side's tokens
+   (:mod:`.project`), snapping them when asked (``snap``), counting each category;
+4. score both sides in characters with the metric asked for, through the same
+   core matcher and counts as token spans (``exact``: the flat exact-match
+   scores; ``lenient``; ``nested``);
+5. add the ``alignment`` report: every predicted span in exactly one category
+   (``matched``, ``spurious``, ``duplicate``, or one that kept it from matching:
+   ``boundary_inside_token``, ``boundary_between_tokens``, ``no_token``), every
+   gold span likewise (``matched``, ``missed``, ``duplicate``, ...), the spans
+   trimmed and snapped, and examples of each span that could not be aligned.
+"""
+from __future__ import annotations
+
+import os
+import warnings
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+from ..core.entities import check_entities, fragment_arrays
+from ..core.matching import DuplicateSpanWarning, match_exact
+from ..core.scores import ZeroDivision, summarize
+from ..formats import Corpus, align, read_corpus
+from ..formats.corpus import paired_order
+from ..lenient.score import score_lenient
+from ..nested.score import count_entities, summarize_nested
+from .project import CATEGORIES, Grid, check_snap, join_tokens, locate_tokens, to_characters
+from .trim import trim_entities
+
+Source = Union[Corpus, str, "os.PathLike[str]"]
+
+METRICS = ("exact", "lenient", "nested")
+
+CHARACTER_LENGTH_BINS = (1, 5, 10, 20, 40)
+"""Lower edges of the nested metric's span-length buckets for text spans: 1-4, 5-9, 10-19, 20-39, 40+ characters."""
+
+SIDES = ("predictions", "references")
+
+
+@dataclass
+class Report:
+    """What pairing and projecting did to each side: categories, trimmed and snapped spans, examples."""
+
+    projected: str = ""
+    """The side placed against the other side's tokens ("" when both sides are texts)."""
+    snap: str | None = None
+    trim: bool = False
+    categories: dict[str, Counter[str]] = field(default_factory=lambda: {side: Counter() for side in SIDES})
+    trimmed: Counter[str] = field(default_factory=Counter)
+    snapped: Counter[str] = field(default_factory=Counter)
+    examples: list[dict[str, Any]] = field(default_factory=list)
+    limit: int = 5
+    """Examples kept per side and category."""
+
+    def example(self, side: str, category: str, ident: str, text: str, entity: Any) -> None:
+        if self.categories[side][category] > self.limit:
+            return
+        start, end = (entity[0][0][0], entity[0][-1][1]) if len(entity) == 2 else (entity[0], entity[1])
+        self.examples.append({
+            "side": side, "id": ident, "category": category,
+            "span": [list(map(list, entity[0])), entity[1]] if len(entity) == 2 else list(entity),
+            "text": text[start:end], "context": text[max(0, start - 20):end + 20],
+        })
+
+
+@dataclass(frozen=True)
+class TextPair:
+    """Both sides in characters over the same texts, paired document by document, and the report so far.
+
+    ``predictions`` and ``references`` hold every entity (those not aligned keep
+    their characters); ``unaligned`` the entities of each side that could not be
+    aligned to the other side's tokens (they can never match).
+    """
+
+    texts: list[str]
+    ids: list[str]
+    predictions: list[Sequence[Any]]
+    references: list[Sequence[Any]]
+    unaligned: dict[str, list[list[Any]]]
+    report: Report
+
+    @property
+    def lengths(self) -> list[int]:
+        return [len(text) for text in self.texts]
+
+
+def _read(source: Source, side: str) -> Corpus:
+    if isinstance(source, Corpus):
+        return source
+    if isinstance(source, (str, os.PathLike)):
+        return read_corpus(source)
+    raise TypeError(f"{side}: expected a Corpus or a file path, got {type(source).__name__}")
+
+
+def _ids(corpus: Corpus) -> list[str]:
+    return list(corpus.sentence_ids) if corpus.sentence_ids is not None else [str(s) for s in range(len(corpus))]
+
+
+def pair_texts(predictions: Source, references: Source, *, trim: bool = False, snap: str | None = None,
+               examples: int = 5) -> TextPair:
+    """Pair two sides (corpora or files) as texts; see the module docstring.
+
+    Two corpora of texts must hold the same text in each document; a corpus of
+    tokens against one of texts is located in its texts (the tokens must spell
+    the text, whitespace aside); two corpora of tokens are both joined by spaces.
+
+    Raises:
+        ValueError: documents missing on either side or given twice, texts that
+            differ (naming the id and the first differing character), tokens not
+            found in the text, ``snap`` without a side of tokens.
+    """
+    snap = check_snap(snap)
+    pred, ref = _read(predictions, "predictions"), _read(references, "references")
+    if pred.unit == ref.unit == "tokens":
+        pred, ref = join_tokens(pred), join_tokens(ref)
+    if snap is not None and pred.unit == ref.unit:
+        raise ValueError(f"snap={snap!r} moves character spans to token boundaries, but both sides are texts; "
+                         "give one side as tokens, or leave snap out")
+    report = Report(snap=snap, trim=trim, limit=examples)
+    ids = _ids(ref)
+    texts: list[str]
+    sides: dict[str, list[Sequence[Any]]]
+    unaligned: dict[str, list[list[Any]]]
+    if pred.unit == ref.unit:
+        texts = list(ref.texts)  # type: ignore[arg-type]
+        sides = {"predictions": list(align(ref, pred).entities), "references": list(ref.entities)}
+        unaligned = {side: [[] for _ in texts] for side in SIDES}
+        if trim:
+            for side in SIDES:
+                sides[side] = [_trimmed(report, side, text, ents) for text, ents in zip(texts, sides[side])]
+        return TextPair(texts, ids, sides["predictions"], sides["references"], unaligned, report)
+    order = paired_order(ref, pred)
+    characters, tokens = ("predictions", "references") if pred.unit == "characters" else ("references", "predictions")
+    report.projected = characters
+    texts, sides, unaligned = [], {side: [] for side in SIDES}, {side: [] for side in SIDES}
+    for s, p in enumerate(order):
+        text = pred.tokens[p] if characters == "predictions" else ref.tokens[s]
+        words = ref.tokens[s] if tokens == "references" else pred.tokens[p]
+        where = f"{ref.sentence_word} {s} (id {ids[s]!r})" if ref.sentence_ids is not None else f"document {s}"
+        offsets = locate_tokens(list(words), str(text), where)
+        entities = {"predictions": pred.entities[p], "references": ref.entities[s]}
+        sides[tokens].append(to_characters(entities[tokens], offsets))
+        unaligned[tokens].append([])
+        grid, kept, lost = Grid(offsets), [], []
+        for entity in _trimmed(report, characters, str(text), entities[characters]):
+            placed = grid.place(entity, snap)
+            report.categories[characters][placed.category] += placed.category != "aligned"
+            report.snapped[characters] += placed.moved
+            if placed.category != "aligned":
+                lost.append(placed.entity)
+                report.example(characters, placed.category, ids[s], str(text), placed.entity)
+            kept.append(placed.entity)
+        sides[characters].append(kept)
+        unaligned[characters].append(lost)
+        texts.append(str(text))
+    return TextPair(texts, ids, sides["predictions"], sides["references"], unaligned, report)
+
+
+def _trimmed(report: Report, side: str, text: str, entities: Sequence[Any]) -> list[Any]:
+    if not report.trim:
+        return list(entities)
+    out, changed = trim_entities(text, entities)
+    report.trimmed[side] += changed
+    return out
+
+
+def _exact_hits(pair: TextPair) -> dict[str, dict[str, int]]:
+    """Matched, duplicate and other distinct spans of each side, over the spans that could be aligned."""
+    sides = {}
+    for side in SIDES:
+        kept = [[e for e in ents if e not in lost] if lost else ents
+                for ents, lost in zip(getattr(pair, side), pair.unaligned[side])]
+        sides[side] = check_entities(kept, pair.lengths, side)
+    with warnings.catch_warnings():
+        # the metric warns about duplicates once; this second look only counts them
+        warnings.simplefilter("ignore", DuplicateSpanWarning)
+        spans = match_exact(sides["predictions"].spans, sides["references"].spans)
+        fragments = match_exact(*fragment_arrays(sides["predictions"].fragmented, sides["references"].fragmented))
+    out = {}
+    for side, other in (("predictions", "spurious"), ("references", "missed")):
+        tp = spans.counts().total.tp + fragments.counts().total.tp
+        distinct = len(getattr(spans, side)) + len(getattr(fragments, side))
+        given = len(sides[side].spans) + len(sides[side].fragmented)
+        out[side] = {"matched": tp, other: distinct - tp, "duplicate": given - distinct}
+    return out
+
+
+def alignment(pair: TextPair) -> dict[str, Any]:
+    """The ``alignment`` entry of a result: categories per side (they add up to the spans given), spans trimmed
+    and snapped, examples of the spans not aligned."""
+    report, hits = pair.report, _exact_hits(pair)
+    out: dict[str, Any] = {"projected": report.projected or None, "snap": report.snap, "trim": report.trim}
+    for side in SIDES:
+        counts = {**hits[side], **{c: report.categories[side][c] for c in CATEGORIES[1:]}}
+        out[side] = {**counts, "total": sum(len(ents) for ents in getattr(pair, side))}
+        out[f"trimmed_{side}"] = report.trimmed[side]
+        out[f"snapped_{side}"] = report.snapped[side]
+    out["examples"] = list(report.examples)
+    return out
+
+
+def _exact(pair: TextPair, zero_division: ZeroDivision, **options: Any) -> dict[str, Any]:
+    counts = count_entities(check_entities(pair.predictions, pair.lengths, "predictions"),
+                            check_entities(pair.references, pair.lengths, "references")).counts
+    result = summarize(counts, zero_division)
+    del result["overall_accuracy"]
+    return result
+
+
+def _nested(pair: TextPair, zero_division: ZeroDivision, **options: Any) -> dict[str, Any]:
+    options.setdefault("length_bins", CHARACTER_LENGTH_BINS)
+    counts = count_entities(check_entities(pair.predictions, pair.lengths, "predictions"),
+                            check_entities(pair.references, pair.lengths, "references"), **options)
+    return summarize_nested(counts, zero_division)
+
+
+def _lenient(pair: TextPair, zero_division: ZeroDivision, **options: Any) -> dict[str, Any]:
+    pred = check_entities(pair.predictions, pair.lengths, "predictions")
+    ref = check_entities(pair.references, pair.lengths, "references")
+    result = score_lenient(pred.spans, ref.spans, zero_division=zero_division, **options)
+    # the lenient metric scores contiguous spans; say how many discontinuous entities it left out
+    skipped = {"unscored_discontinuous_references": len(ref.fragmented),
+               "unscored_discontinuous_predictions": len(pred.fragmented)}
+    return {**result, **{key: value for key, value in skipped.items() if value}}
+
+
+SCORERS: dict[str, Callable[..., dict[str, Any]]] = {"exact": _exact, "lenient": _lenient, "nested": _nested}
+
+
+def score_pair(pair: TextPair, metric: str = "nested", *, zero_division: ZeroDivision = "warn",
+               **options: Any) -> dict[str, Any]:
+    """The metric's result for a :class:`TextPair`, with its ``alignment`` report."""
+    if metric not in SCORERS:
+        raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
+    result = SCORERS[metric](pair, zero_division, **options)
+    result["alignment"] = alignment(pair)
+    return result
+
+
+def score_text(
+    predictions: Source,
+    references: Source,
+    *,
+    metric: str = "nested",
+    trim: bool = False,
+    snap: str | None = None,
+    zero_division: ZeroDivision = "warn",
+    examples: int = 5,
+    **options: Any,
+) -> dict[str, Any]:
+    """Scores of character spans (or of token spans against character spans), every alignment decision counted.
+
+    Args:
+        predictions, references: a :class:`~nested_span_f1.formats.Corpus` or a
+            file any reader takes (text spans, pipeline output, brat, a DocBin,
+            or token formats); documents are paired by id, or by order.
+        metric: ``"exact"`` (flat exact-match scores: per type, micro, macro,
+            weighted, untyped), ``"lenient"`` (MUC / SemEval-2013 schemes) or
+            ``"nested"`` (exact scores with the nested, depth, length breakdowns;
+            lengths in characters).
+        trim: trim whitespace at the edges of both sides' spans first (the result
+            says how many changed).
+        snap: when one side is tokens, move the other side's spans that are not on
+            token boundaries: ``"expand"`` or ``"contract"`` (spaCy's alignment
+            modes); None keeps their characters, so they cannot match.
+        zero_division: "warn", 0 or 1.
+        examples: spans shown per side and category that could not be aligned.
+        options: the metric's own options (``partial_weight``, ``min_iou``,
+            ``length_bins``).
+
+    Returns:
+        The metric's result dict with an ``alignment`` entry (see the module docstring).
+
+    >>> from nested_span_f1 import Corpus
+    >>> gold = Corpus([["Peter", "Blackburn", "visited", "Paris"]], [[(0, 2, "PER"), (3, 4, "LOC")]])
+    >>> pred = Corpus(["Peter Blackburn visited Paris"], [[(0, 15, "PER"), (24, 27, "LOC")]], unit="characters")
+    >>> r = score_text(pred, gold, metric="exact", zero_division=0)
+    >>> r["overall_f1"], r["alignment"]["predictions"]["boundary_inside_token"]
+    (0.5, 1)
+    >>> score_text(pred, gold, metric="exact", snap="expand")["overall_f1"]
+    1.0
+    """
+    if metric not in SCORERS:
+        raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
+    pair = pair_texts(predictions, references, trim=trim, snap=snap, examples=examples)
+    return score_pair(pair, metric, zero_division=zero_division, **options)

@@ -1,0 +1,146 @@
+"""Text spans as JSON lines: a document a line, its text and its entities in character offsets.
+
+``{"id": "d1", "text": "Peter lives in Paris.", "entities": [{"start": 0, "end": 5, "label": "PER"}, ...]}``
+
+Offsets are Python string indices (code points), ``end`` exclusive, as
+``text[start:end]`` reads them. A discontinuous entity is
+``{"fragments": [[start, end], ...], "label": ...}`` (brat's ``0 5;10 15``). An
+entity may carry the ``text`` it covers: it is compared with the document's
+text at its offsets and every difference is counted (never refused: it is the
+offsets that are scored). Other keys of an entity (``score``, ``id``) are not
+read. ``id`` is optional; documents without ids are paired by order.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from ..core.caller import warn_caller
+from ..core.entities import is_fragmented
+from .corpus import Corpus
+from .records import field, jsonl_records
+
+Record = tuple[str, Mapping[str, Any]]
+
+
+class TextMismatchWarning(UserWarning):
+    """An entity's own text (a pipeline's ``word``, a mention's ``text``) differs from the document at its offsets."""
+
+
+def text_of(record: Mapping[str, Any], where: str) -> str:
+    """The record's ``text``, checked to be a string."""
+    text = field(record, "text", where)
+    if not isinstance(text, str):
+        raise TypeError(f"{where}: 'text' must be a string, got {text!r:.80}")
+    return text
+
+
+def document_ids(records: Sequence[Record]) -> list[str] | None:
+    """Every record's ``id`` as a string, or None when a record has none."""
+    values = [record.get("id") for _, record in records]
+    return [str(v) for v in values] if all(v is not None for v in values) else None
+
+
+def _entity(item: Any, where: str) -> Any:
+    """A span ``(start, end, label)`` or a discontinuous ``(fragments, label)`` from an entity dict; the
+    offsets are checked by :class:`Corpus` (integers, in range)."""
+    if not isinstance(item, Mapping):
+        raise TypeError(f"{where}: entity {item!r:.80} must be a json object with start, end and label")
+    label = field(item, "label", where)
+    if "fragments" in item:
+        fragments = item["fragments"]
+        if not isinstance(fragments, list):
+            raise TypeError(f"{where}: entity {item!r:.80} needs fragments as a list of [start, end] pairs")
+        return tuple(tuple(piece) if isinstance(piece, list) else piece for piece in fragments), label
+    return field(item, "start", where), field(item, "end", where), label
+
+
+def covered_text(text: str, entity: Any) -> str:
+    """The characters an entity covers; a discontinuous entity's fragments joined by a space, as brat writes them."""
+    if is_fragmented(entity):
+        return " ".join(text[start:end] for start, end in entity[0])
+    return text[entity[0]:entity[1]]
+
+
+class Mismatches:
+    """Entities whose own text differs from the document at their offsets: counted, the first one kept to show."""
+
+    def __init__(self, what: str) -> None:
+        self.what, self.count, self.first = what, 0, ""
+
+    def check(self, claimed: Any, found: str, where: str, same: Any = None) -> None:
+        if claimed is None or claimed == found or (same is not None and same(claimed, found)):
+            return
+        self.count += 1
+        if not self.first:
+            self.first = f"{where}: {self.what} {claimed!r}, text {found!r}"
+
+    def report(self, conversion: str, key: str) -> tuple[str, dict[str, int]]:
+        """The reader's conversion line and notes, with a warning when anything differed."""
+        if not self.count:
+            return conversion, {}
+        message = f"{self.count} entities whose {self.what} differs from the text at their offsets (first: {self.first})"
+        warn_caller(f"{message}; the offsets are scored", TextMismatchWarning)
+        return f"{conversion}; {message}", {key: self.count}
+
+
+def read_text_spans(text: str, source: str = "text", first_line: int = 1) -> Corpus:
+    """Text-span JSON lines (see the module docstring) as a corpus of texts."""
+    records = list(jsonl_records(text, source, first_line))
+    texts, entities = [], []
+    mismatches = Mismatches("text")
+    for where, record in records:
+        document = text_of(record, where)
+        items = field(record, "entities", where)
+        if not isinstance(items, list):
+            raise TypeError(f"{where}: 'entities' must be a list, got {items!r:.80}")
+        spans = [_entity(item, where) for item in items]
+        texts.append(document)
+        entities.append(spans)
+    corpus = Corpus(texts, entities, document_ids(records), None, "text",
+                    "character offsets, end exclusive: kept as they are", source, [w for w, _ in records],
+                    "characters")
+    # offsets are known to be in range now: compare the mentions' own texts
+    for (where, record), document, spans in zip(records, texts, entities):
+        for item, span in zip(record["entities"], spans):
+            mismatches.check(item.get("text"), covered_text(document, span), where)
+    conversion, notes = mismatches.report(corpus.conversion, "mention_text_mismatches")
+    if not notes:
+        return corpus
+    return Corpus(corpus.tokens, corpus.entities, corpus.sentence_ids, None, corpus.format, conversion, source,
+                  corpus.places, "characters", notes, checked=True)
+
+
+def entity_dict(text: str, entity: Any) -> dict[str, Any]:
+    """An entity as the text-span format writes it (with the text it covers)."""
+    if is_fragmented(entity):
+        return {"fragments": [list(piece) for piece in entity[0]], "label": entity[1],
+                "text": covered_text(text, entity)}
+    return {"start": entity[0], "end": entity[1], "label": entity[2], "text": text[entity[0]:entity[1]]}
+
+
+def document_records(corpus: Corpus) -> Iterator[tuple[dict[str, Any], str, Sequence[Any]]]:
+    """``(record, text, entities)`` of each document of a corpus of texts: the record holds its id (the
+    sentence id, or its position) and text."""
+    texts = require_texts(corpus)
+    for s, (document, entities) in enumerate(zip(texts, corpus.entities)):
+        ident = corpus.sentence_ids[s] if corpus.sentence_ids is not None else str(s)
+        yield {"id": ident, "text": document}, document, entities
+
+
+def require_texts(corpus: Corpus) -> Sequence[str]:
+    """The corpus's texts; ValueError for a corpus of tokens (convert it first)."""
+    if corpus.texts is None:
+        raise ValueError(f"{corpus.source} holds tokens, not texts; turn it into texts first "
+                         "(nested-span-f1 convert, or nested_span_f1.align.join_tokens)")
+    return corpus.texts
+
+
+def write_text_spans(corpus: Corpus) -> str:
+    """A corpus of texts as text-span JSON lines (each entity with the text it covers)."""
+    lines = []
+    for record, document, entities in document_records(corpus):
+        record["entities"] = [entity_dict(document, e) for e in entities]
+        lines.append(json.dumps(record, ensure_ascii=False) + "\n")
+    return "".join(lines)
