@@ -45,6 +45,7 @@ setup(
         "plots": ["matplotlib>=3.5"],
         "arrow": ["pyarrow>=14"],
         "spark": ["pyspark>=3.5", "pyarrow>=14"],
+        "spacy": ["spacy>=3.8"],
         "app": ["gradio>=5", "evaluate>=0.4.1", "datasets>=2.14", "matplotlib>=3.5"],
         "test": [
             "pytest>=7",
@@ -58,6 +59,7 @@ setup(
             "evaluate>=0.4.1",
             "datasets>=2.14",
             "matplotlib>=3.5",
+            "spacy>=3.8",
             "build>=1",
             "twine>=5",
             "setuptools>=77",

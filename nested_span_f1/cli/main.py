@@ -15,7 +15,8 @@ from .. import __version__
 COMMANDS = ("demo", "score", "conlleval", "nested", "lenient", "benchmark", "table", "formats", "space")
 
 EXTRAS = {"matplotlib": "plots", "evaluate": "evaluate", "datasets": "evaluate", "gradio": "app",
-          "torch": "train", "transformers": "train", "accelerate": "train", "pyarrow": "arrow", "pyspark": "spark"}
+          "torch": "train", "transformers": "train", "accelerate": "train", "pyarrow": "arrow", "pyspark": "spark",
+          "spacy": "spacy"}
 """Optional dependency -> the extra of setup.py that installs it."""
 
 

@@ -8,6 +8,7 @@ from .corpus import Corpus, align
 from .registry import (
     ALIASES,
     FORMATS,
+    PATH_FORMATS,
     Format,
     UnknownFormat,
     detect_format,
@@ -19,6 +20,6 @@ from .registry import (
 )
 
 __all__ = [
-    "ALIASES", "FORMATS", "Corpus", "Format", "UnknownFormat", "align", "detect_format", "get_format",
+    "ALIASES", "FORMATS", "PATH_FORMATS", "Corpus", "Format", "UnknownFormat", "align", "detect_format", "get_format",
     "read_batches", "read_corpus", "read_dataset", "write_corpus",
 ]

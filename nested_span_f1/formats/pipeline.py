@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from .corpus import Corpus
@@ -128,10 +129,7 @@ def read_pipeline(text: str, source: str = "pipeline", first_line: int = 1) -> C
             start, end = item["start"], item["end"]
             mismatches.check(item.get("word"), document[start:end], where, _same_word)
     conversion, notes = mismatches.report(conversion, "pipeline_word_mismatches")
-    if not notes:
-        return corpus
-    return Corpus(corpus.tokens, corpus.entities, corpus.sentence_ids, None, "pipeline", conversion, source,
-                  corpus.places, "characters", notes, checked=True)
+    return replace(corpus, conversion=conversion, notes=notes, checked=True)
 
 
 def write_pipeline(corpus: Corpus) -> str:

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from . import blocks as tx
+from . import brat
 from . import pipeline as pl
 from . import records as js
 from . import text as ts
@@ -172,8 +173,29 @@ def detect_format(text: str, source: str = "file") -> str:
     return kind
 
 
-def read_corpus(path: PathLike, format: str | None = None) -> Corpus:
-    """Read a nested-NER file; ``format`` overrides detection.
+PATH_FORMATS = {
+    "brat": "brat standoff: a folder of .txt and .ann pairs, or one pair (character offsets, discontinuous allowed)",
+    "spacy": "spaCy DocBin (.spacy): doc.ents, or doc.spans[key] for overlapping spans (the spacy extra)",
+}
+"""Formats read from a path rather than a text: a brat folder (or pair), a spaCy DocBin file."""
+
+
+def path_format(path: PathLike) -> str | None:
+    """The path format a path holds, by its shape: a folder or an ``.ann`` file is brat, a ``.spacy`` file a DocBin."""
+    path = Path(path)
+    if path.is_dir() or path.suffix == ".ann":
+        return "brat"
+    if path.suffix == ".spacy":
+        return "spacy"
+    return None
+
+
+def read_corpus(path: PathLike, format: str | None = None, *, types: Collection[str] | None = None,
+                spans_key: str | None = None) -> Corpus:
+    """Read a nested-NER, text-span, brat or spaCy file; ``format`` overrides detection.
+
+    ``types`` keeps brat's ``T`` lines of those types only; ``spans_key`` reads a
+    DocBin's ``doc.spans[spans_key]`` instead of ``doc.ents``.
 
     Raises:
         ValueError: undetectable format, malformed records or bad spans (naming file,
@@ -181,6 +203,13 @@ def read_corpus(path: PathLike, format: str | None = None) -> Corpus:
         OSError: the file cannot be read.
     """
     source = os.fsdecode(path)
+    name = format.lower() if format and format.lower() in PATH_FORMATS else path_format(source) if not format else None
+    if name == "brat":
+        return brat.read_brat(source, types)
+    if name == "spacy":
+        from . import spacy_docs
+
+        return spacy_docs.read_docbin(source, spans_key)
     text = read_text(source)
     name = get_format(format).name if format else detect_format(text, source)
     return FORMATS[name].read(text, source)
@@ -198,9 +227,12 @@ def read_batches(path: PathLike, format: str | None = None, lines: int | None = 
     time (default :data:`BATCH_LINES`; detection looks at the first batch); a json
     list is one value and is read whole, as one corpus. ``progress`` (a progress
     bar's ``update``) is called with the size in bytes of each batch's text as it is
-    read (UTF-8, without a byte-order mark, line ends as read). Raises as
-    :func:`read_corpus`.
+    read (UTF-8, without a byte-order mark, line ends as read). A brat folder or a
+    DocBin is read whole. Raises as :func:`read_corpus`.
     """
+    if (format.lower() in PATH_FORMATS) if format else path_format(os.fsdecode(path)):
+        yield read_corpus(path, format)
+        return
     lines = lines or BATCH_LINES
     source = os.fsdecode(path)
     rest = text_lines(path)
@@ -226,7 +258,10 @@ def read_batches(path: PathLike, format: str | None = None, lines: int | None = 
 
 
 def write_corpus(corpus: Corpus, path: PathLike, format: str = "oneie") -> None:
-    """Write a corpus in ``format`` (default: the OneIE jsonl of CNN_Nested_NER)."""
+    """Write a corpus in ``format`` (default: the OneIE jsonl of CNN_Nested_NER); ``brat`` writes a folder."""
+    if format.lower() == "brat":
+        brat.write_brat(corpus, os.fsdecode(path))
+        return
     Path(os.fsdecode(path)).write_text(get_format(format).write(corpus), encoding="utf-8")
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..core.caller import warn_caller
@@ -106,10 +107,7 @@ def read_text_spans(text: str, source: str = "text", first_line: int = 1) -> Cor
         for item, span in zip(record["entities"], spans):
             mismatches.check(item.get("text"), covered_text(document, span), where)
     conversion, notes = mismatches.report(corpus.conversion, "mention_text_mismatches")
-    if not notes:
-        return corpus
-    return Corpus(corpus.tokens, corpus.entities, corpus.sentence_ids, None, corpus.format, conversion, source,
-                  corpus.places, "characters", notes, checked=True)
+    return replace(corpus, conversion=conversion, notes=notes, checked=True)
 
 
 def entity_dict(text: str, entity: Any) -> dict[str, Any]:

@@ -1,0 +1,177 @@
+"""brat standoff annotation: a ``.txt`` text and its ``.ann`` annotations, in character offsets.
+
+Entities come from ``T`` (text-bound) lines, ``ID<TAB>TYPE START END[;START END...]<TAB>TEXT``:
+one fragment or several (a discontinuous entity), end exclusive, offsets
+counting the characters of the ``.txt`` file as saved (its line ends and any
+byte-order mark included, as brat counts them). ``types`` keeps the ``T`` lines
+of chosen types only (event triggers are ``T`` lines too: ``types={"Protein"}``
+scores the proteins of a BioNLP event corpus). Every other line brat writes is
+read past and counted: ``E`` events, ``R`` relations, ``A``/``M`` attributes,
+``N`` normalisations, ``*`` equivalences, ``#`` notes. The ``TEXT`` of a ``T``
+line is compared with the document at its offsets (fragments joined by a
+space, as brat writes them); a difference is counted and warned about, never
+refused. A document's id is its file name without ``.ann``.
+"""
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from collections.abc import Collection, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from ..core.entities import is_fragmented
+from .columns import _not_utf8
+from .corpus import Corpus
+from .text import Mismatches, covered_text, require_texts
+
+LINE_TYPES = {"T": "text-bound", "E": "events", "R": "relations", "A": "attributes", "M": "attributes",
+              "N": "normalisations", "*": "equivalences", "#": "notes"}
+"""The first character of each kind of ``.ann`` line brat writes."""
+
+_OFFSETS = re.compile(r"^\d+ \d+(?:;\d+ \d+)*$")
+
+
+def _read(path: Path) -> str:
+    """A brat file's text exactly as saved (no line-end translation: offsets count ``\\r`` too)."""
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            return handle.read()
+    except UnicodeDecodeError:
+        raise _not_utf8(path) from None
+
+
+def _text_bound(line: str, where: str, length: int) -> tuple[str, Any, str]:
+    """``(type, entity, claimed text)`` of a ``T`` line; ValueError naming the line when it is malformed or its
+    offsets are out of the text's range."""
+    parts = line.split("\t", 2)
+    if len(parts) < 2 or " " not in parts[1]:
+        raise ValueError(f"{where}: {line!r:.120} is not a text-bound line (ID<TAB>TYPE START END<TAB>TEXT)")
+    kind, offsets = parts[1].split(" ", 1)
+    if not _OFFSETS.match(offsets):
+        raise ValueError(f"{where}: offsets {offsets!r} of {parts[0]} must be 'START END' pairs of integers "
+                         "separated by ';'")
+    pieces = tuple(tuple(map(int, piece.split())) for piece in offsets.split(";"))
+    bad = next((piece for piece in pieces if not piece[0] < piece[1] <= length), None)
+    if bad is not None:
+        raise ValueError(f"{where}: {parts[0]} offsets {bad[0]} {bad[1]} are out of range; they need start < end "
+                         f"<= {length} (the .txt file's length in characters)")
+    entity: Any = (pieces[0][0], pieces[0][1], kind) if len(pieces) == 1 else (pieces, kind)
+    return kind, entity, parts[2] if len(parts) > 2 else ""
+
+
+def ann_pairs(path: str | os.PathLike[str]) -> list[tuple[Path, Path]]:
+    """The ``(.txt, .ann)`` pairs of a brat folder (sorted by name) or of one file of a pair.
+
+    Raises:
+        ValueError: a folder without ``.ann`` files, or an ``.ann`` file without its ``.txt``.
+    """
+    path = Path(path)
+    if path.is_dir():
+        anns = sorted(path.glob("*.ann"))
+        if not anns:
+            raise ValueError(f"{path}: no .ann files; a brat folder holds .txt and .ann pairs")
+    else:
+        anns = [path.with_suffix(".ann")]
+    pairs = []
+    for ann in anns:
+        txt = ann.with_suffix(".txt")
+        for needed in (ann, txt):
+            if not needed.is_file():
+                raise ValueError(f"{needed}: not found; brat annotations come as .txt and .ann pairs")
+        pairs.append((txt, ann))
+    return pairs
+
+
+def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None) -> Corpus:
+    """A brat folder (every ``.ann``/``.txt`` pair in it) or one pair (either file's path) as a corpus of texts.
+
+    Raises:
+        ValueError: a malformed ``T`` line or offsets out of range (naming the file and line), a missing file,
+            bytes that are not UTF-8.
+    """
+    texts, entities, ids, places = [], [], [], []
+    lines_read: Counter[str] = Counter()
+    left_out = Counter[str]()
+    mismatches = Mismatches("text")
+    claims: list[list[tuple[str, str, Any]]] = []
+    for txt, ann in ann_pairs(path):
+        text, found, claimed = _read(txt), [], []
+        for number, line in enumerate(_read(ann).removeprefix("\ufeff").splitlines(), 1):
+            if not line.strip():
+                continue
+            kind = line[0]
+            lines_read[kind if kind in LINE_TYPES else "other"] += 1
+            if kind != "T":
+                continue
+            where = f"{ann}, line {number}"
+            label, entity, said = _text_bound(line, where, len(text))
+            if types is not None and label not in types:
+                left_out[label] += 1
+                continue
+            found.append(entity)
+            claimed.append((where, said, entity))
+        texts.append(text)
+        entities.append(found)
+        ids.append(ann.stem)
+        places.append(f"{ann}")
+        claims.append(claimed)
+    read = ", ".join(f"{n} {k}" for k, n in sorted(lines_read.items()))
+    conversion = f"brat standoff, character offsets: entities from T lines ({read or 'no lines'})"
+    if left_out:
+        conversion += "; T lines of other types left out: " + ", ".join(f"{n} {k}" for k, n in sorted(left_out.items()))
+    corpus = Corpus(texts, entities, ids, ids, "brat", conversion, str(path), places, "characters")
+    for text, claimed in zip(texts, claims):
+        for where, said, entity in claimed:
+            mismatches.check(said, covered_text(text, entity), where)
+    conversion, notes = mismatches.report(conversion, "brat_text_mismatches")
+    return replace(corpus, conversion=conversion, notes=notes, checked=True)
+
+
+def _stem(ident: str, s: int) -> str:
+    """A document's file name: its id, when that is a plain file name."""
+    if not ident or ident in (".", "..") or any(c in ident for c in "/\\\0"):
+        raise ValueError(f"document {s}: id {ident!r} cannot name a brat file; give the documents plain ids")
+    return ident
+
+
+def brat_files(corpus: Corpus) -> dict[str, str]:
+    """File name -> content of a corpus of texts written as brat: ``<id>.txt`` and ``<id>.ann`` per document."""
+    texts: Sequence[str] = require_texts(corpus)
+    files: dict[str, str] = {}
+    for s, (text, ents) in enumerate(zip(texts, corpus.entities)):
+        stem = _stem(corpus.sentence_ids[s] if corpus.sentence_ids is not None else f"doc{s}", s)
+        if f"{stem}.txt" in files:
+            raise ValueError(f"document {s}: id {stem!r} is given twice; each brat document needs its own")
+        lines = []
+        for k, entity in enumerate(ents, 1):
+            pieces = entity[0] if is_fragmented(entity) else ((entity[0], entity[1]),)
+            label = entity[-1]
+            offsets = ";".join(f"{a} {b}" for a, b in pieces)
+            said = covered_text(text, entity)
+            if "\n" in said or "\r" in said:
+                # brat's one-line T lines cannot hold a line end: the fragments are split at each one
+                raise ValueError(f"document {stem!r}: entity {entity!r} covers a line end, which a brat T line "
+                                 "cannot hold; split it into fragments at the line end")
+            lines.append(f"T{k}\t{label} {offsets}\t{said}\n")
+        files[f"{stem}.txt"], files[f"{stem}.ann"] = text, "".join(lines)
+    return files
+
+
+def write_brat(corpus: Corpus, folder: str | os.PathLike[str]) -> None:
+    """Write a corpus of texts as a brat folder (created if needed); an existing file is never written over.
+
+    Raises:
+        ValueError: a file of the folder exists already, an id that is no file name, an entity over a line end.
+    """
+    files = brat_files(corpus)
+    folder = Path(folder)
+    existing = [name for name in files if (folder / name).exists()]
+    if existing:
+        raise ValueError(f"{folder / existing[0]} exists; brat output goes to a new or empty folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, content in files.items():
+        with open(folder / name, "w", encoding="utf-8", newline="") as handle:
+            handle.write(content)

@@ -1,0 +1,46 @@
+"""spaCy ``Doc`` objects and ``DocBin`` files as a corpus of texts (the ``spacy`` extra).
+
+A Doc's entities are ``doc.ents`` (no overlap), or ``doc.spans[key]`` (a span
+group, overlaps allowed) with ``spans_key``; each becomes
+``(span.start_char, span.end_char, span.label_)``, character offsets into
+``doc.text``. A document's id is ``doc.user_data["id"]`` when every Doc has one
+(a DocBin keeps it with ``store_user_data=True``), otherwise documents pair by order.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from .corpus import Corpus
+
+
+def docs_to_corpus(docs: Iterable[Any], spans_key: str | None = None, source: str = "docs") -> Corpus:
+    """spaCy Docs as a corpus of texts (see the module docstring).
+
+    Raises:
+        ValueError: a Doc without the span group ``spans_key``.
+    """
+    texts, entities, ids = [], [], []
+    for d, doc in enumerate(docs):
+        if spans_key is not None and spans_key not in doc.spans:
+            raise ValueError(f"{source}, document {d}: no span group {spans_key!r} (it has "
+                             f"{', '.join(map(repr, doc.spans)) or 'none'})")
+        spans = doc.ents if spans_key is None else doc.spans[spans_key]
+        texts.append(doc.text)
+        entities.append([(span.start_char, span.end_char, span.label_) for span in spans])
+        ids.append(doc.user_data.get("id"))
+    where = "doc.ents" if spans_key is None else f"doc.spans[{spans_key!r}]"
+    known = [str(i) for i in ids] if all(i is not None for i in ids) else None
+    return Corpus(texts, entities, known, None, "spacy", f"spaCy Docs, {where}: character offsets", source,
+                  None, "characters")
+
+
+def read_docbin(path: str | os.PathLike[str], spans_key: str | None = None) -> Corpus:
+    """A ``DocBin`` file (``.spacy``) as a corpus of texts; its Docs are read with a blank vocabulary."""
+    from spacy.tokens import DocBin
+    from spacy.vocab import Vocab
+
+    docs = DocBin().from_disk(Path(path)).get_docs(Vocab())
+    return docs_to_corpus(docs, spans_key, os.fspath(path))

@@ -1,0 +1,156 @@
+"""brat standoff: the two real corpora, every line type, discontinuous entities, and GENIA written as brat."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from nested_span_f1 import Corpus, read_corpus, score_nested, write_corpus
+from nested_span_f1.align import join_tokens, score_text
+from nested_span_f1.formats.brat import read_brat
+from nested_span_f1.formats.text import TextMismatchWarning
+
+CORPORA = {"ncbi-disease": 226, "bionlp-st-2011-ge": 520}
+"""Each real corpus and its number of T lines."""
+
+
+def _t_lines(folder):
+    """(file stem, offsets, text) of every T line, read by plain string splitting."""
+    for ann in sorted(folder.glob("*.ann")):
+        for line in ann.read_text(encoding="utf-8").splitlines():
+            if line.startswith("T"):
+                ident, middle, text = line.split("\t")
+                pieces = [tuple(map(int, p.split())) for p in middle.split(" ", 1)[1].split(";")]
+                yield ann.stem, ident, middle.split(" ", 1)[0], pieces, text
+
+
+@pytest.mark.parametrize("name", sorted(CORPORA))
+def test_real_corpora_read_and_every_t_line_matches_the_text(shared_data, name):
+    folder = shared_data / "brat" / name
+    corpus = read_corpus(folder)
+    assert corpus.format == "brat" and corpus.unit == "characters" and corpus.notes == {}
+    assert sum(map(len, corpus.entities)) == CORPORA[name] == len(list(_t_lines(folder)))
+    texts = dict(zip(corpus.sentence_ids, corpus.texts))
+    for stem, _, _, pieces, text in _t_lines(folder):
+        assert " ".join(texts[stem][a:b] for a, b in pieces) == text
+    result = score_text(folder, folder, zero_division=0)
+    assert result["overall_f1"] == 1.0 and result["tp"] == CORPORA[name]
+
+
+@pytest.mark.parametrize("name", sorted(CORPORA))
+def test_real_corpus_against_a_copy_with_known_changes(shared_data, tmp_path, name):
+    """Every 7th T line dropped, every 11th given an end one character later, every 13th relabelled."""
+    source = shared_data / "brat" / name
+    copy = tmp_path / name
+    shutil.copytree(source, copy)
+    dropped = shifted = relabelled = 0
+    for ann in sorted(copy.glob("*.ann")):
+        text = ann.with_suffix(".txt").read_text(encoding="utf-8")
+        lines, number = [], 0
+        for line in ann.read_text(encoding="utf-8").splitlines():
+            if line.startswith("T"):
+                number += 1
+                ident, middle, said = line.split("\t")
+                label, offsets = middle.split(" ", 1)
+                start, end = map(int, offsets.split())
+                if number % 7 == 0:
+                    dropped += 1
+                    continue
+                if number % 11 == 0 and end < len(text):
+                    shifted += 1
+                    end += 1
+                    said = text[start:end]
+                elif number % 13 == 0:
+                    relabelled += 1
+                    label = "Relabelled"
+                line = f"{ident}\t{label} {start} {end}\t{said}"
+            lines.append(line)
+        ann.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    n = CORPORA[name]
+    assert dropped and shifted and relabelled
+    result = score_text(copy, source, zero_division=0)
+    assert (result["tp"], result["fp"], result["fn"]) == (n - dropped - shifted - relabelled, shifted + relabelled,
+                                                          dropped + shifted + relabelled)
+    assert result["Relabelled"]["precision"] == 0.0
+    lenient = score_text(copy, source, metric="lenient", zero_division=0)
+    assert (lenient["boundary_error"], lenient["type_error"], lenient["missed"]) == (shifted, relabelled, dropped)
+
+
+def test_every_line_type_crlf_discontinuous_and_types(tmp_path):
+    text = "IL-2 gene\r\nexpression in T cells\r\n"
+    (tmp_path / "d1.txt").write_bytes(text.encode())
+    start = text.index("T cells")
+    ann = (f"T1\tDNA 0 9\tIL-2 gene\nT2\tProtein 0 4\tIL-2\nT3\tGene_expression 11 21\texpression\n"
+           f"T4\tCell 0 4;{start} {start + 7}\tIL-2 T cells\n"
+           "E1\tGene_expression:T3 Theme:T2\nA1\tNegation E1\nM1\tSpeculation E1\nR1\tPart Arg1:T2 Arg2:T1\n"
+           "*\tEquiv T1 T2\nN1\tReference T2 UniProt:P60568\tIL2\n#1\tAnnotatorNotes T1\tchecked\n\n")
+    (tmp_path / "d1.ann").write_text(ann, encoding="utf-8")
+    corpus = read_brat(tmp_path)
+    assert corpus.texts == [text] and corpus.sentence_ids == ["d1"]
+    assert corpus.entities == [[(0, 9, "DNA"), (0, 4, "Protein"), (11, 21, "Gene_expression"),
+                                 (((0, 4), (start, start + 7)), "Cell")]]
+    assert "1 #, 1 *, 1 A, 1 E, 1 M, 1 N, 1 R, 4 T" in corpus.conversion
+    proteins = read_corpus(tmp_path / "d1.ann", types={"Protein", "DNA"})
+    assert proteins.entities == [[(0, 9, "DNA"), (0, 4, "Protein")]]
+    assert "left out: 1 Cell, 1 Gene_expression" in proteins.conversion
+    # written back as brat, read again: the same documents (discontinuous entity included)
+    write_corpus(corpus, tmp_path / "out", "brat")
+    back = read_corpus(tmp_path / "out")
+    assert (back.texts, back.entities) == (corpus.texts, corpus.entities)
+    with pytest.raises(ValueError, match="exists; brat output goes to a new or empty folder"):
+        write_corpus(corpus, tmp_path / "out", "brat")
+
+
+@pytest.mark.parametrize(("line", "fragment"), [
+    ("T1\tDNA 0 99\tIL-2", "T1 offsets 0 99 are out of range"),
+    ("T1\tDNA 0 x\tIL-2", "offsets '0 x' of T1"),
+    ("T1\tDNA\tIL-2", "is not a text-bound line"),
+    ("T1\tDNA 4 2\tIL-2", "T1 offsets 4 2 are out of range"),
+])
+def test_malformed_t_lines_are_refused_naming_file_and_line(tmp_path, line, fragment):
+    (tmp_path / "d.txt").write_text("IL-2 gene", encoding="utf-8")
+    (tmp_path / "d.ann").write_text(f"E1\tX:T1\n{line}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"d\.ann, line 2") as raised:
+        read_brat(tmp_path)
+    assert fragment in str(raised.value)
+
+
+def test_a_t_line_whose_text_differs_is_counted_and_missing_files_are_named(tmp_path):
+    (tmp_path / "d.txt").write_text("IL-2 gene", encoding="utf-8")
+    (tmp_path / "d.ann").write_text("T1\tDNA 0 4\tIL-3\n", encoding="utf-8")
+    with pytest.warns(TextMismatchWarning, match="1 entities whose text differs"):
+        assert read_brat(tmp_path).notes == {"brat_text_mismatches": 1}
+    (tmp_path / "e.ann").write_text("", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"e\.txt: not found"):
+        read_brat(tmp_path)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ValueError, match=r"no \.ann files"):
+        read_brat(tmp_path / "empty")
+
+
+def _discontinuous(corpus: Corpus, every: int) -> Corpus:
+    """The corpus with every ``every``-th entity of 3+ tokens made discontinuous (its second token left out)."""
+    out, n = [], 0
+    for spans in corpus.entities:
+        kept = []
+        for start, end, label in spans:
+            n += 1
+            kept.append((((start, start + 1), (start + 2, end)), label) if end - start >= 3 and n % every == 0
+                        else (start, end, label))
+        out.append(kept)
+    return Corpus(corpus.tokens, out, source="genia")
+
+
+def test_genia_with_discontinuous_entities_as_brat_equals_the_w2ner_result(shared_data, tmp_path):
+    genia = read_corpus(shared_data / "genia" / "genia-classic.test.w2ner.json")
+    gold, pred = _discontinuous(genia, 2), _discontinuous(genia, 3)
+    assert gold.discontinuous() > 300 and pred.discontinuous() > 200
+    for name, corpus in (("gold", gold), ("pred", pred)):
+        write_corpus(corpus, tmp_path / f"{name}.json", "w2ner")
+        write_corpus(join_tokens(corpus), tmp_path / name, "brat")
+    tokens = score_nested(read_corpus(tmp_path / "pred.json").entities, read_corpus(tmp_path / "gold.json").entities,
+                          zero_division=0)
+    text = score_text(tmp_path / "pred", tmp_path / "gold", zero_division=0)
+    assert tokens["discontinuous_references"] == gold.discontinuous() and 0.5 < tokens["overall_f1"] < 1
+    assert {k: v for k, v in text.items() if k not in ("by_length", "alignment")} == {
+        k: v for k, v in tokens.items() if k != "by_length"}
