@@ -132,6 +132,18 @@ def read_pipeline(text: str, source: str = "pipeline", first_line: int = 1) -> C
     return replace(corpus, conversion=conversion, notes=notes, checked=True)
 
 
+def pipeline_record(text: str, output: list[Mapping[str, Any]], id: str | None = None) -> dict[str, Any]:
+    """One JSON-lines record of the pipeline's ``output`` for ``text``: its numpy scores and offsets turned into
+    Python numbers (``json.dumps`` refuses numpy's float32).
+
+    >>> import json
+    >>> json.dumps(pipeline_record("Paris", [{"entity_group": "LOC", "word": "paris", "start": 0, "end": 5}], "d1"))
+    '{"id": "d1", "text": "Paris", "entities": [{"entity_group": "LOC", "word": "paris", "start": 0, "end": 5}]}'
+    """
+    items = [{key: value.item() if hasattr(value, "item") else value for key, value in item.items()} for item in output]
+    return {**({"id": id} if id is not None else {}), "text": text, "entities": items}
+
+
 def write_pipeline(corpus: Corpus) -> str:
     """A corpus of texts as aggregated pipeline output (``entity_group``, ``word`` the text at the offsets,
     ``score`` 1.0); discontinuous entities cannot be written (the pipeline has none)."""
