@@ -5,7 +5,9 @@ package's embedded sample when none are given. Offline by default: a tiny random
 initialised BERT and a word-piece vocabulary built from the training words;
 ``--model PATH`` fine-tunes a local checkpoint instead. Labels sit on each word's
 first sub-token, -100 elsewhere, as transformers' run_ner.py does
-(``--label-all-tokens`` gives every sub-token its word's label, B- turned into I-).
+(``--label-all-tokens`` gives every sub-token its word's label, B- turned into I-, and
+scores words, not sub-tokens: each word by its first sub-token, the word ids passed to
+the metric as a label column).
 
 Trainer prints the metrics of every evaluation; they are also written to
 ``OUTPUT/metrics.json`` (``--output-dir``, by default ``runs/train_ner`` under the
@@ -32,6 +34,7 @@ from nested_span_f1.flat.schemes import SCHEMES
 from nested_span_f1.formats.columns import ColumnFile, read_columns
 from nested_span_f1.hf.trainer import argmax_logits, compute_metrics_for, reset_at_evaluation_start
 from nested_span_f1.hf.training import evaluation_log, splits, tiny_bert_config, word_tokenizer, write_json
+from nested_span_f1.hf.words import with_word_ids, word_id_column
 
 SAMPLE = Path(__file__).resolve().parents[1] / "nested_span_f1" / "sample_data" / "sample.gold.conll"
 OUTPUT = Path("runs") / "train_ner"
@@ -50,7 +53,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="default: 3e-2 for the tiny random model, 5e-5 with --model")
     p.add_argument("--eval-steps", type=int, help="evaluate every N steps (default: every epoch)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--label-all-tokens", action="store_true", help="label every sub-token, not only the first")
+    p.add_argument("--label-all-tokens", action="store_true",
+                   help="label every sub-token, not only the first (metrics still score each word once)")
     p.add_argument("--scheme", choices=sorted(SCHEMES), help="tagging scheme (needed by --mode strict)")
     p.add_argument("--mode", choices=["strict"], help="strict: drop chunks the scheme does not allow")
     p.add_argument("--entity-level", action="store_true", help="also log per-type scores (PER_f1, ...)")
@@ -88,7 +92,11 @@ def encode(words: list[list[str]], tags: list[list[str]], tokenizer: Any, label_
             else:
                 labels.append(index[inside_tag(sentence_tags[word])] if label_all_tokens else -100)
             previous = word
-        rows.append({"input_ids": enc["input_ids"][i], "attention_mask": enc["attention_mask"][i], "labels": labels})
+        row = {"input_ids": enc["input_ids"][i], "attention_mask": enc["attention_mask"][i], "labels": labels}
+        if label_all_tokens:
+            # the metric scores each word by its first sub-token: it needs to know where words start
+            row["word_ids"] = word_id_column(enc.word_ids(i))
+        rows.append(row)
     return rows
 
 
@@ -147,13 +155,16 @@ def main(argv: list[str] | None = None) -> int:
         eval_strategy=strategy, eval_steps=args.eval_steps, save_strategy="no", logging_strategy=strategy,
         logging_steps=args.eval_steps, report_to=[], use_cpu=not torch.cuda.is_available(), seed=args.seed,
         batch_eval_metrics=args.batch_eval_metrics,
+        label_names=["labels", "word_ids"] if args.label_all_tokens else None,
     )
+    collator = transformers.DataCollatorForTokenClassification(tokenizer)
     log = evaluation_log()
     # built before training: a label list or option it refuses stops the run here, not at the first evaluation
-    compute_metrics = compute_metrics_for(label_list, scheme=args.scheme, mode=args.mode, entity_level=args.entity_level)
+    compute_metrics = compute_metrics_for(label_list, scheme=args.scheme, mode=args.mode, entity_level=args.entity_level,
+                                          word_ids=args.label_all_tokens)
     trainer = transformers.Trainer(
         model=model, args=training_args, train_dataset=rows["train"], eval_dataset=rows["validation"],
-        data_collator=transformers.DataCollatorForTokenClassification(tokenizer), compute_metrics=compute_metrics,
+        data_collator=with_word_ids(collator) if args.label_all_tokens else collator, compute_metrics=compute_metrics,
         preprocess_logits_for_metrics=argmax_logits, callbacks=[log, reset_at_evaluation_start(compute_metrics)],
         processing_class=tokenizer,
     )

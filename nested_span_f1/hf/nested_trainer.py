@@ -40,6 +40,7 @@ from ..flat.schemes import Scheme
 from ..flat.tags import label_list_scheme
 from ..nested.score import NestedCounts, count_arrays, summarize_nested
 from .trainer import StreamingMetrics, eval_arrays, predicted_ids, to_numpy, trainer_view
+from .words import word_labels
 
 LABEL_NAMES = ("labels", "span_starts", "span_ends", "gold_spans")
 """The span classifier's ``TrainingArguments(label_names=...)``, in the order of ``label_ids``."""
@@ -222,6 +223,7 @@ def layered_metrics_for(
     mode: str | None = None,
     zero_division: ZeroDivision = 0,
     entity_level: bool = False,
+    word_ids: bool = False,
 ) -> StreamingMetrics[NestedCounts]:
     """Build a ``compute_metrics`` for a layered tagger (see the module docstring).
 
@@ -235,6 +237,8 @@ def layered_metrics_for(
             strict mode without a scheme detects it once, from the prefixes of ``label_list``.
         zero_division: "warn", 0 or 1.
         entity_level: also per-type keys and the breakdowns.
+        word_ids: the label ids are ``(labels, word_ids)``: each word is scored by its first sub-token, as
+            :func:`nested_span_f1.hf.trainer.compute_metrics_for` does.
     """
     labels = read_label_list(label_list)
     chosen = label_list_scheme(labels, scheme=scheme, strict=mode == "strict")
@@ -243,7 +247,7 @@ def layered_metrics_for(
 
     def count(eval_pred: Any) -> NestedCounts:
         predictions, label_ids = eval_arrays(eval_pred)
-        references = to_numpy(label_ids, "label_ids")
+        references = word_labels(label_ids) if word_ids else to_numpy(label_ids, "label_ids")
         return count_layered_ids(predicted_ids(predictions, references), references, labels, scheme=chosen,
                                  mode=mode)
 

@@ -34,6 +34,7 @@ from ..flat.encoding import LabelList, read_label_list
 from ..flat.pipeline import count_tags, decode_pair
 from ..flat.tags import label_list_scheme
 from ..views.tables import flatten
+from .words import word_labels
 
 RUN_NER_KEYS = {"overall_precision": "precision", "overall_recall": "recall", "overall_f1": "f1",
                 "overall_accuracy": "accuracy"}
@@ -188,6 +189,7 @@ def compute_metrics_for(
     mode: str | None = None,
     zero_division: ZeroDivision = 0,
     entity_level: bool = False,
+    word_ids: bool = False,
 ) -> StreamingMetrics[Counts]:
     """Build a ``compute_metrics`` for Trainer that scores label ids against ``label_list``.
 
@@ -202,6 +204,9 @@ def compute_metrics_for(
             detects it from the references; one batch's references may be all ``O``).
         zero_division: "warn", 0 or 1 (0 by default: evaluation logs should not warn every step).
         entity_level: also return per-type keys (``PER_f1``, ...) and the other averages.
+        word_ids: the label ids are ``(labels, word_ids)`` (``label_names=["labels", "word_ids"]``): every
+            sub-token may be labelled, and each word is scored once, by its first sub-token
+            (see :mod:`nested_span_f1.hf.words`).
 
     Returns:
         ``compute_metrics(eval_pred, compute_result=None)`` giving ``precision``,
@@ -221,7 +226,7 @@ def compute_metrics_for(
 
     def count(eval_pred: Any) -> Counts:
         predictions, label_ids = eval_arrays(eval_pred)
-        references = to_numpy(label_ids, "label_ids")
+        references = word_labels(label_ids) if word_ids else to_numpy(label_ids, "label_ids")
         # Trainer pads gathered batches with -100; positions with a -100 reference are skipped
         return count_tags(predicted_ids(predictions, references), references, label_list=labels, scheme=chosen,
                           mode=mode)

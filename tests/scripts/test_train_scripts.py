@@ -170,3 +170,21 @@ def test_train_ner_aligns_labels_as_run_ner_does(tmp_path):
     every_piece = script.encode([["Acme-Corp", "hires"]], [["B-ORG", "O"]], tok, labels, label_all_tokens=True)
     assert first_only[0]["labels"] == [-100, 1, -100, -100, 0, -100]
     assert every_piece[0]["labels"] == [-100, 1, 2, 2, 0, -100]  # B- becomes I- after the first piece
+    assert every_piece[0]["word_ids"] == [-100, 0, 0, 0, 1, -100] and "word_ids" not in first_only[0]
+
+
+def test_train_ner_label_all_tokens_logs_word_level_metrics(tmp_path):
+    """Every sub-token labelled, the logged metrics still score words: the CLI, rescoring the written word tags
+    (each word's first sub-token), gives them exactly, accuracy included."""
+    _run(ROOT / "scripts" / "train_ner.py", "--output-dir", tmp_path, "--epochs", 4, "--batch-size", 4,
+         "--predict", "--entity-level", "--label-all-tokens", "--batch-eval-metrics")
+    metrics = json.loads((tmp_path / "metrics.json").read_text())
+    test = metrics["test"]
+    assert 0 < test["test_f1"] < 1
+    rescored = _cli("score", "--gold", SAMPLES / "sample.gold.conll", "--pred", tmp_path / "test_predictions.conll",
+                    "--json")
+    pairs = _rescored(test, "test_", rescored)
+    assert {"test_f1", "test_accuracy", "test_PER_number"} <= set(pairs)
+    for key, (logged, again) in pairs.items():
+        assert logged == pytest.approx(again, abs=1e-12), key
+    assert all(e["eval_PER_number"] == rescored["PER"]["number"] for e in metrics["evaluations"])
