@@ -182,3 +182,39 @@ def check_snap(snap: Any) -> str | None:
     if snap not in SNAPS:
         raise ValueError(f"snap must be None (keep the characters), 'expand' or 'contract', got {snap!r}")
     return snap
+
+
+def split_text(corpus: Corpus) -> Corpus:
+    """A corpus of texts as a token corpus, each text split at single spaces: the inverse of :func:`join_tokens`.
+
+    Refused where it would not be lossless: a text that is not tokens joined by single spaces (an empty
+    token from a double space or a space at an edge, other whitespace inside a token), or an entity whose
+    boundaries are not token boundaries.
+
+    Raises:
+        ValueError: naming the document (its id), the reason and the value.
+    """
+    if corpus.texts is None:
+        return corpus
+    tokens, entities = [], []
+    for s, (text, ents) in enumerate(zip(corpus.texts, corpus.entities)):
+        name = f"document {s}" + (f" (id {corpus.sentence_ids[s]!r})" if corpus.sentence_ids is not None else "")
+        words = text.split(" ") if text else []
+        odd = next((w for w in words if not w or w.split() != [w]), None)
+        if odd is not None:
+            what = "an empty token (two spaces in a row, or one at an edge)" if not odd else f"token {odd!r}"
+            raise ValueError(f"{name}: the text is not tokens joined by single spaces ({what}); "
+                             "it cannot become tokens without choosing a tokenization")
+        grid = Grid(joined_offsets(words))
+        placed = []
+        for entity in ents:
+            where = grid.place(entity, None)
+            if where.category != "aligned":
+                raise ValueError(f"{name}: entity {entity!r} ({where.category.replace('_', ' ')}) does not start and "
+                                 "end at token boundaries; as tokens it would change")
+            placed.append(where.tokens)
+        tokens.append(words)
+        entities.append(placed)
+    return Corpus(tokens, entities, corpus.sentence_ids, corpus.doc_ids, corpus.format,
+                  f"{corpus.format} texts split at single spaces", corpus.source, corpus.places, "tokens", corpus.notes,
+                  checked=True)

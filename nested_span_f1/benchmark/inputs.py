@@ -19,9 +19,11 @@ from typing import Any, Union
 
 import numpy as np
 
+from ..align.score import pair_texts
+from ..core.entities import check_entities
 from ..core.spans import SpanArrays, spans_from_lists
 from ..flat.kinds import first_kind
-from ..flat.pipeline import decode_pair
+from ..flat.pipeline import decode_pair, tags_to_spans
 from ..formats import Corpus, UnknownFormat, align, detect_format, get_format
 from ..formats.columns import ColumnFile, check_same_tokens, read_columns, read_text
 
@@ -129,6 +131,14 @@ def pair(gold: Side, predicted: Side, *, scheme: str | None = None, mode: str | 
     Raises:
         ValueError: a flat side against a nested one, or sides that do not align.
     """
+    has_texts = any(side.corpus is not None and side.corpus.texts is not None for side in (gold, predicted))
+    columns = next((side.columns for side in (gold, predicted) if side.columns is not None), None)
+    if has_texts and columns is not None:
+        # tag columns against texts: the tags decoded (scheme, mode) into token spans, then projected
+        spans = _corpus(Corpus(columns.tokens, tags_to_spans(columns.column(-1), scheme=scheme, mode=mode),
+                               source=columns.name))
+        gold, predicted = (spans, predicted) if gold.columns is not None else (gold, spans)
+        scheme = mode = None
     if (gold.tags is None) != (predicted.tags is None):
         raise ValueError(f"{predicted.name} holds {predicted.holds} but the gold ({gold.name}) holds {gold.holds}; "
                          "give both in one kind")
@@ -139,6 +149,11 @@ def pair(gold: Side, predicted: Side, *, scheme: str | None = None, mode: str | 
         return Pair(decoded.predictions, decoded.references, 0)
     if scheme is not None or mode is not None:
         raise ValueError("scheme and mode apply to tag columns, but the gold holds entity spans")
+    if gold.corpus is not None and predicted.corpus is not None and gold.corpus.unit != predicted.corpus.unit:
+        # texts against tokens: both sides in characters, the character side's spans kept as they are
+        both = pair_texts(predicted.corpus, gold.corpus)
+        sides = [check_entities(getattr(both, side), both.lengths, side) for side in ("predictions", "references")]
+        return Pair(sides[0].spans, sides[1].spans, len(sides[0].fragmented) + len(sides[1].fragmented))
     if gold.corpus is not None and predicted.corpus is not None:
         aligned = align(gold.corpus, predicted.corpus)
         if aligned is not predicted.corpus:

@@ -12,7 +12,7 @@ from typing import NoReturn
 
 from .. import __version__
 
-COMMANDS = ("demo", "score", "conlleval", "nested", "lenient", "benchmark", "table", "formats", "space")
+COMMANDS = ("demo", "score", "conlleval", "nested", "lenient", "benchmark", "table", "convert", "formats", "space")
 
 EXTRAS = {"matplotlib": "plots", "evaluate": "evaluate", "datasets": "evaluate", "gradio": "app",
           "torch": "train", "transformers": "train", "accelerate": "train", "pyarrow": "arrow", "pyspark": "spark",

@@ -240,7 +240,7 @@ def align(references: Corpus, predictions: Corpus) -> Corpus:
             if gold != pred:
                 at = _first_difference(gold, pred)
                 raise ValueError(
-                    f"{name}: texts differ at character {at} ({len(gold)} gold characters, {len(pred)} predicted; "
+                    f"{name}: texts differ at offset {at} ({len(gold)} gold characters, {len(pred)} predicted; "
                     f"gold {gold[at:at + 10]!r}, predicted {pred[at:at + 10]!r}); a prediction is scored only "
                     "against the text it was made on"
                 )

@@ -119,7 +119,7 @@ def read_pipeline(text: str, source: str = "pipeline", first_line: int = 1) -> C
     how = {"aggregated": "aggregated entities (entity_group) taken as spans",
            "sub-tokens": "sub-tokens (entity, index) merged into spans as the pipeline's simple strategy merges them"}
     conversion = "; ".join(how[k] for k in sorted(kinds)) or "no entities"
-    corpus = Corpus(texts, entities, document_ids(records), None, "pipeline", conversion, source,
+    corpus = Corpus(texts, entities, document_ids(records), document_ids(records, "doc_id"), "pipeline", conversion, source,
                     [w for w, _ in records], "characters")
     mismatches = Mismatches("word")
     for (where, record), document in zip(records, texts):

@@ -8,7 +8,9 @@ Offsets are Python string indices (code points), ``end`` exclusive, as
 entity may carry the ``text`` it covers: it is compared with the document's
 text at its offsets and every difference is counted (never refused: it is the
 offsets that are scored). Other keys of an entity (``score``, ``id``) are not
-read. ``id`` is optional; documents without ids are paired by order.
+read. ``id`` is optional; documents without ids are paired by order. ``doc_id``
+(optional) names the larger document a record belongs to (a sentence of an
+abstract), as the benchmark's resampling units.
 """
 from __future__ import annotations
 
@@ -37,9 +39,9 @@ def text_of(record: Mapping[str, Any], where: str) -> str:
     return text
 
 
-def document_ids(records: Sequence[Record]) -> list[str] | None:
-    """Every record's ``id`` as a string, or None when a record has none."""
-    values = [record.get("id") for _, record in records]
+def document_ids(records: Sequence[Record], key: str = "id") -> list[str] | None:
+    """Every record's ``key`` (``id``, ``doc_id``) as a string, or None when a record has none."""
+    values = [record.get(key) for _, record in records]
     return [str(v) for v in values] if all(v is not None for v in values) else None
 
 
@@ -99,7 +101,7 @@ def read_text_spans(text: str, source: str = "text", first_line: int = 1) -> Cor
         spans = [_entity(item, where) for item in items]
         texts.append(document)
         entities.append(spans)
-    corpus = Corpus(texts, entities, document_ids(records), None, "text",
+    corpus = Corpus(texts, entities, document_ids(records), document_ids(records, "doc_id"), "text",
                     "character offsets, end exclusive: kept as they are", source, [w for w, _ in records],
                     "characters")
     # offsets are known to be in range now: compare the mentions' own texts
@@ -120,11 +122,14 @@ def entity_dict(text: str, entity: Any) -> dict[str, Any]:
 
 def document_records(corpus: Corpus) -> Iterator[tuple[dict[str, Any], str, Sequence[Any]]]:
     """``(record, text, entities)`` of each document of a corpus of texts: the record holds its id (the
-    sentence id, or its position) and text."""
+    sentence id, or its position), the id of the document it belongs to when known (``doc_id``), and text."""
     texts = require_texts(corpus)
     for s, (document, entities) in enumerate(zip(texts, corpus.entities)):
-        ident = corpus.sentence_ids[s] if corpus.sentence_ids is not None else str(s)
-        yield {"id": ident, "text": document}, document, entities
+        record = {"id": corpus.sentence_ids[s] if corpus.sentence_ids is not None else str(s)}
+        if corpus.doc_ids is not None:
+            record["doc_id"] = corpus.doc_ids[s]
+        record["text"] = document
+        yield record, document, entities
 
 
 def require_texts(corpus: Corpus) -> Sequence[str]:

@@ -181,7 +181,7 @@ def _texts(texts, ids=None, entities=None):
 def test_documents_pair_by_id_and_texts_must_be_equal():
     gold = _texts(["abc", "xyz"], ["1", "2"])
     assert align(gold, _texts(["xyz", "abc"], ["2", "1"])).texts == ["abc", "xyz"]
-    with pytest.raises(ValueError, match=r"document 1 \(id '2'\): texts differ at character 2 .*'z'.*'Z'"):
+    with pytest.raises(ValueError, match=r"document 1 \(id '2'\): texts differ at offset 2 .*'z'.*'Z'"):
         align(gold, _texts(["abc", "xyZ"], ["1", "2"]))
     with pytest.raises(ValueError, match="no prediction for document id '2'"):
         align(gold, _texts(["abc"], ["1"]))

@@ -11,8 +11,9 @@ import argparse
 import sys
 import textwrap
 
-from ...formats import FORMATS
-from ...formats.registry import EXAMPLE, aliases_of
+from ...formats import FORMATS, PATH_FORMATS
+from ...formats.brat import brat_files
+from ...formats.registry import EXAMPLE, EXAMPLE_TEXT, aliases_of
 from .inputs import COLUMNS, HelpFormatter
 
 COLUMN_EXAMPLE = "IL-2\tB-DNA\ngene\tI-DNA\nexpression\tO\n"
@@ -38,6 +39,14 @@ def listing() -> str:
         out.append(f"  written by: {fmt.used_by}; ends: {fmt.ends}")
         out.append(textwrap.indent(fmt.example().rstrip("\n"), "    "))
         out.append("")
+    out.append("brat (a folder of .txt and .ann pairs, or one pair; read and written)")
+    out.append(f"  {PATH_FORMATS['brat']}")
+    for name, content in brat_files(EXAMPLE_TEXT).items():
+        out.append(textwrap.indent(f"{name}:\n{content.rstrip()}", "    "))
+    out.append("")
+    out.append("spacy (a DocBin file, .spacy; read only)")
+    out.append(f"  {PATH_FORMATS['spacy']}")
+    out.append("")
     out.append(f"{COLUMNS} (`score`, and `lenient` with --gold-format/--pred-format {COLUMNS} or when no span format fits)")
     out.append("  written by: CoNLL shared tasks, most taggers; token ... tag per line, blank line between sentences")
     out.append(textwrap.indent(COLUMN_EXAMPLE.rstrip("\n"), "    "))

@@ -22,7 +22,7 @@ from typing import Any
 from ...core.matching import DuplicateSpanWarning
 from ...core.progress import bar
 from ...flat.schemes import SCHEMES
-from ...formats import FORMATS, Corpus, UnknownFormat, detect_format, get_format, read_corpus
+from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format, get_format, read_corpus
 from ...formats.columns import Block, ColumnFile, iter_columns, read_columns, read_text
 
 LARGE_FILE = 10_000_000
@@ -31,7 +31,7 @@ LARGE_FILE = 10_000_000
 COLUMNS = "conll"
 """The format name of token-per-line column files, beside the span formats of the registry."""
 
-_WHERE = re.compile(r"\b(?:(predictions|references), )?sentence (\d+)(?:(,? (?:token|position) )(\d+))?")
+_WHERE = re.compile(r"\b(?:(predictions|references), )?(sentence|document) (\d+)(?:(,? (?:token|position) )(\d+))?")
 # formats.align names the first differing token by its position alone (a span's position in a file's
 # sentence is counted from 1 where the file reader names its line: formats.Corpus)
 _POSITION = re.compile(r"\b(differ at position) (\d+)")
@@ -53,7 +53,10 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 
 def format_name(value: str) -> str:
-    """An argparse type: any format name or alias the registry knows, as its canonical name."""
+    """An argparse type: any format name or alias the registry knows, as its canonical name (or a path format:
+    brat, spacy)."""
+    if value.lower() in PATH_FORMATS:
+        return value.lower()
     try:
         return get_format(value).name
     except ValueError as error:
@@ -279,9 +282,9 @@ def for_people(error: Exception, gold: Side | Place | None = None, pred: Side | 
     files = {"predictions": pred, "references": gold}
 
     def fix(match: re.Match[str]) -> str:
-        side, sentence, sep, token = match.groups()
+        side, word, sentence, sep, token = match.groups()
         s = int(sentence)
-        text = f"{side + ', ' if side else ''}sentence {first + s + 1}"
+        text = f"{side + ', ' if side else ''}{word} {first + s + 1}"
         if token is not None:
             text += f"{sep}{int(token) + 1}"
         source = files.get(side or "")

@@ -16,6 +16,7 @@ from ...formats import Corpus, align
 from ...formats.columns import ColumnFile, check_same_tokens
 from ...lenient.score import score_lenient, summarize_lenient
 from ...views.tables import lenient_table
+from . import texts
 from .inputs import (
     HelpFormatter,
     Side,
@@ -28,6 +29,7 @@ from .inputs import (
     tag_column,
 )
 from .tables import add_table_options, count_table, is_table
+from .texts import add_text_options
 
 EXAMPLE = """examples:
   nested-span-f1 lenient --gold test.gold.conll --pred test.pred.conll
@@ -56,6 +58,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                                                "(default: any shared token)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     add_table_options(p, spans=True)
+    add_text_options(p)
     p.set_defaults(run=run)
 
 
@@ -95,6 +98,15 @@ def score_files(args: argparse.Namespace) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     check_outputs([(f"--gold {args.gold}", args.gold), (f"--pred {args.pred}", args.pred)])
+    if not is_table(args) and texts.holds_texts(args):
+        result, pair, sides = texts.score_files(args, "lenient", partial_weight=args.partial_weight,
+                                                min_iou=args.min_iou)
+        if args.json:
+            sys.stdout.write(texts.dump(result))
+            return 0
+        lines = [*texts.describe_inputs(args, sides, pair), *texts.alignment_lines(result["alignment"])]
+        sys.stdout.write("\n".join(lines) + "\n\n" + lenient_table(result))
+        return 0
     result = score_files(args)
     if args.json:
         json.dump(result, sys.stdout, indent=2)

@@ -16,12 +16,14 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ...core.entities import check_entities
-from ...formats import FORMATS, Corpus, UnknownFormat, align, read_batches
+from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, align, read_batches
 from ...nested.score import NestedCounts, count_entities, count_nested, describe_spans, summarize_nested
 from ...views.tables import table
+from . import texts
 from .batches import add_counts, side_by_side
-from .inputs import HelpFormatter, check_outputs, duplicates_in_output, for_people, format_name, progress
+from .inputs import COLUMNS, HelpFormatter, check_outputs, column_or_format, duplicates_in_output, for_people, progress
 from .tables import add_table_options, count_table, header, is_table
+from .texts import add_text_options
 
 BREAKDOWN_TITLES = {
     "by_nesting": "nested vs flat",
@@ -32,10 +34,12 @@ BREAKDOWN_TITLES = {
 
 
 def _epilog() -> str:
-    known = "\n".join(f"  {f.describe()}" for f in FORMATS.values())
+    known = "\n".join([*(f"  {f.describe()}" for f in FORMATS.values()),
+                       *(f"  {name}: {what}" for name, what in PATH_FORMATS.items())])
     return f"""examples:
   nested-span-f1 nested --gold genia.test.jsonl --pred predictions.jsonl
   nested-span-f1 nested --gold test.json --pred pred.txt --gold-format w2ner --pred-format biaffine --json
+  nested-span-f1 nested --gold corpus/ --pred pipeline-output.jsonl --trim    # brat gold, pipeline predictions
 
 formats (detected, or named with --gold-format / --pred-format; aliases work too;
 `nested-span-f1 formats` shows one sentence in each):
@@ -52,10 +56,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--gold", required=True, help="gold file in one of the nested-NER formats")
     p.add_argument("--pred", required=True, help="prediction file (same sentences as --gold)")
-    p.add_argument("--gold-format", type=format_name, metavar="FORMAT", help="format of --gold (default: detected)")
-    p.add_argument("--pred-format", type=format_name, metavar="FORMAT", help="format of --pred (default: detected)")
+    p.add_argument("--gold-format", type=column_or_format, metavar="FORMAT", help="format of --gold (default: detected; "
+                   "conll: tag columns, scored here against texts only)")
+    p.add_argument("--pred-format", type=column_or_format, metavar="FORMAT", help="format of --pred (default: detected)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     add_table_options(p, spans=True)
+    add_text_options(p)
     p.set_defaults(run=run)
 
 
@@ -156,11 +162,38 @@ def breakdown_table(buckets: Mapping[str, Mapping[str, Any]], title: str, digits
     return "\n".join(lines) + "\n"
 
 
+def run_texts(args: argparse.Namespace) -> int:
+    """``nested`` when a side holds texts: both files read whole, paired and aligned; lengths in characters."""
+    result, pair, sides = texts.score_files(args, "nested")
+    size = texts.test_set(pair)
+    if args.json:
+        sys.stdout.write(texts.dump({"test_set": size, **result}))
+        return 0
+    out = [
+        *texts.describe_inputs(args, sides, pair),
+        (f"test set: {size['documents']} documents, {size['characters']} characters, {size['entities']} entities "
+         f"({size['multi_label_spans']} spans with several labels, {size['discontinuous']} discontinuous), "
+         f"{100 * size['nested_share']:.1f}% nested, max depth {size['max_depth']}"),
+        *texts.alignment_lines(result["alignment"]),
+        "",
+        table(result),
+    ]
+    titles = {**BREAKDOWN_TITLES, "by_length": "span length (characters)"}
+    out += [breakdown_table(result[key], title) for key, title in titles.items() if key in result]
+    sys.stdout.write("\n".join(out))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     check_outputs([(f"--gold {args.gold}", args.gold), (f"--pred {args.pred}", args.pred)])
     if is_table(args):
         counts, rows = count_table(args, "nested_span_f1")
         return write(args, summarize_nested(counts, zero_division=0), None, [header(args, rows).rstrip()])
+    if texts.holds_texts(args):
+        return run_texts(args)
+    if COLUMNS in (args.gold_format, args.pred_format):
+        raise ValueError("tag columns (conll) against tag columns are scored by `nested-span-f1 score` or "
+                         "`nested-span-f1 lenient`; here they are taken against texts only")
     # the files are read side by side: how far the gold file is read is how far the scoring is
     with progress(args.gold) as bar:
         read = None if bar.disable else bar.update

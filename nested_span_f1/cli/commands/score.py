@@ -14,6 +14,7 @@ from ...flat.pipeline import count_tags
 from ...flat.tags import reference_prefixes, scheme_from_prefixes
 from ...formats.columns import Block, ColumnFile, check_same_tokens
 from ...views.tables import table
+from . import texts
 from .batches import add_counts, side_by_side
 from .inputs import (
     HelpFormatter,
@@ -25,6 +26,7 @@ from .inputs import (
     tag_column,
 )
 from .tables import add_table_options, count_table, header, is_table
+from .texts import add_text_options
 
 EXAMPLE = """examples:
   nested-span-f1 score --gold test.gold.conll --pred test.pred.conll
@@ -49,6 +51,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--plot", metavar="FILE", help="also draw per-type P/R/F1 to FILE (.png, .svg, .pdf)")
     add_table_options(p)
+    add_text_options(p)
     p.set_defaults(run=run)
 
 
@@ -99,9 +102,16 @@ def run(args: argparse.Namespace) -> int:
     parquet = is_table(args)
     if parquet:
         counts, sentences = count_table(args, "span_f1", scheme=args.scheme, mode=args.mode, suffix=args.suffix)
+        result = summarize(counts, zero_division=0)
+        head = header(args, sentences).rstrip("\n")
+    elif texts.holds_texts(args):
+        # text spans: exact span F1 in characters, every alignment decision reported
+        result, pair, sides = texts.score_files(args, "exact")
+        head = "\n".join([*texts.describe_inputs(args, sides, pair), *texts.alignment_lines(result["alignment"])])
     else:
         counts, sentences = count_files(args)
-    result = summarize(counts, zero_division=0)
+        result = summarize(counts, zero_division=0)
+        head = f"{args.pred} against {args.gold}: {sentences} sentences"
     broken = result.get("invalid_reference_chunks", 0)
     if args.mode == "strict" and broken:
         # gold tags seldom break their own scheme: a wrong --scheme is the likelier cause
@@ -112,8 +122,7 @@ def run(args: argparse.Namespace) -> int:
         json.dump(result, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(header(args, sentences) if parquet else f"{args.pred} against {args.gold}: {sentences} sentences\n")
-        sys.stdout.write("\n")
+        sys.stdout.write(f"{head}\n\n")
         sys.stdout.write(table(result))
     if args.plot:
         from ...views.plots import plot_per_type

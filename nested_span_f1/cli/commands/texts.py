@@ -1,0 +1,148 @@
+"""What ``score``, ``lenient`` and ``nested`` do when a side holds texts: pair documents, project, report.
+
+A side holds texts when its format counts characters: text spans, pipeline
+output, brat (a folder or an ``.ann`` file), a spaCy DocBin. Then both files are
+read whole and handed to :func:`nested_span_f1.align.pair_texts`: documents
+paired by id, texts compared, a side of tokens located in the other side's text
+and the character side's spans placed against its tokens. The report says how
+every predicted and gold span fared (the categories add up to the spans given),
+how many spans ``--trim`` and ``--snap`` changed, and shows the spans that could
+not be aligned.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from ...align.score import SIDES, TextPair, pair_texts, score_pair
+from ...core.entities import check_entities
+from ...flat.pipeline import tags_to_spans
+from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format, read_corpus
+from ...formats.columns import ColumnFile
+from ...formats.registry import path_format
+from ...nested.score import describe_spans
+from .inputs import COLUMNS, duplicates_in_output, for_people, read_side, tag_column
+
+HEAD = 1 << 16
+"""Characters read to tell a file's format without reading it whole."""
+
+
+def add_text_options(parser: argparse.ArgumentParser) -> None:
+    """``--trim``, ``--snap``, ``--types`` and ``--spans-key``: how texts are read and aligned."""
+    group = parser.add_argument_group("texts (text spans, pipeline output, brat, spaCy DocBin)")
+    group.add_argument("--trim", action="store_true", help="trim whitespace at span edges on both sides (counted)")
+    group.add_argument("--snap", choices=["expand", "contract"],
+                       help="move character spans whose boundaries are not token boundaries onto the other side's "
+                            "tokens (counted); default: keep their characters, so they cannot match")
+    group.add_argument("--types", nargs="+", metavar="TYPE", help="brat: keep the T lines of these types only")
+    group.add_argument("--spans-key", metavar="KEY", help="spaCy DocBin: read doc.spans[KEY] instead of doc.ents")
+
+
+def input_unit(path: str, format: str | None) -> str:
+    """``characters`` when the file holds texts, else ``tokens``, read from its format or its first lines."""
+    if format:
+        return "characters" if format in PATH_FORMATS or (format in FORMATS and FORMATS[format].unit == "characters") \
+            else "tokens"
+    if path_format(path):
+        return "characters"
+    with open(path, encoding="utf-8-sig", errors="replace") as handle:
+        head = handle.read(HEAD)
+    if not head.lstrip().startswith("{"):
+        return "tokens"
+    try:
+        # the head's last line may be cut: it is left out
+        return FORMATS[detect_format(head.rsplit("\n", 1)[0] if "\n" in head.strip() else head, path)].unit
+    except (UnknownFormat, ValueError):
+        return "tokens"
+
+
+def holds_texts(args: argparse.Namespace) -> bool:
+    """Whether the command scores texts: a side holds them, or an option for texts is given (asked after a
+    Parquet table, whose folder is no brat folder)."""
+    if args.trim or args.snap:
+        return True
+    return any(input_unit(path, fmt) == "characters" for path, fmt in formats(args))
+
+
+def formats(args: argparse.Namespace) -> list[tuple[str, str | None]]:
+    """``(path, format or None)`` of the gold and the prediction file."""
+    return [(args.gold, getattr(args, "gold_format", None)), (args.pred, getattr(args, "pred_format", None))]
+
+
+def read_any(path: str, format: str | None, args: argparse.Namespace) -> Corpus:
+    """A side as a corpus: texts, span formats, or tag columns decoded to spans (seqeval's default mode)."""
+    if format in PATH_FORMATS or (format is None and path_format(path)):
+        return read_corpus(path, format, types=args.types, spans_key=args.spans_key)
+    side = read_side(path, format, getattr(args, "delimiter", None))
+    if not isinstance(side, ColumnFile):
+        return side
+    options = {key: getattr(args, key, None) for key in ("scheme", "mode")}
+    spans = tags_to_spans(tag_column(side, getattr(args, "column", -1)), suffix=getattr(args, "suffix", False),
+                          **options)
+    mode = f"strict mode, {options['scheme'] or 'scheme detected'}" if options["mode"] else "seqeval's default mode"
+    return Corpus(side.tokens, spans, format=COLUMNS, conversion=f"tags decoded to spans ({mode})", source=side.name)
+
+
+def score_files(args: argparse.Namespace, metric: str, **options: Any) -> tuple[dict[str, Any], TextPair,
+                                                                                  dict[str, Corpus]]:
+    """The metric's result (with its alignment report) for the two files, the pair, and both corpora as read."""
+    (gold, gold_format), (pred, pred_format) = formats(args)
+    sides = {"references": read_any(gold, gold_format, args), "predictions": read_any(pred, pred_format, args)}
+    tag_options = [f"--{key}" for key in ("scheme", "mode", "suffix") if getattr(args, key, None)]
+    if tag_options and all(corpus.format != COLUMNS for corpus in sides.values()):
+        verb = "apply" if len(tag_options) > 1 else "applies"
+        raise ValueError(f"{' and '.join(tag_options)} {verb} to tag columns, but neither file holds them")
+    try:
+        pair = pair_texts(sides["predictions"], sides["references"], trim=args.trim, snap=args.snap)
+    except (ValueError, TypeError) as error:
+        raise for_people(error) from None
+    with duplicates_in_output():
+        return score_pair(pair, metric, zero_division=0, **options), pair, sides
+
+
+def test_set(pair: TextPair) -> dict[str, Any]:
+    """The gold side's size in documents and characters, as the nested command prints it for tokens."""
+    entities = check_entities(pair.references, pair.lengths, "references")
+    size = describe_spans(entities.spans, pair.lengths)
+    out: dict[str, Any] = {"documents": size.pop("sentences"), "characters": size.pop("tokens")}
+    return {**out, **size, "discontinuous": len(entities.fragmented)}
+
+
+def describe_inputs(args: argparse.Namespace, sides: Mapping[str, Corpus], pair: TextPair) -> list[str]:
+    """The lines that say what was read and how the sides were paired."""
+    names = {"references": ("gold:       ", args.gold), "predictions": ("predictions:", args.pred)}
+    lines = [f"{names[side][0]} {names[side][1]} ({corpus.format}, {corpus.unit}; {corpus.conversion})"
+             for side, corpus in (("references", sides["references"]), ("predictions", sides["predictions"]))]
+    by = "id" if sides["references"].sentence_ids is not None and sides["predictions"].sentence_ids is not None \
+        else "order"
+    projected = pair.report.projected
+    how = (f"the {projected}' character spans placed against the other side's tokens" if projected
+           else "both sides texts, compared character by character")
+    lines.append(f"aligned by {by}: {how}")
+    return lines
+
+
+def alignment_lines(alignment: Mapping[str, Any]) -> list[str]:
+    """The alignment report for people: each side's categories, the spans trimmed and snapped, examples."""
+    lines = []
+    for side in SIDES:
+        counts = alignment[side]
+        shown = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in counts.items()
+                          if key != "total" and (value or key in ("matched", "spurious", "missed")))
+        lines.append(f"{side}: {counts['total']} spans: {shown}")
+    changed = [f"{what} {alignment[f'{what}_{side}']} {side}" for what in ("trimmed", "snapped") for side in SIDES
+               if alignment[f"{what}_{side}"]]
+    if changed:
+        lines.append("changed: " + ", ".join(changed))
+    for example in alignment["examples"]:
+        lines.append(f"  {example['side']}, id {example['id']!r}: {example['category'].replace('_', ' ')}: "
+                     f"{example['span']} {example['text']!r} in {example['context']!r}")
+    return lines
+
+
+def dump(value: Any) -> str:
+    """The JSON the commands print."""
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
