@@ -81,7 +81,7 @@ Examples:
 class LenientSpanF1(SpanMetric):
     """Lenient entity scores over an optimal one-to-one matching of spans."""
 
-    input_kinds = ("spans", "tags")
+    input_kinds = ("spans", "tags", "texts")
     empty_kind = "spans"
 
     def _info(self) -> evaluate.MetricInfo:
@@ -110,6 +110,10 @@ class LenientSpanF1(SpanMetric):
         mode: str | None = None,
         suffix: bool = False,
     ) -> dict[str, Any]:
+        if self.stored_kind == "texts":
+            return self.score_texts(predictions, references, "lenient", {"scheme": scheme, "mode": mode, "suffix": suffix},
+                                    partial_weight=partial_weight, min_iou=min_iou, zero_division=zero_division,
+                                    return_errors=return_errors)
         return score_lenient(
             predictions,
             references,

@@ -104,7 +104,7 @@ Examples:
 class NestedSpanF1(SpanMetric):
     """Exact span F1 with nested, depth and length breakdowns."""
 
-    input_kinds = ("spans", "layers", "tags")
+    input_kinds = ("spans", "layers", "tags", "texts")
     empty_kind = "spans"
 
     def _info(self) -> evaluate.MetricInfo:
@@ -128,6 +128,9 @@ class NestedSpanF1(SpanMetric):
         suffix: bool = False,
     ) -> dict[str, Any]:
         kind = self.stored_kind
+        if kind == "texts":
+            return self.score_texts(predictions, references, "nested", {"scheme": scheme, "mode": mode, "suffix": suffix},
+                                    zero_division=zero_division)
         if kind == "spans":
             counts = count_nested(predictions, references)
         elif kind == "layers":

@@ -76,7 +76,7 @@ Examples:
 class SpanF1(SpanMetric):
     """Exact-match span F1 of tag sequences; see the module card."""
 
-    input_kinds = ("tags", "ids")
+    input_kinds = ("tags", "ids", "texts")
     # sentences with no tokens score alike as either kind; stored as ids, label_list may then be given or not
     empty_kind = "ids"
 
@@ -112,6 +112,9 @@ class SpanF1(SpanMetric):
     ) -> dict[str, Any]:
         if sample_weight is not None:
             warnings.warn("sample_weight is ignored: seqeval's entity scores ignore it too", UserWarning, stacklevel=2)
+        if self.stored_kind == "texts":
+            tag_options = {"scheme": scheme, "mode": mode, "suffix": suffix, "label_list": label_list}
+            return self.score_texts(predictions, references, "exact", tag_options, zero_division=zero_division)
         self.check_label_list(label_list)
         return nested_span_f1.score_tags(
             predictions,

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import warnings
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Union
 
@@ -293,3 +293,14 @@ def score_text(
         raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
     pair = pair_texts(predictions, references, trim=trim, snap=snap, examples=examples)
     return score_pair(pair, metric, zero_division=zero_division, **options)
+
+
+def score_documents(predictions: Sequence[Mapping[str, Any]], references: Sequence[Mapping[str, Any]],
+                    metric: str = "nested", **options: Any) -> dict[str, Any]:
+    """:func:`score_text` of documents given as ``{"text": ..., "entities": [{"start", "end", "label"}, ...]}``
+    dicts (the evaluate modules' ``texts`` input), paired by position."""
+    def corpus(documents: Sequence[Mapping[str, Any]], side: str) -> Corpus:
+        entities = [[(e["start"], e["end"], e["label"]) for e in d["entities"]] for d in documents]
+        return Corpus([d["text"] for d in documents], entities, source=side, unit="characters")
+
+    return score_text(corpus(predictions, "predictions"), corpus(references, "references"), metric=metric, **options)

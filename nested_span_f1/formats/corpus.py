@@ -180,7 +180,7 @@ def _repeated(ids: Sequence[Any]) -> Any:
     return None
 
 
-def _first_difference(a: Sequence[Any], b: Sequence[Any]) -> int:
+def first_difference(a: Sequence[Any], b: Sequence[Any]) -> int:
     """The first position where two sequences differ (the shorter one's length when one starts the other)."""
     return next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
 
@@ -238,7 +238,7 @@ def align(references: Corpus, predictions: Corpus) -> Corpus:
         gold, pred = references.tokens[s], predictions.tokens[p]
         if references.texts is not None:
             if gold != pred:
-                at = _first_difference(gold, pred)
+                at = first_difference(gold, pred)
                 raise ValueError(
                     f"{name}: texts differ at offset {at} ({len(gold)} gold characters, {len(pred)} predicted; "
                     f"gold {gold[at:at + 10]!r}, predicted {pred[at:at + 10]!r}); a prediction is scored only "
@@ -247,7 +247,7 @@ def align(references: Corpus, predictions: Corpus) -> Corpus:
             continue
         gold, pred = list(gold), list(pred)
         if gold != pred:
-            at = _first_difference(gold, pred)
+            at = first_difference(gold, pred)
             raise ValueError(
                 f"{name}: tokens differ at position {at} ({len(gold)} gold tokens, {len(pred)} predicted; "
                 f"gold {gold[at:at + 3]!r}, predicted {pred[at:at + 3]!r}); both files must hold the same sentences"

@@ -90,21 +90,25 @@ class Mismatches:
 
 def read_text_spans(text: str, source: str = "text", first_line: int = 1) -> Corpus:
     """Text-span JSON lines (see the module docstring) as a corpus of texts."""
-    records = list(jsonl_records(text, source, first_line))
+    return documents_corpus(list(jsonl_records(text, source, first_line)), source)
+
+
+def documents_corpus(records: Sequence[Record], source: str) -> Corpus:
+    """``(where, record)`` pairs of text-span records (``text``, ``entities``, optional ``id`` and ``doc_id``) as a
+    corpus of texts; ``where`` names each record in messages."""
     texts, entities = [], []
-    mismatches = Mismatches("text")
     for where, record in records:
         document = text_of(record, where)
         items = field(record, "entities", where)
         if not isinstance(items, list):
             raise TypeError(f"{where}: 'entities' must be a list, got {items!r:.80}")
-        spans = [_entity(item, where) for item in items]
         texts.append(document)
-        entities.append(spans)
+        entities.append([_entity(item, where) for item in items])
     corpus = Corpus(texts, entities, document_ids(records), document_ids(records, "doc_id"), "text",
                     "character offsets, end exclusive: kept as they are", source, [w for w, _ in records],
                     "characters")
     # offsets are known to be in range now: compare the mentions' own texts
+    mismatches = Mismatches("text")
     for (where, record), document, spans in zip(records, texts, entities):
         for item, span in zip(record["entities"], spans):
             mismatches.check(item.get("text"), covered_text(document, span), where)

@@ -19,13 +19,19 @@ import numpy as np
 from ..core.sequences import check_sequence, shown
 from ..core.spans import INT64_MAX, spans_from_lists
 from ..flat.encoding import check_aligned, check_sides
-from ..flat.kinds import INPUT_KINDS, item_kind, not_a_string
+from ..flat.kinds import INPUT_KINDS as ITEM_KINDS
+from ..flat.kinds import item_kind, not_a_string
+from ..formats.corpus import first_difference
+
+INPUT_KINDS = (*ITEM_KINDS, "texts")
+"""The item kinds, and texts: a sentence that is a whole document (``{"text", "entities"}``)."""
 
 KIND_WORDS = {
     "spans": "spans ({'start', 'end', 'label'} dicts)",
     "layers": "tag layers (lists of tags)",
     "tags": "tags (strings)",
     "ids": "label ids (integers)",
+    "texts": "texts ({'text', 'entities'} dicts, a document each)",
 }
 """How messages name each input kind."""
 
@@ -34,12 +40,13 @@ ITEM_WORDS = {
     "layers": "a tag layer (list of tags)",
     "tags": "a tag (string)",
     "ids": "a label id (integer)",
+    "texts": "a text ({'text', 'entities'} dict)",
 }
 """How messages name one item of each input kind."""
 
 def _either(words: dict[str, str], kinds: Sequence[str]) -> str:
     """The kinds' words joined by "or", tags first (the words every door uses for tag input)."""
-    return " or ".join(words[k] for k in sorted(kinds, key=("tags", "ids", "spans", "layers").index))
+    return " or ".join(words[k] for k in sorted(kinds, key=("tags", "ids", "spans", "layers", "texts").index))
 
 
 def _bad_item(item: Any, where: str, position: int, expected: str | None, kinds: Sequence[str]) -> TypeError:
@@ -153,6 +160,11 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
     TypeError: predictions, sentence 0, token 1: tag None is not a string
     """
     check_sides(predictions, references)
+    documents = [isinstance(sentence, Mapping) for side in (predictions, references) for sentence in side]
+    if "texts" in kinds and any(documents):
+        return _texts(predictions, references)
+    # texts are whole sentences, never an item of one: the walk below names the kinds of items
+    kinds = [kind for kind in kinds if kind != "texts"]
     for name, side in (("predictions", predictions), ("references", references)):
         if isinstance(side, np.ndarray) and side.ndim != 2:
             raise ValueError(f"{name}: expected a list of sentences or a 2-D array of label ids (a row a sentence), "
@@ -174,6 +186,38 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
                 raise TypeError(f"{where} holds {KIND_WORDS[kind]} but {first[1]} holds {KIND_WORDS[first[0]]}; "
                                 "give every sentence of both sides in one form")
     return _checked(first[0] if first else None, predictions, references)
+
+
+TEXT_KEYS = ("text", "entities")
+
+
+def _texts(predictions: Any, references: Any) -> str:
+    """``"texts"``, once every item of both sides is a document ``{"text": str, "entities": [span dicts]}`` whose
+    spans are in the text's range, and each prediction's text is its reference's (documents pair by position)."""
+    lists = {}
+    for name, side in (("predictions", predictions), ("references", references)):
+        for s, document in enumerate(side):
+            where = f"{name}, sentence {s}"
+            if not isinstance(document, Mapping):
+                raise TypeError(f"{where}: {document!r:.80} is not {ITEM_WORDS['texts']}; give every sentence of both "
+                                "sides as a text")
+            if set(document) != set(TEXT_KEYS):
+                raise ValueError(f"{where}: a text has the keys 'text' and 'entities' and nothing else, got "
+                                 f"{sorted(document)}")
+            if not isinstance(document["text"], str):
+                raise TypeError(f"{where}: 'text' must be a string, got {document['text']!r:.80}")
+            if isinstance(document["entities"], (str, bytes, Mapping)) or not isinstance(document["entities"], Sequence):
+                raise TypeError(f"{where}: 'entities' must be a list of spans, got {document['entities']!r:.80}")
+        lengths = [len(document["text"]) for document in side]
+        lists[name] = [document["entities"] for document in side]
+        spans_from_lists(lists[name], lengths, side=name)
+    for s, (pred, ref) in enumerate(zip(predictions, references)):
+        if pred["text"] != ref["text"]:
+            at = first_difference(pred["text"], ref["text"])
+            raise ValueError(f"sentence {s}: the predicted text differs from the reference text at offset {at} "
+                             f"(predicted {pred['text'][at:at + 10]!r}, reference {ref['text'][at:at + 10]!r}); "
+                             "a prediction is scored only against the text it was made on")
+    return "texts"
 
 
 def _checked(kind: str | None, predictions: Any, references: Any) -> str | None:

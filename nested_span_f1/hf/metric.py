@@ -34,14 +34,17 @@ def features(*kinds: str) -> list[Any]:
     the dict; ``Sequence({...})`` would want a dict of lists), int64 offsets so that
     every offset the core accepts is stored unchanged; ``layers``: per sentence a
     list of tag layers; ``tags``: per sentence a list of tag strings; ``ids``: per
-    sentence a list of integer label ids. :class:`SpanMetric` picks the set from the
-    data, so the order does not matter.
+    sentence a list of integer label ids; ``texts``: per document its text and its
+    entities in character offsets. :class:`SpanMetric` picks the set from the data,
+    so the order does not matter.
     """
     import datasets
 
     string = datasets.Sequence(datasets.Value("string"))
+    span = {"start": datasets.Value("int64"), "end": datasets.Value("int64"), "label": datasets.Value("string")}
     shapes = {
-        "spans": [{"start": datasets.Value("int64"), "end": datasets.Value("int64"), "label": datasets.Value("string")}],
+        "spans": [span],
+        "texts": {"text": datasets.Value("string"), "entities": [span]},
         "layers": datasets.Sequence(string),
         "tags": string,
         "ids": datasets.Sequence(datasets.Value("int64")),
@@ -109,6 +112,18 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         if self._kind == "tags" and label_list is not None:
             raise TypeError("label_list is given but predictions and references hold tag strings; "
                             "drop label_list, or pass integer label ids")
+
+    def score_texts(self, predictions: Any, references: Any, metric: str, tag_options: dict[str, Any],
+                    **options: Any) -> dict[str, Any]:
+        """The result for stored ``texts`` (documents paired by position, scored in characters with their
+        alignment report); a tag option given with them is refused, not ignored."""
+        from ..align.score import score_documents
+
+        given = [name for name, value in tag_options.items() if value not in (None, False)]
+        if given:
+            raise ValueError(f"{', '.join(given)} apply to tags, but the input holds texts; leave them out")
+        rows = [side.to_pylist() if hasattr(side, "to_pylist") else list(side) for side in (predictions, references)]
+        return score_documents(rows[0], rows[1], metric, **options)
 
     def _infer_feature_from_batch(self, batch: Any) -> Any:
         """The feature set of the kind the data holds (evaluate's own takes the first that encodes the first example)."""
