@@ -31,10 +31,13 @@ import numpy as np
 import pytest
 
 import nested_span_f1
+from nested_span_f1.align import score_text
+from nested_span_f1.align.score import score_documents
 from nested_span_f1.benchmark import benchmark
 from nested_span_f1.cli.main import main
 from nested_span_f1.formats import FORMATS, read_batches, read_corpus, read_dataset
 from nested_span_f1.formats import columns as conll
+from nested_span_f1.formats.text import TextMismatchWarning
 from nested_span_f1.lenient import score as lenient
 from nested_span_f1.nested import score as nested
 
@@ -150,6 +153,37 @@ def ids(pred_bad: Any = KEEP, ref_bad: Any = KEEP) -> tuple[Any, Any]:
 def col(gold: bytes | None, pred: bytes = GOOD_COLUMNS) -> dict[str, bytes | None]:
     """A column-file row's two files (None: the file does not exist)."""
     return {"gold": gold, "pred": pred}
+
+
+# issue 28: text spans
+TEXT = "Peter Blackburn visited Paris"
+GOOD_TEXT = {"text": TEXT, "entities": [{"start": 0, "end": 15, "label": "PER"}, {"start": 24, "end": 29, "label": "LOC"}]}
+
+
+def texts_pair(entity: Any = None, *, text: str | None = None) -> tuple[Any, Any]:
+    """Good documents with the predicted one's first entity (or its text) replaced."""
+    predicted = {"text": text or TEXT, "entities": [entity, *GOOD_TEXT["entities"][1:]] if entity else
+                 GOOD_TEXT["entities"]}
+    return [predicted], [GOOD_TEXT]
+
+
+def _text_line(document: Any) -> bytes:
+    if isinstance(document, dict):
+        return json.dumps(document).encode() + b"\n"
+    ident, text, spans = document
+    entities = [{"start": s, "end": e, "label": lab} for s, e, lab in spans]
+    return json.dumps({"id": ident, "text": text, "entities": entities}).encode() + b"\n"
+
+
+def text_files(pred: list[Any]) -> dict[str, bytes]:
+    """A gold text-span file of two documents (d1, d2) and a prediction file of the documents given."""
+    gold = [("d1", TEXT, [(0, 15, "PER"), (24, 29, "LOC")]), ("d2", "Ann", [(0, 3, "PER")])]
+    return {"gold": b"".join(map(_text_line, gold)), "pred": b"".join(map(_text_line, pred))}
+
+
+PAIRING = ("score_text", "cli score", "cli nested", "cli lenient")
+"""The doors of rows about pairing the documents of two files (each file reads well on its own)."""
+
 
 
 ID = {"label_list": LABELS}
@@ -810,6 +844,77 @@ CATALOGUE: list[Bad] = [
         cli=("--markdown {conll} would overwrite --dev-gold {conll}",)),
     Bad("outputs-table-latex-over-a-result", "outputs", ["table", "{gold}", "--latex", "{gold}"], None,
         cli=("--latex {gold} would overwrite {gold}, an input",)),
+    # issue 28: text spans
+    # documents ({"text", "entities"}, offsets in characters) through score_documents and the evaluate modules
+    Bad("texts-offset-beyond-the-text", "texts", texts_pair({"start": 0, "end": 99, "label": "PER"}), ValueError,
+        ("predictions, sentence 0", "'end': 99", "out of range", "end <= 29")),
+    Bad("texts-end-before-start", "texts", texts_pair({"start": 9, "end": 2, "label": "PER"}), ValueError,
+        ("predictions, sentence 0", "'start': 9, 'end': 2", "0 <= start < end")),
+    Bad("texts-non-integer-offset", "texts", texts_pair({"start": 0, "end": 1.5, "label": "PER"}), TypeError,
+        ("predictions, sentence 0", "end 1.5", "never truncated")),
+    Bad("texts-bool-offset", "texts", texts_pair({"start": True, "end": 4, "label": "PER"}), TypeError,
+        ("predictions, sentence 0", "start True")),
+    Bad("texts-text-differs", "texts", texts_pair(text="Peter Blackburn visited Pariz"), ValueError,
+        ("sentence 0", "differs from the reference text at offset 28", "'z'", "'s'")),
+    Bad("texts-unknown-key", "texts", ([{**GOOD_TEXT, "id": "d1"}], [GOOD_TEXT]), ValueError,
+        ("predictions, sentence 0", "'text' and 'entities' and nothing else", "'id'")),
+    Bad("texts-text-not-a-string", "texts", ([{**GOOD_TEXT, "text": ["Peter"]}], [GOOD_TEXT]), TypeError,
+        ("predictions, sentence 0", "'text' must be a string")),
+    Bad("texts-mixed-with-tag-lists", "texts", ([GOOD_TEXT, ["B-PER"]], [GOOD_TEXT, GOOD_TEXT]), TypeError,
+        ("predictions, sentence 1", "is not a text")),
+    # text-span and pipeline files through read_corpus, score_text and the commands (which count documents from 1)
+    Bad("text-file-offset-out-of-range", "text-files", text_files(pred=[("d1", TEXT, [(0, 99, "PER")])]), ValueError,
+        ("pred.jsonl, line 1", "(0, 99, 'PER')", "end <= 29 (the text's length in characters)"),
+        cli=("pred.jsonl, line 1", "(0, 99, 'PER')")),
+    Bad("text-file-end-before-start", "text-files", text_files(pred=[("d1", TEXT, [(9, 2, "PER")])]), ValueError,
+        ("pred.jsonl, line 1", "(9, 2, 'PER')", "0 <= start < end"), cli=("pred.jsonl, line 1", "(9, 2, 'PER')")),
+    Bad("text-file-non-integer-offset", "text-files", text_files(pred=[("d1", TEXT, [(0, 5.0, "PER")])]), TypeError,
+        ("pred.jsonl, line 1", "end 5.0", "never truncated"), cli=("pred.jsonl, line 1", "end 5.0")),
+    Bad("text-file-document-missing", "text-files", text_files(pred=[("d1", TEXT, [])]), ValueError,
+        ("no prediction for document id 'd2'", "1 gold documents missing"),
+        cli=("no prediction for document id 'd2'",), entries=PAIRING),
+    Bad("text-file-prediction-without-gold", "text-files",
+        text_files(pred=[("d1", TEXT, []), ("d2", "Ann", []), ("d3", "x", [])]), ValueError,
+        ("document id 'd3' is not in", "1 predicted documents without gold"), cli=("document id 'd3' is not in",),
+        entries=PAIRING),
+    Bad("text-file-id-given-twice", "text-files", text_files(pred=[("d1", TEXT, []), ("d1", "Ann", [])]), ValueError,
+        ("document id 'd1' is given to two documents",), cli=("document id 'd1' is given to two documents",),
+        entries=PAIRING),
+    Bad("text-file-texts-differ", "text-files", text_files(pred=[("d1", TEXT, []), ("d2", "Anne", [])]), ValueError,
+        ("document 1 (id 'd2'): texts differ at offset 3", "'e'"),
+        cli=("document 2 (id 'd2'): texts differ at offset 3",), entries=PAIRING),
+    Bad("pipeline-file-subtoken-float-offset", "text-files",
+        text_files(pred=[{"id": "d1", "text": TEXT, "entities": [{"entity": "B-PER", "index": 1, "word": "peter",
+                                                                   "start": 0, "end": 5.0}]}]), TypeError,
+        ("pred.jsonl, line 1", "end 5.0"), cli=("pred.jsonl, line 1", "end 5.0")),
+    Bad("pipeline-file-mixed-outputs", "text-files",
+        text_files(pred=[{"id": "d1", "text": TEXT, "entities": [
+            {"entity_group": "PER", "word": "peter", "start": 0, "end": 5},
+            {"entity": "B-LOC", "index": 4, "word": "paris", "start": 24, "end": 29}]}]), ValueError,
+        ("pred.jsonl, line 1", "mix aggregated items"), cli=("pred.jsonl, line 1", "mix aggregated items")),
+    # a pipeline word that differs from the text at its offsets is reported (counted, warned), never refused:
+    # the result is the one of the same spans without words
+    Bad("pipeline-file-word-differs-is-reported", "text-files",
+        text_files(pred=[{"id": "d1", "text": TEXT, "entities": [
+            {"entity_group": "PER", "word": "peter blackburn", "start": 0, "end": 15},
+            {"entity_group": "LOC", "word": "london", "start": 24, "end": 29}]}, ("d2", "Ann", [])]), None,
+        ("1 entities whose word differs from the text", "word 'london', text 'Paris'"),
+        cli=("warning: ", "word 'london', text 'Paris'"),
+        same_as=text_files(pred=[("d1", TEXT, [(0, 15, "PER"), (24, 29, "LOC")]), ("d2", "Ann", [])])),
+    # word ids beside sub-word labels (the factories' word_ids option)
+    Bad("trainer-word-ids-not-given", "trainer",
+        (("compute_metrics_for", "layered_metrics_for"), {"label_list": LABELS, "word_ids": True},
+         np.array([[1, 2]]), np.array([[1, 2]])), ValueError, ("label_names=['labels', 'word_ids']",)),
+    Bad("trainer-word-ids-float", "trainer",
+        ("compute_metrics_for", {"label_list": LABELS, "word_ids": True}, np.array([[1, 2]]),
+         (np.array([[1, 2]]), np.array([[0.0, 1.0]]))), TypeError, ("word ids must be integers", "float64")),
+    Bad("trainer-word-ids-shape", "trainer",
+        ("compute_metrics_for", {"label_list": LABELS, "word_ids": True}, np.array([[1, 2]]),
+         (np.array([[1, 2]]), np.array([[0]]))), ValueError, ("word ids of shape (1, 1)", "labels of shape (1, 2)")),
+    Bad("trainer-word-ids-streamed", "trainer",
+        ("compute_metrics_for", {"label_list": LABELS, "word_ids": True}, np.array([[1, 1, 0], [3, 4, 0]]),
+         (np.array([[1, 1, 2], [3, 3, -100]]), np.array([[0, 0, 1], [0, 0, -100]]))), None,
+        options={"streamed": True}, same_as={"label_list": LABELS, "word_ids": True}),
 ]
 
 
@@ -855,17 +960,18 @@ CORE_DOORS = {
     "score_nested": _door("spans", "lengths zero_division", nested.score_nested),
     "count_nested": _door("spans", "lengths", nested.count_nested),
     "count_layered": _door("layers", "", nested.count_layered),
+    "score_documents": _door("texts", "zero_division", score_documents),
 }
 METRICS = {
-    "span_f1": _door("tags ids", "scheme mode suffix zero_division label_list", nested_span_f1.score_tags),
-    "lenient_span_f1": _door("tags spans", "partial_weight min_iou zero_division scheme mode suffix",
+    "span_f1": _door("tags ids texts", "scheme mode suffix zero_division label_list", nested_span_f1.score_tags),
+    "lenient_span_f1": _door("tags spans texts", "partial_weight min_iou zero_division scheme mode suffix",
                              lenient.score_lenient),
-    "nested_span_f1": _door("tags spans layers", "zero_division scheme mode suffix", _nested_core),
+    "nested_span_f1": _door("tags spans layers texts", "zero_division scheme mode suffix", _nested_core),
 }
 RECOVERY = {
-    "span_f1": {"tags": "ids", "ids": "tags"},
-    "lenient_span_f1": {"tags": "spans", "spans": "tags"},
-    "nested_span_f1": {"tags": "spans", "spans": "tags", "layers": "spans"},
+    "span_f1": {"tags": "ids", "ids": "tags", "texts": "tags"},
+    "lenient_span_f1": {"tags": "spans", "spans": "tags", "texts": "spans"},
+    "nested_span_f1": {"tags": "spans", "spans": "tags", "layers": "spans", "texts": "spans"},
 }
 """After a failed call of one input kind, a valid call of another kind must work on the same instance."""
 RECOVERY_INPUT = {
@@ -881,6 +987,7 @@ FILE_DOORS = {
     "corpus": ("read_corpus", "cli nested", "cli lenient"),
     "benchmark": ("benchmark", "cli benchmark"),
     "checkpoints": ("benchmark", "benchmark dir", "cli benchmark"),
+    "text-files": ("read_corpus", "score_text", "cli score", "cli nested", "cli lenient"),
 }
 PATH_DOORS = {"columns": ("read_columns", "iter_columns"), "corpus": ("read_corpus", "read_batches", "read_dataset")}
 """The readers of a file by its kind: a ``path`` row gives each the file in another form (a bytes path, a binary
@@ -929,7 +1036,7 @@ def test_catalogue_is_large_and_covers_every_door():
     assert len(CATALOGUE) >= 80
     assert len({row.id for row in CATALOGUE}) == len(CATALOGUE)
     covered = {entry for row in CATALOGUE for entry in entries(row)}
-    expected = {*CORE_DOORS, "tags_to_spans", "read_columns", "read_corpus", "cli score", "cli conlleval",
+    expected = {*CORE_DOORS, "tags_to_spans", "read_columns", "read_corpus", "score_text", "cli score", "cli conlleval",
                 "cli nested", "cli lenient", "compute_metrics_for", "span_metrics_for", "layered_metrics_for",
                 "Corpus", *PATH_DOORS["columns"], *PATH_DOORS["corpus"], *SPACE_DOORS,
                 "benchmark", "benchmark dir", "cli benchmark", "cli space",
@@ -1355,10 +1462,50 @@ def test_bad_input(row, entry, metrics, tmp_path, capsys, monkeypatch):
         _space_row(row, entry, tmp_path)
     elif row.kind in ISSUE_26_KINDS:
         ISSUE_26_KINDS[row.kind](row, entry, tmp_path, capsys, monkeypatch)
+    elif row.kind == "text-files":
+        _text_file_row(row, entry, tmp_path, capsys)
     elif row.kind in FILE_DOORS:
         _file_row(row, entry, tmp_path, capsys, monkeypatch)
     else:
         _python_row(row, entry, metrics)
+
+
+# --------------------------------------------------------------------------- issue 28: text files
+
+def _text_file_row(row: Bad, entry: str, tmp_path: Any, capsys: Any) -> None:
+    """A text-span or pipeline file row: the prediction file read alone, scored against the gold (score_text),
+    and on the command line (exit 2 and one line counting documents from 1; a reported row exits 0 with one
+    warning line and the output of the same spans without their words)."""
+    def paths(data: dict[str, bytes], folder: Any) -> tuple[str, str]:
+        folder.mkdir(exist_ok=True)
+        return _write(folder, "gold.jsonl", data["gold"]), _write(folder, "pred.jsonl", data["pred"])
+
+    gold, pred = paths(row.data, tmp_path / "row")
+    calls = {"read_corpus": lambda g, p: read_corpus(p).entities,
+             "score_text": lambda g, p: score_text(p, g, zero_division=0)}
+    if entry in calls:
+        if row.error is not None:
+            _expect(row, lambda: calls[entry](gold, pred), None)
+            return
+        with pytest.warns(TextMismatchWarning) as caught:
+            got = calls[entry](gold, pred)
+        assert len(caught) == 1 and all(fragment in str(caught[0].message) for fragment in row.match)
+        assert _plain(got) == _plain(calls[entry](*paths(row.same_as, tmp_path / "plain")))
+        return
+    args = [entry.split()[1], "--gold", gold, "--pred", pred, "--json"]
+    capsys.readouterr()
+    code = main(args)
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    for fragment in row.cli:
+        assert fragment in lines[0], f"{fragment!r} not in {lines[0]!r}"
+    if row.error is None:
+        plain_gold, plain_pred = paths(row.same_as, tmp_path / "plain")
+        assert code == 0 and main([entry.split()[1], "--gold", plain_gold, "--pred", plain_pred, "--json"]) == 0
+        assert json.loads(out) == json.loads(capsys.readouterr().out.replace(plain_pred, pred).replace(plain_gold, gold))
+        return
+    assert code == 2 and lines[0].startswith(f"nested-span-f1 {entry.split()[1]}: error: "), (code, err)
 
 
 # --------------------------------------------------------------------------- the process edge (a real subprocess)

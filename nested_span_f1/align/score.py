@@ -29,8 +29,10 @@ from typing import Any, Union
 from ..core.entities import check_entities, fragment_arrays
 from ..core.matching import DuplicateSpanWarning, match_exact
 from ..core.scores import ZeroDivision, summarize
+from ..core.spans import spans_from_lists
+from ..flat.encoding import check_sides
 from ..formats import Corpus, align, read_corpus
-from ..formats.corpus import paired_order
+from ..formats.corpus import first_difference, paired_order
 from ..lenient.score import score_lenient
 from ..nested.score import count_entities, summarize_nested
 from .project import CATEGORIES, Grid, check_snap, join_tokens, locate_tokens, to_characters
@@ -295,10 +297,47 @@ def score_text(
     return score_pair(pair, metric, zero_division=zero_division, **options)
 
 
+TEXT_KEYS = ("text", "entities")
+
+
+def check_documents(predictions: Sequence[Any], references: Sequence[Any]) -> None:
+    """Refuse anything but documents ``{"text": str, "entities": [span dicts]}`` on both sides whose spans are in
+    the text's range, each prediction's text its reference's (documents pair by position).
+
+    Raises:
+        TypeError, ValueError: naming the side, the document (as a sentence, counted from 0), the key or value.
+    """
+    check_sides(predictions, references)
+    lists = {}
+    for name, side in (("predictions", predictions), ("references", references)):
+        for s, document in enumerate(side):
+            where = f"{name}, sentence {s}"
+            if not isinstance(document, Mapping):
+                raise TypeError(f"{where}: {document!r:.80} is not a text ({{'text', 'entities'}} dict); give every "
+                                "sentence of both sides as a text")
+            if set(document) != set(TEXT_KEYS):
+                raise ValueError(f"{where}: a text has the keys 'text' and 'entities' and nothing else, got "
+                                 f"{sorted(document)}")
+            if not isinstance(document["text"], str):
+                raise TypeError(f"{where}: 'text' must be a string, got {document['text']!r:.80}")
+            if isinstance(document["entities"], (str, bytes, Mapping)) or not isinstance(document["entities"], Sequence):
+                raise TypeError(f"{where}: 'entities' must be a list of spans, got {document['entities']!r:.80}")
+        lengths = [len(document["text"]) for document in side]
+        lists[name] = [document["entities"] for document in side]
+        spans_from_lists(lists[name], lengths, side=name)
+    for s, (pred, ref) in enumerate(zip(predictions, references)):
+        if pred["text"] != ref["text"]:
+            at = first_difference(pred["text"], ref["text"])
+            raise ValueError(f"sentence {s}: the predicted text differs from the reference text at offset {at} "
+                             f"(predicted {pred['text'][at:at + 10]!r}, reference {ref['text'][at:at + 10]!r}); "
+                             "a prediction is scored only against the text it was made on")
+
+
 def score_documents(predictions: Sequence[Mapping[str, Any]], references: Sequence[Mapping[str, Any]],
                     metric: str = "nested", **options: Any) -> dict[str, Any]:
     """:func:`score_text` of documents given as ``{"text": ..., "entities": [{"start", "end", "label"}, ...]}``
-    dicts (the evaluate modules' ``texts`` input), paired by position."""
+    dicts (the evaluate modules' ``texts`` input), paired by position and checked by :func:`check_documents`."""
+    check_documents(predictions, references)
     def corpus(documents: Sequence[Mapping[str, Any]], side: str) -> Corpus:
         entities = [[(e["start"], e["end"], e["label"]) for e in d["entities"]] for d in documents]
         return Corpus([d["text"] for d in documents], entities, source=side, unit="characters")

@@ -21,7 +21,6 @@ from ..core.spans import INT64_MAX, spans_from_lists
 from ..flat.encoding import check_aligned, check_sides
 from ..flat.kinds import INPUT_KINDS as ITEM_KINDS
 from ..flat.kinds import item_kind, not_a_string
-from ..formats.corpus import first_difference
 
 INPUT_KINDS = (*ITEM_KINDS, "texts")
 """The item kinds, and texts: a sentence that is a whole document (``{"text", "entities"}``)."""
@@ -188,35 +187,11 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
     return _checked(first[0] if first else None, predictions, references)
 
 
-TEXT_KEYS = ("text", "entities")
-
-
 def _texts(predictions: Any, references: Any) -> str:
-    """``"texts"``, once every item of both sides is a document ``{"text": str, "entities": [span dicts]}`` whose
-    spans are in the text's range, and each prediction's text is its reference's (documents pair by position)."""
-    lists = {}
-    for name, side in (("predictions", predictions), ("references", references)):
-        for s, document in enumerate(side):
-            where = f"{name}, sentence {s}"
-            if not isinstance(document, Mapping):
-                raise TypeError(f"{where}: {document!r:.80} is not {ITEM_WORDS['texts']}; give every sentence of both "
-                                "sides as a text")
-            if set(document) != set(TEXT_KEYS):
-                raise ValueError(f"{where}: a text has the keys 'text' and 'entities' and nothing else, got "
-                                 f"{sorted(document)}")
-            if not isinstance(document["text"], str):
-                raise TypeError(f"{where}: 'text' must be a string, got {document['text']!r:.80}")
-            if isinstance(document["entities"], (str, bytes, Mapping)) or not isinstance(document["entities"], Sequence):
-                raise TypeError(f"{where}: 'entities' must be a list of spans, got {document['entities']!r:.80}")
-        lengths = [len(document["text"]) for document in side]
-        lists[name] = [document["entities"] for document in side]
-        spans_from_lists(lists[name], lengths, side=name)
-    for s, (pred, ref) in enumerate(zip(predictions, references)):
-        if pred["text"] != ref["text"]:
-            at = first_difference(pred["text"], ref["text"])
-            raise ValueError(f"sentence {s}: the predicted text differs from the reference text at offset {at} "
-                             f"(predicted {pred['text'][at:at + 10]!r}, reference {ref['text'][at:at + 10]!r}); "
-                             "a prediction is scored only against the text it was made on")
+    """``"texts"``, once :func:`nested_span_f1.align.score.check_documents` accepts both sides."""
+    from ..align.score import check_documents
+
+    check_documents(predictions, references)
     return "texts"
 
 
