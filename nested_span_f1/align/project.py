@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from itertools import accumulate
 from typing import Any, NamedTuple
 
 from ..core.entities import is_fragmented
@@ -42,8 +41,12 @@ SNAPS = (None, "expand", "contract")
 
 def joined_offsets(tokens: Sequence[str]) -> list[tuple[int, int]]:
     """The offsets of tokens in ``" ".join(tokens)``."""
-    starts = list(accumulate((len(t) + 1 for t in tokens[:-1]), initial=0))
-    return [(start, start + len(token)) for start, token in zip(starts, tokens)]
+    offsets, start = [], 0
+    for token in tokens:
+        end = start + len(token)
+        offsets.append((start, end))
+        start = end + 1
+    return offsets
 
 
 def locate_tokens(tokens: Sequence[str], text: str, where: str = "text") -> list[tuple[int, int]]:
@@ -112,8 +115,8 @@ class Grid:
     """The token boundaries of one text, for placing character spans."""
 
     def __init__(self, offsets: Offsets) -> None:
-        self.starts = [start for start, _ in offsets]
-        self.ends = [end for _, end in offsets]
+        starts, ends = zip(*offsets) if offsets else ((), ())
+        self.starts, self.ends = list(starts), list(ends)
 
     def _boundary(self, position: int, is_start: bool) -> tuple[str, int]:
         """``(category, token index)`` of one boundary: the index of the token it starts (or ends) when aligned."""

@@ -26,8 +26,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Union
 
-from ..core.entities import check_entities, fragment_arrays
-from ..core.matching import DuplicateSpanWarning, match_exact
+from ..core.counts import Counts
+from ..core.entities import Entities, check_entities
+from ..core.matching import DuplicateSpanWarning
 from ..core.scores import ZeroDivision, summarize
 from ..core.spans import spans_from_lists
 from ..flat.encoding import check_sides
@@ -175,67 +176,77 @@ def _trimmed(report: Report, side: str, text: str, entities: Sequence[Any]) -> l
     return out
 
 
-def _exact_hits(pair: TextPair) -> dict[str, dict[str, int]]:
-    """Matched, duplicate and other distinct spans of each side, over the spans that could be aligned."""
-    sides = {}
-    for side in SIDES:
-        kept = [[e for e in ents if e not in lost] if lost else ents
-                for ents, lost in zip(getattr(pair, side), pair.unaligned[side])]
-        sides[side] = check_entities(kept, pair.lengths, side)
+Checked = dict[str, Entities]
+"""Each side's entities, checked once (:func:`nested_span_f1.core.entities.check_entities`)."""
+
+
+def _checked(sides: Mapping[str, Sequence[Any]], lengths: list[int]) -> Checked:
+    return {side: check_entities(sides[side], lengths, side) for side in SIDES}
+
+
+def _exact_counts(checked: Checked) -> Counts:
+    """The exact-match counts of two checked sides, duplicates counted and not warned about (the metric warns)."""
     with warnings.catch_warnings():
-        # the metric warns about duplicates once; this second look only counts them
         warnings.simplefilter("ignore", DuplicateSpanWarning)
-        spans = match_exact(sides["predictions"].spans, sides["references"].spans)
-        fragments = match_exact(*fragment_arrays(sides["predictions"].fragmented, sides["references"].fragmented))
+        return count_entities(checked["predictions"], checked["references"]).counts
+
+
+def _hits(pair: TextPair, checked: Checked, counts: Counts | None) -> dict[str, dict[str, int]]:
+    """Matched, duplicate and other distinct spans of each side, among the spans that could be aligned (the
+    others never match): read from the metric's exact counts when every span was aligned."""
+    if any(any(lost) for lost in pair.unaligned.values()):
+        kept = {side: [[e for e in ents if e not in lost] if lost else ents
+                       for ents, lost in zip(getattr(pair, side), pair.unaligned[side])] for side in SIDES}
+        checked, counts = _checked(kept, pair.lengths), None
+    counts = counts if counts is not None else _exact_counts(checked)
+    total = counts.total
     out = {}
-    for side, other in (("predictions", "spurious"), ("references", "missed")):
-        tp = spans.counts().total.tp + fragments.counts().total.tp
-        distinct = len(getattr(spans, side)) + len(getattr(fragments, side))
-        given = len(sides[side].spans) + len(sides[side].fragmented)
-        out[side] = {"matched": tp, other: distinct - tp, "duplicate": given - distinct}
+    for side, other, distinct in (("predictions", "spurious", total.predicted), ("references", "missed", total.gold)):
+        given = len(checked[side].spans) + len(checked[side].fragmented)
+        out[side] = {"matched": total.tp, other: distinct - total.tp, "duplicate": given - distinct}
     return out
 
 
-def alignment(pair: TextPair) -> dict[str, Any]:
+def alignment(pair: TextPair, checked: Checked | None = None, counts: Counts | None = None) -> dict[str, Any]:
     """The ``alignment`` entry of a result: categories per side (they add up to the spans given), spans trimmed
-    and snapped, examples of the spans not aligned."""
-    report, hits = pair.report, _exact_hits(pair)
+    and snapped, examples of the spans not aligned. ``checked`` and ``counts`` (the exact counts of all spans),
+    when the metric made them, are not made again."""
+    report = pair.report
+    hits = _hits(pair, checked or _checked({side: getattr(pair, side) for side in SIDES}, pair.lengths), counts)
     out: dict[str, Any] = {"projected": report.projected or None, "snap": report.snap, "trim": report.trim}
     for side in SIDES:
-        counts = {**hits[side], **{c: report.categories[side][c] for c in CATEGORIES[1:]}}
-        out[side] = {**counts, "total": sum(len(ents) for ents in getattr(pair, side))}
+        categories = {**hits[side], **{c: report.categories[side][c] for c in CATEGORIES[1:]}}
+        out[side] = {**categories, "total": sum(len(ents) for ents in getattr(pair, side))}
         out[f"trimmed_{side}"] = report.trimmed[side]
         out[f"snapped_{side}"] = report.snapped[side]
     out["examples"] = list(report.examples)
     return out
 
 
-def _exact(pair: TextPair, zero_division: ZeroDivision, **options: Any) -> dict[str, Any]:
-    counts = count_entities(check_entities(pair.predictions, pair.lengths, "predictions"),
-                            check_entities(pair.references, pair.lengths, "references")).counts
+def _exact(checked: Checked, zero_division: ZeroDivision, **options: Any) -> tuple[dict[str, Any], Counts]:
+    counts = count_entities(checked["predictions"], checked["references"]).counts
     result = summarize(counts, zero_division)
     del result["overall_accuracy"]
-    return result
+    return result, counts
 
 
-def _nested(pair: TextPair, zero_division: ZeroDivision, **options: Any) -> dict[str, Any]:
+def _nested(checked: Checked, zero_division: ZeroDivision, **options: Any) -> tuple[dict[str, Any], Counts]:
     options.setdefault("length_bins", CHARACTER_LENGTH_BINS)
-    counts = count_entities(check_entities(pair.predictions, pair.lengths, "predictions"),
-                            check_entities(pair.references, pair.lengths, "references"), **options)
-    return summarize_nested(counts, zero_division)
+    counts = count_entities(checked["predictions"], checked["references"], **options)
+    return summarize_nested(counts, zero_division), counts.counts
 
 
-def _lenient(pair: TextPair, zero_division: ZeroDivision, **options: Any) -> dict[str, Any]:
-    pred = check_entities(pair.predictions, pair.lengths, "predictions")
-    ref = check_entities(pair.references, pair.lengths, "references")
+def _lenient(checked: Checked, zero_division: ZeroDivision, **options: Any) -> tuple[dict[str, Any], None]:
+    pred, ref = checked["predictions"], checked["references"]
     result = score_lenient(pred.spans, ref.spans, zero_division=zero_division, **options)
     # the lenient metric scores contiguous spans; say how many discontinuous entities it left out
     skipped = {"unscored_discontinuous_references": len(ref.fragmented),
                "unscored_discontinuous_predictions": len(pred.fragmented)}
-    return {**result, **{key: value for key, value in skipped.items() if value}}
+    return {**result, **{key: value for key, value in skipped.items() if value}}, None
 
 
-SCORERS: dict[str, Callable[..., dict[str, Any]]] = {"exact": _exact, "lenient": _lenient, "nested": _nested}
+SCORERS: dict[str, Callable[..., tuple[dict[str, Any], Counts | None]]] = {
+    "exact": _exact, "lenient": _lenient, "nested": _nested}
 
 
 def score_pair(pair: TextPair, metric: str = "nested", *, zero_division: ZeroDivision = "warn",
@@ -243,8 +254,9 @@ def score_pair(pair: TextPair, metric: str = "nested", *, zero_division: ZeroDiv
     """The metric's result for a :class:`TextPair`, with its ``alignment`` report."""
     if metric not in SCORERS:
         raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
-    result = SCORERS[metric](pair, zero_division, **options)
-    result["alignment"] = alignment(pair)
+    checked = _checked({side: getattr(pair, side) for side in SIDES}, pair.lengths)
+    result, counts = SCORERS[metric](checked, zero_division, **options)
+    result["alignment"] = alignment(pair, checked, counts)
     return result
 
 

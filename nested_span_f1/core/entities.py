@@ -32,13 +32,10 @@ Record = tuple[int, Fragments, str]
 
 def is_fragmented(item: Any) -> bool:
     """True for ``{"fragments": [...], "label": ...}`` or ``((s, e), ...), label)`` items."""
-    if isinstance(item, Mapping):
-        return "fragments" in item
-    return (
-        isinstance(item, (list, tuple))
-        and len(item) == 2
-        and isinstance(item[0], (list, tuple))
-    )
+    # tuples first: they are what the readers give, and the Mapping check is an ABC check (slow on millions)
+    if isinstance(item, (list, tuple)):
+        return len(item) == 2 and isinstance(item[0], (list, tuple))
+    return isinstance(item, Mapping) and "fragments" in item
 
 
 def _is_int(value: Any) -> bool:

@@ -43,6 +43,8 @@ def _same_word(word: Any, found: str) -> bool:
     """Whether a pipeline ``word`` spells ``found`` once tokenizer marks, case and spaces are set aside."""
     if not isinstance(word, str):
         return False
+    if word.lower() == found.lower():  # an uncased model's word: most differences are case alone
+        return True
     return word.replace("##", "").translate(_MARKS).casefold() == "".join(found.split()).casefold()
 
 
@@ -57,10 +59,13 @@ def merge_subtokens(items: list[Mapping[str, Any]], where: str) -> list[tuple[An
     """Spans of not-aggregated pipeline items, merged by the rule of the module docstring."""
     rows = []
     for item in items:
-        entity, index = field(item, "entity", where), field(item, "index", where)
-        if not isinstance(entity, str) or not entity:
+        try:
+            entity, index = item["entity"], item["index"]
+        except KeyError:
+            entity, index = field(item, "entity", where), field(item, "index", where)
+        if type(entity) is not str or not entity:
             raise TypeError(f"{where}: sub-token {dict(item)!r:.120} needs a non-empty string 'entity'")
-        if isinstance(index, bool) or not isinstance(index, int):
+        if type(index) is not int:
             raise TypeError(f"{where}: sub-token {dict(item)!r:.120} needs an integer 'index'")
         rows.append((index, item))
     rows.sort(key=lambda row: row[0])
@@ -68,11 +73,10 @@ def merge_subtokens(items: list[Mapping[str, Any]], where: str) -> list[tuple[An
     previous: tuple[int, str] | None = None
     for index, item in rows:
         prefix, kind = _tag(item["entity"])
-        start, end = field(item, "start", where), field(item, "end", where)
         if previous is not None and previous == (index - 1, kind) and prefix != "B" and spans and spans[-1][2] == kind:
-            spans[-1][1] = end
+            spans[-1][1] = item["end"]
         else:
-            spans.append([start, end, kind])
+            spans.append([item["start"], item["end"], kind])
         previous = (index, kind)
     return [(start, end, kind) for start, end, kind in spans if kind != "O"]
 
@@ -80,11 +84,16 @@ def merge_subtokens(items: list[Mapping[str, Any]], where: str) -> list[tuple[An
 def _check_offsets(item: Mapping[str, Any], where: str, length: int) -> None:
     """An item's ``start`` and ``end``: integers with ``0 <= start < end <= length`` (each sub-token is checked, not
     only the spans merged from them)."""
-    start, end = field(item, "start", where), field(item, "end", where)
-    odd = [f"{key} {x!r}" for key, x in (("start", start), ("end", end)) if isinstance(x, bool) or not isinstance(x, int)]
-    if odd:
-        raise TypeError(f"{where}: item {dict(item)!r:.160} has non-integer offsets ({', '.join(odd)}); "
-                        "offsets must be ints, never truncated")
+    try:
+        start, end = item["start"], item["end"]
+    except KeyError:
+        start, end = field(item, "start", where), field(item, "end", where)
+    if type(start) is not int or type(end) is not int:  # the common case at once; bool and floats named below
+        odd = [f"{key} {x!r}" for key, x in (("start", start), ("end", end))
+               if isinstance(x, bool) or not isinstance(x, int)]
+        if odd:
+            raise TypeError(f"{where}: item {dict(item)!r:.160} has non-integer offsets ({', '.join(odd)}); "
+                            "offsets must be ints, never truncated")
     if not 0 <= start < end <= length:
         raise ValueError(f"{where}: item {dict(item)!r:.160} is out of range; offsets need 0 <= start < end <= "
                          f"{length} (the text's length in characters)")
@@ -92,7 +101,7 @@ def _check_offsets(item: Mapping[str, Any], where: str, length: int) -> None:
 
 def _entities(items: Any, where: str, length: int) -> tuple[list[Any], str]:
     """The spans of one document's pipeline output, and which output it was (``aggregated`` or ``sub-tokens``)."""
-    if not isinstance(items, list) or not all(isinstance(item, Mapping) for item in items):
+    if not isinstance(items, list) or not all(type(item) is dict or isinstance(item, Mapping) for item in items):
         raise TypeError(f"{where}: 'entities' must be the pipeline's list of dicts, got {items!r:.80}")
     for item in items:
         _check_offsets(item, where, length)
@@ -101,8 +110,7 @@ def _entities(items: Any, where: str, length: int) -> tuple[list[Any], str]:
         raise ValueError(f"{where}: entities mix aggregated items (entity_group) and sub-tokens (entity); "
                          "give one pipeline output a line")
     if all(grouped):
-        return [(field(i, "start", where), field(i, "end", where), field(i, "entity_group", where)) for i in items], \
-            "aggregated"
+        return [(i["start"], i["end"], i["entity_group"]) for i in items], "aggregated"
     return merge_subtokens(items, where), "sub-tokens"
 
 
@@ -126,8 +134,9 @@ def read_pipeline(text: str, source: str = "pipeline", first_line: int = 1) -> C
         for item in record["entities"]:
             if item.get("entity", item.get("entity_group")) == "O":
                 continue
-            start, end = item["start"], item["end"]
-            mismatches.check(item.get("word"), document[start:end], where, _same_word)
+            word, found = item.get("word"), document[item["start"]:item["end"]]
+            if word != found:
+                mismatches.check(word, found, where, _same_word)
     conversion, notes = mismatches.report(conversion, "pipeline_word_mismatches")
     return replace(corpus, conversion=conversion, notes=notes, checked=True)
 
