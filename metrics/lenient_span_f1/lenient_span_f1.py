@@ -42,6 +42,8 @@ _KWARGS_DESCRIPTION = """
 Args:
     predictions: per sentence, either a list of spans ``{"start": int, "end": int, "label": str}``
         (token offsets, end exclusive; overlap and nesting allowed) or a list of tags (``"B-PER"``...).
+        Both sides may instead hold texts: per document ``{"text": str, "entities": [span dicts]}``,
+        offsets in characters, each prediction holding its reference's text.
     references: the gold side, in the same form as ``predictions``.
     partial_weight: credit of a partial match in the partial scheme, from 0 to 1 (default 0.5).
     min_iou: None (any shared token lets two spans be matched) or the least intersection over union
@@ -64,6 +66,7 @@ Returns:
     ``confusion``: gold label -> predicted label -> matched pairs.
     ``duplicate_predictions``, ``duplicate_references``: spans removed as duplicates.
     ``errors``: only with ``return_errors=True``.
+    ``alignment``: only for texts: per side the spans matched, spurious or missed, and duplicates.
     ``invalid_predicted_chunks``, ``invalid_reference_chunks``: only for tag input with ``scheme``
     given: the chunks the scheme rejects.
 Examples:

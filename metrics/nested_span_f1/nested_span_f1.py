@@ -74,6 +74,8 @@ Args:
     predictions: one list per sentence of spans ``{"start": int, "end": int, "label": str}`` (token
         offsets, end exclusive); or per sentence a list of tag layers (each a list of tags such as
         ``"B-protein"``); or per sentence a flat list of tags.
+        Both sides may instead hold texts: per document ``{"text": str, "entities": [span dicts]}``,
+        offsets in characters, each prediction holding its reference's text.
     references: the gold side, in the same shape as ``predictions``.
     zero_division: "warn" (default), 0 or 1: the value of a score that divides by zero.
     scheme: tagging scheme of tag input (IO, IOB1, IOB2, IOE1, IOE2, IOBES, BILOU); default: detected.
@@ -89,6 +91,7 @@ Returns:
     "5-7", "8+"}: each bucket {precision, recall, f1, number, predicted}.
     discontinuous_predictions, discontinuous_references (0 here): for span input only.
     overall_accuracy: token accuracy, for flat tag input only.
+    alignment: only for texts: per side the spans matched, spurious or missed, and duplicates.
     invalid_predicted_chunks, invalid_reference_chunks: for tag input with ``scheme`` given.
 Examples:
     >>> import evaluate, nested_span_f1

@@ -48,6 +48,8 @@ _KWARGS_DESCRIPTION = """
 Args:
     predictions: list of predicted tag sequences (lists of str), or of integer label ids.
     references: list of reference tag sequences, aligned token by token with predictions.
+        Both sides may instead hold texts: per document ``{"text": str, "entities": [span dicts]}``,
+        offsets in characters, each prediction holding its reference's text.
     scheme: "IO", "IOB1", "IOB2", "IOE1", "IOE2", "IOBES" or "BILOU" (a seqeval scheme class is
         accepted too). Used by mode="strict"; detected from the references when omitted there.
     mode: None (seqeval default / conlleval) or "strict".
@@ -62,7 +64,9 @@ Returns:
     "macro_precision", "macro_recall", "macro_f1", "weighted_precision", "weighted_recall",
     "weighted_f1", "untyped_precision", "untyped_recall", "untyped_f1", "tp", "fp", "fn", and, when the
     scheme is known (passed, or detected in strict mode), "invalid_predicted_chunks" and
-    "invalid_reference_chunks": the chunks it rejects.
+    "invalid_reference_chunks": the chunks it rejects. For texts: no "overall_accuracy" (there are no
+    tokens), "alignment" (per side the spans matched, spurious or missed, and duplicates) and
+    "duplicate_*", "crossing_*" and "discontinuous_*" (predictions, references): what the spans held.
 Examples:
     >>> import evaluate, nested_span_f1
     >>> span_f1 = evaluate.load(nested_span_f1.metric_path("span_f1"))
