@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -47,6 +48,9 @@ def input_unit(path: str, format: str | None) -> str:
             else "tokens"
     if path_format(path):
         return "characters"
+    if not os.path.isfile(path):
+        # a pipe can be read once, by the reader: texts through one are named with --gold-format/--pred-format
+        return "tokens"
     with open(path, encoding="utf-8-sig", errors="replace") as handle:
         head = handle.read(HEAD)
     if not head.lstrip().startswith("{"):
