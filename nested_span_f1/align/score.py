@@ -15,7 +15,8 @@
    (``matched``, ``spurious``, ``duplicate``, or one that kept it from matching:
    ``boundary_inside_token``, ``boundary_between_tokens``, ``no_token``), every
    gold span likewise (``matched``, ``missed``, ``duplicate``, ...), the spans
-   trimmed and snapped, and examples of each span that could not be aligned.
+   trimmed and snapped, what each side's reader counted (``read``: pipeline words unlike their text, ...),
+   and examples of each span that could not be aligned.
 """
 from __future__ import annotations
 
@@ -61,6 +62,8 @@ class Report:
     trimmed: Counter[str] = field(default_factory=Counter)
     snapped: Counter[str] = field(default_factory=Counter)
     examples: list[dict[str, Any]] = field(default_factory=list)
+    read: dict[str, dict[str, int]] = field(default_factory=dict)
+    """What each side's reader found and kept (pipeline words unlike their text, ...): ``Corpus.notes``."""
     limit: int = 5
     """Examples kept per side and category."""
 
@@ -128,7 +131,8 @@ def pair_texts(predictions: Source, references: Source, *, trim: bool = False, s
     if snap is not None and pred.unit == ref.unit:
         raise ValueError(f"snap={snap!r} moves character spans to token boundaries, but both sides are texts; "
                          "give one side as tokens, or leave snap out")
-    report = Report(snap=snap, trim=trim, limit=examples)
+    report = Report(snap=snap, trim=trim, limit=examples,
+                    read={"predictions": dict(pred.notes), "references": dict(ref.notes)})
     ids = _ids(ref)
     texts: list[str]
     sides: dict[str, list[Sequence[Any]]]
@@ -219,6 +223,7 @@ def alignment(pair: TextPair, checked: Checked | None = None, counts: Counts | N
         out[side] = {**categories, "total": sum(len(ents) for ents in getattr(pair, side))}
         out[f"trimmed_{side}"] = report.trimmed[side]
         out[f"snapped_{side}"] = report.snapped[side]
+    out["read"] = {side: dict(report.read.get(side, {})) for side in SIDES}
     out["examples"] = list(report.examples)
     return out
 

@@ -140,6 +140,9 @@ def alignment_lines(alignment: Mapping[str, Any]) -> list[str]:
                if alignment[f"{what}_{side}"]]
     if changed:
         lines.append("changed: " + ", ".join(changed))
+    read = [f"{side}: {key.replace('_', ' ')} {value}" for side in SIDES for key, value in alignment["read"][side].items()]
+    if read:
+        lines.append("read: " + ", ".join(read))
     for example in alignment["examples"]:
         lines.append(f"  {example['side']}, id {example['id']!r}: {example['category'].replace('_', ' ')}: "
                      f"{example['span']} {example['text']!r} in {example['context']!r}")
