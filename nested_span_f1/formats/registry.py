@@ -182,7 +182,7 @@ PATH_FORMATS = {
 
 def path_format(path: PathLike) -> str | None:
     """The path format a path holds, by its shape: a folder or an ``.ann`` file is brat, a ``.spacy`` file a DocBin."""
-    path = Path(path)
+    path = Path(os.fsdecode(path))
     if path.is_dir() or path.suffix == ".ann":
         return "brat"
     if path.suffix == ".spacy":
