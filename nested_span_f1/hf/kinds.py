@@ -159,7 +159,9 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
     TypeError: predictions, sentence 0, token 1: tag None is not a string
     """
     check_sides(predictions, references)
-    documents = [isinstance(sentence, Mapping) for side in (predictions, references) for sentence in side]
+    # a mapping with a text's keys makes the call one of texts (any other mapping is a sentence of no kind)
+    documents = [isinstance(sentence, Mapping) and bool({"text", "entities"} & set(sentence))
+                 for side in (predictions, references) for sentence in side]
     if "texts" in kinds and any(documents):
         return _texts(predictions, references)
     # texts are whole sentences, never an item of one: the walk below names the kinds of items
