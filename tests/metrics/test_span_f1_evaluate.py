@@ -1,9 +1,10 @@
 """The evaluate module ``metrics/span_f1`` is a drop-in for evaluate's ``seqeval`` metric.
 
-evaluate's ``seqeval`` module cannot be downloaded here, so its behaviour is
-rebuilt below from seqeval calls, exactly as its ``_compute`` does: a
-classification report with ``output_dict=True``, macro and weighted averages
-dropped, the micro average as ``overall_*``, and token accuracy.
+evaluate's ``seqeval`` module cannot be downloaded here, so the benchmark's
+re-creation of it (``scripts/bench/evaluate_seqeval.py``: a classification report
+with ``output_dict=True``, macro and weighted averages dropped, the micro average
+as ``overall_*``, and token accuracy, exactly as its ``_compute`` does) stands in
+for it, loaded with ``evaluate.load`` as a user loads a local module.
 """
 from __future__ import annotations
 
@@ -16,37 +17,14 @@ from pathlib import Path
 import pytest
 
 evaluate = pytest.importorskip("evaluate")
-from seqeval import scheme as seqeval_scheme
-from seqeval.metrics import accuracy_score, classification_report
 
 import nested_span_f1
 
 
-def evaluate_seqeval(predictions, references, scheme=None, mode=None, suffix=False, zero_division="warn"):
-    """What ``evaluate.load("seqeval").compute(...)`` returns (evaluate 0.4.x)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        report = classification_report(
-            y_true=references,
-            y_pred=predictions,
-            suffix=suffix,
-            output_dict=True,
-            scheme=getattr(seqeval_scheme, scheme) if scheme is not None else None,
-            mode=mode,
-            zero_division=zero_division,
-        )
-    report.pop("macro avg")
-    report.pop("weighted avg")
-    overall = report.pop("micro avg")
-    scores = {
-        name: {"precision": s["precision"], "recall": s["recall"], "f1": s["f1-score"], "number": s["support"]}
-        for name, s in report.items()
-    }
-    scores["overall_precision"] = overall["precision"]
-    scores["overall_recall"] = overall["recall"]
-    scores["overall_f1"] = overall["f1-score"]
-    scores["overall_accuracy"] = accuracy_score(y_true=references, y_pred=predictions)
-    return scores
+@pytest.fixture(scope="module")
+def seqeval_module():
+    """evaluate's seqeval module as the benchmark re-creates it, loaded as a local module."""
+    return evaluate.load(str(Path(__file__).resolve().parents[2] / "scripts" / "bench" / "evaluate_seqeval.py"))
 
 
 @pytest.fixture(scope="module")
@@ -108,18 +86,18 @@ CORPORA = {
         ("no-entity-predicted", {"zero_division": 0}),
     ],
 )
-def test_equals_evaluate_seqeval(metric, corpus, options):
+def test_equals_evaluate_seqeval(metric, seqeval_module, corpus, options):
     predictions, references = CORPORA[corpus]
-    expected = evaluate_seqeval(predictions, references, **options)
+    expected = _compute(seqeval_module, predictions=predictions, references=references, **options)
     got = _compute(metric, predictions=predictions, references=references, **options)
     assert_superset_equal(got, expected)
 
 
-def test_suffix(metric):
+def test_suffix(metric, seqeval_module):
     predictions = [["PER-B", "PER-I", "O", "LOC-B"]]
     references = [["PER-B", "PER-I", "LOC-B", "O"]]
     got = _compute(metric, predictions=predictions, references=references, suffix=True)
-    assert_superset_equal(got, evaluate_seqeval(predictions, references, suffix=True))
+    assert_superset_equal(got, _compute(seqeval_module, predictions=predictions, references=references, suffix=True))
 
 
 def test_extra_keys(metric):

@@ -12,11 +12,11 @@ extrapolated to ``n_resamples`` (the rest would take minutes), and their F1s
 are checked equal to the bootstrap's. Peak memory: tracemalloc's peak during
 one ``benchmark()`` call.
 
-    python scripts/bench_bootstrap.py                       # ../shared/data GENIA test
-    python scripts/bench_bootstrap.py --units sentences        # 1732 sentences resampled instead
-    python scripts/bench_bootstrap.py --gold FILE --resamples 1000 --rescore 20 --json
+    python scripts/bench/bootstrap.py                       # ../shared/data GENIA test
+    python scripts/bench/bootstrap.py --units sentences     # 1732 sentences resampled instead
+    python scripts/bench/bootstrap.py --gold FILE --resamples 1000 --rescore 20 --json
 
-``measure()`` is what ``scripts/bench.py`` can call.
+``run.py`` calls :func:`measure` in the benchmark's one run.
 """
 from __future__ import annotations
 
@@ -29,14 +29,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from data import GENIA_DOCSPLIT_TEST
 
 from nested_span_f1 import score_nested
 from nested_span_f1.benchmark.compare import benchmark, unit_matrix
 from nested_span_f1.benchmark.inputs import pair, read_side, units
 from nested_span_f1.benchmark.stats import bootstrap_sums, prf, resample_indices
 from nested_span_f1.formats import Corpus, read_corpus
-
-GENIA = Path(__file__).resolve().parents[2] / "shared" / "data" / "genia" / "genia-docsplit.test.jsonl"
 
 
 def _system(gold: Corpus, share: float = 0.12, seed: int = 0) -> Corpus:
@@ -54,7 +53,7 @@ def _median_seconds(call: Any, repeat: int) -> float:
     return statistics.median(times)
 
 
-def measure(gold_path: str | Path = GENIA, n_resamples: int = 1000, rescore: int = 20, seed: int = 0,
+def measure(gold_path: str | Path = GENIA_DOCSPLIT_TEST, n_resamples: int = 1000, rescore: int = 20, seed: int = 0,
             repeat: int = 5, units_by: str = "auto") -> dict[str, Any]:
     """Seconds and peak memory of the bootstrap on count matrices and of re-scoring, side by side."""
     gold = read_corpus(gold_path)
@@ -107,7 +106,7 @@ def measure(gold_path: str | Path = GENIA, n_resamples: int = 1000, rescore: int
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--gold", default=str(GENIA), help="gold file (default: ../shared/data GENIA docsplit test)")
+    parser.add_argument("--gold", default=str(GENIA_DOCSPLIT_TEST), help="gold file (default: ../shared/data GENIA docsplit test)")
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--rescore", type=int, default=20, help="resamples actually re-scored (then extrapolated)")
     parser.add_argument("--repeat", type=int, default=5, help="runs of ours; the median is reported")

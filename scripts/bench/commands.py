@@ -1,7 +1,7 @@
 """Wall time and peak memory of the streaming commands (conlleval, score, nested) on generated files, beside conlleval.pl.
 
 For each size (default 1M and 10M tokens) the script writes, in a temporary
-folder, seeded CoNLL-like data with realistic errors (``bench.synthetic``: type,
+folder, seeded CoNLL-like data with realistic errors (``data.synthetic``: type,
 boundary, missing and spurious entities, I- starts): one conlleval file
 (``token POS gold pred``), the same tags as two column files (``token tag``) for
 ``score``, and the same sentences as OneIE jsonl with nested spans added (each
@@ -11,11 +11,11 @@ process under GNU time (``/usr/bin/time``), which records its wall time and
 peak resident set. ``conlleval.pl`` runs on the same file when its path
 is given, and its output must equal ours byte for byte.
 
-    python scripts/bench_streaming.py --conlleval-pl /tmp/conlleval.pl
-    python scripts/bench_streaming.py --sizes 1000000 --json
+    python scripts/bench/commands.py --conlleval-pl /tmp/conlleval.pl
+    python scripts/bench/commands.py --sizes 1000000 --json
 
-``measure()`` is what ``scripts/bench.py`` can call. conlleval.pl is not part of
-the repository: pass the path of your copy.
+``run.py`` calls :func:`measure` in the benchmark's one run. conlleval.pl is
+not part of the repository: pass the path of your copy.
 """
 from __future__ import annotations
 
@@ -28,9 +28,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bench import synthetic
+from data import synthetic
 
 from nested_span_f1 import tags_to_spans
 
