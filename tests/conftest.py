@@ -1,15 +1,24 @@
-"""Shared test set-up: offline Hugging Face settings and the optional real data."""
+"""Shared test set-up: offline Hugging Face settings, Hypothesis's profiles and the optional real data."""
 import os
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from nested_span_f1.core.matching import DuplicateSpanWarning
 
 for _var in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "HF_EVALUATE_OFFLINE"):
     os.environ.setdefault(_var, "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+# Every property test runs under these settings (no test sets its own). "default" draws new examples at every run and
+# keeps the failing ones in .hypothesis/, tried first the next time; "ci" (HYPOTHESIS_PROFILE=ci, as .ci/run sets it)
+# draws the same examples at every run, so that a failure in CI is the same failure on any machine. No deadline: a
+# shared 2-core machine makes single examples slow now and then.
+settings.register_profile("default", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", settings.get_profile("default"), derandomize=True, database=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import nested_span_f1
@@ -32,9 +32,6 @@ HUGE_END = ([[{"start": 0, "end": 2**63, "label": "A"}]], [[]])
 EMPTY_FIRST = ([[], ["B-PER", "I-PER"]], [[], ["B-PER", "O"]])
 """... an empty first sentence (evaluate picks a feature set from it), and no sentence at all."""
 
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SLOW = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-"""evaluate's compute costs tens of milliseconds a call: a few examples per module."""
 
 # --------------------------------------------------------------------------- strategies
 
@@ -200,19 +197,16 @@ def refuses_or_holds(call: Callable[[], Any], check: Callable[[Any], None]) -> N
 
 # --------------------------------------------------------------------------- the core
 
-@FAST
 @given(tag_pairs(), tag_options, zero_division)
 def test_score_tags(pair, options, zero):
     refuses_or_holds(lambda: nested_span_f1.score_tags(*pair, zero_division=zero, **options), check_result)
 
 
-@FAST
 @given(tag_pairs(), tag_options)
 def test_count_tags(pair, options):
     refuses_or_holds(lambda: nested_span_f1.count_tags(*pair, **options), check_counts)
 
 
-@FAST
 @given(tag_pairs(), tag_options)
 def test_decode_pair_and_tags_to_spans(pair, options):
     def check(decoded: Any) -> None:
@@ -231,7 +225,6 @@ schemes = st.fixed_dictionaries({"scheme": st.sampled_from(["IO", "IOB1", "IOB2"
                                 optional={"mode": st.sampled_from([None, "strict"])})
 
 
-@FAST
 @given(well_formed, well_formed, schemes)
 @example(([["B-PER", "I-PER"]], [["B-PER", "I-PER"]]), ([["S-PER"]], [["S-PER"]]), {"scheme": "IOB2"})
 def test_counts_of_two_batches_add_up_to_their_union(first, second, options):
@@ -252,7 +245,6 @@ def test_counts_of_two_batches_add_up_to_their_union(first, second, options):
     assert (parts[0] + parts[1]).to_dict() == union.to_dict()
 
 
-@FAST
 @given(tag_pairs(label_id), st.sampled_from(LABEL_LISTS), tag_options)
 def test_label_ids(pair, label_list, options):
     refuses_or_holds(lambda: nested_span_f1.count_tags(*pair, label_list=label_list, **options), check_counts)
@@ -260,7 +252,6 @@ def test_label_ids(pair, label_list, options):
                      check_result)
 
 
-@FAST
 @given(span_pairs(), st.none() | st.lists(st.integers(0, 8), min_size=0, max_size=5), zero_division)
 @example(HUGE_END, None, 0)
 def test_nested(pair, lengths, zero):
@@ -274,7 +265,6 @@ lenient_options = st.fixed_dictionaries({}, optional={
 })
 
 
-@FAST
 @given(st.one_of(span_pairs(), tag_pairs()), lenient_options, zero_division)
 @example(HUGE_END, {}, 0)
 def test_lenient(pair, options, zero):
@@ -293,7 +283,6 @@ def modules():
                                                                                 "nested_span_f1")}
 
 
-@SLOW
 @given(pair=st.one_of(tag_pairs(), tag_pairs(label_id)), with_ids=st.booleans())
 @example(pair=([], []), with_ids=False)
 @example(pair=EMPTY_FIRST, with_ids=False)
@@ -305,7 +294,6 @@ def test_span_f1_module(modules, pair, with_ids):
 
 
 @pytest.mark.parametrize("name", ["lenient_span_f1", "nested_span_f1"])
-@SLOW
 @given(pair=st.one_of(span_pairs(), tag_pairs()))
 @example(pair=([], []))
 @example(pair=EMPTY_FIRST)

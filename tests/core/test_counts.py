@@ -5,14 +5,13 @@ import json
 import warnings
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from nested_span_f1 import Counts, Tally, count_tags, score_tags
 from nested_span_f1.core.scores import summarize
 
 TAG = st.sampled_from(["O", "O", "B-PER", "I-PER", "E-PER", "S-LOC", "B-LOC", "I-LOC", "B-ORG-SUB", "I-ORG-SUB", "B", "I"])
-SETTINGS = settings(max_examples=150, deadline=None, derandomize=True)
 
 
 @st.composite
@@ -31,7 +30,6 @@ def _quiet_summary(counts):
         return summarize(counts)
 
 
-@SETTINGS
 @given(corpora(), st.data(), st.sampled_from([(None, None), (None, "IOB2"), (None, "BILOU"), ("strict", "IOBES")]))
 def test_counts_of_two_halves_add_up_to_the_whole(corpus, data, options):
     preds, refs = corpus
@@ -67,7 +65,6 @@ def test_invalid_chunk_notes_add_across_splits():
     assert dict(count_tags(preds, refs).notes) == {}
 
 
-@SETTINGS
 @given(corpora(), st.randoms(use_true_random=False))
 def test_sentence_order_does_not_matter(corpus, rng):
     preds, refs = corpus
@@ -78,7 +75,6 @@ def test_sentence_order_does_not_matter(corpus, rng):
     assert a == b
 
 
-@SETTINGS
 @given(corpora(), st.sampled_from([None, "strict"]))
 def test_perfect_prediction_scores_one(corpus, mode):
     _, refs = corpus
@@ -94,7 +90,6 @@ def test_perfect_prediction_scores_one(corpus, mode):
         assert result["overall_accuracy"] == 1.0
 
 
-@SETTINGS
 @given(corpora())
 def test_to_dict_from_dict_round_trip(corpus):
     preds, refs = corpus

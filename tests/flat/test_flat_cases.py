@@ -4,7 +4,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from nested_span_f1 import UndefinedMetricWarning, score_tags, tags_to_spans
@@ -70,7 +70,6 @@ def _representable(spans, scheme):
 
 @pytest.mark.parametrize("scheme", ["IO", "IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BILOU"])
 def test_round_trip_every_scheme(scheme):
-    @settings(max_examples=60, deadline=None, derandomize=True)
     @given(st.lists(sentences_with_spans(), min_size=1, max_size=4))
     def check(corpus):
         corpus = [(n, spans) for n, spans in corpus if _representable(spans, scheme)]

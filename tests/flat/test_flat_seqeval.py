@@ -12,7 +12,7 @@ import random
 import warnings
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from seqeval import scheme as seqeval_scheme
 from seqeval.metrics import accuracy_score, classification_report
@@ -23,9 +23,6 @@ from nested_span_f1 import score_tags, tags_to_spans
 
 TYPES = ("PER", "LOC", "ORG-SUB")
 AVERAGES = ("micro avg", "macro avg", "weighted avg")
-SETTINGS = settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
-)
 STRICT_SCHEMES = {
     "IOB1": "IOB",
     "IOB2": "IOB",
@@ -127,21 +124,18 @@ def assert_same_as_seqeval(predictions, references, *, mode=None, scheme=None, s
 # --- default mode -------------------------------------------------------------------------
 
 
-@SETTINGS
 @given(corpora("OBIES"), st.sampled_from(["warn", 0, 1]))
 def test_default_mode_equals_seqeval(corpus, zero_division):
     predictions, references = corpus
     assert_same_as_seqeval(predictions, references, zero_division=zero_division)
 
 
-@SETTINGS
 @given(corpora("OBIES", suffix=True))
 def test_default_mode_suffix_equals_seqeval(corpus):
     predictions, references = corpus
     assert_same_as_seqeval(predictions, references, suffix=True)
 
 
-@SETTINGS
 @given(corpora("OBIES"))
 def test_default_mode_spans_equal_seqeval_get_entities(corpus):
     _, references = corpus
@@ -155,7 +149,6 @@ def test_default_mode_spans_equal_seqeval_get_entities(corpus):
     assert sorted(got) == sorted(flat)
 
 
-@SETTINGS
 @given(corpora("OBIESUL"))
 def test_default_mode_u_and_l_prefixes_per_sentence(corpus):
     # seqeval's default mode knows no U-/L- transitions: they only start or end chunks
@@ -214,7 +207,6 @@ def test_default_mode_examples(predictions, references, zero_division):
 
 @pytest.mark.parametrize("scheme", list(STRICT_SCHEMES))
 def test_strict_mode_equals_seqeval(scheme):
-    @SETTINGS
     @given(corpora("O" + STRICT_SCHEMES[scheme]), st.sampled_from(["warn", 0, 1]))
     def check(corpus, zero_division):
         predictions, references = corpus
@@ -236,7 +228,6 @@ def _dropped_by_strict(sentences, scheme):
 
 @pytest.mark.parametrize("scheme", ["IOB2", "IOE2", "IOBES", "BILOU"])
 def test_invalid_chunk_notes_count_what_strict_mode_drops(scheme):
-    @SETTINGS
     @given(corpora("O" + STRICT_SCHEMES[scheme], bare=False))
     def check(corpus):
         predictions, references = corpus
@@ -250,7 +241,6 @@ def test_invalid_chunk_notes_count_what_strict_mode_drops(scheme):
 
 @pytest.mark.parametrize("scheme", ["IOB2", "IOBES", "BILOU"])
 def test_strict_mode_suffix_equals_seqeval(scheme):
-    @settings(max_examples=60, deadline=None, derandomize=True)
     @given(corpora("O" + STRICT_SCHEMES[scheme], suffix=True))
     def check(corpus):
         predictions, references = corpus
@@ -306,7 +296,6 @@ def io_reference_chunks(sentence):
     return chunks
 
 
-@SETTINGS
 @given(corpora("OI"))
 def test_io_strict_every_run_of_one_type_is_a_chunk(corpus):
     predictions, references = corpus
@@ -391,7 +380,6 @@ def test_sentence_whose_length_disagrees_with_its_items():
         score_tags([["O"], ["O"]], [["O"], "O"])
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
 @given(st.sets(st.sampled_from("OBIESUL"), max_size=5))
 def test_strict_mode_detects_the_scheme_as_seqeval_does(prefixes):
     """Strict mode without a scheme: the scheme seqeval's auto_detect picks from the reference

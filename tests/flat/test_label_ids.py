@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from nested_span_f1 import count_tags, score_tags
@@ -53,7 +53,6 @@ def _padded(rows, width):
     return array
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)
 @given(id_corpora(), st.sampled_from([None, "strict"]))
 def test_ids_equal_string_path(corpus, mode):
     preds, refs = corpus

@@ -11,14 +11,13 @@ import warnings
 
 import pytest
 import reference
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from nested_span_f1 import count_tags
 from nested_span_f1.flat.schemes import CONLLEVAL_DEFAULT, SCHEMES, SEQEVAL_DEFAULT
 
 RULES = {"seqeval": SEQEVAL_DEFAULT, "conlleval": CONLLEVAL_DEFAULT}
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 
 
 @st.composite
@@ -46,7 +45,6 @@ def as_reference(counts) -> dict:
 def test_counts_equal_the_reference(scheme, mode, rules):
     letters = SCHEMES[scheme].letters.replace("O", "")
 
-    @SETTINGS
     @given(corpora(letters))
     def check(corpus):
         predictions, references = corpus
@@ -57,7 +55,6 @@ def test_counts_equal_the_reference(scheme, mode, rules):
     check()
 
 
-@SETTINGS
 @given(corpora("BIESUL"), st.sampled_from(list(RULES)))
 def test_default_mode_without_a_scheme_equals_the_reference(corpus, rules):
     """Any prefix mix, no scheme: the repairing decoder alone, no notes."""
@@ -68,7 +65,6 @@ def test_default_mode_without_a_scheme_equals_the_reference(corpus, rules):
     assert as_reference(got) == reference.count(predictions, references, rules=RULES[rules])
 
 
-@SETTINGS
 @given(corpora("BIESUL"), st.sampled_from(list(SCHEMES)), st.sampled_from(list(RULES)))
 def test_default_mode_with_a_scheme_the_tags_break_equals_the_reference(corpus, scheme, rules):
     """Any prefix mix with a scheme passed: default mode decodes every prefix, and the chunks the

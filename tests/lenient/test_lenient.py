@@ -4,7 +4,7 @@ import random
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from nested_span_f1 import score_tags
@@ -208,7 +208,6 @@ sentence = st.lists(span, max_size=5)
 document = st.integers(1, 3).flatmap(lambda n: st.tuples(st.lists(sentence, min_size=n, max_size=n), st.lists(sentence, min_size=n, max_size=n)))
 
 
-@settings(max_examples=300, deadline=None)
 @given(document, st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]), st.sampled_from([None, 0.3, 0.5]))
 def test_optimal_matching_equals_brute_force(warns_if_duplicated, doc, weight, min_iou):
     predictions, references = doc
@@ -231,7 +230,6 @@ def _best_total(weight, row=0, used=frozenset()):
     return best
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.integers(1, 6), st.integers(1, 6), st.data())
 def test_assignment_solver_equals_brute_force(rows, cols, data):
     # big weights, as the packed lexicographic levels are; 0 means no edge
@@ -245,7 +243,6 @@ def test_assignment_solver_equals_brute_force(rows, cols, data):
 
 # --- invariants -----------------------------------------------------------------------
 
-@settings(max_examples=200, deadline=None)
 @given(document, st.randoms(use_true_random=False))
 def test_order_and_duplicates_never_change_a_number(warns_if_duplicated, doc, rng):
     predictions, references = doc
@@ -268,7 +265,6 @@ def test_order_and_duplicates_never_change_a_number(warns_if_duplicated, doc, rn
     assert again == base
 
 
-@settings(max_examples=200, deadline=None)
 @given(document)
 def test_per_type_sums_and_totals(warns_if_duplicated, doc):
     predictions, references = doc
@@ -289,7 +285,6 @@ def test_per_type_sums_and_totals(warns_if_duplicated, doc):
     assert sum(n for row in r["confusion"].values() for n in row.values()) == n_gold - r["missed"]
 
 
-@settings(max_examples=100, deadline=None)
 @given(document, st.integers(0, 3))
 def test_counts_of_parts_add_to_counts_of_the_whole(warns_if_duplicated, doc, cut):
     predictions, references = doc

@@ -1,6 +1,6 @@
 """Parity with nervaluate 1.2.1 where greedy matching is optimal, and its order dependence elsewhere."""
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from nested_span_f1.lenient.score import score_lenient
@@ -52,7 +52,6 @@ def one_to_one_documents(draw):
     return predictions, references
 
 
-@settings(max_examples=300, deadline=None)
 @given(one_to_one_documents())
 def test_equal_to_nervaluate_where_greedy_is_optimal(doc):
     predictions, references = doc

@@ -3,7 +3,7 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from nested_span_f1.core.matching import DuplicateSpanWarning
@@ -225,7 +225,6 @@ spans = st.lists(
 corpora = st.lists(st.tuples(spans, spans), min_size=1, max_size=4)
 
 
-@settings(max_examples=60, deadline=None)
 @given(corpora)
 def test_random_against_sets(warns_if_duplicated, pairs):
     predictions, references = [p for p, _ in pairs], [g for _, g in pairs]
@@ -234,7 +233,6 @@ def test_random_against_sets(warns_if_duplicated, pairs):
     assert_matches(result, expected_scores(predictions, references))
 
 
-@settings(max_examples=30, deadline=None)
 @given(corpora)
 def test_perfect_and_order_invariant(warns_if_duplicated, pairs):
     references = [g for _, g in pairs]
