@@ -34,7 +34,9 @@ EXAMPLE = {"span_f1": "flat", "lenient_span_f1": "nested", "nested_span_f1": "ne
 NEEDS = ("evaluate", "datasets", "gradio", "matplotlib", "numpy", "pandas")
 CLEAN_ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
 OFFLINE = dict(CLEAN_ENV, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_EVALUATE_OFFLINE="1",
-               GRADIO_ANALYTICS_ENABLED="False", PYTHONDONTWRITEBYTECODE="1")
+               GRADIO_ANALYTICS_ENABLED="False")
+WARM_UP = "import evaluate, gradio, matplotlib.pyplot, nested_span_f1"
+"""What the apps and the loads import, imported once before they start so that they read compiled bytecode."""
 
 
 def _free_port() -> int:
@@ -57,6 +59,9 @@ def hub(tmp_path_factory):
     """Write the three folders, install each folder's requirements into one fresh venv, then start every
     app and every ``evaluate.load`` at once; yield per metric the folder, the app's URL and the processes."""
     root = tmp_path_factory.mktemp("hub")
+    # bytecode goes to a folder of its own: none is written into the metric folders, whose files are checked
+    env = dict(OFFLINE, PYTHONPYCACHEPREFIX=str(root / "bytecode"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     venv = root / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
@@ -74,16 +79,19 @@ def hub(tmp_path_factory):
                                  cwd=out, env=CLEAN_ENV, capture_output=True, text=True)
         assert install.returncode == 0, install.stderr[-3000:]
         folders[name] = out
+    # pip ran with --no-compile; six processes compiling the same modules at once cost more than one doing it first
+    warm = subprocess.run([str(python), "-c", WARM_UP], env=env, capture_output=True, text=True)
+    assert warm.returncode == 0, warm.stderr[-3000:]
     running = {}
     try:
         for name, out in folders.items():
             port = _free_port()
             log = open(out.parent / f"{name}.log", "w")
             app = subprocess.Popen([str(python), "app.py"], cwd=out, stdout=log, stderr=subprocess.STDOUT,
-                                   env=dict(OFFLINE, GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1"))
+                                   env=dict(env, GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1"))
             predictions, references = parse(preset(EXAMPLE[name]))
             load = subprocess.Popen([str(python), "-c", _load_code(out, predictions, references)], cwd=out,
-                                    env=OFFLINE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                    env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             running[name] = (out, f"http://127.0.0.1:{port}/", app, load, log)
         yield running
     finally:
