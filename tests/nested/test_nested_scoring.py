@@ -1,6 +1,7 @@
 """Nested scoring against an independent plain-Python set computation, on hand-made and GENIA data."""
 import random
-from collections import Counter
+from collections import Counter, defaultdict
+from itertools import combinations
 
 import pytest
 from hypothesis import given
@@ -23,13 +24,21 @@ def _sides(predictions, references):
     return pred, gold
 
 
+def _bounds_by_sentence(items):
+    """The distinct (start, end) of ``items`` in each sentence."""
+    bounds = defaultdict(set)
+    for s, b, e, _ in items:
+        bounds[s].add((b, e))
+    return bounds
+
+
 def _bucket_of(items):
     """Nested flag, depth and length bucket of each item, among ``items`` (distinct boundaries)."""
-    bounds = {(s, b, e) for s, b, e, _ in items}
+    bounds = _bounds_by_sentence(items)
     out = {}
     for item in items:
         s, b, e, _ = item
-        others = [(b2, e2) for s2, b2, e2 in bounds if s2 == s and (b2, e2) != (b, e)]
+        others = [o for o in bounds[s] if o != (b, e)]
         nested = any(_contains((b, e), o) or _contains(o, (b, e)) for o in others)
         depth = 1 + sum(_contains(o, (b, e)) for o in others)
         length = next(name for lo, hi, name in LENGTH_NAMES if lo <= e - b <= hi)
@@ -38,12 +47,11 @@ def _bucket_of(items):
 
 
 def _crossing(items):
-    bounds = sorted({(s, b, e) for s, b, e, _ in items})
     return sum(
         1
-        for i, x in enumerate(bounds)
-        for y in bounds[i + 1:]
-        if x[0] == y[0] and max(x[1], y[1]) < min(x[2], y[2]) and not _contains(x[1:], y[1:]) and not _contains(y[1:], x[1:])
+        for sentence in _bounds_by_sentence(items).values()
+        for x, y in combinations(sorted(sentence), 2)
+        if max(x[0], y[0]) < min(x[1], y[1]) and not _contains(x, y) and not _contains(y, x)
     )
 
 
