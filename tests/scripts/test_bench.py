@@ -81,6 +81,15 @@ def test_goals_are_judged_from_the_results(bench):
         "9 ms against 63 ms (0.14x); heavy modules loaded: none", "met")
 
 
+def test_the_readme_shows_the_goals_as_the_benchmark_writes_them(bench):
+    """The README's Performance section is one run's goal table: every goal there is one of goals.py's."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Performance"):readme.index("\n## ", readme.index("## Performance") + 1)]
+    shown = [line.split(" | ")[0].removeprefix("| ") for line in section.splitlines()
+             if line.startswith("| ") and not line.startswith("| goal ")]
+    assert shown and set(shown) <= {goal.text for goal in bench.goals.GOALS}
+
+
 def test_synthetic_data_is_seeded_and_conll_like(bench):
     preds, refs = bench.data.synthetic(2000, seed=3)
     assert (preds, refs) == bench.data.synthetic(2000, seed=3)
