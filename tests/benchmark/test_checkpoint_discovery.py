@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from nested_span_f1.benchmark.compare import _systems
@@ -121,7 +121,6 @@ def expected(written: list, kind: str, part: str) -> tuple[list[tuple[str, int, 
     return [(found[0][0], step, found[0][1]) for step, found in sorted(sources.items())], problems
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tree=steps, others=unrelated, kind=st.sampled_from([SPANS, TAGS]), part=st.sampled_from(sorted(PARTS)))
 def test_discovery_follows_the_rule_on_random_runs(tree, others, kind, part):
     with tempfile.TemporaryDirectory() as folder:

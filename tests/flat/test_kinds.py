@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from nested_span_f1 import score_lenient, score_tags, tags_to_spans
@@ -63,7 +63,6 @@ def pairs(draw):
     return [[[draw(pool) for _ in range(n)] for n in lengths] for _ in range(2)]
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
 @given(pairs(), st.sampled_from([INPUT_KINDS, ("tags", "ids"), ("spans", "tags"), ("spans", "layers", "tags")]))
 def test_data_kind_decides_as_first_kind(pair, kinds):
     """Where the evaluate modules' check takes an input, it finds the kind the one rule finds."""

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 pytest.importorskip("transformers")
@@ -26,7 +26,6 @@ from nested_span_f1.hf.trainer import compute_metrics_for
 TAGS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
 TYPES = ["none", "PER", "LOC"]
 LAYERS = 2
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 ids = st.integers(0, len(TAGS) - 1)
 
@@ -113,7 +112,6 @@ FACTORIES = {
 
 
 @pytest.mark.parametrize("kind", sorted(FACTORIES))
-@SETTINGS
 @given(data=st.data())
 def test_streamed_evaluation_equals_one_call_whatever_came_before(kind, data):
     sentence, build = FACTORIES[kind]
