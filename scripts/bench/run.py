@@ -14,7 +14,9 @@ Jobs, in the order they run (``--jobs`` picks some):
   conlleval.pl when ``--conlleval-pl`` names a copy (``commands.py``).
 
 Then the goal table (``goals.py``): each goal, what this run measured, and
-whether it is met.
+whether it is met. Two scripts beside it measure goals of their own, side by
+side in one run each: ``text.py`` (text spans against token spans, reading
+pipeline output) and ``scale.py`` (Arrow with 1 and 2 processes, Spark).
 
     python scripts/bench/run.py --conlleval-pl /tmp/conlleval.pl --json bench.json   # everything
     python scripts/bench/run.py --quick                                               # a smoke run

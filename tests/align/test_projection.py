@@ -5,7 +5,7 @@ import functools
 import warnings
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from nested_span_f1 import Corpus
@@ -34,7 +34,6 @@ def token_spans(draw, n):
     return [(s, draw(st.integers(s + 1, n)), draw(st.sampled_from(["PER", "LOC"]))) for s in starts]
 
 
-@settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_tokens_to_characters_and_back_is_the_identity(data):
     tokens, text = data.draw(texts())
@@ -63,7 +62,6 @@ def documents(draw):
             Corpus([text for _, text in sentences], predicted, [str(i) for i in range(len(tokens))], unit="characters"))
 
 
-@settings(max_examples=100, deadline=None)
 @given(pair=documents(), snap=st.sampled_from([None, "expand", "contract"]), trim=st.booleans(),
        reverse=st.booleans())
 def test_every_span_falls_in_exactly_one_category_and_the_counts_add_up(pair, snap, trim, reverse):
@@ -97,7 +95,6 @@ def _vocab():
     return pytest.importorskip("spacy").blank("en").vocab
 
 
-@settings(max_examples=100, deadline=None)
 @given(data=st.data())
 def test_snapping_equals_spacy_char_span_alignment_modes(data):
     from spacy.tokens import Doc

@@ -1,4 +1,4 @@
-"""scripts/bench_text.py runs and reports what it measured, the numbers checked equal first (timings are not
+"""scripts/bench/text.py runs and reports what it measured, the numbers checked equal first (timings are not
 asserted: speed goals live in the script's output and BENCHMARKS.md)."""
 import json
 import os
@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_bench_text_runs_and_reports_every_figure(shared_data):
-    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_text.py"), "--conll", str(shared_data / "conll2003"),
+    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench" / "text.py"), "--conll", str(shared_data / "conll2003"),
                           "--repeat", "1", "--documents", "300", "--json"], capture_output=True, text=True, timeout=600,
                          env={**os.environ, "OMP_NUM_THREADS": "1"}, check=False)
     assert out.returncode == 0, out.stderr[-2000:]

@@ -1,10 +1,10 @@
 """Past one machine: the Arrow path's peak memory and tokens per second with 1 and 2 processes, and Spark local[1]
 and local[2], side by side in one run on one generated Parquet corpus.
 
-    python scripts/bench_scale.py                      # 50M tokens, generated once into --data
-    python scripts/bench_scale.py --tokens 2000000     # a quick look
+    python scripts/bench/scale.py                      # 50M tokens, generated once into --data
+    python scripts/bench/scale.py --tokens 2000000     # a quick look
 
-Each route runs in a fresh process (``python scripts/bench_scale.py --route ...``),
+Each route runs in a fresh process (``python scripts/bench/scale.py --route ...``),
 which reports its counting time, its peak resident memory and that of its largest
 worker process (``ru_maxrss``), and the counts, which must be identical across
 routes before any ratio is printed. Spark's session start is timed apart from the

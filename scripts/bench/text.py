@@ -17,8 +17,8 @@ Each figure is the median of ``--repeat`` runs in this process, the calls compar
 turns, in CPU seconds of this process (``time.process_time``): one core's work, which
 other processes on a busy machine do not inflate as they inflate wall-clock time.
 
-    python scripts/bench_text.py                      # ../shared/data CoNLL-2003
-    python scripts/bench_text.py --repeat 7 --json
+    python scripts/bench/text.py                      # ../shared/data CoNLL-2003
+    python scripts/bench/text.py --repeat 7 --json
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ from nested_span_f1.core.entities import check_entities
 from nested_span_f1.formats.columns import read_columns
 from nested_span_f1.nested.score import count_entities
 
-CONLL = Path(__file__).resolve().parents[2] / "shared" / "data" / "conll2003"
+CONLL = Path(__file__).resolve().parents[3] / "shared" / "data" / "conll2003"
 
 
 def _median_seconds(call: Any, repeat: int) -> float:
