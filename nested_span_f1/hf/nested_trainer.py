@@ -39,7 +39,8 @@ from ..flat.pipeline import decode_pair
 from ..flat.schemes import Scheme
 from ..flat.tags import label_list_scheme
 from ..nested.score import NestedCounts, count_arrays, summarize_nested
-from .trainer import StreamingMetrics, eval_arrays, predicted_ids, to_numpy, trainer_view
+from .arrays import to_numpy
+from .trainer import StreamingMetrics, eval_arrays, predicted_ids, trainer_view
 from .words import word_labels
 
 LABEL_NAMES = ("labels", "span_starts", "span_ends", "gold_spans")

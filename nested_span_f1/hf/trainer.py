@@ -29,11 +29,11 @@ import numpy as np
 
 from ..core.counts import Counts
 from ..core.scores import ZeroDivision, check_zero_division, summarize
-from ..core.sequences import check_rows
 from ..flat.encoding import LabelList, read_label_list
 from ..flat.pipeline import count_tags, decode_pair
 from ..flat.tags import label_list_scheme
 from ..views.tables import flatten
+from .arrays import to_numpy
 from .words import word_labels
 
 RUN_NER_KEYS = {"overall_precision": "precision", "overall_recall": "recall", "overall_f1": "f1",
@@ -41,16 +41,6 @@ RUN_NER_KEYS = {"overall_precision": "precision", "overall_recall": "recall", "o
 """run_ner.py's short names of the micro scores (its default ``compute_metrics`` output)."""
 
 C = TypeVar("C")
-
-
-def to_numpy(x: Any, name: str = "input") -> np.ndarray:
-    """A numpy array of a tensor (any device) or array-like; a set, a dict or a generator, or a list holding
-    one as a row, is refused naming ``name`` (see :func:`nested_span_f1.core.sequences.check_rows`)."""
-    if hasattr(x, "detach"):
-        x = x.detach().cpu().numpy()
-    if x is not None and not isinstance(x, np.ndarray):
-        check_rows(x, name)
-    return np.asarray(x)
 
 
 def first_output(predictions: Any) -> Any:

@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from .arrays import to_numpy
+
 NO_WORD = -100
 """The word id of a position that belongs to no word (special tokens, padding), as Trainer pads label columns."""
 
@@ -40,8 +42,6 @@ def word_labels(label_ids: Any) -> np.ndarray:
         ValueError: ``label_ids`` is not a pair, or word ids of another shape than the labels' first two axes.
         TypeError: word ids that are not integers.
     """
-    from .trainer import to_numpy  # here: trainer imports this module
-
     if not isinstance(label_ids, (tuple, list)) or len(label_ids) != 2:
         raise ValueError("word-level scoring needs label_ids = (labels, word_ids): add a word_ids column (-100 where "
                          "a position has no word) and pass TrainingArguments(label_names=['labels', 'word_ids'])")
