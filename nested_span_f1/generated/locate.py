@@ -1,0 +1,238 @@
+"""Place generated strings on the document's text: each mention becomes a character span, or a counted failure.
+
+A string **occurs** in a text where the text holds it character for character
+and the occurrence neither starts nor ends inside a word: "Paris" occurs in
+"Paris, 1900" but not in "Parisian", "US" not in "USA". A word is a run of
+letters, digits, ``_`` and combining marks; letters of scripts written without
+spaces between words (Chinese, Japanese kana, Thai, Lao, Khmer, Myanmar) are
+words of one letter each, so "北京" occurs in "我爱北京天安门". An occurrence
+never ends before a combining mark (it would cut a letter from its accent).
+Occurrences may overlap ("ana" occurs twice in "banana").
+
+Policies (``policy``):
+
+- ``"kth"`` (the default): the k-th mention of a string goes to the k-th of its
+  occurrences in reading order. Occurrences that lie inside (or across) the span
+  of a longer string already placed are counted last (``inner_last``, on by
+  default): a string found inside a longer entity is read as that entity's part,
+  unless the answer names it more often than it stands alone. Longer strings are
+  placed first, so that every container is placed before what it contains. A
+  string named more often than it occurs places as many mentions as it has
+  occurrences; the rest are ``excess``.
+- ``"every"``: a mention names every occurrence of its string; each distinct
+  (string, label) gives one span per occurrence, and repeated mentions add none.
+
+A string with no occurrence is looked for again, when ``fallback`` is on (the
+default), with case and whitespace normalised: any letter case (Python's
+``re.IGNORECASE``), any run of whitespace for a space, whitespace at the
+string's ends dropped; such mentions are ``normalized``, and take occurrences
+that no exact mention took first. A string found neither way is ``not_in_text``
+(a fabricated entity: it can only be a false positive). An inline-tag answer
+whose text without tags equals the document's places its mentions where its tags
+are (``markup``).
+
+Every mention gets exactly one of :data:`CATEGORIES`.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from .parse import Mention
+
+CATEGORIES = ("markup", "exact", "normalized", "not_in_text", "excess")
+"""What became of a mention: placed by the answer's own markup, on an exact occurrence, on a normalised one;
+or not placed: its string is nowhere in the text, or it was named more often than the string occurs."""
+
+PLACED = CATEGORIES[:3]
+POLICIES = ("kth", "every")
+
+_NO_SPACES = re.compile(
+    "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+    "\U00020000-\U0003134f]"
+)
+"""Letters of scripts written without spaces between words: each is a word of its own."""
+
+Span = tuple[int, int, str]
+
+
+@lru_cache(maxsize=4096)
+def _mark(char: str) -> bool:
+    return unicodedata.category(char)[0] == "M"
+
+
+@lru_cache(maxsize=4096)
+def _word(char: str) -> bool:
+    return (char.isalnum() or char == "_" or _mark(char)) and not _NO_SPACES.match(char)
+
+
+def _bounded(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` neither starts nor ends inside a word."""
+    if start > 0 and (_mark(text[start]) or (_word(text[start]) and _word(text[start - 1]))):
+        return False
+    return end == len(text) or not (_mark(text[end]) or (_word(text[end - 1]) and _word(text[end])))
+
+
+def occurrences(text: str, string: str) -> list[tuple[int, int]]:
+    """Every occurrence of ``string`` in ``text`` (see the module docstring), as ``(start, end)`` in reading order.
+
+    >>> occurrences("banana bananas ana", "ana")
+    [(15, 18)]
+    >>> occurrences("我爱北京天安门", "北京"), occurrences("Parisian Paris", "Paris")
+    ([(2, 4)], [(9, 14)])
+    """
+    if not string:
+        return []
+    out, size = [], len(string)
+    at = text.find(string)
+    while at >= 0:
+        if _bounded(text, at, at + size):
+            out.append((at, at + size))
+        at = text.find(string, at + 1)
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _loose(string: str) -> re.Pattern[str] | None:
+    words = string.split()
+    if not words:
+        return None
+    # a lookahead finds overlapping occurrences too
+    return re.compile("(?=(" + r"\s+".join(map(re.escape, words)) + "))", re.IGNORECASE)
+
+
+def loose_occurrences(text: str, string: str) -> list[tuple[int, int]]:
+    """Occurrences of ``string`` with case and whitespace normalised (see the module docstring)."""
+    pattern = _loose(string)
+    if pattern is None:
+        return []
+    return [m.span(1) for m in pattern.finditer(text) if m.end(1) > m.start(1) and _bounded(text, *m.span(1))]
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a document's mentions went: the located spans, and each mention's category.
+
+    ``spans`` holds, in the order of the mentions, one span per placed mention under
+    ``"kth"``, and every occurrence of each distinct (string, label) under ``"every"``
+    (given by its first mention); ``places[i]`` is mention i's ``(start, end)``, or
+    None when it was not placed (under ``"every"``: its string's first occurrence).
+    """
+
+    spans: list[Span]
+    categories: list[str]
+    places: list[tuple[int, int] | None]
+
+
+def _inside(place: tuple[int, int], placed: list[tuple[int, int]]) -> bool:
+    """Whether ``place`` overlaps a longer span already placed."""
+    start, end = place
+    return any(a < end and start < b and b - a > end - start for a, b in placed)
+
+
+def _rank(found: list[tuple[int, int]], wanted: int, placed: list[tuple[int, int]], inner_last: bool) -> list[tuple[int, int]]:
+    """The occurrences ``wanted`` mentions take, in reading order (with ``inner_last``, those outside longer placed
+    strings first)."""
+    if len(found) > wanted:
+        found = sorted(found, key=lambda o: inner_last and _inside(o, placed))[:wanted]
+    return sorted(found)
+
+
+def _as_mention(item: Any) -> Mention:
+    if isinstance(item, Mention):
+        return item
+    text, label = item
+    return Mention(text, label)
+
+
+def locate(
+    text: str,
+    mentions: Sequence[Mention | tuple[str, str]],
+    *,
+    policy: str = "kth",
+    fallback: bool = True,
+    inner_last: bool = True,
+    plain: str | None = None,
+) -> Placement:
+    """Place each mention on the text (see the module docstring for the policies and categories).
+
+    Args:
+        text: the document's text.
+        mentions: :class:`~nested_span_f1.generated.parse.Mention` objects or ``(text, label)`` pairs, in the
+            answer's order.
+        policy: ``"kth"`` or ``"every"``.
+        fallback: look for strings not found exactly with case and whitespace normalised.
+        inner_last: under ``"kth"``, count occurrences inside a longer placed string last.
+        plain: an inline-tag answer's text without its tags; where it equals ``text``, mentions with an offset
+            are placed there.
+
+    >>> p = locate("The New York Times in New York", [("New York Times", "ORG"), ("New York", "LOC")])
+    >>> p.spans, p.categories
+    ([(4, 18, 'ORG'), (22, 30, 'LOC')], ['exact', 'exact'])
+    >>> locate("in Paris", [("paris", "LOC"), ("Rome", "LOC")]).categories
+    ['normalized', 'not_in_text']
+    """
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+    items = [_as_mention(m) for m in mentions]
+    categories = ["not_in_text"] * len(items)
+    places: list[tuple[int, int] | None] = [None] * len(items)
+    spans: list[list[Span]] = [[] for _ in items]
+    placed: list[tuple[int, int]] = []
+    groups: dict[str, list[int]] = {}
+    marked = plain is not None and plain == text
+    for i, mention in enumerate(items):
+        if marked and mention.start is not None:
+            place = (mention.start, mention.start + len(mention.text))
+            places[i], categories[i] = place, "markup"
+            spans[i].append((*place, mention.label))
+            placed.append(place)
+        else:
+            groups.setdefault(mention.text, []).append(i)
+    leftover: dict[str, list[int]] = {}
+    for string in sorted(groups, key=len, reverse=True):
+        found = occurrences(text, string) if string == string.strip() else []
+        if not found:
+            if fallback:
+                leftover.setdefault(" ".join(string.split()).lower(), []).extend(groups[string])
+            continue
+        _place(items, groups[string], found, "exact", policy, inner_last, categories, places, spans, placed)
+    for key in sorted(leftover, key=len, reverse=True):
+        found = loose_occurrences(text, key)
+        if found:
+            # occurrences exact mentions took are not named again: with none left, kth mentions are excess
+            taken = set(placed)
+            _place(items, sorted(leftover[key]), found, "normalized", policy, inner_last, categories, places, spans,
+                   placed, taken)
+    return Placement([span for produced in spans for span in produced], categories, places)
+
+
+def _place(items: list[Mention], indices: list[int], found: list[tuple[int, int]], category: str, policy: str,
+           inner_last: bool, categories: list[str], places: list[tuple[int, int] | None], spans: list[list[Span]],
+           placed: list[tuple[int, int]], taken: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()
+           ) -> None:
+    """Put the mentions ``indices`` (of one string) on its occurrences ``found`` (less those ``taken``) under
+    ``policy``; ``spans[i]`` gets the spans mention i produced."""
+    free = [o for o in found if o not in taken] if taken else found
+    if policy == "every":
+        first: dict[str, int] = {}
+        for i in indices:
+            first.setdefault(items[i].label, i)
+        for label, i in first.items():
+            spans[i].extend((start, end, label) for start, end in free)
+        placed.extend(free)
+        for i in indices:
+            categories[i], places[i] = category, found[0]
+        return
+    chosen = _rank(free, len(indices), placed, inner_last)
+    for j, i in enumerate(indices):
+        if j < len(chosen):
+            categories[i], places[i] = category, chosen[j]
+            spans[i].append((*chosen[j], items[i].label))
+        else:
+            categories[i] = "excess"
+    placed.extend(chosen)

@@ -1,0 +1,112 @@
+"""The string protocol: per document and type, the generated strings against the gold strings, normalised.
+
+This is how UniversalNER (and GNER after it) score a generative model: for each
+document and type, the normalised strings the model gave are compared with the
+normalised strings of the gold entities, as **sets** (a name said twice counts
+once, on both sides); a true positive is a predicted string that is among the
+gold strings. Over a corpus the counts are summed per type, and precision,
+recall and F1 are computed from the sums (micro over types, as UniversalNER
+reports; macro and weighted as for every metric here). ``multiset=True`` counts
+a name as often as it is said, on both sides (a true positive is then the
+smaller of the two counts).
+
+Untyped counts compare the strings with types ignored (per document, as sets or
+multisets): they tell type errors from strings that are wrong.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from ..core.counts import Counts, Tally
+from .normalize import Normalization
+
+Pair = tuple[str, str]
+"""A string and its label."""
+
+
+class StringCounter:
+    """Per-type tallies of the string protocol, added document by document; :meth:`counts` gives :class:`Counts`.
+
+    >>> counter = StringCounter()
+    >>> counter.add([("Obama", "PER"), ("the U.S.", "LOC"), ("Paris", "PER")], [("obama", "PER"), ("US", "LOC"),
+    ...             ("Paris", "LOC")])
+    >>> counter.counts().labels["LOC"], counter.counts().untyped
+    (Tally(tp=1, predicted=1, gold=2), Tally(tp=3, predicted=3, gold=3))
+    """
+
+    def __init__(self, normalization: Normalization | str | None = None, multiset: bool = False) -> None:
+        self.normalization = Normalization.parse(normalization)
+        self.multiset = bool(multiset)
+        self._labels: dict[str, list[int]] = {}
+        self._untyped = [0, 0, 0]
+
+    def add(self, predicted: Iterable[Pair], gold: Iterable[Pair]) -> None:
+        """Count one document: its generated ``(string, label)`` pairs against its gold pairs."""
+        norm = self.normalization
+        pred = [(label, norm(text)) for text, label in predicted]
+        ref = [(label, norm(text)) for text, label in gold]
+        if self.multiset:
+            self._add_multisets(Counter(pred), Counter(ref))
+        else:
+            self._add_sets(set(pred), set(ref))
+
+    def _add_sets(self, pred: set[Pair], ref: set[Pair]) -> None:
+        tallies = self._labels
+        for label, _ in pred:
+            tallies.setdefault(label, [0, 0, 0])[1] += 1
+        for label, _ in ref:
+            tallies.setdefault(label, [0, 0, 0])[2] += 1
+        for label, _ in pred & ref:
+            tallies[label][0] += 1
+        strings_pred = {s for _, s in pred}
+        strings_ref = {s for _, s in ref}
+        untyped = self._untyped
+        untyped[0] += len(strings_pred & strings_ref)
+        untyped[1] += len(strings_pred)
+        untyped[2] += len(strings_ref)
+
+    def _add_multisets(self, pred: Counter[Pair], ref: Counter[Pair]) -> None:
+        tallies = self._labels
+        for (label, _), n in pred.items():
+            tallies.setdefault(label, [0, 0, 0])[1] += n
+        for (label, _), n in ref.items():
+            tallies.setdefault(label, [0, 0, 0])[2] += n
+        for (label, _), n in (pred & ref).items():
+            tallies[label][0] += n
+        strings_pred: Counter[str] = Counter()
+        strings_ref: Counter[str] = Counter()
+        for (_, s), n in pred.items():
+            strings_pred[s] += n
+        for (_, s), n in ref.items():
+            strings_ref[s] += n
+        untyped = self._untyped
+        untyped[0] += sum((strings_pred & strings_ref).values())
+        untyped[1] += sum(strings_pred.values())
+        untyped[2] += sum(strings_ref.values())
+
+    def counts(self) -> Counts:
+        """The tallies so far (labels seen on either side) as :class:`~nested_span_f1.core.counts.Counts`."""
+        return Counts({label: Tally(*t) for label, t in self._labels.items()}, Tally(*self._untyped))
+
+
+def count_strings(
+    predictions: Sequence[Iterable[Pair]],
+    references: Sequence[Iterable[Pair]],
+    *,
+    normalization: Normalization | str | None = None,
+    multiset: bool = False,
+) -> Counts:
+    """String-protocol counts of documents given as lists of ``(string, label)`` pairs, one list a document.
+
+    >>> count_strings([[("The Beatles", "ORG")]], [[("Beatles", "ORG"), ("Beatles", "ORG")]]).labels["ORG"]
+    Tally(tp=1, predicted=1, gold=1)
+    >>> count_strings([[("The Beatles", "ORG")]], [[("Beatles", "ORG")] * 2], multiset=True).labels["ORG"]
+    Tally(tp=1, predicted=1, gold=2)
+    """
+    if len(predictions) != len(references):
+        raise ValueError(f"{len(predictions)} documents of predictions but {len(references)} of references")
+    counter = StringCounter(normalization, multiset)
+    for pred, ref in zip(predictions, references):
+        counter.add(pred, ref)
+    return counter.counts()
