@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..core.counts import Additive, Counts, Mergeable, frozen_mapping
-from ..core.entities import is_fragmented
 from .locate import POLICIES, Span, locate
 from .normalize import Normalization
 from .parse import Answer, Mention
@@ -93,9 +92,9 @@ Question = tuple[str | None, Answer]
 
 def covered(text: str, entity: Any) -> str:
     """The gold string of an entity: the text at its offsets (a discontinuous entity's fragments joined by a space)."""
-    if is_fragmented(entity):
-        return " ".join(text[start:end] for start, end in entity[0])
-    return text[entity[0]:entity[1]]
+    if len(entity) == 3:
+        return text[entity[0]:entity[1]]
+    return " ".join(text[start:end] for start, end in entity[0])
 
 
 class GeneratedCounter:
@@ -118,7 +117,8 @@ class GeneratedCounter:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
         self.strings = StringCounter(normalization, multiset)
         self.policy, self.fallback, self.inner_last, self.limit = policy, bool(fallback), bool(inner_last), examples
-        self.placement: dict[str, list[int]] = {}
+        self.placement: Counter[tuple[str, str]] = Counter()
+        """(label, category) -> mentions; (label, "spans") -> spans placed."""
         self.unparseable: Counter[str] = Counter()
         self.answers: Counter[str] = Counter()
         self.unparseable_ids: list[str] = []
@@ -145,25 +145,24 @@ class GeneratedCounter:
         plain = answers[0][1].plain if len(answers) == 1 else None
         placement = locate(text, mentions, policy=self.policy, fallback=self.fallback, inner_last=self.inner_last,
                            plain=plain)
-        tallies = self.placement
-        for mention, category in zip(mentions, placement.categories):
-            tally = tallies.setdefault(mention.label, [0] * len(_FIELDS))
-            tally[0] += 1
-            tally[_FIELDS[category]] += 1
-            if category in ("not_in_text", "excess"):
-                self._example(category, id=ident, label=mention.label, text=mention.text)
-        for *_, label in placement.spans:
-            tallies.setdefault(label, [0] * len(_FIELDS))[-1] += 1
+        self.placement.update(zip([m.label for m in mentions], placement.categories))
+        self.placement.update((label, "spans") for *_, label in placement.spans)
+        if placement.missed:
+            for mention, category in zip(mentions, placement.categories):
+                if category in ("not_in_text", "excess"):
+                    self._example(category, id=ident, label=mention.label, text=mention.text)
         return placement.spans
 
     def counts(self) -> GeneratedCounts:
         """The counts so far."""
+        tallies: dict[str, dict[str, int]] = {}
+        for (label, category), n in self.placement.items():
+            tallies.setdefault(label, {})[category] = n
+        placement = {label: PlaceTally(mentions=sum(n for c, n in t.items() if c != "spans"), **t)
+                     for label, t in tallies.items()}
         return GeneratedCounts(
-            self.strings.counts(), {label: PlaceTally(*t) for label, t in self.placement.items()},
+            self.strings.counts(), placement,
             dict(self.unparseable), dict(self.answers), tuple(self.unparseable_ids), self.strings.normalization.name,
             self.strings.multiset, self.policy, self.fallback, self.inner_last,
         )
 
-
-_FIELDS = {name: k for k, name in enumerate(PlaceTally.__dataclass_fields__)}
-"""A :class:`PlaceTally` field's position (its category's, for the categories)."""

@@ -127,6 +127,11 @@ class Placement:
     categories: list[str]
     places: list[tuple[int, int] | None]
 
+    @property
+    def missed(self) -> bool:
+        """Whether some mention was not placed."""
+        return None in self.places
+
 
 def _inside(place: tuple[int, int], placed: list[tuple[int, int]]) -> bool:
     """Whether ``place`` overlaps a longer span already placed."""
@@ -181,7 +186,7 @@ def locate(
     items = [_as_mention(m) for m in mentions]
     categories = ["not_in_text"] * len(items)
     places: list[tuple[int, int] | None] = [None] * len(items)
-    spans: list[list[Span]] = [[] for _ in items]
+    produced: dict[int, list[Span]] = {}  # the spans of each mention, under "every"
     placed: list[tuple[int, int]] = []
     groups: dict[str, list[int]] = {}
     marked = plain is not None and plain == text
@@ -189,41 +194,49 @@ def locate(
         if marked and mention.start is not None:
             place = (mention.start, mention.start + len(mention.text))
             places[i], categories[i] = place, "markup"
-            spans[i].append((*place, mention.label))
+            produced[i] = [(*place, mention.label)]
             placed.append(place)
         else:
             groups.setdefault(mention.text, []).append(i)
     leftover: dict[str, list[int]] = {}
     for string in sorted(groups, key=len, reverse=True):
         found = occurrences(text, string) if string == string.strip() else []
+        indices = groups[string]
         if not found:
             if fallback:
-                leftover.setdefault(" ".join(string.split()).lower(), []).extend(groups[string])
-            continue
-        _place(items, groups[string], found, "exact", policy, inner_last, categories, places, spans, placed)
+                leftover.setdefault(" ".join(string.split()).lower(), []).extend(indices)
+        elif len(found) == 1 == len(indices) and policy == "kth":  # the common case, without the general steps
+            places[indices[0]], categories[indices[0]] = found[0], "exact"
+            placed.append(found[0])
+        else:
+            _place(items, indices, found, "exact", policy, inner_last, categories, places, produced, placed)
     for key in sorted(leftover, key=len, reverse=True):
         found = loose_occurrences(text, key)
         if found:
             # occurrences exact mentions took are not named again: with none left, kth mentions are excess
             taken = set(placed)
-            _place(items, sorted(leftover[key]), found, "normalized", policy, inner_last, categories, places, spans,
-                   placed, taken)
-    return Placement([span for produced in spans for span in produced], categories, places)
+            _place(items, sorted(leftover[key]), found, "normalized", policy, inner_last, categories, places,
+                   produced, placed, taken)
+    if policy == "kth":
+        spans = [(*place, mention.label) for mention, place in zip(items, places) if place is not None]
+    else:
+        spans = [span for i in sorted(produced) for span in produced[i]]
+    return Placement(spans, categories, places)  # type: ignore[arg-type]
 
 
 def _place(items: list[Mention], indices: list[int], found: list[tuple[int, int]], category: str, policy: str,
-           inner_last: bool, categories: list[str], places: list[tuple[int, int] | None], spans: list[list[Span]],
-           placed: list[tuple[int, int]], taken: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()
-           ) -> None:
+           inner_last: bool, categories: list[str], places: list[tuple[int, int] | None],
+           produced: dict[int, list[Span]], placed: list[tuple[int, int]],
+           taken: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()) -> None:
     """Put the mentions ``indices`` (of one string) on its occurrences ``found`` (less those ``taken``) under
-    ``policy``; ``spans[i]`` gets the spans mention i produced."""
+    ``policy``; under ``"every"``, ``produced[i]`` gets the spans mention i produced."""
     free = [o for o in found if o not in taken] if taken else found
     if policy == "every":
         first: dict[str, int] = {}
         for i in indices:
             first.setdefault(items[i].label, i)
         for label, i in first.items():
-            spans[i].extend((start, end, label) for start, end in free)
+            produced[i] = [(start, end, label) for start, end in free]
         placed.extend(free)
         for i in indices:
             categories[i], places[i] = category, found[0]
@@ -232,7 +245,6 @@ def _place(items: list[Mention], indices: list[int], found: list[tuple[int, int]
     for j, i in enumerate(indices):
         if j < len(chosen):
             categories[i], places[i] = category, chosen[j]
-            spans[i].append((*chosen[j], items[i].label))
         else:
             categories[i] = "excess"
     placed.extend(chosen)

@@ -128,7 +128,15 @@ def mentions_of(value: Any, label: str | None = None) -> tuple[tuple[Mention, ..
         ValueError: a value of none of the shapes.
     """
     if isinstance(value, (list, tuple)):
-        return tuple(mention_of(item, label) for item in value), "list"
+        mentions = []
+        for item in value:
+            # the common item, {"text": str, "label": str}, read without the general checks
+            if type(item) is dict and len(item) == 2 and type(item.get("text")) is str and type(
+                    item.get("label")) is str:
+                mentions.append(Mention(item["text"], item["label"]))
+            else:
+                mentions.append(mention_of(item, label))
+        return tuple(mentions), "list"
     if not isinstance(value, Mapping):
         raise _Unreadable(f"{_short(value)} is neither a list nor an object")
     if any(key in value for key in TEXT_KEYS) and any(key in value for key in LABEL_KEYS):

@@ -1,0 +1,173 @@
+"""Generated systems as files: JSON lines of entity lists or of raw model answers, a document (or question) a line.
+
+Each line is an object with an ``id`` and exactly one of:
+
+- ``"entities": [{"text": "Barack Obama", "label": "PER"}, ...]``: the entity list
+  as a program already extracted it (each item an object with string ``text``
+  and ``label``; other keys, such as a ``score``, are not read);
+- ``"output": "<the model's raw answer>"``: read by
+  :func:`~nested_span_f1.generated.parse.parse_answer` (an answer that cannot be
+  read is counted as unparseable, never refused).
+
+Optional keys: ``label``, the one type the line's question asked about
+(UniversalNER asks "what describes T in the text?" once per type: each such
+answer is a line with the document's id and its ``label``, and a list of strings
+is then read as mentions of that type); ``text``, the document's text, compared
+with the gold text when given. A document's lines are gathered by id; an id given
+twice with the same ``label`` (or once with and once without one) is refused.
+Without ids (on every line) documents are paired with the gold by order.
+
+What the file holds is checked as it is read: anything else (an ``output`` that is
+not a string, entities that are not ``{"text", "label"}`` objects) is refused
+with the file, the line and the value, since it is the file, not the model,
+that is wrong.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..formats.records import jsonl_records
+from .counts import Question
+from .parse import Answer, Mention, parse_answer
+
+ANSWER_KEYS = ("entities", "output")
+"""A line holds one of these: an extracted entity list, or a raw answer."""
+
+
+@dataclass(frozen=True)
+class Generated:
+    """A generated system read from a file: per document its id, its answers (with the type each question asked,
+    None for a question about every type), the text the file gives for it (or None), and where it is."""
+
+    ids: list[str] | None
+    answers: list[list[Question]]
+    texts: list[str | None]
+    places: list[str]
+    source: str = "generated"
+
+    def __len__(self) -> int:
+        return len(self.answers)
+
+
+def _entities(items: Any, where: str) -> Answer:
+    if not isinstance(items, list):
+        raise TypeError(f"{where}: 'entities' must be a list of {{'text', 'label'}} objects, got {items!r:.80}")
+    mentions = []
+    for k, item in enumerate(items):
+        if not isinstance(item, Mapping):
+            raise TypeError(f"{where}, entity {k + 1}: {item!r:.80} is not a {{'text', 'label'}} object")
+        for key in ("text", "label"):
+            if key not in item:
+                raise ValueError(f"{where}, entity {k + 1}: {item!r:.80} has no {key!r}")
+            if not isinstance(item[key], str):
+                raise TypeError(f"{where}, entity {k + 1}: {key} {item[key]!r:.80} is not a string")
+        mentions.append(Mention(item["text"], item["label"]))
+    return Answer(tuple(mentions), "entities")
+
+
+def record_answer(record: Mapping[str, Any], where: str) -> Question:
+    """One line's question type and answer (see the module docstring)."""
+    if not isinstance(record, Mapping):
+        raise TypeError(f"{where}: {record!r:.80} is not a json object")
+    given = [key for key in ANSWER_KEYS if key in record]
+    if len(given) != 1:
+        raise ValueError(f"{where}: a line holds either 'entities' (a list of {{'text', 'label'}} objects) or "
+                         f"'output' (the model's answer), got {'both' if given else 'neither'}")
+    label = record.get("label")
+    if label is not None and not isinstance(label, str):
+        raise TypeError(f"{where}: 'label' (the type the question asked about) must be a string, got {label!r:.80}")
+    if given[0] == "entities":
+        return label, _entities(record["entities"], where)
+    output = record["output"]
+    if not isinstance(output, str):
+        raise TypeError(f"{where}: 'output' must be the model's answer as a string, got {output!r:.80}")
+    return label, parse_answer(output, label)
+
+
+def read_generated(text: str, source: str = "generated", first_line: int = 1) -> Generated:
+    """A generated-system file (see the module docstring).
+
+    Raises:
+        TypeError, ValueError: a line that is not such an object, ids on some lines only, an id given twice with
+            the same question, or a ``text`` that is not a string; naming the file, the line and the value.
+    """
+    return gather(jsonl_records(text, source, first_line), source)
+
+
+def gather(records: Iterable[tuple[str, Any]], source: str = "generated") -> Generated:
+    """Records (with where each is) gathered into documents by id, as :func:`read_generated` does."""
+    order: dict[str, int] = {}
+    answers: list[list[Question]] = []
+    texts: list[str | None] = []
+    places: list[str] = []
+    with_ids = None
+    for where, record in records:
+        question = record_answer(record, where)
+        ident = record.get("id")
+        if with_ids is None:
+            with_ids = ident is not None
+        if (ident is not None) != with_ids:
+            raise ValueError(f"{where}: {'no' if with_ids else 'an'} 'id', where the first line "
+                             f"{'has one' if with_ids else 'has none'}; give every line an id, or none")
+        document = record.get("text")
+        if document is not None and not isinstance(document, str):
+            raise TypeError(f"{where}: 'text' must be the document's text as a string, got {document!r:.80}")
+        key = str(ident) if with_ids else str(len(answers))
+        if key not in order or not with_ids:
+            order[key] = len(answers)
+            answers.append([question])
+            texts.append(document)
+            places.append(where)
+            continue
+        k = order[key]
+        asked = [label for label, _ in answers[k]]
+        if None in asked or question[0] is None or question[0] in asked:
+            what = ("without a 'label' both times" if question[0] is None and asked == [None]
+                    else f"with label {question[0]!r}" if question[0] in asked else "both for one type and for all")
+            raise ValueError(f"{where}: id {key!r} is given twice ({what}; first at {places[k]}); a document's "
+                             "questions are told apart by their 'label', one line each")
+        if document is not None and texts[k] is not None and document != texts[k]:
+            raise ValueError(f"{where}: id {key!r} has another 'text' than at {places[k]}")
+        texts[k] = texts[k] if texts[k] is not None else document
+        answers[k].append(question)
+    return Generated(list(order) if with_ids else None, answers, texts, places, source)
+
+
+LOOKED_AT = 100
+"""Lines :func:`looks_generated` reads at most to tell a generated system's file."""
+
+
+def looks_generated(text: str) -> bool:
+    """Whether a json-lines text is a generated system's file: the first of its first :data:`LOOKED_AT` records
+    that tells holds an ``output``, or ``entities`` whose first item has ``text`` and ``label`` but no offsets
+    (``start``, ``fragments``) and is not a pipeline's (``entity_group``, ``entity``)."""
+    for line in [line for line in text.splitlines() if line.strip()][:LOOKED_AT]:
+        try:
+            record = json.loads(line)
+        except (ValueError, RecursionError):
+            return False
+        if not isinstance(record, Mapping):
+            return False
+        if "output" in record:
+            return True
+        entities = record.get("entities")
+        if not isinstance(entities, list):
+            return False
+        if entities:
+            first = entities[0]
+            return isinstance(first, Mapping) and {"text", "label"} <= set(first) and not (
+                {"start", "fragments", "entity_group", "entity"} & set(first))
+    return False
+
+
+def generated_records(ids: Sequence[str], mentions: Sequence[Sequence[tuple[str, str]]]) -> str:
+    """JSON lines of entity lists (``{"id", "entities": [{"text", "label"}]}``), as :func:`read_generated` reads
+    them."""
+    return "".join(
+        json.dumps({"id": ident, "entities": [{"text": t, "label": label} for t, label in items]},
+                   ensure_ascii=False) + "\n"
+        for ident, items in zip(ids, mentions)
+    )

@@ -1,0 +1,93 @@
+"""Generated-system files: lines gathered into documents by id, one-type questions, what the file gets wrong."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from nested_span_f1.generated.parse import Mention
+from nested_span_f1.generated.read import generated_records, looks_generated, read_generated
+
+
+def lines(*records):
+    return "".join(json.dumps(r) + "\n" for r in records)
+
+
+def test_entity_lists_and_raw_answers():
+    read = read_generated(lines(
+        {"id": "d1", "entities": [{"text": "Obama", "label": "PER", "score": 0.9}]},
+        {"id": "d2", "output": 'Answer: [["Paris", "LOC"]]'},
+        {"id": "d3", "output": "no idea"},
+    ), "sys.jsonl")
+    assert read.ids == ["d1", "d2", "d3"]
+    assert [[a.mentions for _, a in answers] for answers in read.answers] == [
+        [(Mention("Obama", "PER"),)], [(Mention("Paris", "LOC"),)], [()]]
+    assert [answers[0][1].shape for answers in read.answers] == ["entities", "list", "unparseable"]
+    assert read.places == ["sys.jsonl, line 1", "sys.jsonl, line 2", "sys.jsonl, line 3"]
+
+
+def test_one_type_questions_are_gathered_by_id():
+    read = read_generated(lines(
+        {"id": 7, "label": "person", "output": '["Barack Obama"]', "text": "Barack Obama in Paris"},
+        {"id": 8, "label": "person", "output": "[]"},
+        {"id": 7, "label": "location", "output": '["Paris"]'},
+    ))
+    assert read.ids == ["7", "8"]
+    assert [(label, a.mentions) for label, a in read.answers[0]] == [
+        ("person", (Mention("Barack Obama", "person"),)), ("location", (Mention("Paris", "location"),))]
+    assert read.texts == ["Barack Obama in Paris", None]
+
+
+def test_without_ids_documents_go_by_order():
+    read = read_generated(lines({"output": "[]"}, {"output": "[]"}))
+    assert read.ids is None and len(read) == 2
+
+
+@pytest.mark.parametrize("records, error, message", [
+    ([{"id": "d1", "output": "[]"}, {"id": "d1", "output": "[]"}], ValueError,
+     "f, line 2: id 'd1' is given twice (without a 'label' both times; first at f, line 1)"),
+    ([{"id": "d1", "label": "PER", "output": "[]"}, {"id": "d1", "label": "PER", "output": "[]"}], ValueError,
+     "f, line 2: id 'd1' is given twice (with label 'PER'"),
+    ([{"id": "d1", "label": "PER", "output": "[]"}, {"id": "d1", "output": "[]"}], ValueError,
+     "both for one type and for all"),
+    ([{"id": "d1", "output": "[]"}, {"output": "[]"}], ValueError,
+     "f, line 2: no 'id', where the first line has one; give every line an id, or none"),
+    ([{"output": "[]"}, {"id": "d2", "output": "[]"}], ValueError, "f, line 2: an 'id', where the first line has none"),
+    ([{"id": "d1", "output": None}], TypeError, "f, line 1: 'output' must be the model's answer as a string, got None"),
+    ([{"id": "d1", "output": ["Obama"]}], TypeError, "'output' must be the model's answer as a string, got ['Obama']"),
+    ([{"id": "d1"}], ValueError, "f, line 1: a line holds either 'entities'"),
+    ([{"id": "d1", "output": "[]", "entities": []}], ValueError, "got both"),
+    ([{"id": "d1", "entities": ["Obama"]}], TypeError, "f, line 1, entity 1: 'Obama' is not a {'text', 'label'} object"),
+    ([{"id": "d1", "entities": [{"text": "Obama"}]}], ValueError, "f, line 1, entity 1: {'text': 'Obama'} has no 'label'"),
+    ([{"id": "d1", "entities": [{"label": "PER"}]}], ValueError, "has no 'text'"),
+    ([{"id": "d1", "entities": [{"text": 3, "label": "PER"}]}], TypeError, "entity 1: text 3 is not a string"),
+    ([{"id": "d1", "entities": {"text": "Obama", "label": "PER"}}], TypeError, "'entities' must be a list"),
+    ([{"id": "d1", "label": 3, "output": "[]"}], TypeError, "'label' (the type the question asked about) must be a"),
+    ([{"id": "d1", "output": "[]", "text": 3}], TypeError, "'text' must be the document's text as a string, got 3"),
+    ([{"id": "d1", "label": "A", "output": "[]", "text": "x"}, {"id": "d1", "label": "B", "output": "[]", "text": "y"}],
+     ValueError, "f, line 2: id 'd1' has another 'text' than at f, line 1"),
+    ([["d1", "[]"]], TypeError, "f, line 1: expected a json object, got ['d1', '[]']"),
+])
+def test_what_the_file_gets_wrong_is_refused_with_its_line(records, error, message):
+    with pytest.raises(error) as caught:
+        read_generated(lines(*records), "f")
+    assert message in str(caught.value)
+
+
+def test_detection():
+    assert looks_generated(lines({"id": "d1", "output": "x"}))
+    assert looks_generated(lines({"id": "d1", "entities": []}, {"id": "d2", "entities": [{"text": "a", "label": "B"}]}))
+    assert looks_generated(lines({"id": "d1", "text": "a b", "entities": [{"text": "a", "label": "B"}]}))
+    assert not looks_generated(lines({"id": "d1", "text": "a b", "entities": [{"start": 0, "end": 1, "label": "B",
+                                                                            "text": "a"}]}))
+    assert not looks_generated(lines({"text": "a", "entities": [{"entity_group": "B", "word": "a", "start": 0}]}))
+    assert not looks_generated(lines({"tokens": ["a"], "entity_mentions": []}))
+    assert not looks_generated("a\tB-PER\n")
+    assert not looks_generated(lines({"id": "d1", "entities": []}))  # nothing tells
+
+
+def test_written_records_read_back():
+    text = generated_records(["a", "b"], [[("Obama", "PER")], []])
+    read = read_generated(text)
+    assert read.ids == ["a", "b"] and read.answers[0][0][1].mentions == (Mention("Obama", "PER"),)
+    assert looks_generated(text)
