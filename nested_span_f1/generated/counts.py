@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from ..core.counts import Additive, Counts, Mergeable, frozen_mapping
 from .locate import POLICIES, Span, locate
@@ -97,6 +97,21 @@ def covered(text: str, entity: Any) -> str:
     return " ".join(text[start:end] for start, end in entity[0])
 
 
+class Located(NamedTuple):
+    """A document's located spans, and how far they reach past its text.
+
+    A mention that could not be placed (``not_in_text``, ``excess``) is a false
+    positive. So that every metric (exact, lenient, nested, and the benchmark)
+    counts it as one, it becomes a span after the end of the text, as long as
+    its string, one character apart from the text and from the others: no gold
+    span can be there. ``padding`` is the characters those spans need past the
+    text's end (0 when every mention was placed).
+    """
+
+    spans: list[Span]
+    padding: int
+
+
 class GeneratedCounter:
     """Counts a generated system document by document: the string protocol, the placement of every mention, the
     shapes of the answers and those that could not be parsed; :meth:`add` returns the document's located spans.
@@ -105,7 +120,7 @@ class GeneratedCounter:
     >>> counter = GeneratedCounter()
     >>> counter.add("d1", "Obama met Obama in Paris.", [(0, 5, "PER"), (19, 24, "LOC")],
     ...             [(None, parse_answer('[["Obama", "PER"], ["Rome", "LOC"]]'))])
-    [(0, 5, 'PER')]
+    Located(spans=[(0, 5, 'PER'), (26, 30, 'LOC')], padding=5)
     >>> c = counter.counts()
     >>> c.strings.labels["PER"], c.placement["LOC"].not_in_text
     (Tally(tp=1, predicted=1, gold=1), 1)
@@ -130,11 +145,13 @@ class GeneratedCounter:
             self._shown[category] += 1
             self.examples.append({"category": category, **fields})
 
-    def add(self, ident: str, text: str, gold: Sequence[Any], answers: Sequence[Question]) -> list[Span]:
+    def add(self, ident: str, text: str, gold: Sequence[Any], answers: Sequence[Question]) -> Located:
         """Count one document (its text, gold entities and answers) and return the spans its mentions were placed
-        on. All its answers' mentions are placed together, in the answers' order."""
+        on (see :class:`Located`). All its answers' mentions are placed together, in the answers' order."""
         mentions: list[Mention] = []
         for question, answer in answers:
+            if answer.error is not None and answer.plain is not None and answer.plain.strip() == text.strip():
+                answer = Answer((), "tags", plain=answer.plain)  # the text with no tag: inline tags naming nothing
             self.answers[answer.shape] += 1
             if answer.error is not None:
                 self.unparseable_ids.append(ident)
@@ -147,11 +164,15 @@ class GeneratedCounter:
                            plain=plain)
         self.placement.update(zip([m.label for m in mentions], placement.categories))
         self.placement.update((label, "spans") for *_, label in placement.spans)
+        spans, end = placement.spans, len(text)
         if placement.missed:
             for mention, category in zip(mentions, placement.categories):
                 if category in ("not_in_text", "excess"):
                     self._example(category, id=ident, label=mention.label, text=mention.text)
-        return placement.spans
+                    size = max(len(mention.text), 1)
+                    spans = [*spans, (end + 1, end + 1 + size, mention.label)]
+                    end += 1 + size
+        return Located(spans, end - len(text))
 
     def counts(self) -> GeneratedCounts:
         """The counts so far."""

@@ -18,7 +18,9 @@ Policies (``policy``):
   unless the answer names it more often than it stands alone. Longer strings are
   placed first, so that every container is placed before what it contains. A
   string named more often than it occurs places as many mentions as it has
-  occurrences; the rest are ``excess``.
+  occurrences; a further mention goes to the first occurrence that does not
+  hold its label yet (one span with two labels, as GENIA annotates a few), and
+  the rest are ``excess``.
 - ``"every"``: a mention names every occurrence of its string; each distinct
   (string, label) gives one span per occurrence, and repeated mentions add none.
 
@@ -242,9 +244,14 @@ def _place(items: list[Mention], indices: list[int], found: list[tuple[int, int]
             categories[i], places[i] = category, found[0]
         return
     chosen = _rank(free, len(indices), placed, inner_last)
+    labels: dict[tuple[int, int], set[str]] = {}
     for j, i in enumerate(indices):
-        if j < len(chosen):
-            categories[i], places[i] = category, chosen[j]
-        else:
+        label = items[i].label
+        # a mention beyond the occurrences may share one with a mention of another label; else it is excess
+        place = chosen[j] if j < len(chosen) else next((o for o in chosen if label not in labels[o]), None)
+        if place is None:
             categories[i] = "excess"
+            continue
+        categories[i], places[i] = category, place
+        labels.setdefault(place, set()).add(label)
     placed.extend(chosen)

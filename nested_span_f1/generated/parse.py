@@ -64,7 +64,9 @@ class Mention:
 @dataclass(frozen=True)
 class Answer:
     """A parsed answer: its mentions in the answer's order, the shape it was read as, and why it could not be
-    read (``error``, with ``shape == "unparseable"``). ``plain`` is an inline-tag answer's text without the tags."""
+    read (``error``, with ``shape == "unparseable"``). ``plain`` is an inline-tag answer's text without the tags
+    (an answer with no structure at all keeps its text there: it is an inline-tag answer that names no entity
+    when it is the document's text, which only the scorer knows)."""
 
     mentions: tuple[Mention, ...]
     shape: str
@@ -76,8 +78,8 @@ class _Unreadable(ValueError):
     """A value that was read but is not one of the shapes (the reason is the message)."""
 
 
-def _fail(reason: str) -> Answer:
-    return Answer((), "unparseable", reason)
+def _fail(reason: str, plain: str | None = None) -> Answer:
+    return Answer((), "unparseable", reason, plain)
 
 
 def _pick(item: Mapping[str, Any], keys: Sequence[str], what: str) -> Any:
@@ -343,4 +345,5 @@ def parse_answer(text: str, label: str | None = None) -> Answer:
         answer = reader(text)
         if answer is not None:
             return answer
-    return _fail(structured or "no JSON list or object, inline tags or word(tag) output found")
+    # kept as the text an inline-tag answer naming no entity would be: the scorer compares it with the document
+    return _fail(structured or "no JSON list or object, inline tags or word(tag) output found", text)
