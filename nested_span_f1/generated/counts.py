@@ -49,7 +49,8 @@ class GeneratedCounts(Mergeable):
         answers: shape -> answers read as it (``unparseable`` included); see
             :data:`~nested_span_f1.generated.parse.SHAPES`.
         unparseable_ids: the documents whose answer (or an answer to one of their questions) could not be
-            parsed, in reading order, each as often as it had an unparseable answer.
+            parsed, in reading order, each as often as it had an unparseable answer: by id, or where there are
+            no ids, by where the answer is (``"answers.jsonl, line 9"``).
         normalization, multiset, policy, fallback, inner_last: the settings the counts were made with; counts
             made with other settings do not add.
 
@@ -127,10 +128,11 @@ class GeneratedCounter:
     """
 
     def __init__(self, *, normalization: Normalization | str | None = None, multiset: bool = False,
-                 policy: str = "kth", fallback: bool = True, inner_last: bool = True, examples: int = 5) -> None:
+                 policy: str = "kth", fallback: bool = True, inner_last: bool = True, examples: int = 5,
+                 per_document: bool = False) -> None:
         if policy not in POLICIES:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
-        self.strings = StringCounter(normalization, multiset)
+        self.strings = StringCounter(normalization, multiset, per_document)
         self.policy, self.fallback, self.inner_last, self.limit = policy, bool(fallback), bool(inner_last), examples
         self.placement: Counter[tuple[str, str]] = Counter()
         """(label, category) -> mentions; (label, "spans") -> spans placed."""

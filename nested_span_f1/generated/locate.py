@@ -25,8 +25,8 @@ Policies (``policy``):
   (string, label) gives one span per occurrence, and repeated mentions add none.
 
 A string with no occurrence is looked for again, when ``fallback`` is on (the
-default), with case and whitespace normalised: any letter case (Python's
-``re.IGNORECASE``), any run of whitespace for a space, whitespace at the
+default), with case and whitespace normalised: letters compared in lower case
+(Python's ``str.lower``), any run of whitespace for a space, whitespace at the
 string's ends dropped; such mentions are ``normalized``, and take occurrences
 that no exact mention took first. A string found neither way is ``not_in_text``
 (a fabricated entity: it can only be a false positive). An inline-tag answer
@@ -99,20 +99,29 @@ def occurrences(text: str, string: str) -> list[tuple[int, int]]:
 
 
 @lru_cache(maxsize=4096)
-def _loose(string: str) -> re.Pattern[str] | None:
-    words = string.split()
+def _loose(words: tuple[str, ...], flags: int = 0) -> re.Pattern[str]:
+    return re.compile(r"\s+".join(map(re.escape, words)), flags)
+
+
+def loose_occurrences(text: str, string: str, lowered: str | None = None) -> list[tuple[int, int]]:
+    """Occurrences of ``string`` with case and whitespace normalised (see the module docstring), overlapping ones
+    included; ``lowered`` is ``text.lower()`` when the caller has it."""
+    words = tuple(string.lower().split())
     if not words:
-        return None
-    # a lookahead finds overlapping occurrences too
-    return re.compile("(?=(" + r"\s+".join(map(re.escape, words)) + "))", re.IGNORECASE)
-
-
-def loose_occurrences(text: str, string: str) -> list[tuple[int, int]]:
-    """Occurrences of ``string`` with case and whitespace normalised (see the module docstring)."""
-    pattern = _loose(string)
-    if pattern is None:
         return []
-    return [m.span(1) for m in pattern.finditer(text) if m.end(1) > m.start(1) and _bounded(text, *m.span(1))]
+    lowered = text.lower() if lowered is None else lowered
+    if len(lowered) == len(text):
+        # the usual text: lower-casing keeps every offset, so the lowered text is searched
+        pattern, searched = _loose(words), lowered
+    else:
+        pattern, searched = _loose(words, re.IGNORECASE), text
+    out = []
+    found = pattern.search(searched)
+    while found is not None:
+        if _bounded(text, *found.span()):
+            out.append(found.span())
+        found = pattern.search(searched, found.start() + 1)
+    return out
 
 
 @dataclass(frozen=True)
@@ -212,8 +221,9 @@ def locate(
             placed.append(found[0])
         else:
             _place(items, indices, found, "exact", policy, inner_last, categories, places, produced, placed)
+    lowered = text.lower() if leftover else text
     for key in sorted(leftover, key=len, reverse=True):
-        found = loose_occurrences(text, key)
+        found = loose_occurrences(text, key, lowered)
         if found:
             # occurrences exact mentions took are not named again: with none left, kth mentions are excess
             taken = set(placed)

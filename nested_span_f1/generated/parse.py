@@ -136,6 +136,8 @@ def mentions_of(value: Any, label: str | None = None) -> tuple[tuple[Mention, ..
             if type(item) is dict and len(item) == 2 and type(item.get("text")) is str and type(
                     item.get("label")) is str:
                 mentions.append(Mention(item["text"], item["label"]))
+            elif type(item) is list and len(item) == 2 and type(item[0]) is str and type(item[1]) is str:
+                mentions.append(Mention(item[0], item[1]))
             else:
                 mentions.append(mention_of(item, label))
         return tuple(mentions), "list"

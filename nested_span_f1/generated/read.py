@@ -141,9 +141,10 @@ LOOKED_AT = 100
 
 
 def looks_generated(text: str) -> bool:
-    """Whether a json-lines text is a generated system's file: the first of its first :data:`LOOKED_AT` records
-    that tells holds an ``output``, or ``entities`` whose first item has ``text`` and ``label`` but no offsets
-    (``start``, ``fragments``) and is not a pipeline's (``entity_group``, ``entity``)."""
+    """Whether a json-lines text is a generated system's file, by the first of its first :data:`LOOKED_AT` records
+    that tells: one with an ``output``, or ``entities`` without the document's ``text`` or ``tokens`` (no other
+    format lists entities without what they are in), or ``entities`` whose first item has ``text`` and ``label``
+    but no offsets (``start``, ``fragments``) and is not a pipeline's (``entity_group``, ``entity``)."""
     for line in [line for line in text.splitlines() if line.strip()][:LOOKED_AT]:
         try:
             record = json.loads(line)
@@ -156,6 +157,8 @@ def looks_generated(text: str) -> bool:
         entities = record.get("entities")
         if not isinstance(entities, list):
             return False
+        if "text" not in record and "tokens" not in record:
+            return True
         if entities:
             first = entities[0]
             return isinstance(first, Mapping) and {"text", "label"} <= set(first) and not (

@@ -35,59 +35,66 @@ class StringCounter:
     (Tally(tp=1, predicted=1, gold=2), Tally(tp=3, predicted=3, gold=3))
     """
 
-    def __init__(self, normalization: Normalization | str | None = None, multiset: bool = False) -> None:
+    def __init__(self, normalization: Normalization | str | None = None, multiset: bool = False,
+                 per_document: bool = False) -> None:
         self.normalization = Normalization.parse(normalization)
         self.multiset = bool(multiset)
         self._labels: dict[str, list[int]] = {}
         self._untyped = [0, 0, 0]
+        self.documents: list[dict[str, tuple[int, int, int]]] | None = [] if per_document else None
+        """With ``per_document``: each document's (tp, predicted, gold) per label, in the order added (the
+        benchmark resamples them)."""
 
     def add(self, predicted: Iterable[Pair], gold: Iterable[Pair]) -> None:
         """Count one document: its generated ``(string, label)`` pairs against its gold pairs."""
         norm = self.normalization
         pred = [(label, norm(text)) for text, label in predicted]
         ref = [(label, norm(text)) for text, label in gold]
-        if self.multiset:
-            self._add_multisets(Counter(pred), Counter(ref))
-        else:
-            self._add_sets(set(pred), set(ref))
-
-    def _add_sets(self, pred: set[Pair], ref: set[Pair]) -> None:
-        tallies = self._labels
-        for label, _ in pred:
-            tallies.setdefault(label, [0, 0, 0])[1] += 1
-        for label, _ in ref:
-            tallies.setdefault(label, [0, 0, 0])[2] += 1
-        for label, _ in pred & ref:
-            tallies[label][0] += 1
-        strings_pred = {s for _, s in pred}
-        strings_ref = {s for _, s in ref}
-        untyped = self._untyped
-        untyped[0] += len(strings_pred & strings_ref)
-        untyped[1] += len(strings_pred)
-        untyped[2] += len(strings_ref)
-
-    def _add_multisets(self, pred: Counter[Pair], ref: Counter[Pair]) -> None:
-        tallies = self._labels
-        for (label, _), n in pred.items():
-            tallies.setdefault(label, [0, 0, 0])[1] += n
-        for (label, _), n in ref.items():
-            tallies.setdefault(label, [0, 0, 0])[2] += n
-        for (label, _), n in (pred & ref).items():
-            tallies[label][0] += n
-        strings_pred: Counter[str] = Counter()
-        strings_ref: Counter[str] = Counter()
-        for (_, s), n in pred.items():
-            strings_pred[s] += n
-        for (_, s), n in ref.items():
-            strings_ref[s] += n
-        untyped = self._untyped
-        untyped[0] += sum((strings_pred & strings_ref).values())
-        untyped[1] += sum(strings_pred.values())
-        untyped[2] += sum(strings_ref.values())
+        document, untyped = (_multisets if self.multiset else _sets)(pred, ref)
+        totals = self._labels
+        for label, (tp, p, g) in document.items():
+            tally = totals.setdefault(label, [0, 0, 0])
+            tally[0] += tp
+            tally[1] += p
+            tally[2] += g
+        for k in range(3):
+            self._untyped[k] += untyped[k]
+        if self.documents is not None:
+            self.documents.append({label: (t[0], t[1], t[2]) for label, t in document.items()})
 
     def counts(self) -> Counts:
         """The tallies so far (labels seen on either side) as :class:`~nested_span_f1.core.counts.Counts`."""
         return Counts({label: Tally(*t) for label, t in self._labels.items()}, Tally(*self._untyped))
+
+
+def _sets(pred: list[Pair], ref: list[Pair]) -> tuple[dict[str, list[int]], tuple[int, int, int]]:
+    """One document's (tp, predicted, gold) per label and untyped, the strings taken as sets."""
+    pred_set, ref_set = set(pred), set(ref)
+    tallies: dict[str, list[int]] = {}
+    for label, _ in pred_set:
+        tallies.setdefault(label, [0, 0, 0])[1] += 1
+    for label, _ in ref_set:
+        tallies.setdefault(label, [0, 0, 0])[2] += 1
+    for label, _ in pred_set & ref_set:
+        tallies[label][0] += 1
+    strings_pred, strings_ref = {s for _, s in pred_set}, {s for _, s in ref_set}
+    return tallies, (len(strings_pred & strings_ref), len(strings_pred), len(strings_ref))
+
+
+def _multisets(pred: list[Pair], ref: list[Pair]) -> tuple[dict[str, list[int]], tuple[int, int, int]]:
+    """As :func:`_sets`, a string counted as often as it is said."""
+    pred_count, ref_count = Counter(pred), Counter(ref)
+    tallies: dict[str, list[int]] = {}
+    for (label, _), n in pred_count.items():
+        tallies.setdefault(label, [0, 0, 0])[1] += n
+    for (label, _), n in ref_count.items():
+        tallies.setdefault(label, [0, 0, 0])[2] += n
+    for (label, _), n in (pred_count & ref_count).items():
+        tallies[label][0] += n
+    strings_pred = Counter(s for _, s in pred)
+    strings_ref = Counter(s for _, s in ref)
+    both = sum((strings_pred & strings_ref).values())
+    return tallies, (both, len(pred), len(ref))
 
 
 def count_strings(

@@ -66,7 +66,7 @@ def test_without_ids_documents_go_by_order():
     ([{"id": "d1", "output": "[]", "text": 3}], TypeError, "'text' must be the document's text as a string, got 3"),
     ([{"id": "d1", "label": "A", "output": "[]", "text": "x"}, {"id": "d1", "label": "B", "output": "[]", "text": "y"}],
      ValueError, "f, line 2: id 'd1' has another 'text' than at f, line 1"),
-    ([["d1", "[]"]], TypeError, "f, line 1: expected a json object, got ['d1', '[]']"),
+    ([["d1", "[]"]], TypeError, 'f, line 1: expected a json object, got ["d1", "[]"]'),
 ])
 def test_what_the_file_gets_wrong_is_refused_with_its_line(records, error, message):
     with pytest.raises(error) as caught:
@@ -83,7 +83,9 @@ def test_detection():
     assert not looks_generated(lines({"text": "a", "entities": [{"entity_group": "B", "word": "a", "start": 0}]}))
     assert not looks_generated(lines({"tokens": ["a"], "entity_mentions": []}))
     assert not looks_generated("a\tB-PER\n")
-    assert not looks_generated(lines({"id": "d1", "entities": []}))  # nothing tells
+    assert looks_generated(lines({"id": "d1", "entities": []}))  # entities without a text: only these files
+    assert looks_generated(lines({"id": "d1", "entities": ["Obama"]}))  # (to be refused by the reader)
+    assert not looks_generated(lines({"id": "d1", "text": "a", "entities": []}))  # nothing tells
 
 
 def test_written_records_read_back():
