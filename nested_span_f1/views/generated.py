@@ -1,0 +1,96 @@
+"""A generated system's report as text: both protocols side by side per type, with what could not be placed or read.
+
+It formats the dict :func:`nested_span_f1.generated.score_generated` returns and
+imports nothing of the package: rows per type (the string protocol's precision,
+recall and F1, the located spans' under the metric used, the mentions not in the
+text, the excess mentions and the gold entities of unparseable answers), then the
+micro and macro averages, then how the answers were read and where the mentions
+went.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def _located(result: Mapping[str, Any], label: str | None) -> tuple[float, float, float, int] | None:
+    """Precision, recall, F1 and gold support of the located spans for a label (None: micro), under the exact
+    scheme when the metric was lenient; None when the label has no row."""
+    if "strict_f1" in result:
+        row = result["per_type"].get(label) if label is not None else {
+            "precision": result["strict_precision"], "recall": result["strict_recall"], "f1": result["strict_f1"],
+            "possible": result["strict_possible"]}
+        row = row["strict"] if label is not None and row is not None else row
+        return None if row is None else (row["precision"], row["recall"], row["f1"], row["possible"])
+    if label is None:
+        return result["overall_precision"], result["overall_recall"], result["overall_f1"], result["tp"] + result["fn"]
+    row = result.get(label)
+    return None if not isinstance(row, Mapping) else (row["precision"], row["recall"], row["f1"], row["number"])
+
+
+def _scores(values: tuple[float, ...] | None, digits: int) -> str:
+    if values is None:
+        return "  ".join(f"{'-':>9}" for _ in range(3))
+    return "  ".join(f"{v:>9.{digits}f}" for v in values[:3])
+
+
+def generated_table(result: Mapping[str, Any], digits: int = 4) -> str:
+    """The report of a generated system (see the module docstring).
+
+    >>> from nested_span_f1 import Corpus
+    >>> from nested_span_f1.generated import score_generated
+    >>> gold = Corpus(["The Beatles played in Liverpool ."], [[(4, 11, "ORG"), (22, 31, "LOC")]], unit="characters")
+    >>> r = score_generated([{"output": '[["The Beatles", "ORG"], ["Liverpool", "LOC"]]'}], gold, zero_division=0)
+    >>> print(generated_table(r, digits=2).splitlines()[3])
+         ORG      1       1.00       1.00       1.00       0.00       0.00       0.00         0       0            0
+    """
+    strings, located, report = result["strings"], result["located"], result["generated"]
+    settings = report["settings"]
+    lenient = "strict_f1" in located
+    labels = sorted(report["per_type"])
+    width = max([len(label) for label in labels] + [len("overall"), 5])
+    columns = f"{'precision':>9}  {'recall':>9}  {'f1':>9}"
+    lines = [
+        f"{'':>{width}}  {'':>5}  {'strings (set)' if not settings['multiset'] else 'strings (multiset)':<31}  "
+        f"{'located spans' + (' (strict)' if lenient else ''):<31}  {'not in':>6}  {'':>6}  {'unparseable':>11}",
+        f"{'type':>{width}}  {'gold':>5}  {columns}  {columns}  {'text':>6}  {'excess':>6}  {'(gold lost)':>11}",
+        "",
+    ]
+    for label in labels:
+        row = report["per_type"][label]
+        string_row = strings.get(label)
+        string_scores = None if string_row is None else (string_row["precision"], string_row["recall"], string_row["f1"])
+        placed = _located(located, label)
+        gold = placed[3] if placed is not None else 0
+        lines.append(f"{label:>{width}}  {gold:>5}  {_scores(string_scores, digits)}  {_scores(placed, digits)}  "
+                     f"{row['not_in_text']:>6}  {row['excess']:>6}  {row['unparseable_gold']:>11}")
+    lines.append("")
+    micro = _located(located, None)
+    lines.append(f"{'overall':>{width}}  {micro[3] if micro else 0:>5}  "
+                 f"{_scores((strings['overall_precision'], strings['overall_recall'], strings['overall_f1']), digits)}  "
+                 f"{_scores(micro, digits)}  {report['not_in_text']:>6}  {report['excess']:>6}  "
+                 f"{report['unparseable_gold']:>11}")
+    if not lenient:
+        macro = tuple(located[f"macro_{m}"] for m in ("precision", "recall", "f1"))
+        string_macro = tuple(strings[f"macro_{m}"] for m in ("precision", "recall", "f1"))
+        lines.append(f"{'macro':>{width}}  {'':>5}  {_scores(string_macro, digits)}  {_scores(macro, digits)}")
+    shapes = ", ".join(f"{shape} {n}" for shape, n in sorted(report["shapes"].items()))
+    lines += [
+        "",
+        f"answers: {report['answers']} for {report['documents']} documents ({shapes})",
+        f"mentions: {report['mentions']}: markup {report['markup']}, exact {report['exact']}, normalized "
+        f"{report['normalized']}, not in the text {report['not_in_text']}, excess {report['excess']}; "
+        f"{report['spans']} spans placed",
+        f"strings: normalised by {settings['normalization']}, as {'multisets' if settings['multiset'] else 'sets'}; "
+        f"located: policy {settings['policy']}, case/whitespace fallback {'on' if settings['fallback'] else 'off'}, "
+        f"inner occurrences last {'on' if settings['inner_last'] else 'off'}",
+    ]
+    if report["unparseable_ids"]:
+        ids = report["unparseable_ids"]
+        shown = ", ".join(map(str, ids[:10])) + (f", ... ({len(ids) - 10} more)" if len(ids) > 10 else "")
+        lines.append(f"unparseable answers: {len(ids)}: {shown}")
+    for example in report["examples"]:
+        what = example.get("error") or repr(example.get("text"))
+        lines.append(f"  {example['category'].replace('_', ' ')}: {example['id']}"
+                     f"{' (' + str(example['label']) + ')' if example.get('label') else ''}: {what}")
+    return "\n".join(lines) + "\n"
