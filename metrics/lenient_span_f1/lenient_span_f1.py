@@ -54,6 +54,11 @@ Args:
     scheme: tagging scheme of tag input (IOB1, IOB2, IOE1, IOE2, IOBES, BILOU, IO); needed by mode="strict".
     mode: None (seqeval default decoding, conlleval-compatible) or "strict" (seqeval strict decoding).
     suffix: tags are ``PER-B`` rather than ``B-PER``.
+    normalization, multiset, policy, fallback, inner_last: for a language model's output (predictions per
+        document a list of ``{"text", "label"}`` dicts or the raw answer as a string, references texts):
+        the string protocol's normalisation ("lowercase+punctuation+articles+whitespace", UniversalNER's,
+        by default) and sets or multisets, and how strings are placed on the text ("kth" or "every"); the
+        result is then ``{"strings", "located", "generated"}`` (see the card).
 Returns:
     For s in strict, exact, partial, type: ``{s}_precision``, ``{s}_recall``, ``{s}_f1``,
     ``{s}_correct``, ``{s}_incorrect``, ``{s}_partial``, ``{s}_missed``, ``{s}_spurious``,
@@ -84,7 +89,7 @@ Examples:
 class LenientSpanF1(SpanMetric):
     """Lenient entity scores over an optimal one-to-one matching of spans."""
 
-    input_kinds = ("spans", "tags", "texts")
+    input_kinds = ("spans", "tags", "texts", "generated", "answers")
     empty_kind = "spans"
 
     def _info(self) -> evaluate.MetricInfo:
@@ -112,7 +117,19 @@ class LenientSpanF1(SpanMetric):
         scheme: str | None = None,
         mode: str | None = None,
         suffix: bool = False,
+        normalization: str | None = None,
+        multiset: bool = False,
+        policy: str = "kth",
+        fallback: bool = True,
+        inner_last: bool = True,
     ) -> dict[str, Any]:
+        generated = {"normalization": normalization, "multiset": multiset, "policy": policy, "fallback": fallback,
+                     "inner_last": inner_last}
+        self.refuse_generated_options(**generated)
+        if self.stored_kind in ("generated", "answers"):
+            return self.score_generated(predictions, references, "lenient", {"scheme": scheme, "mode": mode,
+                                        "suffix": suffix}, partial_weight=partial_weight, min_iou=min_iou,
+                                        zero_division=zero_division, return_errors=return_errors, **generated)
         if self.stored_kind == "texts":
             return self.score_texts(predictions, references, "lenient", {"scheme": scheme, "mode": mode, "suffix": suffix},
                                     partial_weight=partial_weight, min_iou=min_iou, zero_division=zero_division,

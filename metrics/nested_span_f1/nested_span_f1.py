@@ -81,6 +81,11 @@ Args:
     scheme: tagging scheme of tag input (IO, IOB1, IOB2, IOE1, IOE2, IOBES, BILOU); default: detected.
     mode: None (seqeval's default decoding) or "strict" (drop chunks the scheme does not allow).
     suffix: tags are written ``protein-B`` rather than ``B-protein``.
+    normalization, multiset, policy, fallback, inner_last: for a language model's output (predictions per
+        document a list of ``{"text", "label"}`` dicts or the raw answer as a string, references texts):
+        the string protocol's normalisation ("lowercase+punctuation+articles+whitespace", UniversalNER's,
+        by default) and sets or multisets, and how strings are placed on the text ("kth" or "every"); the
+        result is then ``{"strings", "located", "generated"}`` (see the card).
 Returns:
     overall_precision, overall_recall, overall_f1: micro scores over all spans.
     {LABEL}: {precision, recall, f1, number} per type (number = reference spans).
@@ -107,7 +112,7 @@ Examples:
 class NestedSpanF1(SpanMetric):
     """Exact span F1 with nested, depth and length breakdowns."""
 
-    input_kinds = ("spans", "layers", "tags", "texts")
+    input_kinds = ("spans", "layers", "tags", "texts", "generated", "answers")
     empty_kind = "spans"
 
     def _info(self) -> evaluate.MetricInfo:
@@ -129,8 +134,19 @@ class NestedSpanF1(SpanMetric):
         scheme: str | None = None,
         mode: str | None = None,
         suffix: bool = False,
+        normalization: str | None = None,
+        multiset: bool = False,
+        policy: str = "kth",
+        fallback: bool = True,
+        inner_last: bool = True,
     ) -> dict[str, Any]:
         kind = self.stored_kind
+        generated = {"normalization": normalization, "multiset": multiset, "policy": policy, "fallback": fallback,
+                     "inner_last": inner_last}
+        self.refuse_generated_options(**generated)
+        if kind in ("generated", "answers"):
+            return self.score_generated(predictions, references, "nested", {"scheme": scheme, "mode": mode,
+                                        "suffix": suffix}, zero_division=zero_division, **generated)
         if kind == "texts":
             return self.score_texts(predictions, references, "nested", {"scheme": scheme, "mode": mode, "suffix": suffix},
                                     zero_division=zero_division)

@@ -16,14 +16,16 @@ from typing import Any
 
 import numpy as np
 
-from ..core.sequences import check_sequence, shown
+from ..core.sequences import check_sequence, is_sequence, shown
 from ..core.spans import INT64_MAX, spans_from_lists
 from ..flat.encoding import check_aligned, check_sides
 from ..flat.kinds import INPUT_KINDS as ITEM_KINDS
 from ..flat.kinds import item_kind, not_a_string
 
-INPUT_KINDS = (*ITEM_KINDS, "texts")
-"""The item kinds, and texts: a sentence that is a whole document (``{"text", "entities"}``)."""
+INPUT_KINDS = (*ITEM_KINDS, "texts", "generated", "answers")
+"""The item kinds; texts: a sentence that is a whole document (``{"text", "entities"}``); generated and
+answers: a language model's entity list (``{"text", "label"}`` dicts) or raw answer (a string) a document,
+against texts."""
 
 KIND_WORDS = {
     "spans": "spans ({'start', 'end', 'label'} dicts)",
@@ -31,6 +33,8 @@ KIND_WORDS = {
     "tags": "tags (strings)",
     "ids": "label ids (integers)",
     "texts": "texts ({'text', 'entities'} dicts, a document each)",
+    "generated": "generated entity lists ({'text', 'label'} dicts, a list a document) against texts",
+    "answers": "a model's raw answers (a string a document) against texts",
 }
 """How messages name each input kind."""
 
@@ -40,12 +44,15 @@ ITEM_WORDS = {
     "tags": "a tag (string)",
     "ids": "a label id (integer)",
     "texts": "a text ({'text', 'entities'} dict)",
+    "generated": "a generated entity ({'text', 'label'} dict)",
+    "answers": "a model's answer (string)",
 }
 """How messages name one item of each input kind."""
 
 def _either(words: dict[str, str], kinds: Sequence[str]) -> str:
     """The kinds' words joined by "or", tags first (the words every door uses for tag input)."""
-    return " or ".join(words[k] for k in sorted(kinds, key=("tags", "ids", "spans", "layers", "texts").index))
+    order = ("tags", "ids", "spans", "layers", "texts", "generated", "answers")
+    return " or ".join(words[k] for k in sorted(kinds, key=order.index))
 
 
 def _bad_item(item: Any, where: str, position: int, expected: str | None, kinds: Sequence[str]) -> TypeError:
@@ -159,13 +166,17 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
     TypeError: predictions, sentence 0, token 1: tag None is not a string
     """
     check_sides(predictions, references)
+    if ({"generated", "answers"} & set(kinds) and len(references)
+            and all(isinstance(document, Mapping) for document in references)
+            and not any(isinstance(document, Mapping) for document in predictions)):
+        return _generated(predictions, references, kinds)
     # a mapping with a text's keys makes the call one of texts (any other mapping is a sentence of no kind)
     documents = [isinstance(sentence, Mapping) and bool({"text", "entities"} & set(sentence))
                  for side in (predictions, references) for sentence in side]
     if "texts" in kinds and any(documents):
         return _texts(predictions, references)
     # texts are whole sentences, never an item of one: the walk below names the kinds of items
-    kinds = [kind for kind in kinds if kind != "texts"]
+    kinds = [kind for kind in kinds if kind not in ("texts", "generated", "answers")]
     for name, side in (("predictions", predictions), ("references", references)):
         if isinstance(side, np.ndarray) and side.ndim != 2:
             raise ValueError(f"{name}: expected a list of sentences or a 2-D array of label ids (a row a sentence), "
@@ -195,6 +206,35 @@ def _texts(predictions: Any, references: Any) -> str:
 
     check_documents(predictions, references)
     return "texts"
+
+
+def _generated(predictions: Any, references: Any, kinds: Sequence[str]) -> str:
+    """``"answers"`` (a string a document) or ``"generated"`` (a list of ``{'text', 'label'}`` dicts a document)
+    against texts, once both sides are checked (the references as :func:`_texts` checks them)."""
+    from ..align.score import check_documents
+
+    check_documents(references, references)
+    strings = [isinstance(answer, str) for answer in predictions]
+    kind = "answers" if all(strings) else "generated"
+    if any(strings) and not all(strings):
+        answer, listed = strings.index(True), strings.index(False)
+        raise TypeError(f"predictions, sentence {answer} is a model's answer (a string) but sentence {listed} is "
+                        f"{predictions[listed]!r:.60}; give every document's predictions in one form")
+    if kind not in kinds:
+        raise TypeError(f"predictions hold {KIND_WORDS[kind]}; this module takes {_either(KIND_WORDS, kinds)}")
+    if kind == "generated":
+        for s, document in enumerate(predictions):
+            where = f"predictions, sentence {s}"
+            if not is_sequence(document):
+                raise TypeError(f"{where}: expected a model's answer (a string) or a list of {{'text', 'label'}} "
+                                f"dicts, got {shown(document)}")
+            for k, item in enumerate(document):
+                if not isinstance(item, Mapping) or set(item) != {"text", "label"}:
+                    raise TypeError(f"{where}, entity {k}: {item!r:.80} is not a {{'text', 'label'}} dict")
+                for key in ("text", "label"):
+                    if not isinstance(item[key], str):
+                        raise TypeError(f"{where}, entity {k}: {key} {item[key]!r:.80} is not a string")
+    return kind
 
 
 def _checked(kind: str | None, predictions: Any, references: Any) -> str | None:

@@ -35,8 +35,10 @@ def features(*kinds: str) -> list[Any]:
     every offset the core accepts is stored unchanged; ``layers``: per sentence a
     list of tag layers; ``tags``: per sentence a list of tag strings; ``ids``: per
     sentence a list of integer label ids; ``texts``: per document its text and its
-    entities in character offsets. :class:`SpanMetric` picks the set from the data,
-    so the order does not matter.
+    entities in character offsets; ``generated`` and ``answers``: per document a
+    language model's entity list (``{text, label}`` dicts) or its raw answer (a
+    string) as predictions, texts as references. :class:`SpanMetric` picks the set
+    from the data, so the order does not matter.
     """
     import datasets
 
@@ -49,10 +51,17 @@ def features(*kinds: str) -> list[Any]:
         "tags": string,
         "ids": datasets.Sequence(datasets.Value("int64")),
     }
+    predicted = {**shapes, "generated": [{"text": datasets.Value("string"), "label": datasets.Value("string")}],
+                 "answers": datasets.Value("string")}
+    shapes.update(generated=shapes["texts"], answers=shapes["texts"])
     unknown = set(kinds) - set(shapes)
     if unknown:
         raise ValueError(f"unknown input kinds {sorted(unknown)}; choose from {', '.join(INPUT_KINDS)}")
-    return [datasets.Features({"predictions": shapes[k], "references": shapes[k]}) for k in kinds]
+    return [datasets.Features({"predictions": predicted[k], "references": shapes[k]}) for k in kinds]
+
+
+GENERATED_DEFAULTS = {"normalization": None, "multiset": False, "policy": "kth", "fallback": True, "inner_last": True}
+"""The options of generated entity lists the nested and lenient modules take, with their defaults."""
 
 
 def seqeval_scheme_name(scheme: Any) -> Any:
@@ -124,6 +133,32 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
             raise ValueError(f"{', '.join(given)} apply to tags, but the input holds texts; leave them out")
         rows = [side.to_pylist() if hasattr(side, "to_pylist") else list(side) for side in (predictions, references)]
         return score_documents(rows[0], rows[1], metric, **options)
+
+    def score_generated(self, predictions: Any, references: Any, metric: str, tag_options: dict[str, Any],
+                        **options: Any) -> dict[str, Any]:
+        """The result for stored ``generated`` or ``answers`` (documents paired by position): both protocols side
+        by side (:func:`nested_span_f1.generated.score_generated`); a tag option given with them is refused."""
+        from ..formats import Corpus
+        from ..generated.score import score_generated
+
+        given = [name for name, value in tag_options.items() if value not in (None, False)]
+        if given:
+            verb = "apply" if len(given) > 1 else "applies"
+            raise ValueError(f"{', '.join(given)} {verb} to tags, but the input holds generated entity lists; "
+                             "leave them out")
+        rows = [side.to_pylist() if hasattr(side, "to_pylist") else list(side) for side in (predictions, references)]
+        key = "output" if self.stored_kind == "answers" else "entities"
+        gold = Corpus([d["text"] for d in rows[1]], [[(e["start"], e["end"], e["label"]) for e in d["entities"]]
+                                                      for d in rows[1]], source="references", unit="characters")
+        return score_generated([{key: answer} for answer in rows[0]], gold, metric=metric, **options)
+
+    def refuse_generated_options(self, **options: Any) -> None:
+        """ValueError when an option of generated entity lists is given with input of another kind."""
+        given = [name for name, value in options.items() if value != GENERATED_DEFAULTS[name]]
+        if given and self.stored_kind not in ("generated", "answers"):
+            verb = "apply" if len(given) > 1 else "applies"
+            raise ValueError(f"{', '.join(given)} {verb} to generated entity lists, but the input holds "
+                             f"{KIND_WORDS[self.stored_kind]}; leave them out")
 
     def _infer_feature_from_batch(self, batch: Any) -> Any:
         """The feature set of the kind the data holds (evaluate's own takes the first that encodes the first example)."""

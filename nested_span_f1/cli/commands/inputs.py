@@ -63,8 +63,14 @@ def format_name(value: str) -> str:
         raise argparse.ArgumentTypeError(f"{error} (`nested-span-f1 formats` describes each)") from None
 
 
+GENERATED = "generated"
+"""The format name of a generated system's file (entity lists or raw answers, no offsets)."""
+
+
 def column_or_format(value: str) -> str:
-    """An argparse type: ``conll`` (column files) or a span format name or alias."""
+    """An argparse type: ``conll`` (column files), ``generated`` (entity lists) or a span format name or alias."""
+    if value.lower() == GENERATED:
+        return GENERATED
     return COLUMNS if value.lower() in (COLUMNS, "columns") else format_name(value)
 
 

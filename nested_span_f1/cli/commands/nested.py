@@ -19,7 +19,7 @@ from ...core.entities import check_entities
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, align, read_batches
 from ...nested.score import NestedCounts, count_entities, count_nested, describe_spans, summarize_nested
 from ...views.tables import table
-from . import texts
+from . import generated, texts
 from .batches import add_counts, side_by_side
 from .inputs import COLUMNS, HelpFormatter, check_outputs, column_or_format, duplicates_in_output, for_people, progress
 from .tables import add_table_options, count_table, header, is_table
@@ -62,6 +62,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     add_table_options(p, spans=True)
     add_text_options(p)
+    generated.add_generated_options(p)
     p.set_defaults(run=run)
 
 
@@ -184,11 +185,19 @@ def run_texts(args: argparse.Namespace) -> int:
     return 0
 
 
+def _breakdowns(located: Mapping[str, Any]) -> str:
+    """The located spans' breakdowns of a generated system (span lengths in characters)."""
+    titles = {**BREAKDOWN_TITLES, "by_length": "span length (characters)"}
+    return "\n".join(breakdown_table(located[key], title) for key, title in titles.items() if key in located)
+
+
 def run(args: argparse.Namespace) -> int:
     check_outputs([(f"--gold {args.gold}", args.gold), (f"--pred {args.pred}", args.pred)])
     if is_table(args):
         counts, rows = count_table(args, "nested_span_f1")
         return write(args, summarize_nested(counts, zero_division=0), None, [header(args, rows).rstrip()])
+    if generated.holds_generated(args):
+        return generated.run_generated(args, "nested", _breakdowns)
     if texts.holds_texts(args):
         return run_texts(args)
     if COLUMNS in (args.gold_format, args.pred_format):

@@ -1,0 +1,132 @@
+"""``nested-span-f1 generated``: a language model's entity lists against a gold with text, under both protocols.
+
+The prediction file holds a document (or a one-type question) a line: an
+extracted entity list (``{"id", "entities": [{"text", "label"}]}``) or the
+model's raw answer (``{"id", "output": "..."}``), detected by its first lines or
+named with ``--pred-format generated``. The gold is any file with text (text
+spans, pipeline output, brat, a DocBin) or with tokens (joined by single spaces).
+``nested`` and ``lenient`` take the same files and options and score the located
+spans with their own metric; this command scores them with ``--metric``.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from ...generated.locate import POLICIES
+from ...generated.normalize import STEPS, Normalization
+from ...generated.read import looks_generated
+from ...generated.score import count_generated, score_run
+from ...views.generated import generated_table
+from ...views.tables import lenient_table
+from . import texts
+from .inputs import GENERATED as FORMAT
+from .inputs import HelpFormatter, check_outputs, column_or_format, duplicates_in_output, for_people
+
+EXAMPLE = """examples:
+  nested-span-f1 generated --gold test.jsonl --pred llm-answers.jsonl
+  nested-span-f1 generated --gold corpus/ --pred answers.jsonl --metric exact --multiset --json
+  nested-span-f1 nested --gold genia.text.jsonl --pred answers.jsonl --policy every
+
+Prediction lines: {"id": "d1", "output": "<the model's answer>"} (JSON lists of
+{"text", "label"} objects or [text, label] pairs, objects keyed by type, Python
+literals, prose around them, inline tags <PER>...</PER>, GNER's word(tag) output),
+or {"id": "d1", "entities": [{"text": "Barack Obama", "label": "PER"}]}; add
+"label": "PER" to a line that answers a question about one type.
+
+The string protocol (UniversalNER's): per document and type, normalised strings
+compared as sets. Located spans: each string placed on the text (the k-th mention
+on the k-th occurrence), then scored as spans; a string found nowhere is "not in
+the text", a string named more often than it occurs is "excess": both count as
+false positives."""
+
+
+def add_generated_options(parser: argparse.ArgumentParser) -> None:
+    """The string protocol's and the placement's options (for ``generated``, ``nested`` and ``lenient``)."""
+    group = parser.add_argument_group("generated entity lists (a language model's answers)")
+    group.add_argument("--normalization", default="all", metavar="STEPS",
+                       help=f"string protocol: the steps, joined by '+', of {', '.join(STEPS)}; 'all' (default, "
+                            "UniversalNER's) or 'none'")
+    group.add_argument("--multiset", action="store_true",
+                       help="string protocol: a name said twice counts twice (default: sets, as UniversalNER)")
+    group.add_argument("--policy", choices=POLICIES, default="kth",
+                       help="where a string is placed: the k-th mention on the k-th occurrence (kth, default), or "
+                            "on every occurrence (every)")
+    group.add_argument("--no-fallback", dest="fallback", action="store_false",
+                       help="do not look for a string found nowhere again with case and whitespace normalised")
+    group.add_argument("--no-inner-last", dest="inner_last", action="store_false",
+                       help="kth: take occurrences in reading order even inside a longer placed string")
+    group.add_argument("--show", type=int, default=5, metavar="N",
+                       help="mentions shown per category (not in the text, excess, unparseable; default: 5)")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "generated", help="a language model's entity lists: the string protocol and located spans side by side",
+        description="Scores of a generated system (entity lists or raw answers, JSON lines) against a gold with "
+                    "text: the string protocol papers use and the strings located in the text, scored as spans.",
+        epilog=EXAMPLE, formatter_class=HelpFormatter,
+    )
+    p.add_argument("--gold", required=True, help="gold file or folder with text (or tokens, joined by spaces)")
+    p.add_argument("--pred", required=True, help="the generated system's JSON lines")
+    p.add_argument("--gold-format", type=column_or_format, metavar="FORMAT", help="format of --gold (default: detected)")
+    p.add_argument("--pred-format", type=column_or_format, metavar="FORMAT", help=f"{FORMAT} (detected when left out)")
+    p.add_argument("--metric", choices=("exact", "lenient", "nested"), default="nested",
+                   help="how the located spans are scored (default: nested)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--types", nargs="+", metavar="TYPE", help="brat gold: keep the T lines of these types only")
+    p.add_argument("--spans-key", metavar="KEY", help="spaCy DocBin gold: read doc.spans[KEY] instead of doc.ents")
+    add_generated_options(p)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    check_outputs([(f"--gold {args.gold}", args.gold), (f"--pred {args.pred}", args.pred)])
+    return run_generated(args, args.metric)
+
+
+def holds_generated(args: argparse.Namespace) -> bool:
+    """Whether the prediction file is a generated system's: named so, or detected from its first lines."""
+    if args.pred_format is not None:
+        return bool(args.pred_format == FORMAT)
+    if not os.path.isfile(args.pred):
+        # a pipe can be read once, by the reader: a generated system through one is named with --pred-format
+        return False
+    with open(args.pred, encoding="utf-8-sig", errors="replace") as handle:
+        return looks_generated(handle.read(texts.HEAD).rsplit("\n", 1)[0])
+
+
+def score_files(args: argparse.Namespace, metric: str, **options: Any) -> dict[str, Any]:
+    """Both protocols for the two files the arguments name."""
+    if args.gold_format == FORMAT:
+        raise ValueError(f"--gold-format {FORMAT}: the gold needs offsets; {FORMAT} is a prediction format")
+    try:
+        Normalization.parse(args.normalization)
+        gold = texts.read_any(args.gold, args.gold_format, args)
+        run = count_generated(args.pred, gold, normalization=args.normalization, multiset=args.multiset,
+                              policy=args.policy, fallback=args.fallback, inner_last=args.inner_last,
+                              examples=args.show)
+        with duplicates_in_output():
+            return score_run(run, metric, zero_division=0, **options)
+    except (ValueError, TypeError) as error:
+        raise for_people(error) from None
+
+
+def run_generated(args: argparse.Namespace, metric: str, extra: Any = None, **options: Any) -> int:
+    """Print both protocols (then ``extra(located result)``: the metric's own tables), or the JSON result."""
+    result = score_files(args, metric, **options)
+    if args.json:
+        sys.stdout.write(texts.dump(result))
+        return 0
+    located = result["located"]
+    out = [f"gold:        {args.gold}", f"predictions: {args.pred} (generated; located spans scored by {metric})",
+           "", generated_table(result)]
+    if extra is not None:
+        out.append(extra(located))
+    elif metric == "lenient":
+        out.append(lenient_table(located))
+    sys.stdout.write("\n".join(out))
+    return 0
+

@@ -1,0 +1,150 @@
+"""Generated systems through every door: the Python API, the command line (detected or named), the nested and
+lenient evaluate modules; each gives the API's numbers, on the sample data whose counts are worked out by hand."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import nested_span_f1
+from nested_span_f1 import Corpus, tags_to_spans
+from nested_span_f1.align import join_tokens
+from nested_span_f1.cli.main import main
+from nested_span_f1.formats.columns import read_columns
+from nested_span_f1.generated import score_generated
+from nested_span_f1.views.generated import generated_table
+
+SAMPLE = Path(nested_span_f1.__file__).parent / "sample_data"
+
+
+@pytest.fixture(scope="module")
+def sample():
+    columns = read_columns(SAMPLE / "sample.gold.conll")
+    gold = Corpus(columns.tokens, tags_to_spans(columns.column()), source="sample.gold.conll")
+    return gold, SAMPLE / "sample.generated.jsonl"
+
+
+def test_sample_counts_worked_out_by_hand(sample):
+    gold, answers = sample
+    result = score_generated(answers, gold, metric="exact", zero_division=0)
+    strings, located, report = result["strings"], result["located"], result["generated"]
+    # 28 gold names in 15 sentences. Located: 21 found at their place; 7 mentions are false positives: "The
+    # Lakeside Marathon" and "the Autumn Lantern Festival" (the article taken in), "Priya Natarajan" as ORG,
+    # "storm", "Dublin Castle" and "Samuel Okafor." (not in the text), the second "Valletta" (it occurs once)
+    assert (located["tp"], located["fp"], located["fn"]) == (21, 7, 7)
+    # strings: the two article variants and "samuel okafor" normalise to gold strings; "valletta" twice is one
+    assert (strings["tp"], strings["fp"], strings["fn"]) == (24, 3, 4)
+    assert round(strings["overall_f1"], 4) == 0.8727 and located["overall_f1"] == 0.75
+    assert report["unparseable"] == 1 and report["unparseable_gold"] == 3
+    assert report["unparseable_ids"] == [f"{SAMPLE / 'sample.generated.jsonl'}, line 9"]
+    assert report["shapes"] == {"list": 9, "object": 1, "tags": 1, "gner": 1, "entities": 2, "unparseable": 1}
+    assert (report["not_in_text"], report["excess"], report["normalized"], report["markup"]) == (2, 1, 1, 2)
+    table = generated_table(result)
+    assert "overall     28     0.8889     0.8571     0.8727     0.7500     0.7500     0.7500       2       1" in table
+
+
+def cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("command", [["generated", "--metric", "nested"], ["nested"],
+                                     ["nested", "--pred-format", "generated"]])
+def test_cli_detects_or_is_told_and_equals_the_api(capsys, sample, command):
+    gold, answers = sample
+    code, out, err = cli(capsys, *command, "--gold", str(SAMPLE / "sample.gold.conll"), "--pred", str(answers),
+                         "--json")
+    assert code == 0, err
+    expected = score_generated(answers, gold, zero_division=0)
+    assert json.loads(out) == json.loads(json.dumps(expected))
+
+
+def test_cli_tables(capsys, sample):
+    code, out, _ = cli(capsys, "nested", "--gold", str(SAMPLE / "sample.gold.conll"), "--pred", str(sample[1]))
+    assert code == 0
+    assert "strings (set)" in out and "span length (characters)" in out
+    assert "not in the text 2, excess 1" in out and "unparseable answers: 1:" in out
+    code, out, _ = cli(capsys, "lenient", "--gold", str(SAMPLE / "sample.gold.conll"), "--pred", str(sample[1]),
+                       "--policy", "every", "--multiset", "--normalization", "lowercase+whitespace")
+    assert code == 0
+    assert "located spans (strict)" in out and "strings (multiset)" in out and "partial" in out
+    assert "normalised by lowercase+whitespace, as multisets; located: policy every" in out
+
+
+def test_cli_options_reach_the_scorer(capsys, sample):
+    gold, answers = sample
+    code, out, _ = cli(capsys, "lenient", "--gold", str(SAMPLE / "sample.gold.conll"), "--pred", str(answers),
+                       "--no-fallback", "--no-inner-last", "--partial-weight", "1", "--json")
+    assert code == 0
+    result = json.loads(out)
+    expected = score_generated(answers, gold, metric="lenient", fallback=False, inner_last=False, partial_weight=1,
+                               zero_division=0)
+    assert result == json.loads(json.dumps(expected))
+    assert result["generated"]["normalized"] == 0 and result["generated"]["not_in_text"] == 3
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--normalization", "case"], "normalization step 'case' is not one of"),
+    (["--gold-format", "generated"], "the gold needs offsets"),
+])
+def test_cli_refuses_in_one_line(capsys, sample, argv, message):
+    code, _, err = cli(capsys, "generated", "--gold", str(SAMPLE / "sample.gold.conll"), "--pred", str(sample[1]),
+                       *argv)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+evaluate = pytest.importorskip("evaluate")
+
+
+def documents(gold):
+    texts = join_tokens(gold)
+    return [{"text": t, "entities": [{"start": s, "end": e, "label": label} for s, e, label in ents]}
+            for t, ents in zip(texts.texts, texts.entities)]
+
+
+def raw_answers(path):
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return [r["output"] if "output" in r else json.dumps([[e["text"], e["label"]] for e in r["entities"]])
+            for r in records]
+
+
+@pytest.mark.parametrize("module, metric", [("nested_span_f1", "nested"), ("lenient_span_f1", "lenient")])
+def test_evaluate_modules_take_answers_and_entity_lists(sample, module, metric):
+    gold, path = sample
+    references = documents(gold)
+    answers = raw_answers(path)
+    loaded = evaluate.load(nested_span_f1.metric_path(module))
+    expected = score_generated([{"output": a} for a in answers], gold, metric=metric, zero_division=0)
+    result = loaded.compute(predictions=answers, references=references, zero_division=0)
+    assert result["strings"] == expected["strings"] and result["located"] == expected["located"]
+    assert result["generated"]["shapes"] == expected["generated"]["shapes"]
+    # entity lists (as a program extracted them), added in two batches
+    lists = [[{"text": t, "label": label} for t, label in json.loads(answer)] for answer in
+             [json.dumps([["Maria Keller", "PER"], ["basel", "LOC"]])] + ["[]"] * (len(answers) - 1)]
+    loaded.add_batch(predictions=lists[:5], references=references[:5])
+    loaded.add_batch(predictions=lists[5:], references=references[5:])
+    batched = loaded.compute(zero_division=0, multiset=True, policy="every")
+    whole = score_generated([{"entities": e} for e in lists], gold, metric=metric, zero_division=0, multiset=True,
+                            policy="every")
+    assert batched["strings"] == whole["strings"] and batched["located"] == whole["located"]
+    assert batched["strings"]["tp"] == 2 and batched["generated"]["settings"]["policy"] == "every"
+
+
+def test_evaluate_refuses_what_does_not_fit(sample):
+    gold, _ = sample
+    references = documents(gold)[:2]
+    loaded = evaluate.load(nested_span_f1.metric_path("nested_span_f1"))
+    with pytest.raises(ValueError, match="policy applies to generated entity lists, but the input holds spans"):
+        loaded.compute(predictions=[[{"start": 0, "end": 1, "label": "X"}]],
+                       references=[[{"start": 0, "end": 1, "label": "X"}]], policy="every")
+    with pytest.raises(ValueError, match="scheme applies to tags, but the input holds generated entity lists"):
+        loaded.compute(predictions=["[]", "[]"], references=references, scheme="IOB2")
+    with pytest.raises(TypeError, match=r"predictions, sentence 1, entity 0: \{'text': 'x'\} is not a"):
+        loaded.compute(predictions=[[], [{"text": "x"}]], references=references)
+    with pytest.raises(TypeError, match="predictions, sentence 0, entity 0: label 3 is not a string"):
+        loaded.compute(predictions=[[{"text": "x", "label": 3}], []], references=references)
+    span_f1 = evaluate.load(nested_span_f1.metric_path("span_f1"))
+    with pytest.raises(TypeError):
+        span_f1.compute(predictions=["[]", "[]"], references=references)
