@@ -30,10 +30,12 @@ import numpy as np
 from .. import __version__
 from ..core.matching import ExactMatch, match_exact
 from ..core.spans import SpanArrays
+from ..generated.score import GeneratedRun
 from ..lenient.counts import BREAKDOWN
 from ..lenient.score import LenientMatch, match_spans_lenient, summarize_lenient
 from ..nested.score import count_match, summarize_nested
 from .buckets import ATTRIBUTES, WIDTH, bucket_matrix, layout
+from .generated import generated_pair, is_generated, string_scores
 from .html import Sentences
 from .inputs import Pair, Source, checkpoints, pair, read_side, units
 from .pairs import choose, pairs, rounds_needed
@@ -502,8 +504,16 @@ def benchmark(
     names = [name for name, _, _, _ in entries]
     runs = [run for _, run, _, _ in entries]
     kind = choose(comparisons, baseline, runs)
-    found = [pair(gold, read_side(source, format, name), scheme=scheme, mode=mode) for name, _, _, source in entries]
-    labels = sorted(set().union(*(f.predictions.labels + f.references.labels for f in found)))
+    generated: dict[int, GeneratedRun] = {}  # generated systems: their strings placed on the gold's texts
+    found = []
+    for s, (name, _, _, source) in enumerate(entries):
+        if is_generated(source):
+            located, generated[s] = generated_pair(gold, source, name)
+            found.append(located)
+        else:
+            found.append(pair(gold, read_side(source, format, name), scheme=scheme, mode=mode))
+    labels = sorted(set().union(*(f.predictions.labels + f.references.labels for f in found),
+                                *(run.counts.strings.labels for run in generated.values())))
     built = [unit_matrix(f, unit_of, n_units, labels) for f in found]
     matrices = np.stack([matrix for matrix, _ in built], axis=1)
     totals = matrices.sum(axis=0)
@@ -537,6 +547,9 @@ def benchmark(
         system["buckets"] = figures
     for system in systems:
         system["dev"] = None if dev is None else dev.get(system["name"])
+    for s, run in generated.items():
+        systems[s].update(string_scores(run, unit_of, n_units, labels, n_resamples, seed,
+                                        lambda totals, drawn: _scored(totals, drawn, confidence)))
     f1_samples = _micro_f1(sums)
     counts = gold_counts(gold, found[0].references)
     settings = {

@@ -1,0 +1,74 @@
+"""Generated systems in a benchmark: their located spans beside span systems, and their string protocol.
+
+A prediction source is a generated system when it is a generated-system file
+(detected by :func:`nested_span_f1.generated.read.looks_generated`) or a
+:class:`~nested_span_f1.generated.read.Generated`. Its strings are placed on the
+gold's texts (:func:`nested_span_f1.generated.count_generated`, default
+settings) and the located spans are matched like any system's, against the gold
+in characters, so they get the same intervals and take part in the same paired
+tests. Its string protocol is resampled with the same draws (the same seed) and
+reported beside, with intervals, as the system's ``strings`` entry; it takes no
+part in the paired tests, whose counts must share one gold.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..flat.pipeline import tags_to_spans
+from ..formats import Corpus
+from ..formats.columns import read_text
+from ..generated.read import Generated, looks_generated
+from ..generated.score import GeneratedRun, count_generated, report
+from .inputs import Pair, Side
+from .stats import bootstrap_sums
+
+
+def is_generated(source: Any) -> bool:
+    """Whether a prediction source is a generated system (a file of one, or one read)."""
+    if isinstance(source, Generated):
+        return True
+    if isinstance(source, (str, os.PathLike)) and os.path.isfile(source):
+        return looks_generated(read_text(source)[:1 << 16].rsplit("\n", 1)[0])
+    return False
+
+
+def generated_pair(gold: Side, source: Any, name: str) -> tuple[Pair, GeneratedRun]:
+    """The located spans of a generated system and the gold, both in characters, and the run that placed them."""
+    corpus = gold.corpus
+    if corpus is None and gold.columns is not None:
+        corpus = Corpus(gold.columns.tokens, tags_to_spans(gold.columns.column(-1)), source=gold.name)
+    if corpus is None:
+        raise ValueError(f"{name} is a generated system, whose strings are placed on the gold's text, but the gold "
+                         f"({gold.name}) holds neither texts nor tokens")
+    run = count_generated(source, corpus, per_document=True)
+    located = run.located.spans()
+    return Pair(located, run.gold.spans(), run.gold.discontinuous()), run
+
+
+def string_matrix(run: GeneratedRun, unit_of: np.ndarray, n_units: int, labels: Sequence[str]) -> np.ndarray:
+    """``[n_units, 3, n_labels]`` string-protocol counts (tp, predicted, gold) of a run, summed by unit."""
+    index = {label: k for k, label in enumerate(labels)}
+    matrix = np.zeros((n_units, 3, len(labels)), dtype=np.int64)
+    for document, tallies in enumerate(run.string_documents or ()):
+        for label, counts in tallies.items():
+            matrix[unit_of[document], :, index[label]] += counts
+    return matrix
+
+
+def string_scores(run: GeneratedRun, unit_of: np.ndarray, n_units: int, labels: Sequence[str], n_resamples: int,
+                  seed: int, scored: Callable[[np.ndarray, np.ndarray], dict[str, Any]]) -> dict[str, Any]:
+    """A generated system's extra entries: ``strings`` (the string protocol's precision, recall and F1 with
+    intervals from the same draws as the located spans' (the same seed), and per type; ``scored`` turns totals and
+    resampled sums into them, as for every system) and ``generated`` (the placement report, as
+    :func:`nested_span_f1.generated.score_generated` gives it, without examples)."""
+    matrix = string_matrix(run, unit_of, n_units, labels)
+    drawn = bootstrap_sums(matrix.reshape(n_units, -1), n_resamples, seed).reshape(-1, 3, len(labels))
+    totals = matrix.sum(axis=0)
+    per_type = {label: scored(totals[:, k], drawn[:, :, k]) for k, label in enumerate(labels) if totals[1:, k].any()}
+    placed = {key: value for key, value in report(run).items() if key != "examples"}
+    return {"strings": {**scored(totals.sum(axis=-1), drawn.sum(axis=-1)), "per_type": per_type},
+            "generated": placed}
