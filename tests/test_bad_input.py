@@ -37,7 +37,9 @@ from nested_span_f1.benchmark import benchmark
 from nested_span_f1.cli.main import main
 from nested_span_f1.formats import FORMATS, read_batches, read_corpus, read_dataset
 from nested_span_f1.formats import columns as conll
+from nested_span_f1.formats.columns import read_text
 from nested_span_f1.formats.text import TextMismatchWarning
+from nested_span_f1.generated import read_generated, score_generated
 from nested_span_f1.lenient import score as lenient
 from nested_span_f1.nested import score as nested
 
@@ -183,6 +185,24 @@ def text_files(pred: list[Any]) -> dict[str, bytes]:
 
 PAIRING = ("score_text", "cli score", "cli nested", "cli lenient")
 """The doors of rows about pairing the documents of two files (each file reads well on its own)."""
+
+
+# issue 29: generated lists
+def generated_files(*lines: Any, gold: list[Any] | None = None) -> dict[str, bytes]:
+    """The text-span gold of :func:`text_files` (d1, d2; or ``gold``) and a generated system's lines (dicts, or
+    raw bytes for a line that is not json)."""
+    golds = gold or [("d1", TEXT, [(0, 15, "PER"), (24, 29, "LOC")]), ("d2", "Ann", [(0, 3, "PER")])]
+    pred = b"".join(line if isinstance(line, bytes) else json.dumps(line).encode() + b"\n" for line in lines)
+    return {"gold": b"".join(map(_text_line, golds)), "pred": pred}
+
+
+def generated_pair(entities: Any) -> tuple[Any, Any]:
+    """Entity lists (or answers) of the predictions against the one good text document."""
+    return [entities], [GOOD_TEXT]
+
+
+GENERATED_PAIRING = ("score_generated", "cli generated", "cli nested", "cli lenient")
+"""The doors of generated rows about pairing the answers with the gold (the file reads well on its own)."""
 
 
 
@@ -907,6 +927,74 @@ CATALOGUE: list[Bad] = [
         ("1 entities whose word differs from the text", "word 'london', text 'Paris'"),
         cli=("warning: ", "word 'london', text 'Paris'"),
         same_as=text_files(pred=[("d1", TEXT, [(0, 15, "PER"), (24, 29, "LOC")]), ("d2", "Ann", [])])),
+    # issue 29: generated lists
+    # a generated system's file (JSON lines of entity lists or raw answers) through read_generated, score_generated
+    # and the commands: what the file gets wrong is refused with its line; what the model gets wrong is counted
+    Bad("generated-answer-not-text", "generated-files", generated_files({"id": "d1", "output": 42}), TypeError,
+        ("pred.jsonl, line 1", "'output' must be the model's answer as a string, got 42"),
+        cli=("pred.jsonl, line 1", "got 42")),
+    Bad("generated-entities-not-objects", "generated-files", generated_files({"id": "d1", "entities": ["Peter"]}),
+        TypeError, ("pred.jsonl, line 1, entity 1", "'Peter' is not a {'text', 'label'} object"),
+        cli=("pred.jsonl, line 1, entity 1", "'Peter'")),
+    Bad("generated-entity-without-label", "generated-files",
+        generated_files({"id": "d1", "entities": [{"text": "Peter"}]}), ValueError,
+        ("pred.jsonl, line 1, entity 1", "{'text': 'Peter'} has no 'label'"), cli=("line 1, entity 1", "no 'label'")),
+    Bad("generated-entity-without-text", "generated-files",
+        generated_files({"id": "d1", "entities": [{"label": "PER"}]}), ValueError,
+        ("pred.jsonl, line 1, entity 1", "has no 'text'"), cli=("line 1, entity 1", "no 'text'")),
+    Bad("generated-entity-text-not-a-string", "generated-files",
+        generated_files({"id": "d1", "entities": [{"text": ["Peter"], "label": "PER"}]}), TypeError,
+        ("pred.jsonl, line 1, entity 1", "text ['Peter'] is not a string"), cli=("line 1, entity 1",)),
+    Bad("generated-line-not-json", "generated-files", generated_files({"id": "d1", "output": "[]"}, b"{oops\n"),
+        ValueError, ("pred.jsonl, line 2",), cli=("pred.jsonl, line 2",)),
+    Bad("generated-neither-entities-nor-output", "generated-files", generated_files({"id": "d1", "answer": "[]"}),
+        ValueError, ("pred.jsonl, line 1", "either 'entities'", "or 'output'"), cli=("pred.jsonl, line 1",),
+        entries=("read_generated", "score_generated", "cli generated")),
+    Bad("generated-id-on-some-lines", "generated-files", generated_files({"id": "d1", "output": "[]"}, {"output": "[]"}),
+        ValueError, ("pred.jsonl, line 2: no 'id', where the first line has one",), cli=("line 2: no 'id'",)),
+    Bad("generated-id-given-twice", "generated-files",
+        generated_files({"id": "d1", "output": "[]"}, {"id": "d1", "output": "[]"}), ValueError,
+        ("pred.jsonl, line 2: id 'd1' is given twice",), cli=("line 2: id 'd1' is given twice",)),
+    Bad("generated-question-given-twice", "generated-files",
+        generated_files({"id": "d1", "label": "PER", "output": "[]"}, {"id": "d1", "label": "PER", "output": "[]"},
+                        {"id": "d2", "output": "[]"}), ValueError,
+        ("pred.jsonl, line 2: id 'd1' is given twice (with label 'PER'",), cli=("with label 'PER'",)),
+    Bad("generated-document-missing", "generated-files", generated_files({"id": "d1", "output": "[]"}), ValueError,
+        ("no answer for document id 'd2'", "1 gold documents without one"), cli=("no answer for document id 'd2'",),
+        entries=GENERATED_PAIRING),
+    Bad("generated-answer-without-gold", "generated-files",
+        generated_files({"id": "d1", "output": "[]"}, {"id": "d2", "output": "[]"}, {"id": "d3", "output": "[]"}),
+        ValueError, ("pred.jsonl, line 3: document id 'd3' is not in", "1 answered documents without gold"),
+        cli=("line 3: document id 'd3' is not in",), entries=GENERATED_PAIRING),
+    Bad("generated-gold-id-given-twice", "generated-files",
+        generated_files({"id": "d1", "output": "[]"}, gold=[("d1", TEXT, []), ("d1", "Ann", [])]), ValueError,
+        ("document id 'd1' is given to two documents",), cli=("document id 'd1' is given to two documents",),
+        entries=GENERATED_PAIRING),
+    Bad("generated-text-differs", "generated-files",
+        generated_files({"id": "d1", "text": "Peter Blackburn visited Pariz", "output": "[]"}, {"id": "d2", "output": "[]"}),
+        ValueError, ("pred.jsonl, line 1", "differs from the gold's at character 28", "'z'", "'s'"),
+        cli=("pred.jsonl, line 1", "character 28"), entries=GENERATED_PAIRING),
+    # what a model writes is read whole or counted as unparseable with the id, its gold entities missed
+    Bad("generated-unparseable-answers-are-counted", "generated-files",
+        generated_files({"id": "d1", "output": '[{"text": "Peter Blackburn"}, {"text": "Paris", "label": "LOC"}]'},
+                        {"id": "d2", "output": "[1, 2]"}), None,
+        ('"unparseable_ids": ["d1", "d2"]', "needs its label under one of label", "item 1 is not an object",
+         '"unparseable_gold": 3'), entries=GENERATED_PAIRING),
+    # entity lists and answers through the nested and lenient evaluate modules (texts as references)
+    Bad("generated-entity-not-a-dict", "generated", generated_pair(["Peter"]), TypeError,
+        ("predictions, sentence 0, entity 0", "'Peter' is not a {'text', 'label'} dict")),
+    Bad("generated-entity-without-label-dict", "generated", generated_pair([{"text": "Peter"}]), TypeError,
+        ("predictions, sentence 0, entity 0", "{'text': 'Peter'} is not a {'text', 'label'} dict")),
+    Bad("generated-entity-label-not-a-string", "generated", generated_pair([{"text": "Peter", "label": 3}]),
+        TypeError, ("predictions, sentence 0, entity 0", "label 3 is not a string")),
+    Bad("generated-answer-not-a-string", "generated", generated_pair(42), TypeError,
+        ("predictions, sentence 0", "expected a model's answer (a string) or a list", "got int 42")),
+    Bad("generated-answers-mixed-with-lists", "generated", (["[]", []], [GOOD_TEXT, GOOD_TEXT]), TypeError,
+        ("predictions, sentence 0 is a model's answer (a string) but sentence 1 is []",)),
+    Bad("generated-tag-option", "generated", generated_pair([{"text": "Peter", "label": "PER"}]), ValueError,
+        ("scheme applies to tags, but the input holds generated entity lists",), options={"scheme": "IOB2"}),
+    Bad("generated-option-with-spans", "spans", _ones("spans"), ValueError,
+        ("policy applies to generated entity lists, but the input holds spans",), options={"policy": "every"}),
     # word ids beside sub-word labels (the factories' word_ids option)
     Bad("trainer-word-ids-not-given", "trainer",
         (("compute_metrics_for", "layered_metrics_for"), {"label_list": LABELS, "word_ids": True},
@@ -955,6 +1043,9 @@ def _nested_core(predictions: Any, references: Any, kind: str, **options: Any) -
     return nested.summarize_nested(count(predictions, references, **options), zero_division)
 
 
+GENERATED_OPTIONS = "normalization multiset policy fallback inner_last"
+"""The options of generated entity lists (the nested and lenient modules take them)."""
+
 CORE_DOORS = {
     "score_tags": _door("tags ids", "scheme mode suffix zero_division label_list", nested_span_f1.score_tags),
     "count_tags": _door("tags ids", "scheme mode suffix label_list", nested_span_f1.count_tags),
@@ -970,14 +1061,16 @@ CORE_DOORS = {
 }
 METRICS = {
     "span_f1": _door("tags ids texts", "scheme mode suffix zero_division label_list", nested_span_f1.score_tags),
-    "lenient_span_f1": _door("tags spans texts", "partial_weight min_iou zero_division scheme mode suffix",
+    "lenient_span_f1": _door("tags spans texts generated",
+                             "partial_weight min_iou zero_division scheme mode suffix " + GENERATED_OPTIONS,
                              lenient.score_lenient),
-    "nested_span_f1": _door("tags spans layers texts", "zero_division scheme mode suffix", _nested_core),
+    "nested_span_f1": _door("tags spans layers texts generated", "zero_division scheme mode suffix " + GENERATED_OPTIONS,
+                            _nested_core),
 }
 RECOVERY = {
     "span_f1": {"tags": "ids", "ids": "tags", "texts": "tags"},
-    "lenient_span_f1": {"tags": "spans", "spans": "tags", "texts": "spans"},
-    "nested_span_f1": {"tags": "spans", "spans": "tags", "layers": "spans", "texts": "spans"},
+    "lenient_span_f1": {"tags": "spans", "spans": "tags", "texts": "spans", "generated": "spans"},
+    "nested_span_f1": {"tags": "spans", "spans": "tags", "layers": "spans", "texts": "spans", "generated": "spans"},
 }
 """After a failed call of one input kind, a valid call of another kind must work on the same instance."""
 RECOVERY_INPUT = {
@@ -994,6 +1087,7 @@ FILE_DOORS = {
     "benchmark": ("benchmark", "cli benchmark"),
     "checkpoints": ("benchmark", "benchmark dir", "cli benchmark"),
     "text-files": ("read_corpus", "score_text", "cli score", "cli nested", "cli lenient"),
+    "generated-files": ("read_generated", "score_generated", "cli generated", "cli nested", "cli lenient"),
 }
 PATH_DOORS = {"columns": ("read_columns", "iter_columns"), "corpus": ("read_corpus", "read_batches", "read_dataset")}
 """The readers of a file by its kind: a ``path`` row gives each the file in another form (a bytes path, a binary
@@ -1022,7 +1116,8 @@ def entries(row: Bad) -> list[str]:
     if row.kind == "outputs":
         return [f"cli {row.data[0]}"]
     if row.kind in FILE_DOORS:
-        names = [d for d in FILE_DOORS[row.kind] if d.startswith("cli") or row.error is not None or row.same_as]
+        names = [d for d in FILE_DOORS[row.kind] if d.startswith("cli") or row.error is not None or row.same_as
+                 or row.kind == "generated-files"]
         return [n for n in names if row.entries is None or n in row.entries]
     names = [name for name, door in CORE_DOORS.items() if _takes(door, row)]
     if row.kind == "tags" and row.side and row.error and not set(row.options) - TAG_OPTIONS:
@@ -1046,6 +1141,7 @@ def test_catalogue_is_large_and_covers_every_door():
                 "cli nested", "cli lenient", "compute_metrics_for", "span_metrics_for", "layered_metrics_for",
                 "Corpus", *PATH_DOORS["columns"], *PATH_DOORS["corpus"], *SPACE_DOORS,
                 "benchmark", "benchmark dir", "cli benchmark", "cli space",
+                "read_generated", "score_generated", "cli generated",
                 *(f"{m}.{call}" for m in METRICS for call in ("compute", "add_batch"))}
     assert covered >= expected, expected - covered
 
@@ -1470,6 +1566,8 @@ def test_bad_input(row, entry, metrics, tmp_path, capsys, monkeypatch):
         ISSUE_26_KINDS[row.kind](row, entry, tmp_path, capsys, monkeypatch)
     elif row.kind == "text-files":
         _text_file_row(row, entry, tmp_path, capsys)
+    elif row.kind == "generated-files":
+        _generated_file_row(row, entry, tmp_path, capsys)
     elif row.kind in FILE_DOORS:
         _file_row(row, entry, tmp_path, capsys, monkeypatch)
     else:
@@ -1520,6 +1618,39 @@ def _text_file_row(row: Bad, entry: str, tmp_path: Any, capsys: Any) -> None:
         assert got == plain
         return
     assert code == 2 and lines[0].startswith(f"nested-span-f1 {entry.split()[1]}: error: "), (code, err)
+
+
+# --------------------------------------------------------------------------- issue 29: generated lists
+
+def _generated_file_row(row: Bad, entry: str, tmp_path: Any, capsys: Any) -> None:
+    """A generated system's file row: read alone (read_generated), scored against the gold (score_generated), and
+    on the command line (exit 2 and one line; a counted row exits 0 and its JSON holds the row's fragments)."""
+    gold = _write(tmp_path, "gold.jsonl", row.data["gold"])
+    pred = _write(tmp_path, "pred.jsonl", row.data["pred"])
+    calls = {"read_generated": lambda: read_generated(read_text(pred), pred),
+             "score_generated": lambda: score_generated(pred, gold, zero_division=0)}
+    if entry in calls:
+        if row.error is not None:
+            _expect(row, calls[entry], None)
+            return
+        text = json.dumps(calls[entry]())
+        for fragment in row.match:
+            assert fragment in text, f"{fragment!r} not in {text[:300]!r}"
+        return
+    capsys.readouterr()
+    code = main([entry.split()[1], "--gold", gold, "--pred", pred, "--json"])
+    out, err = capsys.readouterr()
+    if row.error is None:
+        assert code == 0 and not err, err
+        text = json.dumps(json.loads(out))
+        for fragment in row.match:
+            assert fragment in text, f"{fragment!r} not in {text[:300]!r}"
+        return
+    lines = err.splitlines()
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err, (code, err)
+    assert lines[0].startswith(f"nested-span-f1 {entry.split()[1]}: error: "), lines[0]
+    for fragment in row.cli:
+        assert fragment in lines[0], f"{fragment!r} not in {lines[0]!r}"
 
 
 # --------------------------------------------------------------------------- the process edge (a real subprocess)
