@@ -1,4 +1,4 @@
-"""scripts/bench_generated.py measures what it says: the answers it writes read as the shapes it names."""
+"""scripts/bench/generated.py measures what it says: the answers it writes read as the shapes it names."""
 import importlib.util
 from pathlib import Path
 
@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_generated", ROOT / "scripts" / "bench_generated.py")
+    spec = importlib.util.spec_from_file_location("bench_generated", ROOT / "scripts" / "bench" / "generated.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

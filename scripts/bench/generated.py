@@ -21,8 +21,8 @@ Each figure is the median of ``--repeat`` runs, in CPU seconds of this process
 (``time.process_time``): one core's work, which other processes on a busy machine
 do not inflate as they inflate wall-clock time.
 
-    python scripts/bench_generated.py                 # ../shared/data CoNLL-2003
-    python scripts/bench_generated.py --repeat 5 --json
+    python scripts/bench/generated.py                 # ../shared/data CoNLL-2003
+    python scripts/bench/generated.py --repeat 5 --json
 """
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ from nested_span_f1.align import join_tokens
 from nested_span_f1.formats.columns import read_columns
 from nested_span_f1.generated import read_generated, score_generated
 
-CONLL = Path(__file__).resolve().parents[2] / "shared" / "data" / "conll2003"
+CONLL = Path(__file__).resolve().parents[3] / "shared" / "data" / "conll2003"
 ANSWERS = 10_000
 
 
@@ -115,7 +115,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     if not (args.conll / "test.gold.conll").is_file():
-        parser.exit(2, f"bench_generated: {args.conll / 'test.gold.conll'} not found (the shared data's CoNLL-2003)\n")
+        parser.exit(2, f"generated.py: {args.conll / 'test.gold.conll'} not found (the shared data's CoNLL-2003)\n")
     figures = {"sentences": measure(conll_documents(args.conll), args.repeat),
                "documents_of_15_sentences": measure(conll_documents(args.conll, 15), args.repeat)}
     if args.json:
