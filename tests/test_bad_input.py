@@ -1009,6 +1009,10 @@ CATALOGUE: list[Bad] = [
         ("compute_metrics_for", {"label_list": LABELS, "word_ids": True}, np.array([[1, 1, 0], [3, 4, 0]]),
          (np.array([[1, 1, 2], [3, 3, -100]]), np.array([[0, 0, 1], [0, 0, -100]]))), None,
         options={"streamed": True}, same_as={"label_list": LABELS, "word_ids": True}),
+    # an empty label list: refused where it is read (read_label_list), when a scorer is built
+    Bad("trainer-label-list-empty", "trainer", (TRAINER_FACTORIES, {"label_list": []}, None, None), ValueError,
+        ("label_list is empty",)),
+    Bad("id-label-list-empty", "ids", ([[]], [[]]), ValueError, ("label_list is empty",), options={"label_list": []}),
 ]
 
 

@@ -267,17 +267,22 @@ def read_label_list(label_list: Any) -> tuple[str, ...]:
     Raises:
         TypeError: None, a string, an unordered collection (a set), a tag that is not a
             string, a mapping that is neither id -> tag nor tag -> id.
-        ValueError: a mapping whose ids are not 0..n-1 (names the first id missing), or
-            that gives one id to two tags.
+        ValueError: an empty list or mapping (no label id has a tag: refused when a scorer
+            is built, not at its first evaluation), a mapping whose ids are not 0..n-1
+            (names the first id missing), or that gives one id to two tags.
     """
     what = "label_list must be the tag of each label id: a list, or a dict id -> tag (id2label) or tag -> id (label2id)"
     if label_list is None or isinstance(label_list, (str, bytes)):
         raise TypeError(f"{what}; got {'None' if label_list is None else f'one string {_short(label_list)}'}")
     if isinstance(label_list, Mapping):
-        return _from_mapping(label_list, what)
-    if not is_sequence(label_list):
+        labels = _from_mapping(label_list, what)
+    elif not is_sequence(label_list):
         raise TypeError(f"{what}; got a {type(label_list).__name__}, which has no order")
-    labels = tuple(label_list)
+    else:
+        labels = tuple(label_list)
+    if not labels:
+        raise ValueError(f"label_list is empty; it must hold the tag of each label id, id 0 first "
+                         f"(got {_short(label_list)})")
     for label_id, tag in enumerate(labels):
         if not isinstance(tag, str):
             raise TypeError(f"{what}; label id {label_id} has {_short(tag)}, not a tag string")
