@@ -98,3 +98,28 @@ def table(corpus: dict[str, list]) -> pa.Table:
         "gold": span_column(corpus["gold"]),
         "tokens": pa.array([["w"] * n for n in corpus["lengths"]], pa.list_(pa.string())),
     })
+
+
+def spark_layout(folder: Path, data: dict[str, list]) -> dict[str, list]:
+    """The rows of ``data`` (columns ``pred_tags``, ``gold_tags``) as a folder that Spark and Hive write, and the rows
+    that Spark's reader reads from it: files named ``part-00000-<id>.c000.snappy.parquet``, ``part-00001-<id>.c000``
+    (no suffix), ``000000_0`` and ``000001_0`` (Hive), an empty file; beside them what Spark skips,
+    holding rows it must not count: ``_SUCCESS``, ``_temporary/``, ``.part-00002.crc``, ``part-00003._COPYING_``."""
+    import pyarrow.parquet as pq
+
+    whole = pa.table({"pred_tags": pa.array(data["pred_tags"], pa.list_(pa.string())),
+                      "gold_tags": pa.array(data["gold_tags"], pa.list_(pa.string()))})
+    cut = [whole.num_rows * k // 5 for k in range(6)]
+    part = [whole.slice(cut[k], cut[k + 1] - cut[k]) for k in range(5)]
+    folder.mkdir()
+    (folder / "_temporary" / "0").mkdir(parents=True)
+    pq.write_table(part[0], folder / "part-00000-abc.c000.snappy.parquet", row_group_size=50)
+    pq.write_table(part[1], folder / "part-00001-abc.c000")
+    pq.write_table(part[2], folder / "000000_0")
+    pq.write_table(part[3], folder / "000001_0")
+    (folder / "part-00004-abc.c000").write_bytes(b"")
+    (folder / "_SUCCESS").write_bytes(b"")
+    for skipped in ("_temporary/0/part-00009.parquet", ".part-00002.crc", "part-00003._COPYING_"):
+        pq.write_table(part[4], folder / skipped)
+    read = part[0].num_rows + part[1].num_rows + part[2].num_rows + part[3].num_rows
+    return {key: values[:read] for key, values in data.items()}

@@ -68,7 +68,7 @@ class Bad:
     ``corpus``, given to its readers in another form than a str path), ``space`` (a
     Space request: text, upload, options); ``benchmark`` (a gold file, against one prediction file, with the row's options),
     ``checkpoints`` (a gold file and a run directory's files), ``outputs`` (a command
-    line whose output is one of its inputs).
+    line whose output is one of its inputs), ``tables`` (a command line on Parquet input, or with its options).
     """
 
     id: str
@@ -1013,6 +1013,37 @@ CATALOGUE: list[Bad] = [
     Bad("trainer-label-list-empty", "trainer", (TRAINER_FACTORIES, {"label_list": []}, None, None), ValueError,
         ("label_list is empty",)),
     Bad("id-label-list-empty", "ids", ([[]], [[]]), ValueError, ("label_list is empty",), options={"label_list": []}),
+    # tables: Parquet input on the command line ({table} a Parquet file of tags, {folder} a folder of Parquet files,
+    # {conll} a column file, {empty} an empty folder, {no_tags} an empty file); refused before Spark starts
+    Bad("tables-spark-with-a-column-file", "tables", ["score", "--gold", "{conll}", "--pred", "{conll}",
+                                                      "--spark", "local[1]"], ValueError,
+        cli=("--spark applies to Parquet input; {conll} is no Parquet file or folder",)),
+    Bad("tables-spark-with-two-span-files", "tables", ["nested", "--gold", "{gold}", "--pred", "{pred}",
+                                                       "--spark", "local[1]"], ValueError,
+        cli=("--spark applies to Parquet input; {gold} is no Parquet file or folder",)),
+    Bad("tables-column-and-delimiter", "tables", ["score", "--gold", "{table}", "--pred", "{table}", "--column", "2",
+                                                  "--delimiter", "x"], ValueError,
+        cli=("--column, --delimiter do not apply to Parquet input ({table} is a Parquet table",)),
+    Bad("tables-format-and-trim", "tables", ["lenient", "--gold", "{folder}", "--pred", "{folder}", "--gold-format",
+                                             "oneie", "--trim"], ValueError,
+        cli=("--gold-format, --trim do not apply to Parquet input",)),
+    Bad("tables-workers-with-spark", "tables", ["score", "--gold", "{table}", "--pred", "{table}", "--workers", "2",
+                                                "--spark", "local[1]"], ValueError,
+        cli=("with --spark the executors count (leave --workers out)",)),
+    Bad("tables-label-list-empty", "tables", ["score", "--gold", "{table}", "--pred", "{table}", "--label-list",
+                                              "{no_tags}"], ValueError,
+        cli=("--label-list {no_tags}: no tags in the file",)),
+    Bad("tables-gold-an-empty-folder", "tables", ["score", "--gold", "{empty}", "--pred", "{empty}"], ValueError,
+        cli=("{empty}: an empty folder",)),
+    Bad("tables-gold-an-empty-folder-nested", "tables", ["nested", "--gold", "{empty}", "--pred", "{pred}"],
+        ValueError, cli=("{empty}: an empty folder",)),
+    Bad("tables-folder-with-a-file-not-parquet", "tables", ["score", "--gold", "{folder}", "--pred", "{folder}"],
+        ValueError, options={"add": {"notes.txt": b"not a table"}},
+        cli=("{folder}/notes.txt: not a Parquet file (no PAR1 at its start and end); a Parquet folder holds "
+             "Parquet files only",)),
+    Bad("tables-folder-with-a-plain-subfolder", "tables", ["score", "--gold", "{folder}", "--pred", "{folder}"],
+        ValueError, options={"add": {"sub/part-1.parquet": "table"}},
+        cli=("{folder}/sub: a folder inside a Parquet table that is no partition (key=value)",)),
 ]
 
 
@@ -1117,7 +1148,7 @@ def entries(row: Bad) -> list[str]:
         return [d for d in PATH_DOORS[kind] if given == "bytes path" or d in ("read_columns", "read_corpus")]
     if row.kind == "space":
         return list(SPACE_DOORS)
-    if row.kind == "outputs":
+    if row.kind in ("outputs", "tables"):
         return [f"cli {row.data[0]}"]
     if row.kind in FILE_DOORS:
         names = [d for d in FILE_DOORS[row.kind] if d.startswith("cli") or row.error is not None or row.same_as
@@ -1475,6 +1506,32 @@ def _outputs_row(row: Bad, entry: str, tmp_path: Any, capsys: Any, monkeypatch: 
     _one_line_error(entry, done.returncode, "", done.stderr.decode(), fragments)
 
 
+def _tables_row(row: Bad, entry: str, tmp_path: Any, capsys: Any, monkeypatch: Any) -> None:
+    """A command line on Parquet input (or options of Parquet input on other input): refused in one line, before
+    anything is counted; ``options["add"]`` puts more files in the folder (``"table"``: a copy of the table)."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    table = pa.table({"predictions": [["B-PER", "O"]], "references": [["B-PER", "O"]]})
+    place = {"table": str(tmp_path / "table.parquet"), "folder": str(tmp_path / "folder"),
+             "empty": str(tmp_path / "empty"), "no_tags": _write(tmp_path, "no_tags.txt", b"\n"),
+             "conll": _write(tmp_path, "gold.conll", GOOD_COLUMNS), "gold": _write(tmp_path, "gold.jsonl", GOOD_ONEIE),
+             "pred": _write(tmp_path, "pred.jsonl", GOOD_ONEIE)}
+    pq.write_table(table, place["table"])
+    for name in ("folder", "empty", "empty/_temporary"):
+        (tmp_path / name).mkdir()
+    pq.write_table(table, tmp_path / "folder" / "part-0.parquet")
+    _write(tmp_path / "folder", "_SUCCESS", b"")
+    for name, content in row.options.get("add", {}).items():
+        (tmp_path / "folder" / name).parent.mkdir(exist_ok=True)
+        if content == "table":
+            pq.write_table(table, tmp_path / "folder" / name)
+        else:
+            _write(tmp_path / "folder", name, content)
+    args = [arg.format(**place) for arg in row.data]
+    _one_line_error(entry, *_run_cli(args, None, capsys, monkeypatch, tmp_path),
+                    tuple(fragment.format(**place) for fragment in row.cli))
+
+
 ISSUE_26_KINDS = {"benchmark": _benchmark_row, "checkpoints": _checkpoints_row, "outputs": _outputs_row}
 """The kinds of the block ``issue 26: commands and benchmark`` and their runners."""
 
@@ -1568,6 +1625,8 @@ def test_bad_input(row, entry, metrics, tmp_path, capsys, monkeypatch):
         _space_row(row, entry, tmp_path)
     elif row.kind in ISSUE_26_KINDS:
         ISSUE_26_KINDS[row.kind](row, entry, tmp_path, capsys, monkeypatch)
+    elif row.kind == "tables":
+        _tables_row(row, entry, tmp_path, capsys, monkeypatch)
     elif row.kind == "text-files":
         _text_file_row(row, entry, tmp_path, capsys)
     elif row.kind == "generated-files":

@@ -1,7 +1,8 @@
 """Where the rows are -> parts, each read record batch by record batch by whichever process counts it.
 
-A source is a Parquet file or a folder of them, a ``pyarrow`` table, record batch
-or record-batch reader, or a ``datasets.Dataset``. It is cut into :class:`Part`
+A source is a Parquet file or a folder of them (the files Spark would read:
+:mod:`nested_span_f1.formats.parquet`), a ``pyarrow`` table, record batch or
+record-batch reader, or a ``datasets.Dataset``. It is cut into :class:`Part`
 objects: a row group of a Parquet file (a worker opens the file itself), or a
 slice of an in-memory table (sent to a worker as Arrow IPC bytes, which hold the
 slice only). A part knows its name (the file, or none for memory) and the row
@@ -17,6 +18,8 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from ..formats.parquet import parquet_files
 
 
 def check_columns(names: Sequence[str], columns: Sequence[str], where: str = "") -> None:
@@ -77,25 +80,6 @@ class TablePart(Part):
         yield from self.table.select(list(columns)).to_batches(max_chunksize=batch_size)
 
 
-def parquet_files(path: str | os.PathLike[str]) -> list[Path]:
-    """The Parquet files of ``path``: the file itself, or the ``.parquet`` files under a folder, sorted (names
-    starting with ``_`` or ``.``, such as Spark's ``_SUCCESS``, left out).
-
-    Raises:
-        ValueError: no such file or folder, or a folder without Parquet files.
-    """
-    root = Path(path)
-    if root.is_file():
-        return [root]
-    if not root.is_dir():
-        raise ValueError(f"{root}: no such file or folder")
-    files = sorted(p for p in root.rglob("*.parquet")
-                   if p.is_file() and not any(part.startswith(("_", ".")) for part in p.relative_to(root).parts))
-    if not files:
-        raise ValueError(f"{root}: a folder without .parquet files")
-    return files
-
-
 def split(source: Any, columns: Sequence[str], part_rows: int) -> tuple[Iterator[Part], int | None]:
     """The parts of ``source`` (lazily: a reader is read as the parts are counted) and its rows, when known.
 
@@ -103,7 +87,7 @@ def split(source: Any, columns: Sequence[str], part_rows: int) -> tuple[Iterator
 
     Raises:
         TypeError: a source of another kind.
-        ValueError: a path that holds no Parquet file, a column missing.
+        ValueError: a path that holds no Parquet file or a file that is not Parquet, a column missing.
     """
     if isinstance(source, (str, os.PathLike)):
         files = parquet_files(source)

@@ -5,8 +5,8 @@ Each partition's rows reach :func:`_partition` as Arrow record batches
 as the Arrow path, so a row (a sentence or a document) is never split. The
 partition's counts (or its first error) leave the executor as one pickled value,
 and Spark's ``treeAggregate`` adds them in the executors in a tree; the driver
-receives the sum, never the data. Executors need the package (``pip install
-"nested-span-f1[spark]"``).
+receives the sum, never the data. Executors need the package: the wheel built from
+the checkout installed there, or shipped with the job (README, "Which route when").
 """
 from __future__ import annotations
 
@@ -130,15 +130,4 @@ def score_spark(frame: Any, metric: str = "span_f1", *, zero_division: ZeroDivis
     return summary(metric, count_spark(frame, metric, **arguments), zero_division)
 
 
-def session(master: str, app_name: str = "nested-span-f1", **config: str) -> Any:
-    """A Spark session on ``master`` (``local[2]``, ``spark://host:7077``, ``yarn``...) with ``config`` set (or the
-    active session: Spark keeps one a process)."""
-    from pyspark.sql import SparkSession
-
-    builder = SparkSession.builder.master(master).appName(app_name)
-    for key, value in config.items():
-        builder = builder.config(key, value)
-    return builder.getOrCreate()
-
-
-__all__ = ["count_spark", "score_spark", "session"]
+__all__ = ["count_spark", "score_spark"]

@@ -256,3 +256,49 @@ def test_progress_bar_over_rows(corpus, capsys, monkeypatch, num_proc):
     assert "0/600 [" in capsys.readouterr().err  # the rows of the folder
     score_arrow(folder, predictions="pred_tags", references="gold_tags", num_proc=num_proc, progress=False)
     assert capsys.readouterr().err == ""
+
+
+def test_a_folder_is_read_as_spark_reads_it(tmp_path):
+    """Files are Parquet by their bytes, whatever their names (Spark's and Hive's part files); what Spark's listing
+    skips is skipped (names starting with _ or ., copies in progress, empty files); tests/spark holds the same
+    folder to Spark's reader."""
+    data = tables.random_corpus(seed=3, sentences=300)
+    read = tables.spark_layout(tmp_path / "table", data)
+    assert 0 < len(read["gold_tags"]) < len(data["gold_tags"])
+    assert count_arrow(tmp_path / "table", predictions="pred_tags", references="gold_tags", num_proc=2) == \
+        count_tags(read["pred_tags"], read["gold_tags"])
+
+
+def test_a_folder_spark_would_fail_on_or_read_otherwise_is_refused(tmp_path):
+    folder = tmp_path / "table"
+    folder.mkdir()
+    pq.write_table(pa.table({"predictions": [["O"]], "references": [["O"]]}), folder / "part-0.parquet")
+    (folder / "sub").mkdir()
+    pq.write_table(pa.table({"predictions": [["O"]], "references": [["O"]]}), folder / "sub" / "part-1.parquet")
+    with pytest.raises(ValueError, match=f"^{folder / 'sub'}: a folder inside a Parquet table that is no partition"):
+        count_arrow(folder)
+    (folder / "sub").rename(folder / "k=1")
+    with pytest.raises(ValueError, match=f"^{folder}: data files both in the folder itself and in k=..."):
+        count_arrow(folder)
+    (folder / "k=1" / "part-1.parquet").rename(folder / "part-1.parquet")
+    (folder / "notes.txt").write_text("not a table")
+    (folder / "notes2.txt").write_text("not a table")
+    with pytest.raises(ValueError, match=f"^{folder / 'notes.txt'} and 1 more files: not a Parquet file"):
+        count_arrow(folder)
+    (folder / "notes.txt").unlink()
+    (folder / "notes2.txt").unlink()
+    (folder / "part-0.parquet").unlink()
+    (folder / "part-1.parquet").write_bytes(b"")
+    with pytest.raises(ValueError, match="a folder without data files"):
+        count_arrow(folder)
+
+
+def test_partition_folders_are_read(tmp_path):
+    """A table partitioned by key=value folders (all files at one depth, one key a level) is read whole."""
+    data = tables.random_corpus(seed=4, sentences=40)
+    columns = {"predictions": "pred_tags", "references": "gold_tags"}
+    whole = tables.table(data).select(["pred_tags", "gold_tags"])
+    for key, rows in (("year=2024", slice(0, 25)), ("year=2025", slice(25, 40))):
+        (tmp_path / "table" / key).mkdir(parents=True)
+        pq.write_table(whole.slice(rows.start, rows.stop - rows.start), tmp_path / "table" / key / "part-0")
+    assert count_arrow(tmp_path / "table", **columns) == count_tags(data["pred_tags"], data["gold_tags"])

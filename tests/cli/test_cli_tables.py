@@ -87,7 +87,8 @@ def test_bad_input_is_one_line_naming_file_and_row(corpus, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--workers", "2"], "--workers and --label-list apply to Parquet input"),
+    (["--workers", "2"], "--workers applies to Parquet input"),
+    (["--workers", "2", "--label-list", "labels.txt"], "--workers and --label-list apply to Parquet input"),
     (["--workers", "0"], "--workers takes a number of processes, 1 or more; got '0'"),
 ])
 def test_options_of_parquet_input(tmp_path, args, message):

@@ -6,7 +6,11 @@ import json
 import os
 import runpy
 import shutil
+import socket
+import subprocess
 import sys
+import threading
+import time
 import warnings
 
 import pytest
@@ -18,6 +22,8 @@ pytest.importorskip("pyspark")
 import tables
 
 from nested_span_f1 import count_tags, score_lenient, score_nested, score_tags
+from nested_span_f1.arrow import count_arrow
+from nested_span_f1.cli.main import main
 from nested_span_f1.core.matching import DuplicateSpanWarning
 from nested_span_f1.spark import count_spark, score_spark, session
 
@@ -125,8 +131,6 @@ def test_a_bad_tag_is_named_by_partition_and_row(corpus, spark):
 def test_command_line_on_spark(spark, shared_data, tmp_path, capsys):
     """``--spark MASTER_URL``: the command counts the Parquet table on Spark (here the module's session, which it
     leaves running)."""
-    from nested_span_f1.cli.main import main
-
     sides = tables.conll2003(shared_data)
     path = tmp_path / "conll.parquet"
     pa.parquet.write_table(pa.table({name: pa.array(tags, pa.list_(pa.string())) for name, tags in sides.items()}),
@@ -155,3 +159,71 @@ def test_readme_spark_script(spark, repo_root, tmp_path, capsys, monkeypatch):
     runpy.run_path(str(script), run_name="__main__")
     expected = [line.split("  # ", 1)[1].split(" ")[0] for line in script.read_text().splitlines() if "print(" in line]
     assert capsys.readouterr().out.split() == expected == [str(score_tags(pred, gold, zero_division=0)["overall_f1"])]
+
+
+def test_a_folder_is_one_table_on_every_route(spark, tmp_path, capsys):
+    """Spark's own reader, the Arrow path and the command on both routes read the same files of a folder as Spark
+    and Hive write it (part files with and without .parquet, _SUCCESS, _temporary/, an empty file...)."""
+    data = tables.random_corpus(seed=3, sentences=300)
+    folder = tmp_path / "table"
+    read = tables.spark_layout(folder, data)
+    columns = {"predictions": "pred_tags", "references": "gold_tags"}
+    expected = count_tags(read["pred_tags"], read["gold_tags"])
+    assert count_spark(spark.read.parquet(str(folder)), **columns) == expected == count_arrow(folder, **columns)
+    outputs = []
+    for route in ([], ["--spark", "local[1]"]):
+        assert main(["score", "--gold", str(folder), "--pred", str(folder), "--gold-column", "gold_tags",
+                     "--pred-column", "pred_tags", *route]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    assert outputs[0].startswith(f"{folder}: column pred_tags against column gold_tags: {len(read['gold_tags'])} rows\n")
+
+
+def _needs_java() -> None:
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        pytest.skip("no Java runtime, which pyspark needs: apt-get install openjdk-17-jre-headless (.ci/run does)")
+
+
+def _score_on_spark(path, master: str, **env: str) -> subprocess.CompletedProcess:
+    """The command in a process of its own (this one's Spark is running: a session that cannot start needs a
+    process without one)."""
+    return subprocess.run([sys.executable, "-m", "nested_span_f1.cli", "score", "--gold", str(path), "--pred",
+                           str(path), "--spark", master], capture_output=True, text=True, timeout=300, check=False,
+                          env={**os.environ, "PYSPARK_PYTHON": sys.executable, **env})
+
+
+@pytest.mark.parametrize("master, env, reason", [
+    ("nonsense://x", {}, "Spark did not start: Master must either be yarn or start with spark, k8s, or local"),
+    ("local[1]", {"JAVA_HOME": "/nonexistent"},
+     "Spark did not start: JAVA_HOME=/nonexistent holds no Java runtime (no /nonexistent/bin/java); point it to a "
+     "Java 17 or later, or unset it to use the java on PATH"),
+    ("spark://127.0.0.1:1", {}, "Spark did not start: no Spark master answers at 127.0.0.1:1 (waited up to 30 s a "
+                                "host: Connection refused)"),
+])
+def test_a_session_that_does_not_start_is_one_line(tmp_path, master, env, reason):
+    _needs_java()
+    path = tmp_path / "table.parquet"
+    pa.parquet.write_table(pa.table({"predictions": [["B-PER"]], "references": [["B-PER"]]}), path)
+    done = _score_on_spark(path, master, **env)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"nested-span-f1 score: error: --spark {master}: {reason}\n"
+
+
+def test_a_master_that_does_not_answer_is_waited_for_a_bounded_time(tmp_path):
+    """Something accepts connections at the master's address but never answers as a Spark master: the session is
+    refused after ``timeout`` seconds (Spark itself asks for about a minute, then fails with a Java traceback)."""
+    _needs_java()
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    accepted = []
+    threading.Thread(target=lambda: accepted.extend(listener.accept() for _ in range(3)), daemon=True).start()
+    code = ("import sys\nfrom nested_span_f1.spark import SessionError, session\n"
+            f"try:\n    session('spark://127.0.0.1:{port}', timeout=3, quiet=True)\n"
+            "except SessionError as error:\n    print(error)\n    sys.exit(2)\n")
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False)
+    listener.close()
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == (f"the master spark://127.0.0.1:{port} registered no application within 3 s (something "
+                           "accepts connections there, but does not answer as a Spark master)\n")
+    assert accepted and time.monotonic() - start < 50

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.counts import Mergeable
+from ...formats.parquet import data_files, is_parquet, parquet_files
 from .inputs import duplicates_in_output, for_people
 
 _POSITION = re.compile(r"\(position (\d+) ")
@@ -47,35 +48,44 @@ def add_table_options(parser: argparse.ArgumentParser, spans: bool = False) -> N
                        help="for columns of label ids: a file with one tag a line, the tag of id 0 first")
     group.add_argument("--workers", type=workers, default=1, metavar="N", help="processes that count (default: 1)")
     group.add_argument("--spark", metavar="MASTER_URL",
-                       help="count on Spark instead (local[2], spark://host:7077, yarn...); the executors need "
-                            "pip install \"nested-span-f1[spark]\"")
+                       help="count on Spark instead (local[2], spark://host:7077, yarn...); the executors need this "
+                            "package: the wheel built from the checkout (README, 'Which route when')")
 
 
-def is_parquet(path: str) -> bool:
-    """A Parquet file (its first bytes are ``PAR1``) or a folder that holds ``.parquet`` files; a pipe is neither
-    (and is not read: its bytes are the command's)."""
-    root = Path(path)
-    if root.is_dir():
-        return any(root.rglob("*.parquet"))
-    if not root.is_file():
-        return False
-    try:
-        with open(root, "rb") as handle:
-            return handle.read(4) == b"PAR1"
-    except OSError:
-        return False
+NOT_FOR_TABLES = {"column": -1, "delimiter": None, "gold_format": None, "pred_format": None, "trim": False,
+                  "snap": None, "types": None, "spans_key": None}
+"""The options of other input, at their defaults: given with a Parquet table, they are refused, not ignored."""
 
 
 def is_table(args: argparse.Namespace) -> bool:
-    """The command reads a Parquet table (``--spark``, or a Parquet file or folder as ``--gold``)."""
-    table = bool(args.spark) or is_parquet(args.gold)
-    if not table and (args.workers != 1 or args.label_list):
-        raise ValueError(f"--workers and --label-list apply to Parquet input; {args.gold} is no Parquet file "
-                         "or folder")
-    if table and os.path.abspath(args.gold) != os.path.abspath(args.pred):
+    """The command reads a Parquet table: ``--gold`` is a Parquet file or folder (:mod:`...formats.parquet`).
+
+    Raises:
+        ValueError: options of Parquet input with other input, options of other input with a table, a table not
+            given to both sides, an empty folder.
+    """
+    table = is_parquet(args.gold)
+    if not table:
+        given = [flag for flag, on in (("--spark", args.spark), ("--workers", args.workers != 1),
+                                        ("--label-list", args.label_list)) if on]
+        if given:
+            raise ValueError(f"{' and '.join(given)} {'applies' if len(given) == 1 else 'apply'} to Parquet input; "
+                             f"{args.gold} is no Parquet file or folder")
+        if os.path.isdir(args.gold) and not data_files(args.gold):
+            raise ValueError(f"{args.gold}: an empty folder (names that start with . or _ and empty files left out)")
+        return False
+    given = [f"--{name.replace('_', '-')}" for name, default in NOT_FOR_TABLES.items()
+             if getattr(args, name, default) != default]
+    if given:
+        raise ValueError(f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to Parquet input "
+                         f"({args.gold} is a Parquet table, whose columns --gold-column and --pred-column name)")
+    if args.spark and args.workers != 1:
+        raise ValueError("--workers counts in processes of this machine; with --spark the executors count (leave "
+                         "--workers out)")
+    if os.path.abspath(args.gold) != os.path.abspath(args.pred):
         raise ValueError(f"{args.gold} is a Parquet table, which holds both sides: pass it to --pred too "
                          "(the columns are named by --gold-column and --pred-column)")
-    return table
+    return True
 
 
 def header(args: argparse.Namespace, rows: int) -> str:
@@ -89,6 +99,9 @@ def count_table(args: argparse.Namespace, metric: str, **options: Any) -> tuple[
     options = {key: value for key, value in options.items() if value is not None and value is not False}
     if args.label_list:
         options["label_list"] = Path(args.label_list).read_text(encoding="utf-8").split()
+        if not options["label_list"]:
+            raise ValueError(f"--label-list {args.label_list}: no tags in the file (one tag a line, the tag of id 0 "
+                             "first)")
     columns = {"predictions": args.pred_column, "references": args.gold_column,
                "lengths": getattr(args, "lengths_column", None)}
     from ...arrow import count_arrow
@@ -108,28 +121,41 @@ def rows(path: str) -> int:
     """The rows of a Parquet file or folder, from the files' metadata."""
     import pyarrow.parquet as pq
 
-    from ...arrow.sources import parquet_files
-
     return sum(pq.ParquetFile(file).metadata.num_rows for file in parquet_files(path))
 
 
 def _on_spark(args: argparse.Namespace, metric: str, columns: dict[str, Any], options: dict[str, Any]) -> tuple[Mergeable, int]:
+    """The counts and rows of the table, counted on Spark. A session that does not start, and a job that fails for
+    another reason than bad input, are one line naming ``--spark`` and the reason (a ValueError: exit 2)."""
     from pyspark.sql import SparkSession
 
-    from ...spark import count_spark, session
+    from ...spark import SessionError, count_spark, session
+    from ...spark.session import reason
 
+    # the files the Arrow path reads, checked as it checks them (before Spark starts): one folder, one table
+    files = [str(file) for file in parquet_files(args.gold)]
     if args.spark.startswith("local"):
         # local executors start PYSPARK_PYTHON, else the python3 on PATH, which may lack this package
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     ours = SparkSession.getActiveSession() is None
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", "PySpark does not yet fully support pandas", FutureWarning)
-        spark = session(args.spark, **{"spark.ui.showConsoleProgress": str(sys.stderr.isatty()).lower()})
+        settings: dict[str, Any] = {"spark.ui.showConsoleProgress": str(sys.stderr.isatty()).lower()}
+        try:
+            spark = session(args.spark, quiet=True, **settings)
+        except SessionError as error:
+            raise ValueError(f"--spark {args.spark}: Spark did not start: {error}") from None
         if ours:
             spark.sparkContext.setLogLevel("ERROR")
         try:
-            frame = spark.read.parquet(args.gold)
+            frame = spark.read.parquet(*files)
             return count_spark(frame, metric, **columns, **options), frame.count()
+        except (ValueError, TypeError):
+            raise
+        except Exception as error:
+            if not type(error).__module__.startswith(("py4j", "pyspark")):
+                raise
+            raise ValueError(f"--spark {args.spark}: the Spark job failed: {reason(error)}") from None
         finally:
             if ours:  # a session that was running before stays running
                 spark.stop()
