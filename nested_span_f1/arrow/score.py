@@ -21,6 +21,7 @@ from ..core.progress import bar
 from ..core.scores import ZeroDivision, check_zero_division
 from ..flat.schemes import detect_scheme
 from ..flat.tags import reference_prefixes, scheme_from_prefixes
+from .columns import row_lengths
 from .count import Job, summary, warn_once
 from .sources import Part, split
 
@@ -165,6 +166,23 @@ def count_arrow(
     return counts
 
 
+def part_tokens(lengths: str, part: Part, batch_size: int) -> int:
+    """The row lengths of one part's column ``lengths`` summed (run in a worker process, or in this one)."""
+    return sum(int(row_lengths(batch.column(lengths)).sum()) for batch in part.batches([lengths], batch_size))
+
+
+def count_tokens(source: Source, lengths: str, *, num_proc: int = 1, batch_size: int = BATCH_ROWS) -> int:
+    """The tokens of ``source``: its column ``lengths`` read as :func:`count_arrow` reads it (tokens, the characters
+    of a text, or integers) and summed, part by part in ``num_proc`` processes; only that column is read.
+
+    Raises:
+        ValueError, TypeError: no such column, a column of another type or with nulls.
+    """
+    _check_run(num_proc, batch_size)
+    parts, _ = split(source, [lengths], batch_size if num_proc > 1 else sys.maxsize)
+    return sum(tokens for _, tokens in in_order(partial(part_tokens, lengths, batch_size=batch_size), parts, num_proc))
+
+
 def score_arrow(source: Source, metric: str = "span_f1", *, zero_division: ZeroDivision = "warn",
                 **arguments: Any) -> dict[str, Any]:
     """The result dict of ``metric`` over the rows of ``source``: :func:`count_arrow`'s counts summarised as
@@ -173,4 +191,4 @@ def score_arrow(source: Source, metric: str = "span_f1", *, zero_division: ZeroD
     return summary(metric, count_arrow(source, metric, **arguments), zero_division)
 
 
-__all__ = ["BATCH_ROWS", "count_arrow", "score_arrow"]
+__all__ = ["BATCH_ROWS", "count_arrow", "count_tokens", "score_arrow"]

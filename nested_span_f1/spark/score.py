@@ -17,6 +17,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from ..arrow.columns import row_lengths
 from ..arrow.count import Job, summary, warn_once
 from ..arrow.score import strict_scheme
 from ..arrow.sources import check_columns
@@ -122,6 +123,24 @@ def count_spark(
     return counts
 
 
+def _tokens(lengths: str, batches: Iterator[Any]) -> Iterator[Any]:
+    """In an executor: the row lengths of one partition's column ``lengths`` summed, as one row."""
+    total = sum(int(row_lengths(batch.column(lengths)).sum()) for batch in batches)
+    yield pa.RecordBatch.from_pylist([{"tokens": total}], schema=pa.schema([("tokens", pa.int64())]))
+
+
+def count_tokens_spark(frame: Any, lengths: str) -> int:
+    """The tokens of a Spark DataFrame: its column ``lengths`` read as :func:`count_spark` reads it (tokens, the
+    characters of a text, or integers), summed in the executors; the driver gets one number.
+
+    Raises:
+        ValueError: no such column.
+    """
+    check_columns(frame.columns, [lengths])
+    found = frame.select(lengths).mapInArrow(partial(_tokens, lengths), "tokens long").groupBy().sum("tokens").first()
+    return int(found[0] or 0)
+
+
 def score_spark(frame: Any, metric: str = "span_f1", *, zero_division: ZeroDivision = "warn",
                 **arguments: Any) -> dict[str, Any]:
     """The result dict of ``metric`` over a Spark DataFrame: :func:`count_spark`'s counts summarised as the
@@ -130,4 +149,4 @@ def score_spark(frame: Any, metric: str = "span_f1", *, zero_division: ZeroDivis
     return summary(metric, count_spark(frame, metric, **arguments), zero_division)
 
 
-__all__ = ["count_spark", "score_spark"]
+__all__ = ["count_spark", "count_tokens_spark", "score_spark"]

@@ -13,8 +13,9 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 import tables
 
-from nested_span_f1 import score_lenient, score_nested, score_tags
+from nested_span_f1 import Corpus, score_lenient, score_nested, score_tags
 from nested_span_f1.core.matching import DuplicateSpanWarning
+from nested_span_f1.nested.score import describe_spans
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
@@ -53,15 +54,21 @@ def test_lenient_and_nested_on_span_columns(corpus):
     assert out.returncode == 0, out.stderr
     with pytest.warns(DuplicateSpanWarning):  # the command counts the duplicates in its output instead
         expected = score_nested(data["pred"], data["gold"], lengths=data["lengths"], zero_division=0)
-    assert json.loads(out.stdout) == expected and expected["duplicate_predictions"] > 0
+    # the test set's size as a file of the same sentences gives it, but spans with several labels (not counted)
+    gold = Corpus([["w"] * n for n in data["lengths"]], data["gold"])
+    size = {**describe_spans(gold.spans(), gold.lengths), "discontinuous": 0}
+    assert size.pop("multi_label_spans") > 0 and size["duplicates"] > 0 and size["max_depth"] > 1
+    assert json.loads(out.stdout) == {"test_set": size, **expected} and expected["duplicate_predictions"] > 0
     out = _cli("lenient", *columns, "--partial-weight", "0.25", "--json")
     assert out.returncode == 0, out.stderr
     with pytest.warns(DuplicateSpanWarning):
         assert json.loads(out.stdout) == score_lenient(data["pred"], data["gold"], partial_weight=0.25,
                                                        zero_division=0)
     text = _cli("nested", *columns)
-    assert text.stdout.splitlines()[:2] == [
+    assert text.stdout.splitlines()[:3] == [
         f"{folder}: column pred against column gold: 400 rows",
+        f"test set: 400 sentences, {sum(data['lengths'])} tokens, {size['entities']} entities (0 discontinuous), "
+        f"{100 * size['nested_share']:.1f}% nested, max depth {size['max_depth']}",
         f"found: duplicates {expected['duplicate_references']} gold / {expected['duplicate_predictions']} predicted; "
         f"crossing pairs {expected['crossing_references']} gold / {expected['crossing_predictions']} predicted; "
         "discontinuous 0 gold / 0 predicted",
@@ -106,3 +113,16 @@ def test_both_sides_are_one_table(corpus, tmp_path):
     assert out.returncode == 2
     assert out.stderr == (f"nested-span-f1 score: error: {folder} is a Parquet table, which holds both sides: pass it "
                           "to --pred too (the columns are named by --gold-column and --pred-column)\n")
+
+
+def test_nested_test_set_of_character_spans_counts_characters(tmp_path):
+    path = tmp_path / "texts.parquet"
+    spans = pa.array([[{"start": 0, "end": 5, "label": "PER"}, {"start": 0, "end": 11, "label": "ORG"}], []],
+                     pa.list_(tables.SPAN))
+    pq.write_table(pa.table({"text": ["Maria Keller", "Ann"], "gold": spans, "pred": spans}), path)
+    out = _cli("nested", "--gold", str(path), "--pred", str(path), "--gold-column", "gold", "--pred-column", "pred",
+               "--lengths-column", "text", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["test_set"] == {
+        "sentences": 2, "characters": 15, "entities": 2, "duplicates": 0, "nested": 2, "nested_share": 1.0,
+        "max_depth": 2, "crossing_pairs": 0, "discontinuous": 0}

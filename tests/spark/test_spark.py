@@ -227,3 +227,19 @@ def test_a_master_that_does_not_answer_is_waited_for_a_bounded_time(tmp_path):
     assert done.stdout == (f"the master spark://127.0.0.1:{port} registered no application within 3 s (something "
                            "accepts connections there, but does not answer as a Spark master)\n")
     assert accepted and time.monotonic() - start < 50
+
+
+def test_nested_command_prints_the_test_set_on_both_routes(spark, tmp_path, capsys):
+    """``nested`` on a Parquet table: the test set's size (rows, the lengths column's sum, entities from the
+    counts), the same from the executors as from the Arrow path's workers."""
+    data = tables.random_corpus(seed=8, sentences=200)
+    path = tmp_path / "spans.parquet"
+    pa.parquet.write_table(tables.table(data), path, row_group_size=30)
+    columns = ["--gold", str(path), "--pred", str(path), "--gold-column", "gold", "--pred-column", "pred",
+               "--lengths-column", "tokens", "--json"]
+    results = []
+    for route in (["--workers", "2"], ["--spark", "local[2]"]):
+        assert main(["nested", *columns, *route]) == 0
+        results.append(json.loads(capsys.readouterr().out))
+    assert results[0] == results[1]
+    assert results[0]["test_set"]["sentences"] == 200 and results[0]["test_set"]["tokens"] == sum(data["lengths"])

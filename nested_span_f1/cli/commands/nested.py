@@ -22,7 +22,7 @@ from ...views.tables import table
 from . import generated, texts
 from .batches import add_counts, side_by_side
 from .inputs import COLUMNS, HelpFormatter, check_outputs, column_or_format, duplicates_in_output, for_people, progress
-from .tables import add_table_options, count_table, header, is_table
+from .tables import Counted, add_table_options, count_table, header, is_table, length_unit
 from .texts import add_text_options
 
 BREAKDOWN_TITLES = {
@@ -194,8 +194,10 @@ def _breakdowns(located: Mapping[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     check_outputs([(f"--gold {args.gold}", args.gold), (f"--pred {args.pred}", args.pred)])
     if is_table(args):
-        counts, rows = count_table(args, "nested_span_f1")
-        return write(args, summarize_nested(counts, zero_division=0), None, [header(args, rows).rstrip()])
+        counted = count_table(args, "nested_span_f1", tokens=True)
+        size = counted_test_set(counted, length_unit(args) if args.lengths_column else "tokens")
+        return write(args, summarize_nested(counted.counts, zero_division=0), size,
+                     [header(args, counted.rows).rstrip(), size_line(size)])
     if generated.holds_generated(args):
         return generated.run_generated(args, "nested", _breakdowns)
     if texts.holds_texts(args):
@@ -223,11 +225,36 @@ def run(args: argparse.Namespace) -> int:
         f"gold:        {args.gold} ({gold.format}; {gold.conversion})",
         f"predictions: {args.pred} ({pred.format}; {pred.conversion})",
         f"aligned by {'sentence id' if gold.has_ids and pred.has_ids else 'order'}",
-        (f"test set: {size['sentences']} sentences, {size['tokens']} tokens, {size['entities']} entities "
-         f"({size['multi_label_spans']} spans with several labels, {size['discontinuous']} discontinuous), "
-         f"{100 * size['nested_share']:.1f}% nested, max depth {size['max_depth']}"),
+        size_line(size),
     ]
     return write(args, summarize_nested(total.counts, zero_division=0), size, about)
+
+
+def size_line(size: Mapping[str, Any]) -> str:
+    """The test set's size in one line: sentences, tokens (or characters) where known, entities, nesting."""
+    lengths = "".join(f", {size[unit]} {unit}" for unit in ("tokens", "characters") if unit in size)
+    several = f"{size['multi_label_spans']} spans with several labels, " if "multi_label_spans" in size else ""
+    return (f"test set: {size['sentences']} sentences{lengths}, {size['entities']} entities "
+            f"({several}{size['discontinuous']} discontinuous), {100 * size['nested_share']:.1f}% nested, "
+            f"max depth {size['max_depth']}")
+
+
+def counted_test_set(counted: Counted, unit: str) -> dict[str, Any]:
+    """The gold side's size of a Parquet table, from what its rows gave in the workers (the counts, the rows, the
+    lengths column's sum): the keys of :func:`describe_spans` but ``multi_label_spans``, which counts do not hold."""
+    counts, notes = counted.counts, counted.counts.counts.notes
+    entities = counts.counts.total.gold
+    nested = counts.breakdowns["by_nesting"]["nested"].gold
+    size: dict[str, Any] = {"sentences": counted.rows}
+    if counted.tokens is not None:
+        size[unit] = counted.tokens
+    size.update(entities=entities, duplicates=notes.get("duplicate_references", 0), nested=nested,
+                nested_share=nested / entities if entities else 0.0,
+                max_depth=max((int(depth) for depth, tally in counts.breakdowns["by_depth"].items() if tally.gold),
+                              default=0),
+                crossing_pairs=notes.get("crossing_references", 0),
+                discontinuous=notes.get("discontinuous_references", 0))
+    return size
 
 
 def write(args: argparse.Namespace, result: dict[str, Any], size: Mapping[str, Any] | None, about: list[str]) -> int:

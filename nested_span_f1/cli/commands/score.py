@@ -101,9 +101,9 @@ def run(args: argparse.Namespace) -> int:
         check_plot_file(args.plot)
     parquet = is_table(args)
     if parquet:
-        counts, sentences = count_table(args, "span_f1", scheme=args.scheme, mode=args.mode, suffix=args.suffix)
-        result = summarize(counts, zero_division=0)
-        head = header(args, sentences).rstrip("\n")
+        counted = count_table(args, "span_f1", scheme=args.scheme, mode=args.mode, suffix=args.suffix)
+        result = summarize(counted.counts, zero_division=0)
+        head = header(args, counted.rows).rstrip("\n")
     elif texts.holds_texts(args):
         # text spans: exact span F1 in characters, every alignment decision reported
         result, pair, sides = texts.score_files(args, "exact")

@@ -14,9 +14,8 @@ import re
 import sys
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from ...core.counts import Mergeable
 from ...formats.parquet import data_files, is_parquet, parquet_files
 from .inputs import duplicates_in_output, for_people
 
@@ -93,9 +92,18 @@ def header(args: argparse.Namespace, rows: int) -> str:
     return f"{args.gold}: column {args.pred_column} against column {args.gold_column}: {rows} rows\n"
 
 
-def count_table(args: argparse.Namespace, metric: str, **options: Any) -> tuple[Any, int]:
+class Counted(NamedTuple):
+    """What a table's rows gave: the metric's counts, the rows, and the sum of the lengths column (when asked)."""
+
+    counts: Any
+    rows: int
+    tokens: int | None = None
+
+
+def count_table(args: argparse.Namespace, metric: str, tokens: bool = False, **options: Any) -> Counted:
     """The counts of ``metric`` over the table's rows, and the number of rows; ``options`` left at None are
-    left out. Errors count rows from 1, as the command's other messages count sentences."""
+    left out; ``tokens``: the lengths column's sum too (counted in the workers or executors), when there is one.
+    Errors count rows from 1, as the command's other messages count sentences."""
     options = {key: value for key, value in options.items() if value is not None and value is not False}
     if args.label_list:
         options["label_list"] = Path(args.label_list).read_text(encoding="utf-8").split()
@@ -104,17 +112,32 @@ def count_table(args: argparse.Namespace, metric: str, **options: Any) -> tuple[
                              "first)")
     columns = {"predictions": args.pred_column, "references": args.gold_column,
                "lengths": getattr(args, "lengths_column", None)}
+    lengths = columns["lengths"] if tokens else None
     from ...arrow import count_arrow
+    from ...arrow.score import count_tokens
 
     try:
         with duplicates_in_output():
             if args.spark:
-                return _on_spark(args, metric, columns, options)
-            return count_arrow(args.gold, metric, num_proc=args.workers, **columns, **options), rows(args.gold)
+                return _on_spark(args, metric, columns, options, lengths)
+            counts = count_arrow(args.gold, metric, num_proc=args.workers, **columns, **options)
+            total = None if lengths is None else count_tokens(args.gold, lengths, num_proc=args.workers)
+            return Counted(counts, rows(args.gold), total)
     except (ValueError, TypeError) as error:
         located = for_people(error)
         # a span's position in its row, counted from 1 as the file readers count it (formats.Corpus)
         raise type(error)(_POSITION.sub(lambda m: f"(position {int(m.group(1)) + 1} ", str(located))) from None
+
+
+def length_unit(args: argparse.Namespace) -> str:
+    """What the lengths column counts: ``characters`` for a text column, else ``tokens``."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pq.read_schema(parquet_files(args.gold)[0])
+    kind = schema.field(args.lengths_column).type if args.lengths_column in schema.names else None
+    return "characters" if kind is not None and (pa.types.is_string(kind) or pa.types.is_large_string(kind)) \
+        else "tokens"
 
 
 def rows(path: str) -> int:
@@ -124,12 +147,14 @@ def rows(path: str) -> int:
     return sum(pq.ParquetFile(file).metadata.num_rows for file in parquet_files(path))
 
 
-def _on_spark(args: argparse.Namespace, metric: str, columns: dict[str, Any], options: dict[str, Any]) -> tuple[Mergeable, int]:
-    """The counts and rows of the table, counted on Spark. A session that does not start, and a job that fails for
+def _on_spark(args: argparse.Namespace, metric: str, columns: dict[str, Any], options: dict[str, Any],
+              lengths: str | None) -> Counted:
+    """The counts and rows of the table (and the sum of column ``lengths``), counted on Spark. A session that does not start, and a job that fails for
     another reason than bad input, are one line naming ``--spark`` and the reason (a ValueError: exit 2)."""
     from pyspark.sql import SparkSession
 
     from ...spark import SessionError, count_spark, session
+    from ...spark.score import count_tokens_spark
     from ...spark.session import reason
 
     # the files the Arrow path reads, checked as it checks them (before Spark starts): one folder, one table
@@ -149,7 +174,8 @@ def _on_spark(args: argparse.Namespace, metric: str, columns: dict[str, Any], op
             spark.sparkContext.setLogLevel("ERROR")
         try:
             frame = spark.read.parquet(*files)
-            return count_spark(frame, metric, **columns, **options), frame.count()
+            counts = count_spark(frame, metric, **columns, **options)
+            return Counted(counts, frame.count(), None if lengths is None else count_tokens_spark(frame, lengths))
         except (ValueError, TypeError):
             raise
         except Exception as error:
