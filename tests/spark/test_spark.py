@@ -243,3 +243,39 @@ def test_nested_command_prints_the_test_set_on_both_routes(spark, tmp_path, caps
         results.append(json.loads(capsys.readouterr().out))
     assert results[0] == results[1]
     assert results[0]["test_set"]["sentences"] == 200 and results[0]["test_set"]["tokens"] == sum(data["lengths"])
+
+
+def test_readme_ships_the_wheel_to_executors_that_lack_the_package(repo_root, tmp_path):
+    """The README's way to executors without the package, in local mode: the checkout's wheel, copied to a .zip,
+    given to spark-submit --py-files; the driver and the executors run a Python that has pyspark, pyarrow and
+    numpy but not this package (this interpreter without its site hooks, so without the editable install)."""
+    _needs_java()
+    import sysconfig
+
+    readme = (repo_root / "README.md").read_text(encoding="utf-8")
+    assert 'cp "$wheel" nested_span_f1.zip\nspark-submit --master yarn --py-files nested_span_f1.zip ' in readme
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
+                            str(tmp_path / "dist"), str(repo_root)], capture_output=True, text=True, check=False)
+    assert built.returncode == 0, built.stderr[-2000:]
+    (wheel,) = (tmp_path / "dist").glob("nested_span_f1-*-py3-none-any.whl")
+    shutil.copy(wheel, tmp_path / "nested_span_f1.zip")
+    python = tmp_path / "python"
+    python.write_text(f'#!/bin/sh\nexec {sys.executable} -S "$@"\n')
+    python.chmod(0o755)
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "PYSPARK"))}
+    env.update(PYTHONPATH=sysconfig.get_paths()["purelib"], PYSPARK_PYTHON=str(python),
+               PYSPARK_DRIVER_PYTHON=str(python))
+    lacking = subprocess.run([str(python), "-c", "import pyarrow, pyspark; import nested_span_f1"], env=env,
+                             cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert "No module named 'nested_span_f1'" in lacking.stderr
+    script = tmp_path / "score_on_spark.py"
+    script.write_text(readme.split("cat > score_on_spark.py <<'PY'\n", 1)[1].split("\nPY\n", 1)[0] + "\n")
+    gold, pred = [["B-PER", "O"], ["B-LOC"]], [["B-PER", "O"], ["O"]]
+    pa.parquet.write_table(pa.table({"predictions": pred, "references": gold}), tmp_path / "sample.parquet")
+    submit = os.path.join(os.path.dirname(sys.executable), "spark-submit")
+    done = subprocess.run([submit, "--master", "local[1]", "--py-files", "nested_span_f1.zip", str(script),
+                           str(tmp_path / "sample.parquet")], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    # pyspark writes its pandas FutureWarning to the driver's stdout first
+    assert done.stdout.splitlines()[-1] == str(score_tags(pred, gold, zero_division=0)["overall_f1"])
