@@ -51,9 +51,15 @@ def add_table_options(parser: argparse.ArgumentParser, spans: bool = False) -> N
                             "package: the wheel built from the checkout (README, 'Which route when')")
 
 
-NOT_FOR_TABLES = {"column": -1, "delimiter": None, "gold_format": None, "pred_format": None, "trim": False,
-                  "snap": None, "types": None, "spans_key": None}
-"""The options of other input, at their defaults: given with a Parquet table, they are refused, not ignored."""
+NOT_FOR_TABLES = {
+    "--column": ("column", -1), "--delimiter": ("delimiter", None), "--gold-format": ("gold_format", None),
+    "--pred-format": ("pred_format", None), "--trim": ("trim", False), "--snap": ("snap", None),
+    "--types": ("types", None), "--spans-key": ("spans_key", None), "--normalization": ("normalization", "all"),
+    "--multiset": ("multiset", False), "--policy": ("policy", "kth"), "--no-fallback": ("fallback", True),
+    "--no-inner-last": ("inner_last", True), "--show": ("show", 5),
+}
+"""The options of other input (column files, texts, generated answers) with their attribute and default: given with
+a Parquet table, they are refused, not ignored."""
 
 
 def is_table(args: argparse.Namespace) -> bool:
@@ -73,8 +79,7 @@ def is_table(args: argparse.Namespace) -> bool:
         if os.path.isdir(args.gold) and not data_files(args.gold):
             raise ValueError(f"{args.gold}: an empty folder (names that start with . or _ and empty files left out)")
         return False
-    given = [f"--{name.replace('_', '-')}" for name, default in NOT_FOR_TABLES.items()
-             if getattr(args, name, default) != default]
+    given = [flag for flag, (name, default) in NOT_FOR_TABLES.items() if getattr(args, name, default) != default]
     if given:
         raise ValueError(f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to Parquet input "
                          f"({args.gold} is a Parquet table, whose columns --gold-column and --pred-column name)")
