@@ -9,25 +9,40 @@ list ``transformers.pipeline("token-classification", ...)`` returns for the text
 * Not aggregated (``"none"``, the default): each item is a sub-token,
   ``{"entity", "score", "index", "word", "start", "end"}``, with the ``O``
   sub-tokens left out. They are merged into spans by the rule of the pipeline's
-  ``"simple"`` strategy: walking the sub-tokens in ``index`` order, a sub-token
-  joins the span before it when it is the very next sub-token (``index`` one
-  more), has the same type, and its tag does not start with ``B-``; otherwise it
-  starts a span. A tag is ``B-TYPE``, ``I-TYPE`` or, without either prefix, the
-  whole tag is the type and continues a span (so ``E-`` and ``S-`` tags stay
-  types of their own, as in the pipeline). A span runs from its first sub-token's
-  ``start`` to its last one's ``end``. Sub-tokens tagged ``O`` (present when the
-  pipeline ran with ``ignore_labels=[]``) end a span and are no entity.
+  ``"simple"`` strategy (``TokenClassificationPipeline.group_entities``): a tag
+  ``B-X`` or ``I-X`` has the group tag ``X``; any other tag (``E-X``, ``S-X``,
+  ``PER``) is a group tag as it is. Walking the sub-tokens in ``index`` order, a
+  sub-token joins the span before it when it is the very next sub-token
+  (``index`` one more, so no ``O`` sub-token lay between), has the same group
+  tag, and its tag does not start with ``B-``; otherwise it starts a span. A span
+  runs from its first sub-token's ``start`` to its last one's ``end``, and its
+  label is its first sub-token's tag after the first ``-`` (``E-PER`` and
+  ``S-PER`` give ``PER``, as the pipeline labels its groups; so ``B-PER I-PER
+  E-PER`` is two spans, ``PER`` and ``PER``, exactly as the pipeline splits it).
+
+Items labelled ``O`` (the pipeline returns them when run with
+``ignore_labels=[]``: aggregated groups and sub-tokens alike) end a span and are
+no entity: they are left out and counted (``pipeline_outside_items``). A span
+that covers no character (a byte-level tokenizer's lone space piece, whose
+offsets the tokenizer trims to nothing) is left out and counted
+(``pipeline_empty_spans``); an item's offsets must otherwise satisfy
+``0 <= start <= end <= len(text)``.
 
 The ``word`` of an item is compared with the text at its offsets after
-removing what tokenizers add or change (the ``##``, ``▁`` and ``Ġ`` marks, case,
-spaces): the pipeline detokenizes words, so ``jean-baptiste`` for
-``Jean-Baptiste`` is expected and not counted; any other difference is counted
-(``pipeline_word_mismatches``) and warned about once, never refused: the offsets
-are what is scored.
+removing what tokenizers add or change: the ``##``, ``▁`` and ``Ġ`` marks, case
+and spaces, and the byte-level alphabet of GPT-2 and RoBERTa tokenizers
+(``Ã©`` is the two bytes of ``é``), decoded as their byte decoder decodes it; the
+bytes of a character cut between two pieces decode to ``�``, and a run of ``n``
+of them stands for 1 to ``n`` characters. The pipeline detokenizes words, so
+``jean-baptiste`` for ``Jean-Baptiste`` is expected and not counted; any other
+difference is counted (``pipeline_word_mismatches``) and warned about once,
+never refused: the offsets are what is scored.
 """
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -38,25 +53,77 @@ from .text import Mismatches, document_ids, document_records, text_of
 
 _MARKS = str.maketrans("", "", "▁Ġ ")
 
+OUTSIDE = "O"
+"""The tag of the sub-tokens and groups that are no entity."""
+
+
+def _byte_alphabet() -> dict[str, int]:
+    """The byte each character of GPT-2's byte-level alphabet stands for (RoBERTa, GPT-2, BART, ... tokenizers):
+    the printable Latin-1 bytes stand for themselves, the other 68 (controls, space, no-break space, soft hyphen)
+    for the code points from 256 on, in byte order."""
+    shown = [*range(0x21, 0x7F), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
+    hidden = [byte for byte in range(256) if byte not in shown]
+    return {**{chr(byte): byte for byte in shown}, **{chr(256 + n): byte for n, byte in enumerate(hidden)}}
+
+
+BYTE_ALPHABET = _byte_alphabet()
+
+
+def byte_decoded(word: str) -> str | None:
+    """A byte-level piece (``Ġcaf`` ``Ã©``) as the text it encodes (`` café``), bytes of a character cut between
+    pieces as ``�``; None when ``word`` holds a character outside the byte-level alphabet.
+
+    >>> byte_decoded("ĠcafÃ©"), byte_decoded("Ã"), byte_decoded("東京")
+    (' café', '�', None)
+    """
+    try:
+        return bytes(BYTE_ALPHABET[c] for c in word).decode("utf-8", errors="replace")
+    except KeyError:
+        return None
+
+
+def _spells(word: str, found: str) -> bool:
+    """Whether ``word`` spells ``found`` (both without whitespace, casefolded), each run of ``n`` ``�`` in ``word``
+    standing for 1 to ``n`` characters (a cut character's bytes decode to one ``�`` or more, never to less)."""
+    if "\ufffd" not in word:
+        return word == found
+    cut = re.compile("\ufffd+")
+    pieces = [re.escape(piece) for piece in cut.split(word)]
+    runs = [f".{{1,{len(run)}}}" for run in cut.findall(word)]
+    pattern = "".join(piece + run for piece, run in zip(pieces, [*runs, ""]))
+    return re.fullmatch(pattern, found, re.DOTALL) is not None
+
 
 def _same_word(word: Any, found: str) -> bool:
-    """Whether a pipeline ``word`` spells ``found`` once tokenizer marks, case and spaces are set aside."""
+    """Whether a pipeline ``word`` spells ``found`` once tokenizer marks, the byte-level alphabet, case and
+    whitespace are set aside."""
     if not isinstance(word, str):
         return False
     if word.lower() == found.lower():  # an uncased model's word: most differences are case alone
         return True
-    return word.replace("##", "").translate(_MARKS).casefold() == "".join(found.split()).casefold()
+    found = "".join(found.split()).casefold()
+    if _spells(word.replace("##", "").translate(_MARKS).casefold(), found):
+        return True
+    decoded = byte_decoded(word)
+    return decoded is not None and _spells("".join(decoded.split()).casefold(), found)
 
 
-def _tag(entity: str) -> tuple[str, str]:
-    """``(prefix, type)`` of a sub-token's tag, as the pipeline's ``simple`` grouping reads it (I for no prefix)."""
+def _group(entity: str) -> tuple[str, str]:
+    """``(prefix, group tag)`` of a sub-token's tag, as the pipeline's ``get_tag`` reads it: ``B-X`` and ``I-X``
+    give ``X``; any other tag is its own group tag, continuing (``I``)."""
     if entity.startswith(("B-", "I-")):
         return entity[0], entity[2:]
     return "I", entity
 
 
+def label_of(entity: str) -> str:
+    """The label the pipeline gives a group whose first sub-token is tagged ``entity``: what follows its first
+    ``-`` (``B-PER``, ``E-PER``, ``S-PER``: ``PER``)."""
+    return entity.split("-", 1)[-1]
+
+
 def merge_subtokens(items: list[Mapping[str, Any]], where: str) -> list[tuple[Any, Any, str]]:
-    """Spans of not-aggregated pipeline items, merged by the rule of the module docstring."""
+    """Spans of not-aggregated pipeline items, merged by the rule of the module docstring (``O`` spans left out)."""
     rows = []
     for item in items:
         try:
@@ -72,18 +139,18 @@ def merge_subtokens(items: list[Mapping[str, Any]], where: str) -> list[tuple[An
     spans: list[list[Any]] = []
     previous: tuple[int, str] | None = None
     for index, item in rows:
-        prefix, kind = _tag(item["entity"])
-        if previous is not None and previous == (index - 1, kind) and prefix != "B" and spans and spans[-1][2] == kind:
+        prefix, group = _group(item["entity"])
+        if previous == (index - 1, group) and prefix != "B":
             spans[-1][1] = item["end"]
         else:
-            spans.append([item["start"], item["end"], kind])
-        previous = (index, kind)
-    return [(start, end, kind) for start, end, kind in spans if kind != "O"]
+            spans.append([item["start"], item["end"], label_of(item["entity"])])
+        previous = (index, group)
+    return [(start, end, label) for start, end, label in spans if label != OUTSIDE]
 
 
 def _check_offsets(item: Mapping[str, Any], where: str, length: int) -> None:
-    """An item's ``start`` and ``end``: integers with ``0 <= start < end <= length`` (each sub-token is checked, not
-    only the spans merged from them)."""
+    """An item's ``start`` and ``end``: integers with ``0 <= start <= end <= length`` (each sub-token is checked,
+    not only the spans merged from them; an empty one is a byte-level tokenizer's trimmed space piece)."""
     try:
         start, end = item["start"], item["end"]
     except KeyError:
@@ -94,13 +161,14 @@ def _check_offsets(item: Mapping[str, Any], where: str, length: int) -> None:
         if odd:
             raise TypeError(f"{where}: item {dict(item)!r:.160} has non-integer offsets ({', '.join(odd)}); "
                             "offsets must be ints, never truncated")
-    if not 0 <= start < end <= length:
-        raise ValueError(f"{where}: item {dict(item)!r:.160} is out of range; offsets need 0 <= start < end <= "
+    if not 0 <= start <= end <= length:
+        raise ValueError(f"{where}: item {dict(item)!r:.160} is out of range; offsets need 0 <= start <= end <= "
                          f"{length} (the text's length in characters)")
 
 
-def _entities(items: Any, where: str, length: int) -> tuple[list[Any], str]:
-    """The spans of one document's pipeline output, and which output it was (``aggregated`` or ``sub-tokens``)."""
+def entity_spans(items: Any, where: str, length: int, left_out: Counter[str]) -> tuple[list[Any], str]:
+    """The spans of one document's pipeline output, and which output it was (``aggregated`` or ``sub-tokens``);
+    the ``O`` and the empty spans are left out and counted in ``left_out``."""
     if not isinstance(items, list) or not all(type(item) is dict or isinstance(item, Mapping) for item in items):
         raise TypeError(f"{where}: 'entities' must be the pipeline's list of dicts, got {items!r:.80}")
     for item in items:
@@ -110,34 +178,45 @@ def _entities(items: Any, where: str, length: int) -> tuple[list[Any], str]:
         raise ValueError(f"{where}: entities mix aggregated items (entity_group) and sub-tokens (entity); "
                          "give one pipeline output a line")
     if all(grouped):
-        return [(i["start"], i["end"], i["entity_group"]) for i in items], "aggregated"
-    return merge_subtokens(items, where), "sub-tokens"
+        outside = sum(item["entity_group"] == OUTSIDE for item in items)
+        spans = [(i["start"], i["end"], i["entity_group"]) for i in items if i["entity_group"] != OUTSIDE]
+        kind = "aggregated"
+    else:
+        spans, kind = merge_subtokens(items, where), "sub-tokens"
+        outside = sum(label_of(item["entity"]) == OUTSIDE for item in items)
+    kept = [span for span in spans if span[0] < span[1]]
+    left_out["pipeline_outside_items"] += outside
+    left_out["pipeline_empty_spans"] += len(spans) - len(kept)
+    return kept, kind
 
 
 def read_pipeline(text: str, source: str = "pipeline", first_line: int = 1) -> Corpus:
     """Pipeline output JSON lines (see the module docstring) as a corpus of texts."""
     records = list(jsonl_records(text, source, first_line))
-    texts, entities, kinds = [], [], set()
+    texts, entities, kinds, left_out = [], [], set(), Counter[str]()
     for where, record in records:
         texts.append(text_of(record, where))
-        spans, kind = _entities(field(record, "entities", where), where, len(texts[-1]))
+        spans, kind = entity_spans(field(record, "entities", where), where, len(texts[-1]), left_out)
         if record["entities"]:
             kinds.add(kind)
         entities.append(spans)
     how = {"aggregated": "aggregated entities (entity_group) taken as spans",
            "sub-tokens": "sub-tokens (entity, index) merged into spans as the pipeline's simple strategy merges them"}
     conversion = "; ".join(how[k] for k in sorted(kinds)) or "no entities"
+    dropped = {"pipeline_outside_items": "items tagged O left out", "pipeline_empty_spans": "empty spans left out"}
+    conversion += "".join(f"; {left_out[key]} {what}" for key, what in dropped.items() if left_out[key])
     corpus = Corpus(texts, entities, document_ids(records), document_ids(records, "doc_id"), "pipeline", conversion, source,
                     [w for w, _ in records], "characters")
     mismatches = Mismatches("word")
     for (where, record), document in zip(records, texts):
         for item in record["entities"]:
-            if item.get("entity", item.get("entity_group")) == "O":
+            if item.get("entity", item.get("entity_group")) == OUTSIDE:
                 continue
             word, found = item.get("word"), document[item["start"]:item["end"]]
             if word != found:
                 mismatches.check(word, found, where, _same_word)
     conversion, notes = mismatches.report(conversion, "pipeline_word_mismatches")
+    notes = {**{key: left_out[key] for key in dropped if left_out[key]}, **notes}
     return replace(corpus, conversion=conversion, notes=notes, checked=True)
 
 

@@ -17,6 +17,7 @@ from nested_span_f1.hf.training import tiny_bert_config, word_tokenizer
 
 SAMPLES = Path(__file__).resolve().parents[2] / "nested_span_f1" / "sample_data"
 LABELS = ["O", "B-PER", "I-PER", "B-ORG", "I-ORG", "B-LOC", "I-LOC", "B-MISC", "I-MISC"]
+BIOES = ["O", "B-PER", "I-PER", "E-PER", "S-PER", "B-ORG", "I-ORG", "E-ORG", "S-ORG"]
 
 
 def _rows(tok, words, tags):
@@ -44,10 +45,10 @@ def sample(tmp_path_factory):
     enc = tok(words, is_split_into_words=True)
     assert any(len(enc.word_ids(i)) - 2 > len(words[i]) for i in range(len(words)))  # words of several pieces
 
-    def model(epochs):
+    def model(epochs, labels=LABELS):
         torch.manual_seed(0)
-        config = tiny_bert_config(len(tok), num_labels=len(LABELS), id2label=dict(enumerate(LABELS)),
-                                  label2id={t: i for i, t in enumerate(LABELS)})
+        config = tiny_bert_config(len(tok), num_labels=len(labels), id2label=dict(enumerate(labels)),
+                                  label2id={t: i for i, t in enumerate(labels)})
         net = transformers.BertForTokenClassification(config)
         if epochs:
             # trained on the first ten sentences only, so that the other five hold errors
@@ -78,11 +79,12 @@ def _word_level(model, tok, words):
     return out
 
 
-def _pipeline_file(model, tok, texts, aggregation, path):
+def _pipeline_file(model, tok, texts, aggregation, path, **options):
+    """The pipeline's output for each text as a pipeline-output file; ``options`` go to each call."""
     pipe = transformers.pipeline("token-classification", model=model, tokenizer=tok, aggregation_strategy=aggregation)
     with open(path, "w", encoding="utf-8") as handle:
         for i, text in enumerate(texts):
-            handle.write(json.dumps(pipeline_record(text, pipe(text), f"s{i}")) + "\n")
+            handle.write(json.dumps(pipeline_record(text, pipe(text, **options), f"s{i}")) + "\n")
     return path
 
 
@@ -107,15 +109,19 @@ def test_pipeline_output_scores_as_the_word_level_predictions(sample, tmp_path):
     assert results["simple"] == results["none"]
 
 
-def test_subtokens_merge_as_the_real_pipeline_merges_them(sample, tmp_path):
+@pytest.mark.parametrize("labels", [LABELS, BIOES], ids=["BIO", "BIOES"])
+def test_subtokens_merge_as_the_real_pipeline_merges_them(sample, tmp_path, labels):
     """An untrained model tags the pieces of a word at random: 'none' output merged by the reader gives exactly
-    the spans of the pipeline's own 'simple' aggregation, including spans that end inside a word."""
+    the spans and labels of the pipeline's own 'simple' aggregation, including spans that end inside a word, and
+    E-/S- tags split as the pipeline splits them (labelled by their type, never 'E-PER')."""
     words, tags, tok, model = sample
     texts = [" ".join(sentence) for sentence in words] + ["Dr. Okafor won 2-1 in U.S.-Basel", "Nobody"]
-    untrained = model(0)
+    untrained = model(0, labels)
     simple = read_corpus(_pipeline_file(untrained, tok, texts, "simple", tmp_path / "simple.jsonl"))
     none = read_corpus(_pipeline_file(untrained, tok, texts, "none", tmp_path / "none.jsonl"))
     assert simple.entities == none.entities and sum(map(len, simple.entities)) > 20
+    assert {label for document in none.entities for *_, label in document} == {"PER", "ORG"} | (
+        {"LOC", "MISC"} if labels == LABELS else set())
     gold = Corpus(words, tags_to_spans(tags), [f"s{i}" for i in range(len(words))])
     # the two extra texts have no gold; the sample's sentences scored against their gold
     kept = Corpus(none.texts[:len(words)], none.entities[:len(words)], none.sentence_ids[:len(words)],
@@ -127,3 +133,55 @@ def test_subtokens_merge_as_the_real_pipeline_merges_them(sample, tmp_path):
     assert counts["boundary_inside_token"] > 0 and counts["matched"] < 5
     shown = [e for e in result["alignment"]["examples"] if e["category"] == "boundary_inside_token"]
     assert shown and all(e["text"] in ("2", "-", "1", "2-", "-1", "Dr", ".") for e in shown)
+
+
+@pytest.mark.parametrize("aggregation", ["simple", "none"])
+def test_outside_items_are_left_out_and_counted(sample, tmp_path, aggregation):
+    """The pipeline run with ignore_labels=[] returns the O groups (simple) and sub-tokens (none) too: the reader
+    leaves them out, counts them, and gives the spans of the default run."""
+    words, _, tok, model = sample
+    texts = [" ".join(sentence) for sentence in words]
+    untrained = model(0)
+    default = read_corpus(_pipeline_file(untrained, tok, texts, aggregation, tmp_path / "default.jsonl"))
+    path = _pipeline_file(untrained, tok, texts, aggregation, tmp_path / "all.jsonl", ignore_labels=[])
+    outside = sum(item.get("entity", item.get("entity_group")) == "O" for line in open(path, encoding="utf-8")
+                  for item in json.loads(line)["entities"])
+    every = read_corpus(path)
+    assert outside > 10 and every.entities == default.entities
+    assert every.notes == {"pipeline_outside_items": outside} and default.notes == {}
+    assert f"{outside} items tagged O left out" in every.conversion
+
+
+def _byte_level_model(texts, directory):
+    """A tiny RoBERTa and a byte-level BPE tokenizer (as RoBERTa's and GPT-2's) trained offline on ``texts``."""
+    from tokenizers import ByteLevelBPETokenizer
+
+    specials = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
+    bpe = ByteLevelBPETokenizer(trim_offsets=True)
+    bpe.train_from_iterator(texts, vocab_size=400, min_frequency=2, special_tokens=specials, show_progress=False)
+    tok = transformers.RobertaTokenizerFast(tokenizer_object=bpe._tokenizer, bos_token="<s>", pad_token="<pad>",
+                                            eos_token="</s>", unk_token="<unk>", mask_token="<mask>")
+    torch.manual_seed(0)
+    config = transformers.RobertaConfig(
+        vocab_size=len(tok), hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=64,
+        max_position_embeddings=130, pad_token_id=1, num_labels=len(LABELS), id2label=dict(enumerate(LABELS)),
+        label2id={t: i for i, t in enumerate(LABELS)})
+    return transformers.RobertaForTokenClassification(config).eval(), tok
+
+
+def test_byte_level_words_are_decoded_before_they_are_compared(sample, tmp_path):
+    """A byte-level tokenizer's pipeline writes the bytes of non-ASCII characters in its alphabet ('Ã©' for 'é',
+    pieces of an emoji or a CJK character): decoded as its byte decoder decodes them, no word differs from its
+    text; 'none' and 'simple' give the same spans."""
+    words = sample[0]
+    texts = [" ".join(sentence) for sentence in words] + [
+        "José visited Zürich café with Chloé in Köln", "Ünal  met 東京 naïve 😀 and Zoë on Montréal"]
+    model, tok = _byte_level_model(texts * 3, tmp_path / "tok")
+    simple = _pipeline_file(model, tok, texts, "simple", tmp_path / "simple.jsonl")
+    none = _pipeline_file(model, tok, texts, "none", tmp_path / "none.jsonl")
+    pieces = [item["word"] for line in open(none, encoding="utf-8") for item in json.loads(line)["entities"]]
+    assert any("Ã" in word or "Ġ" in word for word in pieces)  # the byte-level alphabet is what is compared
+    read = {aggregation: read_corpus(path) for aggregation, path in (("simple", simple), ("none", none))}
+    assert read["simple"].entities == read["none"].entities and sum(map(len, read["none"].entities)) > 20
+    for corpus in read.values():
+        assert "pipeline_word_mismatches" not in corpus.notes, corpus.conversion

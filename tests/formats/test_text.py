@@ -134,8 +134,12 @@ def test_pipeline_aggregated_and_not_aggregated_give_the_same_spans():
     (["B-PER", "I-LOC"], [1, 2], [(0, 1, "PER"), (1, 2, "LOC")]),
     (["I-PER", "I-PER"], [1, 3], [(0, 1, "PER"), (2, 3, "PER")]),
     (["I-PER", "I-PER"], [1, 2], [(0, 2, "PER")]),
-    # no prefix: the whole tag is the type and continues (as the pipeline's get_tag reads E- and S- tags)
-    (["S-PER", "S-PER"], [1, 2], [(0, 2, "S-PER")]),
+    # no B-/I- prefix: the whole tag is the group tag and continues (as the pipeline's get_tag reads E- and S-
+    # tags); a span is labelled by its first tag after the first '-' (as the pipeline's group_sub_entities)
+    (["S-PER", "S-PER"], [1, 2], [(0, 2, "PER")]),
+    (["B-PER", "I-PER", "E-PER"], [1, 2, 3], [(0, 2, "PER"), (2, 3, "PER")]),
+    (["E-PER", "E-PER", "S-PER"], [1, 2, 3], [(0, 2, "PER"), (2, 3, "PER")]),
+    (["S-ORG", "I-ORG"], [1, 2], [(0, 1, "ORG"), (1, 2, "ORG")]),
     (["PER", "I-PER"], [1, 2], [(0, 2, "PER")]),
     # O sub-tokens (ignore_labels=[]) end a span and are no entity
     (["B-PER", "O", "I-PER"], [1, 2, 3], [(0, 1, "PER"), (2, 3, "PER")]),
