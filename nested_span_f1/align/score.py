@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import os
+import re
 import warnings
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -84,7 +85,8 @@ class TextPair:
 
     ``predictions`` and ``references`` hold every entity (those not aligned keep
     their characters); ``unaligned`` the entities of each side that could not be
-    aligned to the other side's tokens (they can never match).
+    aligned to the other side's tokens (they can never match). ``tokens``: the
+    offsets of the token side's tokens in each text, when a side was tokens.
     """
 
     texts: list[str]
@@ -93,10 +95,19 @@ class TextPair:
     references: list[Sequence[Any]]
     unaligned: dict[str, list[list[Any]]]
     report: Report
+    tokens: list[list[tuple[int, int]]] | None = None
 
     @property
     def lengths(self) -> list[int]:
         return [len(text) for text in self.texts]
+
+    @property
+    def units(self) -> list[list[tuple[int, int]]]:
+        """Each text's tokens as offsets: the token side's, else its words (runs of non-whitespace), which are the
+        tokens of a text of tokens joined by spaces. The lenient matching's last tie-break counts them."""
+        if self.tokens is not None:
+            return self.tokens
+        return [[match.span() for match in re.finditer(r"\S+", text)] for text in self.texts]
 
 
 def _read(source: Source, side: str) -> Corpus:
@@ -149,11 +160,13 @@ def pair_texts(predictions: Source, references: Source, *, trim: bool = False, s
     characters, tokens = ("predictions", "references") if pred.unit == "characters" else ("references", "predictions")
     report.projected = characters
     texts, sides, unaligned = [], {side: [] for side in SIDES}, {side: [] for side in SIDES}
+    located = []
     for s, p in enumerate(order):
         text = pred.tokens[p] if characters == "predictions" else ref.tokens[s]
         words = ref.tokens[s] if tokens == "references" else pred.tokens[p]
         where = f"{ref.sentence_word} {s} (id {ids[s]!r})" if ref.sentence_ids is not None else f"document {s}"
         offsets = locate_tokens(list(words), str(text), where)
+        located.append(offsets)
         entities = {"predictions": pred.entities[p], "references": ref.entities[s]}
         sides[tokens].append(to_characters(entities[tokens], offsets))
         unaligned[tokens].append([])
@@ -169,7 +182,7 @@ def pair_texts(predictions: Source, references: Source, *, trim: bool = False, s
         sides[characters].append(kept)
         unaligned[characters].append(lost)
         texts.append(str(text))
-    return TextPair(texts, ids, sides["predictions"], sides["references"], unaligned, report)
+    return TextPair(texts, ids, sides["predictions"], sides["references"], unaligned, report, located)
 
 
 def _trimmed(report: Report, side: str, text: str, entities: Sequence[Any]) -> list[Any]:
@@ -228,22 +241,27 @@ def alignment(pair: TextPair, checked: Checked | None = None, counts: Counts | N
     return out
 
 
-def _exact(checked: Checked, zero_division: ZeroDivision, **options: Any) -> tuple[dict[str, Any], Counts]:
+def _exact(pair: TextPair, checked: Checked, zero_division: ZeroDivision, **options: Any) -> tuple[dict[str, Any],
+                                                                                                  Counts]:
     counts = count_entities(checked["predictions"], checked["references"]).counts
     result = summarize(counts, zero_division)
     del result["overall_accuracy"]
     return result, counts
 
 
-def _nested(checked: Checked, zero_division: ZeroDivision, **options: Any) -> tuple[dict[str, Any], Counts]:
+def _nested(pair: TextPair, checked: Checked, zero_division: ZeroDivision, **options: Any) -> tuple[dict[str, Any],
+                                                                                                   Counts]:
     options.setdefault("length_bins", CHARACTER_LENGTH_BINS)
     counts = count_entities(checked["predictions"], checked["references"], **options)
     return summarize_nested(counts, zero_division), counts.counts
 
 
-def _lenient(checked: Checked, zero_division: ZeroDivision, **options: Any) -> tuple[dict[str, Any], None]:
+def _lenient(pair: TextPair, checked: Checked, zero_division: ZeroDivision, **options: Any) -> tuple[dict[str, Any],
+                                                                                                    None]:
+    """The lenient result; its last tie-break counts the texts' tokens (or words) a pair shares, not characters,
+    so that texts of tokens give the token path's per-type counts."""
     pred, ref = checked["predictions"], checked["references"]
-    result = score_lenient(pred.spans, ref.spans, zero_division=zero_division, **options)
+    result = score_lenient(pred.spans, ref.spans, zero_division=zero_division, units=pair.units, **options)
     # the lenient metric scores contiguous spans; say how many discontinuous entities it left out
     skipped = {"unscored_discontinuous_references": len(ref.fragmented),
                "unscored_discontinuous_predictions": len(pred.fragmented)}
@@ -260,7 +278,7 @@ def score_pair(pair: TextPair, metric: str = "nested", *, zero_division: ZeroDiv
     if metric not in SCORERS:
         raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
     checked = _checked({side: getattr(pair, side) for side in SIDES}, pair.lengths)
-    result, counts = SCORERS[metric](checked, zero_division, **options)
+    result, counts = SCORERS[metric](pair, checked, zero_division, **options)
     result["alignment"] = alignment(pair, checked, counts)
     return result
 

@@ -15,6 +15,7 @@ levels exactly (so no floating-point tie can flip a decision).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -30,12 +31,17 @@ other label; other boundaries, same label; other boundaries, other label."""
 OBJECTIVES = ("strict", "exact", "partial", "type", "canonical")
 """The four schemes, then the error breakdown's canonical matching."""
 
+Units = Sequence[Sequence[tuple[int, int]]]
+"""Per sentence, its units as ``(start, end)`` offsets in the spans' own offsets, in order and not overlapping:
+the tokens, or the words, of a text whose spans are character offsets."""
+
 
 @dataclass(frozen=True)
 class Pairs:
     """The edges of the overlap graph: gold ``gold[i]`` overlaps prediction ``pred[i]``.
 
-    ``kind`` codes index :data:`PAIR_KINDS`; ``overlap`` is the number of shared tokens.
+    ``kind`` codes index :data:`PAIR_KINDS`; ``overlap`` is the number of shared tokens (of shared units, when
+    :func:`candidate_pairs` was given them), the matching's last tie-break.
     """
 
     gold: np.ndarray
@@ -44,11 +50,15 @@ class Pairs:
     overlap: np.ndarray
 
 
-def candidate_pairs(predictions: SpanArrays, references: SpanArrays, min_iou: float | None = None) -> Pairs:
+def candidate_pairs(predictions: SpanArrays, references: SpanArrays, min_iou: float | None = None,
+                    units: Units | None = None) -> Pairs:
     """All (gold, prediction) pairs in one sentence that overlap, and pass ``min_iou`` when set.
 
     Both sides must be sorted by sentence and share one label list. The
     intersection over union is symmetric: ``shared / (len(gold) + len(pred) - shared)``.
+    With ``units`` (spans in characters, units the text's tokens or words), a
+    pair's ``overlap`` counts the units its shared characters touch, so that a
+    text of tokens is matched as its tokens are; ``min_iou`` stays in offsets.
     """
     n_sent = max(predictions.n_sentences, references.n_sentences)
     per_sentence = np.bincount(predictions.sentence, minlength=n_sent)
@@ -68,7 +78,33 @@ def candidate_pairs(predictions: SpanArrays, references: SpanArrays, min_iou: fl
     same_bounds = (references.start[gold] == predictions.start[pred]) & (references.end[gold] == predictions.end[pred])
     other_label = references.label[gold] != predictions.label[pred]
     kind = (~same_bounds).astype(np.int64) * 2 + other_label
+    if units is not None:
+        start = np.maximum(references.start[gold], predictions.start[pred])
+        overlap = shared_units(references.sentence[gold], start, start + overlap, units)
     return Pairs(gold, pred, kind, overlap)
+
+
+def shared_units(sentence: np.ndarray, start: np.ndarray, end: np.ndarray, units: Units) -> np.ndarray:
+    """How many of its sentence's units each interval ``[start, end)`` of sentence ``sentence`` shares an offset
+    with (0 for an interval of whitespace between words).
+
+    Every sentence's offsets are shifted past the sentence before, so that one sorted array of unit starts and
+    one of unit ends answer every interval: the units starting before ``end`` less those ending at or before
+    ``start``.
+
+    >>> words = [[(0, 5), (6, 15)], [(0, 3)]]
+    >>> shared_units(np.array([0, 0, 0, 1]), np.array([0, 3, 5, 0]), np.array([15, 8, 6, 2]), words).tolist()
+    [2, 2, 0, 1]
+    """
+    if len(units) <= int(sentence.max(initial=-1)):
+        raise ValueError(f"units are given for {len(units)} sentences, but spans reach sentence {int(sentence.max())}")
+    width = np.array([unit[-1][1] if unit else 0 for unit in units], dtype=np.int64)
+    np.maximum.at(width, sentence, end)
+    shift = np.cumsum(width + 1) - (width + 1)
+    firsts = np.array([shift[s] + a for s, unit in enumerate(units) for a, _ in unit], dtype=np.int64)
+    lasts = np.array([shift[s] + b for s, unit in enumerate(units) for _, b in unit], dtype=np.int64)
+    return (np.searchsorted(firsts, shift[sentence] + end, "left")
+            - np.searchsorted(lasts, shift[sentence] + start, "right")).astype(np.int64)
 
 
 def _levels(one: Any, part: Any) -> dict[str, list[list[Any]]]:
@@ -194,7 +230,7 @@ def _match_groups(pairs: Pairs, edges: np.ndarray, n_gold: int, n_nodes: int, w:
         rows = {g: i for i, g in enumerate(sorted({gold_all[e] for e in edge_list}))}
         cols = {p: i for i, p in enumerate(sorted({pred_all[e] for e in edge_list}))}
         base = min(len(rows), len(cols)) + 1
-        overlap_base = base * max(overlap_all[e] for e in edge_list)
+        overlap_base = base * max(1, *(overlap_all[e] for e in edge_list))  # shared units can be 0
         at = {(rows[gold_all[e]], cols[pred_all[e]]): e for e in edge_list}
         for name in OBJECTIVES:
             matrix = [[0] * len(cols) for _ in rows]

@@ -30,7 +30,7 @@ from ..flat.encoding import LabelList, check_sides
 from ..flat.kinds import first_kind
 from ..flat.pipeline import decode_pair
 from .counts import BREAKDOWN, LENIENT_SCHEMES, LenientCounts, LenientTally
-from .matching import PAIR_KINDS, Pairs, candidate_pairs, match_lenient
+from .matching import PAIR_KINDS, Pairs, Units, candidate_pairs, match_lenient
 
 _COR, _INC, _PAR = 0, 1, 2
 _OUTCOME = {
@@ -142,13 +142,16 @@ def match_spans_lenient(
     partial_weight: float = 0.5,
     min_iou: float | None = None,
     notes: dict[str, int] | None = None,
+    units: Units | None = None,
 ) -> LenientMatch:
     """Deduplicate both sides per sentence and find every objective's optimal matching.
 
     ``predictions`` may be an :class:`~nested_span_f1.core.matching.ExactMatch` already
     made (then ``references`` is left out): its distinct spans are matched, with no
     second exact matching. ``notes`` (such as the invalid chunks of decoded tags)
-    are kept beside the duplicate counts.
+    are kept beside the duplicate counts. ``units`` (per sentence, the tokens or
+    words of a text whose spans are in characters) make the last tie-break count
+    shared units instead of shared offsets (:func:`.matching.candidate_pairs`).
 
     Raises:
         ValueError: the sides have different numbers of sentences, or an option is
@@ -164,7 +167,7 @@ def match_spans_lenient(
     else:
         exact = match_exact(predictions, references)
     pred, ref = exact.predictions, exact.references
-    pairs = candidate_pairs(pred, ref, min_iou)
+    pairs = candidate_pairs(pred, ref, min_iou, units)
     chosen = match_lenient(pairs, len(ref), len(pred), float(partial_weight))
     notes = {**exact.notes, **(notes or {})}
     return LenientMatch(predictions=pred, references=ref, pairs=pairs, chosen=chosen, partial_weight=float(partial_weight),
@@ -294,6 +297,7 @@ def score_lenient(
     mode: str | None = None,
     suffix: bool = False,
     label_list: LabelList | None = None,
+    units: Units | None = None,
 ) -> dict[str, Any]:
     """Lenient entity scores (strict, exact, partial, type), error breakdown, per type.
 
@@ -310,6 +314,11 @@ def score_lenient(
             span, category]`` (spans ``[start, end, label]`` or None) for every
             outcome of the canonical matching except correct pairs.
         scheme, mode, suffix, label_list: how tag sequences are decoded (as span_f1).
+        units: when spans are character offsets into texts, each text's tokens
+            (or words) as ``(start, end)`` offsets: the matching's last tie-break
+            (docs/DESIGN.md, 'The optimal matching') counts the units a pair
+            shares rather than characters, so that texts of tokens give the per-type
+            counts their tokens give. The overall counts never depend on it.
 
     Returns:
         The dict :func:`summarize_lenient` describes (plus ``errors``).
@@ -320,7 +329,7 @@ def score_lenient(
     """
     check_zero_division(zero_division)
     pred, ref, notes = read_sides(predictions, references, scheme=scheme, mode=mode, suffix=suffix, label_list=label_list)
-    match = match_spans_lenient(pred, ref, partial_weight=partial_weight, min_iou=min_iou, notes=notes)
+    match = match_spans_lenient(pred, ref, partial_weight=partial_weight, min_iou=min_iou, notes=notes, units=units)
     result = summarize_lenient(match.counts(), zero_division)
     if return_errors:
         result["errors"] = match.errors()

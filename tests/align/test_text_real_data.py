@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from nested_span_f1 import Corpus, read_corpus, score_nested, score_tags, tags_to_spans, write_corpus
+from nested_span_f1 import Corpus, read_corpus, score_lenient, score_nested, score_tags, tags_to_spans, write_corpus
 from nested_span_f1.align import join_tokens, score_text
 from nested_span_f1.formats.columns import read_columns
 
@@ -43,6 +43,21 @@ def test_conll2003_as_text_spans_scores_the_published_f1(shared_data, tmp_path, 
     assert {k: projected[k] for k in tokens if k != "overall_accuracy"} == {
         k: v for k, v in tokens.items() if k != "overall_accuracy"}
     assert projected["alignment"]["projected"] == "predictions"
+
+
+@pytest.mark.parametrize("system", sorted(CONLL2003))
+def test_conll2003_as_text_spans_gives_the_token_paths_lenient_counts(shared_data, system):
+    """Lenient scores of texts of tokens (both sides texts, and text predictions against token gold) equal the
+    token path's in every number, per type and confusion included: ties between equally good pairs are settled
+    by shared tokens, not characters (three sentences such as 'Florence Masnada ( France )' differ otherwise)."""
+    folder = shared_data / "conll2003"
+    gold_columns, gold = _token_corpus(folder / "test.gold.conll")
+    pred_columns, pred = _token_corpus(folder / f"test.{system}.conll")
+    tokens = score_lenient(pred_columns.column(), gold_columns.column(), zero_division=0)
+    for references in (join_tokens(gold), gold):
+        result = score_text(join_tokens(pred), references, metric="lenient", zero_division=0)
+        result.pop("alignment")
+        assert result == tokens
 
 
 def _perturbed(corpus: Corpus) -> Corpus:

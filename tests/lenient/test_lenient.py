@@ -241,6 +241,45 @@ def test_assignment_solver_equals_brute_force(rows, cols, data):
     assert all(weight[r][c] > 0 for r, c in pairs)
 
 
+# --- character spans over texts of tokens: the tie-break counts tokens -----------------------
+
+def test_a_tie_between_words_is_settled_by_shared_words_not_characters():
+    """'Florence Masnada' (CoNLL-2003): gold LOC 'Florence' and PER 'Masnada', predicted PER 'Florence Masnada'.
+    Strict pairs the prediction with either gold span (both INC); in tokens the two pairs share one token each,
+    in characters 8 and 7. Given the words as units, the character spans match as the token spans do."""
+    tokens = score_lenient([[(0, 2, "PER")]], [[(0, 1, "LOC"), (1, 2, "PER")]], zero_division=0, return_errors=True)
+    words = [[(0, 8), (9, 16)]]
+    characters = score_lenient([[(0, 16, "PER")]], [[(0, 8, "LOC"), (9, 16, "PER")]], zero_division=0, units=words,
+                               return_errors=True)
+    assert characters["per_type"] == tokens["per_type"] and characters["confusion"] == tokens["confusion"]
+    assert characters["per_type"]["PER"]["strict"]["incorrect"] == 1 == tokens["per_type"]["PER"]["strict"]["incorrect"]
+    assert [error[1][2] for error in characters["errors"]] == [error[1][2] for error in tokens["errors"]]
+
+
+def _in_characters(side, offsets):
+    return [[(offsets[s][start][0], offsets[s][end - 1][1], label) for start, end, label in spans]
+            for s, spans in enumerate(side)]
+
+
+@given(document, st.lists(st.lists(st.integers(1, 4), min_size=11, max_size=11), min_size=3, max_size=3),
+       st.sampled_from([0.0, 0.5, 1.0]))
+def test_character_spans_with_their_tokens_as_units_score_as_token_spans(warns_if_duplicated, doc, widths, weight):
+    """Tokens of random widths joined by single spaces: token spans turned into character spans and scored with
+    the tokens as units give every number of the token spans, per type and confusion included."""
+    predictions, references = doc
+    offsets = []
+    for row in widths:
+        starts = [sum(row[:k]) + k for k in range(len(row))]
+        offsets.append([(start, start + width) for start, width in zip(starts, row)])
+    offsets = offsets[:len(references)]
+    with warns_if_duplicated(predictions, references):
+        tokens = score_lenient(predictions, references, partial_weight=weight, zero_division=0)
+    pred, ref = _in_characters(predictions, offsets), _in_characters(references, offsets)
+    with warns_if_duplicated(pred, ref):
+        characters = score_lenient(pred, ref, partial_weight=weight, zero_division=0, units=offsets)
+    assert characters == tokens
+
+
 # --- invariants -----------------------------------------------------------------------
 
 @given(document, st.randoms(use_true_random=False))
