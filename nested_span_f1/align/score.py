@@ -37,6 +37,7 @@ from ..flat.encoding import check_sides
 from ..formats import Corpus, align, read_corpus
 from ..formats.corpus import first_difference, paired_order
 from ..lenient.score import score_lenient
+from ..nested.nesting import CHARACTER_LENGTH_BINS
 from ..nested.score import count_entities, summarize_nested
 from .project import CATEGORIES, Grid, check_snap, join_tokens, locate_tokens, to_characters
 from .trim import trim_entities
@@ -44,9 +45,6 @@ from .trim import trim_entities
 Source = Union[Corpus, str, "os.PathLike[str]"]
 
 METRICS = ("exact", "lenient", "nested")
-
-CHARACTER_LENGTH_BINS = (1, 5, 10, 20, 40)
-"""Lower edges of the nested metric's span-length buckets for text spans: 1-4, 5-9, 10-19, 20-39, 40+ characters."""
 
 SIDES = ("predictions", "references")
 
@@ -105,9 +103,13 @@ class TextPair:
     def units(self) -> list[list[tuple[int, int]]]:
         """Each text's tokens as offsets: the token side's, else its words (runs of non-whitespace), which are the
         tokens of a text of tokens joined by spaces. The lenient matching's last tie-break counts them."""
-        if self.tokens is not None:
-            return self.tokens
-        return [[match.span() for match in re.finditer(r"\S+", text)] for text in self.texts]
+        return self.tokens if self.tokens is not None else words(self.texts)
+
+
+def words(texts: Sequence[str]) -> list[list[tuple[int, int]]]:
+    """The offsets of each text's words, its runs of non-whitespace (a text of tokens joined by spaces: its
+    tokens)."""
+    return [[match.span() for match in re.finditer(r"\S+", text)] for text in texts]
 
 
 def _read(source: Source, side: str) -> Corpus:

@@ -8,6 +8,10 @@ and ``by_depth`` do (so their point values are the metric's). An attribute of a
 sentence (its length in tokens, its gold entities per token) puts every span of the
 sentence in the sentence's bucket. Scores by type are the ``per_type`` figures.
 
+Lengths count the gold's unit: tokens, also for text predictions projected onto
+token gold (a character span's length is the tokens it touches); characters for a
+gold of texts, which has no sentence attributes (no tokens to count).
+
 Each bucket has four counts per unit: predictions found in the gold, predictions,
 gold spans, gold spans found (:data:`~nested_span_f1.benchmark.stats.TP` ...
 :data:`~nested_span_f1.benchmark.stats.GOLD_TP`).
@@ -20,7 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.matching import ExactMatch
-from ..nested.nesting import LENGTH_BINS, length_bucket_names, structure
+from ..lenient.matching import Units, shared_units
+from ..nested.nesting import CHARACTER_LENGTH_BINS, LENGTH_BINS, length_bucket_names, structure
 from .stats import GOLD, GOLD_TP, PREDICTED, TP
 
 SENTENCE_BINS = (1, 11, 21, 31, 41)
@@ -39,6 +44,17 @@ ATTRIBUTES = {
 }
 """Attribute -> (title, bucket names). Sentence length and density need each sentence's tokens."""
 
+CHARACTER_ATTRIBUTES = {
+    "entity_length": ("Entity length (characters)", length_bucket_names(CHARACTER_LENGTH_BINS)),
+    "nesting_depth": ATTRIBUTES["nesting_depth"],
+}
+"""The attributes of a gold of texts, whose offsets count characters."""
+
+
+def attributes(unit: str) -> dict[str, tuple[str, list[str]]]:
+    """:data:`ATTRIBUTES` for a gold of ``tokens``, :data:`CHARACTER_ATTRIBUTES` for one of ``characters``."""
+    return CHARACTER_ATTRIBUTES if unit == "characters" else ATTRIBUTES
+
 WIDTH = 4
 """Counts per bucket."""
 
@@ -48,24 +64,30 @@ class Layout:
     """Which attributes a benchmark has (sentence attributes need token counts), and their columns."""
 
     attributes: list[str]
+    unit: str = "tokens"
+    """The gold's unit: ``tokens`` or ``characters``."""
+
+    def names(self, attribute: str) -> list[str]:
+        """The bucket names of ``attribute``."""
+        return attributes(self.unit)[attribute][1]
 
     @property
     def n_columns(self) -> int:
-        return WIDTH * sum(len(ATTRIBUTES[a][1]) for a in self.attributes)
+        return WIDTH * sum(len(self.names(a)) for a in self.attributes)
 
     def offsets(self) -> dict[str, int]:
         """First column of each attribute."""
         out, at = {}, 0
         for name in self.attributes:
             out[name] = at
-            at += WIDTH * len(ATTRIBUTES[name][1])
+            at += WIDTH * len(self.names(name))
         return out
 
 
-def layout(lengths: np.ndarray | None) -> Layout:
-    """The attributes a gold with these sentence lengths (None: span lists without tokens) has."""
+def layout(lengths: np.ndarray | None, unit: str = "tokens") -> Layout:
+    """The attributes a gold with these sentence lengths (None: span lists or texts, without tokens) has."""
     sentence = ["sentence_length", "entity_density"] if lengths is not None else []
-    return Layout(["entity_length", *sentence, "nesting_depth"])
+    return Layout(["entity_length", *sentence, "nesting_depth"], unit)
 
 
 def _bins(values: np.ndarray, edges: Sequence[int]) -> np.ndarray:
@@ -78,11 +100,17 @@ def _density(match: ExactMatch, lengths: np.ndarray) -> np.ndarray:
     return np.where(per_token > 0, np.searchsorted(np.asarray(DENSITY_EDGES), per_token, side="left") + 1, 0)
 
 
-def bucket_rows(match: ExactMatch, lengths: np.ndarray | None, chosen: Layout) -> dict[str, tuple[np.ndarray, ...]]:
-    """Attribute -> (bucket of every prediction, bucket of every gold span), rows as in ``match``."""
+def bucket_rows(match: ExactMatch, lengths: np.ndarray | None, chosen: Layout,
+                units: Units | None = None) -> dict[str, tuple[np.ndarray, ...]]:
+    """Attribute -> (bucket of every prediction, bucket of every gold span), rows as in ``match``; with ``units``
+    (character spans over a token gold's tokens) a span's length is the tokens it touches, at least 1 (a span of
+    whitespace touches none)."""
     sides = (match.predictions, match.references)
+    bins = CHARACTER_LENGTH_BINS if chosen.unit == "characters" else LENGTH_BINS
     found: dict[str, tuple[np.ndarray, ...]] = {
-        "entity_length": tuple(_bins(side.end - side.start, LENGTH_BINS) for side in sides),
+        "entity_length": tuple(_bins(side.end - side.start if units is None else
+                                     np.maximum(shared_units(side.sentence, side.start, side.end, units), 1), bins)
+                               for side in sides),
         "nesting_depth": tuple(_bins(structure(side).depth, DEPTH_BINS) for side in sides),
     }
     if lengths is not None:
@@ -93,12 +121,13 @@ def bucket_rows(match: ExactMatch, lengths: np.ndarray | None, chosen: Layout) -
 
 
 def bucket_matrix(match: ExactMatch, unit_of: np.ndarray, n_units: int, lengths: np.ndarray | None,
-                  chosen: Layout) -> np.ndarray:
-    """``[n_units, chosen.n_columns]`` int64 counts of one system: per attribute and bucket, the four counts."""
+                  chosen: Layout, units: Units | None = None) -> np.ndarray:
+    """``[n_units, chosen.n_columns]`` int64 counts of one system: per attribute and bucket, the four counts
+    (``units`` as :func:`bucket_rows` takes them)."""
     width, offsets = chosen.n_columns, chosen.offsets()
     pred, gold = match.predictions, match.references
     cells = []
-    for name, (pred_bucket, gold_bucket) in bucket_rows(match, lengths, chosen).items():
+    for name, (pred_bucket, gold_bucket) in bucket_rows(match, lengths, chosen, units).items():
         every = slice(None)
         for rows, sentence, bucket, count in (
             (match.predicted_hit, pred.sentence, pred_bucket, TP), (every, pred.sentence, pred_bucket, PREDICTED),

@@ -34,10 +34,10 @@ from ..generated.score import GeneratedRun
 from ..lenient.counts import BREAKDOWN
 from ..lenient.score import LenientMatch, match_spans_lenient, summarize_lenient
 from ..nested.score import count_match, summarize_nested
-from .buckets import ATTRIBUTES, WIDTH, bucket_matrix, layout
+from .buckets import WIDTH, bucket_matrix, layout
 from .generated import generated_pair, is_generated, string_scores
 from .html import Sentences
-from .inputs import Pair, Source, checkpoints, pair, read_side, units
+from .inputs import Pair, Side, Source, checkpoints, pair, read_side, units
 from .pairs import choose, pairs, rounds_needed
 from .splits import gold_counts, identify
 from .stats import (
@@ -62,7 +62,8 @@ class BenchmarkResult:
     """Every figure of a benchmark, and its views.
 
     Attributes:
-        settings: what was run (gold, units, resamples, seed, confidence, ...).
+        settings: what was run (gold, units, resamples, seed, confidence, ...; ``length_unit``: what lengths
+            count, the gold's tokens or characters).
         systems: one dict per system, in report order (see the README for the keys).
         comparisons: one dict per pair of systems.
         samples: each system's bootstrap F1 values, an array per name (not in the JSON).
@@ -225,12 +226,15 @@ def _system(name: str, run: str | None, step: int | None, source: Source, matrix
     return system
 
 
-def _bucketed(matches: Sequence[ExactMatch], lengths: np.ndarray | None, unit_of: np.ndarray, n_units: int,
+def _bucketed(matches: Sequence[ExactMatch], found: Sequence[Pair], gold: Side, unit_of: np.ndarray, n_units: int,
               n_resamples: int, seed: int, confidence: float, progress: bool) -> list[dict[str, Any]]:
     """Each system's bucketed figures (:mod:`.buckets`): attribute -> bucket -> P/R/F1 with intervals (the same
-    resamples as the totals'), gold spans (``number``) and predictions in the bucket; empty buckets left out."""
-    chosen = layout(lengths)
-    counts = np.stack([bucket_matrix(m, unit_of, n_units, lengths, chosen) for m in matches], axis=1)
+    resamples as the totals'), gold spans (``number``) and predictions in the bucket; empty buckets left out.
+    Lengths count the gold's unit (a text system against token gold: the gold tokens a span touches)."""
+    lengths = gold.lengths
+    chosen = layout(lengths, gold.unit)
+    counts = np.stack([bucket_matrix(m, unit_of, n_units, lengths, chosen, f.units if gold.unit == "tokens" else None)
+                       for m, f in zip(matches, found)], axis=1)
     sums = bootstrap_sums(counts.reshape(n_units, -1), n_resamples, seed, progress=progress)
     sums = sums.reshape(-1, len(matches), chosen.n_columns)
     totals = counts.sum(axis=0)
@@ -239,7 +243,7 @@ def _bucketed(matches: Sequence[ExactMatch], lengths: np.ndarray | None, unit_of
         figures: dict[str, Any] = {}
         for name, first in chosen.offsets().items():
             rows = {}
-            for k, bucket in enumerate(ATTRIBUTES[name][1]):
+            for k, bucket in enumerate(chosen.names(name)):
                 columns = slice(first + WIDTH * k, first + WIDTH * (k + 1))
                 total = totals[s, columns]
                 if total[PREDICTED] or total[GOLD]:
@@ -536,13 +540,13 @@ def benchmark(
     shape = (len(found), 3, len(labels))
     sums = bootstrap_sums(flat, n_resamples, seed, progress=progress).reshape(-1, *shape)
     swaps = (chunk.reshape(-1, *shape) for chunk in swap_chunks(flat, n_permutations, seed, progress=progress))
-    lenient = [match_spans_lenient(match) for _, match in built]
+    lenient = [match_spans_lenient(match, units=f.units) for (_, match), f in zip(built, found)]
     systems = [
         _system(name, run, step, source, matrices[:, s], sums[:, s], built[s][1], lenient[s], found[s].left_out,
                 labels, confidence)
         for s, (name, run, step, source) in enumerate(entries)
     ]
-    for system, figures in zip(systems, _bucketed([match for _, match in built], gold.lengths, unit_of, n_units,
+    for system, figures in zip(systems, _bucketed([match for _, match in built], found, gold, unit_of, n_units,
                                                   n_resamples, seed, confidence, progress)):
         system["buckets"] = figures
     for system in systems:
@@ -554,7 +558,7 @@ def benchmark(
     counts = gold_counts(gold, found[0].references)
     settings = {
         "gold": gold.name, "dataset": dataset or Path(gold.name).stem.split(".")[0], "gold_counts": counts,
-        "split": identify(counts, dataset), "units": unit_name,
+        "split": identify(counts, dataset), "units": unit_name, "length_unit": gold.unit,
         "n_units": n_units, "sentences": gold.n_sentences, "n_resamples": n_resamples,
         "n_permutations": n_permutations, "seed": seed, "confidence": confidence, "alpha": alpha,
         "comparisons": kind, "baseline": baseline, "rounds_needed": needed, "raised_from": raised_from,
@@ -562,6 +566,7 @@ def benchmark(
     }
     compared = _comparisons(names, chosen_pairs, totals, f1_samples, swaps, n_permutations, confidence, alpha)
     tokens = gold.corpus.tokens if gold.corpus is not None else gold.columns.tokens if gold.columns else None
-    sentences = Sentences(tokens, gold.n_sentences, dict(zip(names, lenient)))
+    sentences = Sentences(tokens, gold.n_sentences, dict(zip(names, lenient)),
+                          {name: f.units for name, f in zip(names, found) if gold.unit == "tokens"})
     return BenchmarkResult(settings, systems, compared, {n: f1_samples[:, s] for s, n in enumerate(names)},
                            sentences)

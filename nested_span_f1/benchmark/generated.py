@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from ..align.project import locate_tokens
+from ..align.score import words
 from ..flat.pipeline import tags_to_spans
 from ..formats import Corpus
 from ..formats.columns import read_text
@@ -37,7 +39,8 @@ def is_generated(source: Any) -> bool:
 
 
 def generated_pair(gold: Side, source: Any, name: str) -> tuple[Pair, GeneratedRun]:
-    """The located spans of a generated system and the gold, both in characters, and the run that placed them."""
+    """The located spans of a generated system and the gold, both in characters, and the run that placed them; the
+    units are the gold's tokens located in its texts, or the texts' words for a gold of texts."""
     corpus = gold.corpus
     if corpus is None and gold.columns is not None:
         corpus = Corpus(gold.columns.tokens, tags_to_spans(gold.columns.column(-1)), source=gold.name)
@@ -46,7 +49,13 @@ def generated_pair(gold: Side, source: Any, name: str) -> tuple[Pair, GeneratedR
                          f"({gold.name}) holds neither texts nor tokens")
     run = count_generated(source, corpus, per_document=True)
     located = run.located.spans()
-    return Pair(located, run.gold.spans(), run.gold.discontinuous()), run
+    texts = [str(text) for text in run.gold.tokens]
+    if corpus.unit == "tokens":
+        units = [locate_tokens(list(tokens), text, f"{gold.name}, sentence {s + 1}")
+                 for s, (tokens, text) in enumerate(zip(corpus.tokens, texts))]
+    else:
+        units = words(texts)
+    return Pair(located, run.gold.spans(), run.gold.discontinuous(), units), run
 
 
 def string_matrix(run: GeneratedRun, unit_of: np.ndarray, n_units: int, labels: Sequence[str]) -> np.ndarray:

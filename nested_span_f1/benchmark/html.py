@@ -13,14 +13,15 @@ import html
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..lenient.counts import BREAKDOWN
+from ..lenient.matching import Units, unit_range
 from ..lenient.score import LenientMatch
-from .buckets import ATTRIBUTES
+from .buckets import attributes
 from .colours import CATEGORIES, DARK, run_style, system_colour
 from .plots import log_steps
 from .report import DASH, ERROR_TITLES, comparisons_text, interval_text, pct, split_text
@@ -31,11 +32,13 @@ PAGE_SIZE = 50
 
 @dataclass(frozen=True)
 class Sentences:
-    """What the error browser draws: the gold's tokens (None for span lists) and each system's lenient matching."""
+    """What the error browser draws: the gold's tokens (None for span lists) and each system's lenient matching;
+    ``units``: for a text system against token gold, the gold's tokens as offsets (its spans are in characters)."""
 
     tokens: Sequence[Sequence[str]] | None
     n_sentences: int
     matches: Mapping[str, LenientMatch]
+    units: Mapping[str, Units | None] = field(default_factory=dict)
 
 
 def _e(text: Any) -> str:
@@ -223,7 +226,7 @@ def _per_type(result: Mapping[str, Any], level: str) -> str:
 def _buckets(result: Mapping[str, Any], level: str) -> str:
     systems = result["systems"]
     parts = []
-    for attribute, (title, names) in ATTRIBUTES.items():
+    for attribute, (title, names) in attributes(result["settings"].get("length_unit", "tokens")).items():
         if attribute not in systems[0]["buckets"]:
             continue
         present = [n for n in names if any(n in s["buckets"][attribute] for s in systems)]
@@ -248,27 +251,30 @@ def browser_data(result: Mapping[str, Any], sentences: Sentences) -> dict[str, A
     index = {lab: k for k, lab in enumerate(labels)}
     n = sentences.n_sentences
 
-    def per_sentence(side: Any) -> tuple[list[list[list[int]]], dict[tuple[int, int, int, int], int]]:
+    def per_sentence(side: Any, units: Units | None) -> tuple[list[list[list[int]]],
+                                                                dict[tuple[int, int, int, int], int]]:
         rows: list[list[list[int]]] = [[] for _ in range(n)]
         where = {}
-        for s, b, e, lab in zip(side.sentence.tolist(), side.start.tolist(), side.end.tolist(), side.label.tolist()):
+        start, end = _in_tokens(side, units)
+        for s, b, e, lab in zip(side.sentence.tolist(), start.tolist(), end.tolist(), side.label.tolist()):
             key = (s, b, e, index[side.labels[lab]])
             where[key] = len(rows[s])
             rows[s].append([b, e, key[3]])
         return rows, where
 
     first = sentences.matches[names[0]]
-    gold, gold_at = per_sentence(first.references)
+    gold, gold_at = per_sentence(first.references, sentences.units.get(names[0]))
     systems = []
     for name in names:
         match = sentences.matches[name]
-        pred, _ = per_sentence(match.predictions)
+        pred, _ = per_sentence(match.predictions, sentences.units.get(name))
         cases: list[list[list[int]]] = [[] for _ in range(n)]
         ref, hyp = match.references, match.predictions
+        ref_start, ref_end = _in_tokens(ref, sentences.units.get(name))
         for g, p, category in zip(*(part.tolist() for part in match.cases())):
             if g >= 0:
                 s = int(ref.sentence[g])
-                g = gold_at[s, int(ref.start[g]), int(ref.end[g]), index[ref.labels[ref.label[g]]]]
+                g = gold_at[s, int(ref_start[g]), int(ref_end[g]), index[ref.labels[ref.label[g]]]]
             else:
                 s = int(hyp.sentence[p])
             if p >= 0:
@@ -284,6 +290,17 @@ def browser_data(result: Mapping[str, Any], sentences: Sentences) -> dict[str, A
     return {"labels": labels, "categories": list(BREAKDOWN), "colours": [CATEGORIES[c] for c in BREAKDOWN],
             "titles": [ERROR_TITLES[c] for c in BREAKDOWN], "dark": [BREAKDOWN.index(c) for c in DARK], "tokens": tokens, "gold": gold, "systems": systems,
             "pageSize": PAGE_SIZE}
+
+
+def _in_tokens(side: Any, units: Units | None) -> tuple[np.ndarray, np.ndarray]:
+    """The start and end of each span in the gold's tokens: as they are, or for character spans (``units``: the
+    gold's tokens as offsets) the tokens each touches, at least one, as drawn under the tokens."""
+    if units is None:
+        return side.start, side.end
+    first, stop = unit_range(side.sentence, side.start, side.end, units)
+    count = np.array([len(unit) for unit in units], dtype=np.int64)[side.sentence]
+    first = np.minimum(first, np.maximum(count - 1, 0))
+    return first, np.maximum(stop, first + 1)
 
 
 def _position(side: Any, row: int) -> int:

@@ -19,7 +19,7 @@ from typing import Any, Union
 
 import numpy as np
 
-from ..align.score import pair_texts
+from ..align.score import pair_texts, words
 from ..core.entities import check_entities
 from ..core.spans import SpanArrays, spans_from_lists
 from ..flat.kinds import first_kind
@@ -61,20 +61,30 @@ class Side:
         return self.corpus.doc_ids if self.corpus is not None else None
 
     @property
+    def unit(self) -> str:
+        """What its offsets count: ``tokens``, or ``characters`` for texts."""
+        return self.corpus.unit if self.corpus is not None else "tokens"
+
+    @property
     def lengths(self) -> np.ndarray | None:
-        """Tokens of every sentence, or None for span lists, which carry no tokens."""
+        """Tokens of every sentence, or None for span lists and texts, which carry no tokens."""
         if self.corpus is not None:
-            return np.array(self.corpus.lengths, dtype=np.int64)
+            return np.array(self.corpus.lengths, dtype=np.int64) if self.unit == "tokens" else None
         return None if self.tags is None else np.array([len(t) for t in self.tags], dtype=np.int64)
 
 
 @dataclass(frozen=True)
 class Pair:
-    """A system's predictions and the gold, as span arrays aligned sentence by sentence."""
+    """A system's predictions and the gold, as span arrays aligned sentence by sentence.
+
+    ``units``: when the spans are characters, the offsets of each text's tokens (a token side's, else the
+    texts' words), which the lenient tie-break counts, and which the lengths count when the gold is tokens.
+    """
 
     predictions: SpanArrays
     references: SpanArrays
     left_out: int
+    units: list[list[tuple[int, int]]] | None = None
 
 
 def _file(path: str | os.PathLike[str], format: str | None) -> Side:
@@ -150,10 +160,11 @@ def pair(gold: Side, predicted: Side, *, scheme: str | None = None, mode: str | 
     if scheme is not None or mode is not None:
         raise ValueError("scheme and mode apply to tag columns, but the gold holds entity spans")
     if gold.corpus is not None and predicted.corpus is not None and gold.corpus.unit != predicted.corpus.unit:
-        # texts against tokens: both sides in characters, the character side's spans kept as they are
+        # texts against tokens: both sides in characters, the character side's spans kept as they are; a
+        # token gold's tokens kept as offsets (lengths in the gold's unit)
         both = pair_texts(predicted.corpus, gold.corpus)
         sides = [check_entities(getattr(both, side), both.lengths, side) for side in ("predictions", "references")]
-        return Pair(sides[0].spans, sides[1].spans, len(sides[0].fragmented) + len(sides[1].fragmented))
+        return Pair(sides[0].spans, sides[1].spans, len(sides[0].fragmented) + len(sides[1].fragmented), both.units)
     if gold.corpus is not None and predicted.corpus is not None:
         aligned = align(gold.corpus, predicted.corpus)
         if aligned is not predicted.corpus:
@@ -161,7 +172,9 @@ def pair(gold: Side, predicted: Side, *, scheme: str | None = None, mode: str | 
     if predicted.n_sentences != gold.n_sentences:
         raise ValueError(f"{gold.name} has {gold.n_sentences} sentences but {predicted.name} has "
                          f"{predicted.n_sentences}; they must align sentence by sentence")
-    return Pair(predicted.spans, gold.spans, gold.left_out + predicted.left_out)  # type: ignore[arg-type]
+    texts = gold.corpus.texts if gold.corpus is not None else None
+    return Pair(predicted.spans, gold.spans, gold.left_out + predicted.left_out,  # type: ignore[arg-type]
+                None if texts is None else words(texts))
 
 
 def units(gold: Side, by: str = "auto") -> tuple[np.ndarray, str]:

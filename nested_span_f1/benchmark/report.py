@@ -93,7 +93,8 @@ def markdown(result: Mapping[str, Any]) -> str:
 def split_text(settings: Mapping[str, Any]) -> str:
     """One sentence naming the gold's standard split, the counts compared and their source, or saying it is none."""
     split, counts = settings.get("split"), settings.get("gold_counts") or {}
-    given = ", ".join(f"{counts[k]:,} {k}" for k in ("sentences", "tokens", "entities") if counts.get(k) is not None)
+    given = ", ".join(f"{counts[k]:,} {k}" for k in ("sentences", "tokens", "characters", "entities")
+                      if counts.get(k) is not None)
     if split is None:
         return f"Gold: no known standard split ({given})."
     compared = split["matched_on"]

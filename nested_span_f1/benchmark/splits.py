@@ -107,7 +107,8 @@ def dataset_named(name: str | None) -> str | None:
 
 
 def gold_counts(gold: Side, references: SpanArrays) -> dict[str, int | None]:
-    """The gold's sentences, tokens and entities (tokens None when the gold is span lists without tokens).
+    """The gold's sentences, tokens and entities (tokens None when the gold is span lists without tokens; a gold
+    of texts has characters instead).
 
     ``references`` are the gold's spans as scored (decoded from tags, for a tag gold);
     a nested corpus counts every entity it holds, discontinuous ones included, as the
@@ -115,6 +116,9 @@ def gold_counts(gold: Side, references: SpanArrays) -> dict[str, int | None]:
     """
     lengths = gold.lengths
     entities = len(references) if gold.corpus is None else sum(len(sentence) for sentence in gold.corpus.entities)
+    if gold.unit == "characters":
+        return {"sentences": gold.n_sentences, "tokens": None, "characters": sum(gold.corpus.lengths),  # type: ignore[union-attr]
+                "entities": entities}
     return {"sentences": gold.n_sentences, "tokens": None if lengths is None else int(lengths.sum()),
             "entities": entities}
 

@@ -84,27 +84,37 @@ def candidate_pairs(predictions: SpanArrays, references: SpanArrays, min_iou: fl
     return Pairs(gold, pred, kind, overlap)
 
 
-def shared_units(sentence: np.ndarray, start: np.ndarray, end: np.ndarray, units: Units) -> np.ndarray:
-    """How many of its sentence's units each interval ``[start, end)`` of sentence ``sentence`` shares an offset
-    with (0 for an interval of whitespace between words).
+def unit_range(sentence: np.ndarray, start: np.ndarray, end: np.ndarray, units: Units) -> tuple[np.ndarray,
+                                                                                                 np.ndarray]:
+    """The units each interval ``[start, end)`` of sentence ``sentence`` shares an offset with, as ``(first,
+    stop)`` indices among its sentence's units (``first == stop`` for an interval of whitespace between words).
 
     Every sentence's offsets are shifted past the sentence before, so that one sorted array of unit starts and
-    one of unit ends answer every interval: the units starting before ``end`` less those ending at or before
+    one of unit ends answer every interval: the units starting before ``end``, less those ending at or before
     ``start``.
 
     >>> words = [[(0, 5), (6, 15)], [(0, 3)]]
-    >>> shared_units(np.array([0, 0, 0, 1]), np.array([0, 3, 5, 0]), np.array([15, 8, 6, 2]), words).tolist()
-    [2, 2, 0, 1]
+    >>> first, stop = unit_range(np.array([0, 0, 0, 1]), np.array([0, 3, 5, 0]), np.array([15, 8, 6, 2]), words)
+    >>> first.tolist(), stop.tolist()
+    ([0, 0, 1, 0], [2, 2, 1, 1])
     """
     if len(units) <= int(sentence.max(initial=-1)):
         raise ValueError(f"units are given for {len(units)} sentences, but spans reach sentence {int(sentence.max())}")
     width = np.array([unit[-1][1] if unit else 0 for unit in units], dtype=np.int64)
     np.maximum.at(width, sentence, end)
     shift = np.cumsum(width + 1) - (width + 1)
+    before = np.cumsum([len(unit) for unit in units]) - np.array([len(unit) for unit in units], dtype=np.int64)
     firsts = np.array([shift[s] + a for s, unit in enumerate(units) for a, _ in unit], dtype=np.int64)
     lasts = np.array([shift[s] + b for s, unit in enumerate(units) for _, b in unit], dtype=np.int64)
-    return (np.searchsorted(firsts, shift[sentence] + end, "left")
-            - np.searchsorted(lasts, shift[sentence] + start, "right")).astype(np.int64)
+    first = np.searchsorted(lasts, shift[sentence] + start, "right") - before[sentence]
+    stop = np.searchsorted(firsts, shift[sentence] + end, "left") - before[sentence]
+    return first.astype(np.int64), stop.astype(np.int64)
+
+
+def shared_units(sentence: np.ndarray, start: np.ndarray, end: np.ndarray, units: Units) -> np.ndarray:
+    """How many of its sentence's units each interval shares an offset with (:func:`unit_range`)."""
+    first, stop = unit_range(sentence, start, end, units)
+    return stop - first
 
 
 def _levels(one: Any, part: Any) -> dict[str, list[list[Any]]]:

@@ -18,6 +18,8 @@ from ..core.spans import SpanArrays
 
 LENGTH_BINS = (1, 2, 3, 4, 5, 8)
 """Default lower edges of the span-length buckets: 1, 2, 3, 4, 5-7, 8+ tokens."""
+CHARACTER_LENGTH_BINS = (1, 5, 10, 20, 40)
+"""Lower edges of the span-length buckets of text spans: 1-4, 5-9, 10-19, 20-39, 40+ characters."""
 
 
 @dataclass(frozen=True)
