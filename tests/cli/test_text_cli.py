@@ -3,6 +3,8 @@ output and brat beside token files."""
 from __future__ import annotations
 
 import json
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -109,6 +111,30 @@ def test_score_lenient_nested_take_pipeline_output_against_conll_gold(capsys, co
     assert code == 0 and round(100 * json.loads(out)["strict_f1"], 2) == 92.22
     code, out, _ = _run(capsys, "nested", "--gold", gold, "--pred", pred)
     assert code == 0 and "span length (characters)" in out and "3453 documents" in out
+
+
+def test_texts_through_a_pipe_are_pointed_to_their_format_option(capsys, tmp_path):
+    """A pipe is read once, so texts in it are known only once read: lenient names --pred-format, which works."""
+    gold = tmp_path / "gold.conll"
+    gold.write_text("Peter\tB-PER\nvisited\tO\nParis\tB-LOC\n", encoding="utf-8")
+    record = json.dumps({"id": "0", "text": "Peter visited Paris", "entities": [{"start": 0, "end": 5, "label": "PER"}]})
+    pipe = tmp_path / "pipe"
+
+    def through_pipe(*options):
+        os.mkfifo(pipe)
+        writer = threading.Thread(target=lambda: pipe.write_text(record + "\n", encoding="utf-8"))
+        writer.start()
+        try:
+            return _run(capsys, "lenient", "--gold", gold, "--pred", pipe, *options)
+        finally:
+            writer.join()
+            pipe.unlink()
+
+    code, out, err = through_pipe()
+    assert code == 2 and "holds texts (text: character offsets)" in err and "give --pred-format text" in err
+    assert "score_text" not in err
+    code, out, _ = through_pipe("--pred-format", "text", "--json")
+    assert code == 0 and json.loads(out)["strict_correct"] == 1 and json.loads(out)["strict_missed"] == 1
 
 
 def test_benchmark_takes_text_predictions_beside_tag_columns(capsys, conll_as_pipeline, shared_data):

@@ -86,8 +86,9 @@ def score_files(args: argparse.Namespace) -> dict:
                 check_same_tokens(gold, pred)
                 return score_lenient(predicted, tags, scheme=args.scheme, mode=args.mode, suffix=args.suffix,
                                      **options)
-            references = _as_corpus(gold, args)
-            predictions = align(references, _as_corpus(pred, args))
+            references, predictions = _as_corpus(gold, args), _as_corpus(pred, args)
+            texts.check_units(references, predictions)
+            predictions = align(references, predictions)
             result = score_lenient(predictions.spans(), references.spans(), **options)
     except (ValueError, TypeError) as error:
         raise for_people(error, gold, pred) from None

@@ -75,6 +75,18 @@ def formats(args: argparse.Namespace) -> list[tuple[str, str | None]]:
     return [(args.gold, getattr(args, "gold_format", None)), (args.pred, getattr(args, "pred_format", None))]
 
 
+def check_units(references: Corpus, predictions: Corpus) -> None:
+    """Refuse texts found only on reading, beside tokens (a pipe is read once, so its format was not known
+    beforehand): name the option that scores them as texts."""
+    if references.unit == predictions.unit:
+        return
+    option, corpus = ("--gold-format", references) if references.unit == "characters" else ("--pred-format",
+                                                                                            predictions)
+    raise ValueError(f"{corpus.source} holds texts ({corpus.format}: character offsets), which was known only once "
+                     f"it was read, beside a side of tokens; give {option} {corpus.format} to score it as texts "
+                     "(the character spans are then placed against the tokens, every boundary inside a token counted)")
+
+
 def read_any(path: str, format: str | None, args: argparse.Namespace) -> Corpus:
     """A side as a corpus: texts, span formats, or tag columns decoded to spans (seqeval's default mode)."""
     if format in PATH_FORMATS or (format is None and path_format(path)):
