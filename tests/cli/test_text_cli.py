@@ -113,6 +113,21 @@ def test_score_lenient_nested_take_pipeline_output_against_conll_gold(capsys, co
     assert code == 0 and "span length (characters)" in out and "3453 documents" in out
 
 
+def test_score_help_says_it_takes_texts(capsys):
+    """score takes texts as the other commands do: its help says so, and no longer that both files must be
+    token-aligned column files."""
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    top = capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "token-aligned column files" not in top and "texts (character spans)" in " ".join(top.split())
+    assert "The files must hold the same tokens" not in text and "Either side may instead hold texts" in text
+    assert "--gold GOLD gold: a column file (token ... tag, blank line between sentences) or texts" in text
+    assert "--pred PRED predictions: a column file token-aligned with --gold, or texts" in text
+
+
 def test_texts_through_a_pipe_are_pointed_to_their_format_option(capsys, tmp_path):
     """A pipe is read once, so texts in it are known only once read: lenient names --pred-format, which works."""
     gold = tmp_path / "gold.conll"

@@ -3,6 +3,7 @@ from the data, as for tags and spans)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -83,3 +84,18 @@ def test_conll2003_through_evaluate_as_texts(metrics, shared_data):
                       for t, ents in zip(corpus.texts, corpus.entities)])
     result = metrics["span_f1"].compute(predictions=sides[0], references=sides[1])
     assert round(100 * result["overall_f1"], 2) == 92.22
+
+
+def test_the_cards_say_what_texts_return(metrics):
+    """The nested card names the character length buckets texts get; the span_f1 card says texts have no
+    overall_accuracy (there is no tag per token to compare)."""
+    nested = metrics["nested_span_f1"].compute(predictions=PRED, references=GOLD, zero_division=0)
+    card = (Path(nested_span_f1.metric_path("nested_span_f1")) / "README.md").read_text(encoding="utf-8")
+    by_length = card.split("`by_length` (", 1)[1].split(")", 1)[0]
+    assert set(nested["by_length"]) <= {"1-4", "5-9", "10-19", "20-39", "40+"}
+    assert all(f'`"{bucket}"`' in by_length for bucket in ("1-4", "5-9", "10-19", "20-39", "40+"))
+    assert "characters" in by_length
+    flat = metrics["span_f1"].compute(predictions=PRED, references=GOLD, zero_division=0)
+    card = (Path(nested_span_f1.metric_path("span_f1")) / "README.md").read_text(encoding="utf-8")
+    accuracy = card.split("`overall_accuracy` (", 1)[1].split(")", 1)[0]
+    assert "overall_accuracy" not in flat and "not given for\n  texts" in accuracy

@@ -1,4 +1,5 @@
-"""``nested-span-f1 score``: score a predicted column file against a gold one."""
+"""``nested-span-f1 score``: score a predicted column file against a gold one, or texts (character spans) against
+texts or tokens."""
 from __future__ import annotations
 
 import argparse
@@ -32,6 +33,8 @@ EXAMPLE = """examples:
   nested-span-f1 score --gold test.gold.conll --pred test.pred.conll
   nested-span-f1 score --gold test.gold.conll --pred test.pred.conll --scheme IOB2 --mode strict --json
   nested-span-f1 score --gold gold.tsv --pred pred.tsv --column 2 --delimiter '\\t' --plot types.png
+  nested-span-f1 score --gold test.gold.conll --pred pipeline_output.jsonl
+  nested-span-f1 score --gold brat_gold/ --pred spans.jsonl --trim
 
 Columns count from 1 (column 1 is the token) or from the end (-1, the default, is the last).
 The `number` column is gold support; --plot needs pip install "nested-span-f1[plots]"."""
@@ -39,14 +42,18 @@ The `number` column is gold support; --plot needs pip install "nested-span-f1[pl
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "score", help="span F1 of two token-aligned column files (gold, predictions)",
+        "score", help="flat span F1 of two column files, or of texts (character spans) against texts or tokens",
         description="Exact-match span F1 (seqeval's numbers, default or strict mode) of a predicted column file "
                     "against a gold one: one token a line with its tag in a column, a blank line between "
-                    "sentences. The files must hold the same tokens; the first difference is named by file and line.",
+                    "sentences. Two column files must hold the same tokens; the first difference is named by file "
+                    "and line. Either side may instead hold texts (text spans, pipeline output, a brat folder or "
+                    ".ann file, a spaCy DocBin): documents are paired by id, their texts must be equal, and a side "
+                    "of tokens is located in the other side's texts; every span that cannot be aligned is counted.",
         epilog=EXAMPLE, formatter_class=HelpFormatter,
     )
-    p.add_argument("--gold", required=True, help="gold column file: token ... tag, blank line between sentences")
-    p.add_argument("--pred", required=True, help="predicted column file, token-aligned with --gold")
+    p.add_argument("--gold", required=True, help="gold: a column file (token ... tag, blank line between "
+                                                 "sentences) or texts")
+    p.add_argument("--pred", required=True, help="predictions: a column file token-aligned with --gold, or texts")
     add_tag_options(p)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--plot", metavar="FILE", help="also draw per-type P/R/F1 to FILE (.png, .svg, .pdf)")
