@@ -21,6 +21,7 @@ from ...formats import FORMATS, PATH_FORMATS, Corpus, get_format, write_corpus
 from ...formats.columns import ColumnFile
 from ...formats.tagged import write_columns
 from .inputs import COLUMNS, HelpFormatter, check_outputs, read_side, tag_column
+from .texts import check_reader_options
 
 SENTENCE_IDS = ("oneie", "text", "pipeline", "brat")
 """The targets that keep each sentence's (document's) id."""
@@ -81,7 +82,10 @@ def read_input(args: argparse.Namespace) -> Corpus:
     from ...formats.registry import path_format
 
     if args.source in PATH_FORMATS or (args.source is None and path_format(args.input)):
-        return read_corpus(args.input, args.source, types=args.types, spans_key=args.spans_key)
+        corpus = read_corpus(args.input, args.source, types=args.types, spans_key=args.spans_key)
+        check_reader_options(args, [corpus], "the input is not one")
+        return corpus
+    check_reader_options(args, [], "the input is not one")
     side = read_side(args.input, args.source)
     if not isinstance(side, ColumnFile):
         return side

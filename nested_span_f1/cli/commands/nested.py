@@ -194,6 +194,7 @@ def _breakdowns(located: Mapping[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     check_outputs([(f"--gold {args.gold}", args.gold), (f"--pred {args.pred}", args.pred)])
     if is_table(args):
+        texts.refuse_text_options(args, "Parquet tables")
         counted = count_table(args, "nested_span_f1", tokens=True)
         size = counted_test_set(counted, length_unit(args) if args.lengths_column else "tokens")
         return write(args, summarize_nested(counted.counts, zero_division=0), size,
@@ -202,6 +203,7 @@ def run(args: argparse.Namespace) -> int:
         return generated.run_generated(args, "nested", _breakdowns)
     if texts.holds_texts(args):
         return run_texts(args)
+    texts.refuse_text_options(args, "files of token spans")
     if COLUMNS in (args.gold_format, args.pred_format):
         raise ValueError("tag columns (conll) against tag columns are scored by `nested-span-f1 score` or "
                          "`nested-span-f1 lenient`; here they are taken against texts only")

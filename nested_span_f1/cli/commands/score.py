@@ -108,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
         check_plot_file(args.plot)
     parquet = is_table(args)
     if parquet:
+        texts.refuse_text_options(args, "Parquet tables")
         counted = count_table(args, "span_f1", scheme=args.scheme, mode=args.mode, suffix=args.suffix)
         result = summarize(counted.counts, zero_division=0)
         head = header(args, counted.rows).rstrip("\n")
@@ -116,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
         result, pair, sides = texts.score_files(args, "exact")
         head = "\n".join([*texts.describe_inputs(args, sides, pair), *texts.alignment_lines(result["alignment"])])
     else:
+        texts.refuse_text_options(args, "column files")
         counts, sentences = count_files(args)
         result = summarize(counts, zero_division=0)
         head = f"{args.pred} against {args.gold}: {sentences} sentences"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...align.score import SIDES, TextPair, pair_texts, score_pair
@@ -75,6 +75,50 @@ def formats(args: argparse.Namespace) -> list[tuple[str, str | None]]:
     return [(args.gold, getattr(args, "gold_format", None)), (args.pred, getattr(args, "pred_format", None))]
 
 
+READER_OPTIONS = {"types": ("brat", "keeps the T lines of these types in brat files"),
+                  "spans_key": ("spacy", "reads doc.spans[KEY] of spaCy DocBins")}
+"""Options of one reader: the format they apply to and what they do."""
+
+
+def _option(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def refuse_text_options(args: argparse.Namespace, held: str) -> None:
+    """Refuse the options for texts (``--trim``, ``--snap``, ``--types``, ``--spans-key``) when the files hold
+    ``held`` instead (column files, Parquet tables): an option that would do nothing is never ignored silently."""
+    check_reader_options(args, [], f"--gold and --pred are {held}")
+    given = [_option(name) for name in ("trim", "snap") if getattr(args, name, None)]
+    if given:
+        verb = "apply" if len(given) > 1 else "applies"
+        raise ValueError(f"{' and '.join(given)} {verb} to texts (text spans, pipeline output, brat, spaCy DocBins), "
+                         f"but --gold and --pred are {held}; leave {'them' if len(given) > 1 else 'it'} out")
+
+
+def check_reader_options(args: argparse.Namespace, corpora: Sequence[Corpus],
+                         none: str = "neither --gold nor --pred is one") -> None:
+    """Refuse ``--types`` when no corpus read is brat, ``--spans-key`` when none is a DocBin (``none`` says so)."""
+    for name, (format, what) in READER_OPTIONS.items():
+        if getattr(args, name, None) and all(corpus.format != format for corpus in corpora):
+            raise ValueError(f"{_option(name)} {what}, but {none}; leave it out")
+
+
+def check_text_options(args: argparse.Namespace, sides: Mapping[str, Corpus]) -> None:
+    """Refuse an option for texts that the sides read give nothing to do: ``--types`` without a brat side,
+    ``--spans-key`` without a DocBin, ``--trim`` or ``--snap`` when both sides hold tokens."""
+    check_reader_options(args, list(sides.values()))
+    units = {corpus.unit for corpus in sides.values()}
+    if units == {"tokens"}:
+        for name, what in (("trim", "trims whitespace at the edges of character spans"),
+                           ("snap", "moves character spans onto the other side's tokens")):
+            if getattr(args, name, None):
+                raise ValueError(f"{_option(name)} {what}, but both --gold and --pred hold tokens; it applies when "
+                                 "a side holds texts")
+    if units == {"characters"} and args.snap:
+        raise ValueError("--snap moves character spans onto the other side's tokens, but both --gold and --pred hold "
+                         "texts; it applies when one side holds tokens")
+
+
 def check_units(references: Corpus, predictions: Corpus) -> None:
     """Refuse texts found only on reading, beside tokens (a pipe is read once, so its format was not known
     beforehand): name the option that scores them as texts."""
@@ -106,6 +150,7 @@ def score_files(args: argparse.Namespace, metric: str, **options: Any) -> tuple[
     """The metric's result (with its alignment report) for the two files, the pair, and both corpora as read."""
     (gold, gold_format), (pred, pred_format) = formats(args)
     sides = {"references": read_any(gold, gold_format, args), "predictions": read_any(pred, pred_format, args)}
+    check_text_options(args, sides)
     tag_options = [f"--{key}" for key in ("scheme", "mode", "suffix") if getattr(args, key, None)]
     if tag_options and all(corpus.format != COLUMNS for corpus in sides.values()):
         verb = "apply" if len(tag_options) > 1 else "applies"
