@@ -883,6 +883,12 @@ CATALOGUE: list[Bad] = [
     Bad("options-convert-types-without-brat", "outputs",
         ["convert", "{conll}", "--to", "text", "--output", "{tmp}/out.jsonl", "--types", "PER"], None,
         cli=("--types keeps the T lines of these types in brat files, but the input is not one",)),
+    Bad("options-benchmark-trim-without-texts", "outputs",
+        ["benchmark", "--gold", "{conll}", "--pred", "a={conll}", "--trim", "--bootstrap", "50"], None,
+        cli=("trim (--trim) takes whitespace off the edges of character spans, but neither the gold nor a system",)),
+    Bad("options-benchmark-types-without-brat", "outputs",
+        ["benchmark", "--gold", "{gold}", "--pred", "a={pred}", "--types", "PER", "--bootstrap", "50"], None,
+        cli=("types=['PER'] (--types) keeps a brat corpus's T lines of these types, but neither the gold nor",)),
     Bad("outputs-table-latex-over-a-result", "outputs", ["table", "{gold}", "--latex", "{gold}"], None,
         cli=("--latex {gold} would overwrite {gold}, an input",)),
     # issue 28: text spans

@@ -28,6 +28,7 @@ from typing import Any, Union
 import numpy as np
 
 from .. import __version__
+from ..align.project import check_snap
 from ..core.matching import ExactMatch, match_exact
 from ..core.spans import SpanArrays
 from ..generated.score import GeneratedRun
@@ -37,7 +38,7 @@ from ..nested.score import count_match, summarize_nested
 from .buckets import WIDTH, bucket_matrix, layout
 from .generated import generated_pair, is_generated, string_scores
 from .html import Sentences
-from .inputs import Pair, Side, Source, checkpoints, pair, read_side, units
+from .inputs import Pair, Side, Source, checkpoints, is_brat_folder, pair, read_side, units
 from .pairs import choose, pairs, rounds_needed
 from .splits import gold_counts, identify
 from .stats import (
@@ -139,12 +140,13 @@ class BenchmarkResult:
 def _systems(predictions: Predictions, kind: str, part: str = "test") -> list[tuple[str, str | None, int | None,
                                                                                    Source]]:
     """``(name, run, step, source)`` per system; a directory stands for its checkpoints (of the gold's ``kind``,
-    the predictions of ``part``), ordered by step, its name the run's."""
+    the predictions of ``part``), ordered by step, its name the run's, unless it holds ``.ann`` files: a brat
+    corpus is one system."""
     if isinstance(predictions, (str, os.PathLike)):
         predictions = {str(predictions): predictions}
     out: list[tuple[str, str | None, int | None, Source]] = []
     for name, source in predictions.items():
-        if isinstance(source, (str, os.PathLike)) and Path(source).is_dir():
+        if isinstance(source, (str, os.PathLike)) and Path(source).is_dir() and not is_brat_folder(source):
             prefix = "" if str(name) == str(source) else f"{name}/"
             out += [(prefix + ckpt, str(name), step, path) for ckpt, step, path in checkpoints(source, kind, part)]
         else:
@@ -361,12 +363,29 @@ DESCRIBED = {"baseline": "each system against the baseline", "consecutive": "eac
              "best": "the selected system against each other one", "all": "every pair of systems"}
 
 
+def _check_text_options(found: Sequence[Pair], formats: set[str | None], reading: Mapping[str, Any],
+                        aligning: Mapping[str, Any]) -> None:
+    """Refuse an option for texts that no side gives anything to do (it would be ignored silently)."""
+    for option, format, what in (("types", "brat", "keeps a brat corpus's T lines of these types"),
+                                 ("spans_key", "spacy", "reads a spaCy DocBin's doc.spans[spans_key]")):
+        if reading[option] and format not in formats:
+            raise ValueError(f"{option}={reading[option]!r} (--{option.replace('_', '-')}) {what}, but neither the "
+                             "gold nor a system is one; leave it out")
+    texts = [f.alignment for f in found if f.alignment is not None]
+    if aligning["trim"] and not texts:
+        raise ValueError("trim (--trim) takes whitespace off the edges of character spans, but neither the gold nor "
+                         "a system holds texts; leave it out")
+    if aligning["snap"] and not any(a["projected"] == "predictions" for a in texts):
+        raise ValueError(f"snap={aligning['snap']!r} (--snap) moves a text system's spans onto the gold's tokens, but "
+                         "no system holds texts against a gold of tokens; leave it out")
+
+
 def _directories(predictions: Predictions) -> Predictions:
     """The checkpoint directories among ``predictions`` (their folders may hold development predictions too)."""
     if isinstance(predictions, (str, os.PathLike)):
         return predictions
     found = {name: source for name, source in predictions.items()
-             if isinstance(source, (str, os.PathLike)) and Path(source).is_dir()}
+             if isinstance(source, (str, os.PathLike)) and Path(source).is_dir() and not is_brat_folder(source)}
     if not found:
         raise ValueError("dev_references needs development predictions: give dev_predictions ({name: file or "
                          "checkpoint directory}), or checkpoint directories whose folders hold them")
@@ -375,10 +394,11 @@ def _directories(predictions: Predictions) -> Predictions:
 
 def _development(references: Source, predictions: Predictions, names: Sequence[str], *, format: str | None,
                  scheme: str | None, mode: str | None, units_by: str, n_resamples: int, seed: int,
-                 confidence: float, progress: bool) -> tuple[str, dict[str, dict[str, Any]]]:
+                 confidence: float, progress: bool, reading: Mapping[str, Any],
+                 aligning: Mapping[str, Any]) -> tuple[str, dict[str, dict[str, Any]]]:
     """The development gold's name and, by system name, precision, recall and F1 on it with their intervals and
     the predictions' source; the systems are matched to the test set's by name (a run's checkpoints by step)."""
-    gold = read_side(references, format, "dev_references")
+    gold = read_side(references, format, "dev_references", **reading)
     entries = _systems(predictions, gold.holds, part="dev")
     unknown = [name for name, _, _, _ in entries if name not in names]
     if unknown:
@@ -386,7 +406,8 @@ def _development(references: Source, predictions: Predictions, names: Sequence[s
                          f"named ({', '.join(names)}); name each as its test predictions are named")
     unit_of, _ = units(gold, units_by)
     n_units = int(unit_of.max(initial=-1)) + 1
-    found = [pair(gold, read_side(source, format, name), scheme=scheme, mode=mode) for name, _, _, source in entries]
+    found = [pair(gold, read_side(source, format, name, **reading), scheme=scheme, mode=mode, **aligning)
+             for name, _, _, source in entries]
     labels = sorted(set().union(*(f.predictions.labels + f.references.labels for f in found)))
     matrices = np.stack([unit_matrix(f, unit_of, n_units, labels)[0] for f in found], axis=1)
     sums = bootstrap_sums(matrices.reshape(n_units, -1), n_resamples, seed, progress=progress)
@@ -436,6 +457,10 @@ def benchmark(
     mode: str | None = None,
     dataset: str | None = None,
     progress: bool = True,
+    trim: bool = False,
+    snap: str | None = None,
+    types: Sequence[str] | None = None,
+    spans_key: str | None = None,
 ) -> BenchmarkResult:
     """Score prediction sets against one gold with bootstrap intervals and paired significance tests.
 
@@ -478,13 +503,24 @@ def benchmark(
             whose splits the gold matches none of raises ``UnknownSplitWarning``.
         progress: show progress bars while resampling (on a terminal or in a notebook
             only: :mod:`nested_span_f1.core.progress`).
+        trim, snap: for texts (text spans, pipeline output, brat, DocBins; paired
+            with the gold by :func:`nested_span_f1.align.pair_texts`): ``trim`` takes
+            whitespace off both sides' span edges, ``snap`` (``"expand"`` or
+            ``"contract"``) moves a text system's spans that cut a token gold's tokens
+            onto them; each system's ``alignment`` counts what they changed and the
+            spans that could not be aligned.
+        types, spans_key: a brat corpus's ``T`` line types to keep; a DocBin's span
+            group to read instead of ``doc.ents``.
 
     Raises:
         ValueError: unreadable or misaligned inputs, an empty gold, repeated names,
             options out of range (each named with its value), too few resamples for
-            the comparisons asked for.
+            the comparisons asked for, an option for texts that no side gives anything to do.
         TypeError: an option or a source of the wrong type (named with its value).
     """
+    snap = check_snap(snap)
+    reading: dict[str, Any] = {"types": types, "spans_key": spans_key}
+    aligning: dict[str, Any] = {"trim": bool(trim), "snap": snap}
     if n_resamples is not None:
         n_resamples = check_rounds(n_resamples, "n_resamples")
     if n_permutations is not None:
@@ -498,7 +534,7 @@ def benchmark(
                             f"got {value!r}")
     if dev_predictions is not None and dev_references is None:
         raise ValueError("dev_predictions are scored against dev_references: give the development gold too")
-    gold = read_side(references, format, "references")
+    gold = read_side(references, format, "references", **reading)
     if gold.n_sentences == 0:
         given = "" if gold.name == "references" else f" ({gold.name})"
         raise ValueError(f"references{given}: no sentences, so nothing to benchmark")
@@ -509,13 +545,16 @@ def benchmark(
     runs = [run for _, run, _, _ in entries]
     kind = choose(comparisons, baseline, runs)
     generated: dict[int, GeneratedRun] = {}  # generated systems: their strings placed on the gold's texts
-    found = []
+    found, formats = [], {gold.corpus.format if gold.corpus is not None else None}
     for s, (name, _, _, source) in enumerate(entries):
         if is_generated(source):
             located, generated[s] = generated_pair(gold, source, name)
             found.append(located)
         else:
-            found.append(pair(gold, read_side(source, format, name), scheme=scheme, mode=mode))
+            side = read_side(source, format, name, **reading)
+            formats.add(side.corpus.format if side.corpus is not None else None)
+            found.append(pair(gold, side, scheme=scheme, mode=mode, **aligning))
+    _check_text_options(found, formats, reading, aligning)
     labels = sorted(set().union(*(f.predictions.labels + f.references.labels for f in found),
                                 *(run.counts.strings.labels for run in generated.values())))
     built = [unit_matrix(f, unit_of, n_units, labels) for f in found]
@@ -533,7 +572,7 @@ def benchmark(
         dev_gold, dev = _development(dev_references, dev_predictions if dev_predictions is not None else
                                      _directories(predictions), names, format=format, scheme=scheme, mode=mode,
                                      units_by=units_by, n_resamples=n_resamples, seed=seed, confidence=confidence,
-                                     progress=progress)
+                                     progress=progress, reading=reading, aligning=aligning)
     selection = _selection(names, _micro_f1(totals), dev, dev_gold)
     chosen_pairs = pairs(kind, names, runs, baseline, names.index(selection["system"]))
     flat = matrices.reshape(n_units, -1)
@@ -549,8 +588,9 @@ def benchmark(
     for system, figures in zip(systems, _bucketed([match for _, match in built], found, gold, unit_of, n_units,
                                                   n_resamples, seed, confidence, progress)):
         system["buckets"] = figures
-    for system in systems:
+    for system, found_pair in zip(systems, found):
         system["dev"] = None if dev is None else dev.get(system["name"])
+        system["alignment"] = found_pair.alignment
     for s, run in generated.items():
         systems[s].update(string_scores(run, unit_of, n_units, labels, n_resamples, seed,
                                         lambda totals, drawn: _scored(totals, drawn, confidence)))

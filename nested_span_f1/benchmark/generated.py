@@ -23,6 +23,7 @@ from ..align.score import words
 from ..flat.pipeline import tags_to_spans
 from ..formats import Corpus
 from ..formats.columns import read_text
+from ..formats.registry import path_format
 from ..generated.read import Generated, looks_generated
 from ..generated.score import GeneratedRun, count_generated, report
 from .inputs import Pair, Side
@@ -33,7 +34,7 @@ def is_generated(source: Any) -> bool:
     """Whether a prediction source is a generated system (a file of one, or one read)."""
     if isinstance(source, Generated):
         return True
-    if isinstance(source, (str, os.PathLike)) and os.path.isfile(source):
+    if isinstance(source, (str, os.PathLike)) and os.path.isfile(source) and not path_format(os.fspath(source)):
         return looks_generated(read_text(source)[:1 << 16].rsplit("\n", 1)[0])
     return False
 

@@ -1,10 +1,14 @@
 """What a benchmark reads: gold and prediction sides as span arrays, the resampling units, checkpoint folders.
 
-A side is a file (any nested format the readers know, or CoNLL tag columns), a
-:class:`~nested_span_f1.formats.Corpus`, or in memory per sentence: tag lists
-(flat, decoded as ``span_f1`` decodes them) or span lists (``(start, end,
-label)`` tuples or dicts). Discontinuous entities of nested files are left out
-(their number is reported): the bootstrap scores contiguous spans.
+A side is a file (any nested format the readers know, texts: text spans,
+pipeline output, a brat ``.ann`` file or folder, a spaCy DocBin, or CoNLL tag
+columns), a :class:`~nested_span_f1.formats.Corpus`, or in memory per sentence:
+tag lists (flat, decoded as ``span_f1`` decodes them) or span lists (``(start,
+end, label)`` tuples or dicts). Discontinuous entities of nested files are left
+out (their number is reported): the bootstrap scores contiguous spans.
+
+A directory holding ``.ann`` files is a brat corpus; any other directory stands
+for its checkpoints (:func:`checkpoints`).
 """
 from __future__ import annotations
 
@@ -19,13 +23,14 @@ from typing import Any, Union
 
 import numpy as np
 
-from ..align.score import pair_texts, words
+from ..align.score import pair_texts
 from ..core.entities import check_entities
 from ..core.spans import SpanArrays, spans_from_lists
 from ..flat.kinds import first_kind
 from ..flat.pipeline import decode_pair, tags_to_spans
-from ..formats import Corpus, UnknownFormat, align, detect_format, get_format
+from ..formats import PATH_FORMATS, Corpus, UnknownFormat, align, detect_format, get_format, read_corpus
 from ..formats.columns import ColumnFile, check_same_tokens, read_columns, read_text
+from ..formats.registry import path_format
 
 Source = Union[str, "os.PathLike[str]", Corpus, Sequence[Any]]
 COLUMNS = "conll"
@@ -79,16 +84,40 @@ class Pair:
 
     ``units``: when the spans are characters, the offsets of each text's tokens (a token side's, else the
     texts' words), which the lenient tie-break counts, and which the lengths count when the gold is tokens.
+    ``alignment``: for texts, what trimming and projecting did (:func:`alignment`).
     """
 
     predictions: SpanArrays
     references: SpanArrays
     left_out: int
     units: list[list[tuple[int, int]]] | None = None
+    alignment: dict[str, Any] | None = None
 
 
-def _file(path: str | os.PathLike[str], format: str | None) -> Side:
+def is_brat_folder(path: str | os.PathLike[str]) -> bool:
+    """Whether a path is a brat corpus: a directory holding ``.ann`` files (any other directory stands for its
+    checkpoints)."""
+    folder = Path(path)
+    return folder.is_dir() and any(entry.suffix == ".ann" and entry.is_file() for entry in folder.iterdir())
+
+
+def alignment(report: Any) -> dict[str, Any]:
+    """What pairing texts did to a system (an :class:`~nested_span_f1.align.score.Report`): which side was
+    placed on the other's tokens, the spans trimmed and snapped, and the spans of each side in each category
+    that kept them from aligning."""
+    sides = ("predictions", "references")
+    return {"projected": report.projected or None, "trim": report.trim, "snap": report.snap,
+            **{f"trimmed_{side}": report.trimmed[side] for side in sides},
+            **{f"snapped_{side}": report.snapped[side] for side in sides},
+            **{f"{side}_{category}": count for side in sides
+               for category, count in sorted(report.categories[side].items()) if count}}
+
+
+def _file(path: str | os.PathLike[str], format: str | None, types: Sequence[str] | None = None,
+          spans_key: str | None = None) -> Side:
     name = str(path)
+    if format in PATH_FORMATS or (format is None and path_format(name)):
+        return _corpus(read_corpus(path, format, types=types, spans_key=spans_key))
     if format == COLUMNS:
         return _columns(read_columns(path))
     text = read_text(path)  # read once: a pipe cannot be read again
@@ -110,15 +139,17 @@ def _corpus(corpus: Corpus) -> Side:
     return Side(corpus.source, spans=corpus.spans(), corpus=corpus, left_out=corpus.discontinuous())
 
 
-def read_side(source: Source, format: str | None = None, name: str = "corpus") -> Side:
-    """Read one side (see the module docstring); ``format`` is a reader's name, ``"conll"`` or None (detected).
+def read_side(source: Source, format: str | None = None, name: str = "corpus", *, types: Sequence[str] | None = None,
+              spans_key: str | None = None) -> Side:
+    """Read one side (see the module docstring); ``format`` is a reader's name, ``"conll"`` or None (detected);
+    ``types`` keeps a brat corpus's ``T`` lines of those types, ``spans_key`` reads a DocBin's ``doc.spans[key]``.
 
     Raises:
         ValueError: an unreadable file or malformed spans or tags (named by the readers).
         TypeError: a source of another kind.
     """
     if isinstance(source, (str, os.PathLike)):
-        return _file(source, format)
+        return _file(source, format, types, spans_key)
     if isinstance(source, Corpus):
         return _corpus(source)
     if isinstance(source, SpanArrays):
@@ -131,12 +162,17 @@ def read_side(source: Source, format: str | None = None, name: str = "corpus") -
                     f"got {type(source).__name__}")
 
 
-def pair(gold: Side, predicted: Side, *, scheme: str | None = None, mode: str | None = None) -> Pair:
+def pair(gold: Side, predicted: Side, *, scheme: str | None = None, mode: str | None = None, trim: bool = False,
+         snap: str | None = None) -> Pair:
     """Align a prediction side with the gold and give both as span arrays.
 
     Tag sides are decoded together by :func:`nested_span_f1.flat.pipeline.decode_pair`
     (``scheme``, ``mode`` as ``span_f1`` takes them); corpora are aligned by
-    sentence id or order and checked token by token.
+    sentence id or order and checked token by token. When a side holds texts, both
+    are paired by :func:`nested_span_f1.align.pair_texts` (documents by id, texts
+    compared, a side of tokens located in the texts): ``trim`` takes whitespace off
+    the span edges, ``snap`` moves a text system's spans onto a token gold's tokens
+    (never the gold's spans), each counted in the pair's ``alignment``.
 
     Raises:
         ValueError: a flat side against a nested one, or sides that do not align.
@@ -159,12 +195,14 @@ def pair(gold: Side, predicted: Side, *, scheme: str | None = None, mode: str | 
         return Pair(decoded.predictions, decoded.references, 0)
     if scheme is not None or mode is not None:
         raise ValueError("scheme and mode apply to tag columns, but the gold holds entity spans")
-    if gold.corpus is not None and predicted.corpus is not None and gold.corpus.unit != predicted.corpus.unit:
-        # texts against tokens: both sides in characters, the character side's spans kept as they are; a
-        # token gold's tokens kept as offsets (lengths in the gold's unit)
-        both = pair_texts(predicted.corpus, gold.corpus)
+    if gold.corpus is not None and predicted.corpus is not None and "characters" in (gold.unit, predicted.unit):
+        # texts: both sides in characters, a character side's spans kept as they are unless snapped; a token
+        # side's tokens kept as offsets (lengths in a token gold's unit)
+        onto_gold = gold.unit == "tokens" and predicted.unit == "characters"
+        both = pair_texts(predicted.corpus, gold.corpus, trim=trim, snap=snap if onto_gold else None)
         sides = [check_entities(getattr(both, side), both.lengths, side) for side in ("predictions", "references")]
-        return Pair(sides[0].spans, sides[1].spans, len(sides[0].fragmented) + len(sides[1].fragmented), both.units)
+        return Pair(sides[0].spans, sides[1].spans, len(sides[0].fragmented) + len(sides[1].fragmented), both.units,
+                    alignment(both.report))
     if gold.corpus is not None and predicted.corpus is not None:
         aligned = align(gold.corpus, predicted.corpus)
         if aligned is not predicted.corpus:
@@ -172,9 +210,7 @@ def pair(gold: Side, predicted: Side, *, scheme: str | None = None, mode: str | 
     if predicted.n_sentences != gold.n_sentences:
         raise ValueError(f"{gold.name} has {gold.n_sentences} sentences but {predicted.name} has "
                          f"{predicted.n_sentences}; they must align sentence by sentence")
-    texts = gold.corpus.texts if gold.corpus is not None else None
-    return Pair(predicted.spans, gold.spans, gold.left_out + predicted.left_out,  # type: ignore[arg-type]
-                None if texts is None else words(texts))
+    return Pair(predicted.spans, gold.spans, gold.left_out + predicted.left_out)  # type: ignore[arg-type]
 
 
 def units(gold: Side, by: str = "auto") -> tuple[np.ndarray, str]:

@@ -12,7 +12,7 @@ SETTINGS = {"gold", "dataset", "gold_counts", "split", "units", "length_unit", "
             "rounds_needed", "raised_from", "selection", "n_units", "sentences", "n_resamples", "n_permutations", "seed",
             "confidence", "alpha", "scheme", "mode", "version"}
 SYSTEM = {"name", "run", "step", "source", "precision", "recall", "f1", "tp", "predicted", "gold", "per_type",
-          "by_nesting", "buckets", "dev", "errors", "notes"}
+          "alignment", "by_nesting", "buckets", "dev", "errors", "notes"}
 ESTIMATE = {"value", "low", "high"}
 PER_TYPE = {"precision", "recall", "f1", "number", "predicted"}
 ERRORS = {"correct", "type_error", "boundary_error", "boundary_type_error", "missed", "spurious"}

@@ -2,6 +2,8 @@
 spans measured in its tokens; characters of a text gold), and the report and its error browser draw them."""
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,7 @@ from nested_span_f1 import Corpus, tags_to_spans
 from nested_span_f1.align import join_tokens
 from nested_span_f1.benchmark.compare import benchmark
 from nested_span_f1.benchmark.html import browser_data
+from nested_span_f1.cli.main import main
 from nested_span_f1.formats.columns import read_columns
 
 FIGURES = ("f1", "per_type", "errors", "buckets", "by_nesting", "tp", "predicted", "gold")
@@ -98,3 +101,72 @@ def test_a_generated_system_beside_tags_is_measured_in_the_gold_tokens():
     assert lengths[0] == lengths[1] == {"1": 8, "2": 17, "3": 3}  # the gold's entities, by their tokens
     data = browser_data(result.to_dict(), result.sentences)
     assert data["systems"][0]["cases"] and "Entity length (tokens)" in result.to_html()
+
+
+def _brat(folder, documents):
+    """A brat folder: per document id its text and its (start, end, label) spans as T lines."""
+    folder.mkdir()
+    for ident, (text, spans) in documents.items():
+        (folder / f"{ident}.txt").write_text(text, encoding="utf-8")
+        (folder / f"{ident}.ann").write_text("".join(f"T{k}\t{label} {start} {end}\t{text[start:end]}\n"
+                                                     for k, (start, end, label) in enumerate(spans, 1)),
+                                             encoding="utf-8")
+    return folder
+
+
+DOCUMENTS = {"d1": ("Peter Blackburn visited Paris .", [(0, 15, "PER"), (24, 29, "LOC")]),
+             "d2": ("IL-2 binds the receptor in Basel", [(0, 4, "protein"), (27, 32, "LOC")])}
+
+
+def _cli(capsys, *args):
+    code = main([str(arg) for arg in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_brat_folders_docbins_and_ann_files_are_systems_and_gold(capsys, tmp_path):
+    """A folder of .ann files is a brat corpus, not a checkpoint directory: as the gold and as a system, beside a
+    DocBin and one .ann file; --types keeps the T lines of the types named."""
+    spacy = pytest.importorskip("spacy")
+    gold = _brat(tmp_path / "gold", DOCUMENTS)
+    nlp, docs = spacy.blank("en"), spacy.tokens.DocBin()
+    for ident, (text, spans) in DOCUMENTS.items():
+        doc = nlp(text)
+        doc.ents = [doc.char_span(start, end, label) for start, end, label in spans]
+        doc.user_data["id"] = ident
+        docs.add(doc)
+    docs.to_disk(tmp_path / "pred.spacy")
+    one = _brat(tmp_path / "one", {"d1": DOCUMENTS["d1"]})
+    code, out, err = _cli(capsys, "benchmark", "--gold", gold, "--pred", f"brat={gold}", "--pred",
+                          f"spacy={tmp_path / 'pred.spacy'}", "--bootstrap", 50, "--no-progress", "--json",
+                          tmp_path / "b.json")
+    assert code == 0, err
+    result = json.loads((tmp_path / "b.json").read_text())
+    assert [(s["name"], s["f1"]["value"], s["tp"]) for s in result["systems"]] == [("brat", 1.0, 4), ("spacy", 1.0, 4)]
+    assert result["settings"]["length_unit"] == "characters"
+    code, out, err = _cli(capsys, "benchmark", "--gold", one / "d1.ann", "--pred", f"ann={one / 'd1.ann'}",
+                          "--bootstrap", 50, "--no-progress", "--types", "PER")
+    assert code == 0 and "| ann | 100.00 | 100.00 | 100.00 |" in out and "1 gold entities" in out, err
+    code, out, err = _cli(capsys, "benchmark", "--gold", gold, "--pred", f"a={gold}", "--bootstrap", 50,
+                          "--no-progress", "--format", "brat", "--types", "LOC")
+    assert code == 0 and "2 gold entities" in out, err
+
+
+def test_trim_and_snap_are_counted_per_system(tmp_path):
+    """--trim and --snap on texts: each system's alignment says what they changed and what could not align."""
+    text = DOCUMENTS["d1"][0]
+    gold = Corpus([text.split()], [[(0, 2, "PER"), (3, 4, "LOC")]], ["d1"], source="gold")
+    pred = Corpus([text], [[(0, 16, "PER"), (24, 27, "LOC")]], ["d1"], source="pred", unit="characters")
+    kept = benchmark(gold, {"pred": pred}, n_resamples=50, progress=False, trim=True)
+    assert kept.systems[0]["tp"] == 1 and kept.systems[0]["alignment"] == {
+        "projected": "predictions", "trim": True, "snap": None, "trimmed_predictions": 1, "trimmed_references": 0,
+        "snapped_predictions": 0, "snapped_references": 0, "predictions_boundary_inside_token": 1}
+    snapped = benchmark(gold, {"pred": pred}, n_resamples=50, progress=False, trim=True, snap="expand")
+    assert snapped.systems[0]["tp"] == 2 and snapped.systems[0]["alignment"]["snapped_predictions"] == 1
+    assert benchmark(gold, {"tokens": gold}, n_resamples=50, progress=False).systems[0]["alignment"] is None
+    for options, message in (({"trim": True}, "trim (--trim) takes whitespace off"),
+                             ({"snap": "expand"}, "no system holds texts against a gold of tokens"),
+                             ({"types": ["PER"]}, "types=['PER'] (--types) keeps a brat corpus's T lines"),
+                             ({"snap": "sideways"}, "snap")):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            benchmark(gold, {"tokens": gold}, n_resamples=50, progress=False, **options)

@@ -15,11 +15,12 @@ from pathlib import Path
 
 from ... import SCHEMES
 from ...benchmark.compare import MAX_ROUNDS, BenchmarkResult, benchmark, check_level, check_rounds, check_seed
-from ...benchmark.inputs import COLUMNS, checkpoint_files
+from ...benchmark.inputs import COLUMNS, checkpoint_files, is_brat_folder
 from ...benchmark.pairs import COMPARISONS
 from ...benchmark.plots import DPI
-from ...formats import FORMATS
+from ...formats import FORMATS, PATH_FORMATS
 from .inputs import HelpFormatter, check_outputs, check_plot_file, for_people
+from .texts import add_text_options
 
 
 def _prediction(text: str) -> tuple[str, str]:
@@ -31,7 +32,12 @@ def _prediction(text: str) -> tuple[str, str]:
 EXAMPLE = """examples:
   nested-span-f1 benchmark --gold test.jsonl --pred base=base.jsonl --pred large=large.jsonl --json out.json --plot out.png
   nested-span-f1 benchmark --gold test.jsonl --pred run=output/          # every checkpoint-STEP of a training run
-  nested-span-f1 benchmark --gold test.gold.conll --pred elmo=elmo.conll --pred flair=flair.conll"""
+  nested-span-f1 benchmark --gold test.gold.conll --pred elmo=elmo.conll --pred flair=flair.conll
+  nested-span-f1 benchmark --gold test.gold.conll --pred bert=pipeline_output.jsonl --pred crf=crf.conll --snap expand
+  nested-span-f1 benchmark --gold brat_gold/ --pred spacy=pred.spacy --pred gliner=gliner.jsonl --trim
+
+A directory holding .ann files is a brat corpus (one system, or the gold); any other directory given to --pred
+stands for its checkpoint-STEP files and folders."""
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -44,11 +50,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                      "when given, name the gold's standard split, and print a Markdown report."),
         epilog=EXAMPLE, formatter_class=HelpFormatter,
     )
-    p.add_argument("--gold", required=True, help="gold file: a nested-NER format, or CoNLL tag columns")
+    p.add_argument("--gold", required=True, help="gold file: a nested-NER format, CoNLL tag columns, or texts (text "
+                                                 "spans, pipeline output, a brat folder or .ann file, a spaCy DocBin)")
     p.add_argument("--pred", required=True, action="append", type=_prediction, metavar="NAME=FILE",
-                   help="a prediction file named NAME (repeat for more), or a directory of checkpoint-STEP "
-                        "files or folders, ordered by step (prediction files are told from logs, metrics and weights "
-                        "by what they hold, whatever their names)")
+                   help="a prediction file named NAME (repeat for more; any kind --gold takes, texts against tokens "
+                        "and tokens against texts too), or a directory of checkpoint-STEP files or folders, ordered "
+                        "by step (prediction files are told from logs, metrics and weights by what they hold, "
+                        "whatever their names); a directory holding .ann files is a brat corpus, not checkpoints")
     p.add_argument("--baseline", metavar="NAME", help="compare every other system with this one (--compare baseline)")
     p.add_argument("--compare", choices=COMPARISONS, default="auto",
                    help="the pairs tested: baseline (each system against --baseline), consecutive (each checkpoint "
@@ -61,7 +69,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="development predictions of the system NAME (repeat for more; a directory of checkpoints "
                         "as --pred takes, named as there). Default: the development prediction files (named dev, "
                         "valid or eval) in the folders of the --pred checkpoint directories")
-    p.add_argument("--format", choices=[*sorted(FORMATS), COLUMNS],
+    p.add_argument("--format", choices=[*sorted(FORMATS), *sorted(PATH_FORMATS), COLUMNS],
                    help="format of every file (default: detected; text that no nested reader knows is read "
                         "as CoNLL tag columns, the tag last)")
     p.add_argument("--scheme", choices=sorted(SCHEMES), help="tagging scheme of tag columns (for --mode strict)")
@@ -93,19 +101,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--split", default="test", help="dataset split for the model card (default: test)")
     p.add_argument("--no-progress", action="store_true",
                    help="no progress bars (they are drawn only when stderr is a terminal)")
+    add_text_options(p)
     p.set_defaults(run=run)
 
 
 def _inputs(args: argparse.Namespace) -> list[tuple[str, str | Path | None]]:
-    """The files the command may read: the gold, the prediction files, every file of a checkpoint directory."""
-    found: list[tuple[str, str | Path | None]] = [(f"--gold {args.gold}", args.gold)]
-    if args.dev_gold:
-        found.append((f"--dev-gold {args.dev_gold}", args.dev_gold))
-    for option, name, path in [*(("--pred", n, p) for n, p in args.pred),
+    """The files the command may read: the gold, the prediction files, every file of a checkpoint directory or
+    of a brat corpus."""
+    found: list[tuple[str, str | Path | None]] = []
+    for option, name, path in [("--gold", args.gold, args.gold),
+                               *([("--dev-gold", args.dev_gold, args.dev_gold)] if args.dev_gold else []),
+                               *(("--pred", n, p) for n, p in args.pred),
                                *(("--dev-pred", n, p) for n, p in args.dev_pred or [])]:
         given = f"{option} {path}" if name == path else f"{option} {name}={path}"
         found.append((given, path))
-        if os.path.isdir(path):
+        if is_brat_folder(path):
+            found += [(f"{file} (a file of the brat corpus {given})", file) for file in sorted(Path(path).iterdir())]
+        elif os.path.isdir(path) and option in ("--pred", "--dev-pred"):
             found += [(f"{file} (a checkpoint file of {given})", file) for file in checkpoint_files(path)]
     return found
 
@@ -155,7 +167,8 @@ def run(args: argparse.Namespace) -> int:
             dev_predictions=dict(args.dev_pred) if args.dev_pred else None,
             n_resamples=args.bootstrap, n_permutations=args.permutations, seed=args.seed,
             confidence=args.confidence, alpha=args.alpha, units_by=args.units, format=args.format, scheme=args.scheme,
-            mode=args.mode, dataset=args.dataset_name, progress=not args.no_progress,
+            mode=args.mode, dataset=args.dataset_name, progress=not args.no_progress, trim=args.trim,
+            snap=args.snap, types=args.types, spans_key=args.spans_key,
         )
     except (ValueError, TypeError) as error:
         raise for_people(error) from None
