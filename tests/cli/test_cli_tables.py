@@ -76,22 +76,6 @@ def test_lenient_and_nested_on_span_columns(corpus):
     assert text.stderr == ""
 
 
-@pytest.mark.parametrize(("command", "option", "message"), [
-    ("score", ["--trim"], "--trim applies to texts (text spans, pipeline output, brat, spaCy DocBins), but --gold and "
-                          "--pred are Parquet tables; leave it out"),
-    ("lenient", ["--snap", "expand"], "--snap applies to texts"),
-    ("nested", ["--types", "PER"], "--types keeps the T lines of these types in brat files, but --gold and --pred are "
-                                   "Parquet tables"),
-])
-def test_options_for_texts_are_refused_on_tables(corpus, command, option, message):
-    """Options that would do nothing on Parquet tables are refused, not ignored."""
-    _, _, folder = corpus
-    column = "gold_tags" if command == "score" else "gold"
-    out = _cli(command, "--gold", str(folder), "--pred", str(folder), "--gold-column", column, "--pred-column", column,
-               *option)
-    assert out.returncode == 2 and message in out.stderr and len(out.stderr.splitlines()) == 1, out.stderr
-
-
 def test_bad_input_is_one_line_naming_file_and_row(corpus, tmp_path):
     data, table, _ = corpus
     gold = [list(s) for s in data["gold"]]

@@ -194,7 +194,6 @@ def _breakdowns(located: Mapping[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     check_outputs([(f"--gold {args.gold}", args.gold), (f"--pred {args.pred}", args.pred)])
     if is_table(args):
-        texts.refuse_text_options(args, "Parquet tables")
         counted = count_table(args, "nested_span_f1", tokens=True)
         size = counted_test_set(counted, length_unit(args) if args.lengths_column else "tokens")
         return write(args, summarize_nested(counted.counts, zero_division=0), size,

@@ -108,7 +108,6 @@ def run(args: argparse.Namespace) -> int:
         check_plot_file(args.plot)
     parquet = is_table(args)
     if parquet:
-        texts.refuse_text_options(args, "Parquet tables")
         counted = count_table(args, "span_f1", scheme=args.scheme, mode=args.mode, suffix=args.suffix)
         result = summarize(counted.counts, zero_division=0)
         head = header(args, counted.rows).rstrip("\n")

@@ -86,7 +86,8 @@ def _option(name: str) -> str:
 
 def refuse_text_options(args: argparse.Namespace, held: str) -> None:
     """Refuse the options for texts (``--trim``, ``--snap``, ``--types``, ``--spans-key``) when the files hold
-    ``held`` instead (column files, Parquet tables): an option that would do nothing is never ignored silently."""
+    ``held`` instead (column files, files of token spans; Parquet tables are refused earlier, by
+    :func:`.tables.is_table`): an option that would do nothing is never ignored silently."""
     check_reader_options(args, [], f"--gold and --pred are {held}")
     given = [_option(name) for name in ("trim", "snap") if getattr(args, name, None)]
     if given:
