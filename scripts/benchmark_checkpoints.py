@@ -8,11 +8,16 @@ predictions the folders hold) and other systems to compare with. Writes the Mark
 report, the JSON, the HTML page, the plots and a model card for the selected
 checkpoint into ``--out``, and prints which differences with it hold.
 
+    python scripts/benchmark_checkpoints.py --demo --out report/   # made-up checkpoints of the package's sample
+    python scripts/benchmark_checkpoints.py --demo --gold ../shared/data/genia/genia-docsplit.test.jsonl --out report/
     python scripts/benchmark_checkpoints.py --gold test.jsonl --run output/ --dev-gold dev.jsonl --out report/
     python scripts/benchmark_checkpoints.py --gold test.jsonl --run output/ --pred baseline=base.jsonl
-    python scripts/benchmark_checkpoints.py --demo --out report/   # GENIA test with made-up checkpoints
 
-The same with the command line: ``nested-span-f1 benchmark --gold test.jsonl --pred output/ ...``.
+``--demo`` without ``--gold`` takes the sample data installed with the package
+(``nested.gold.jsonl``, 6 sentences), so it runs in a fresh clone; with ``--gold``
+it makes the checkpoints from that file (the GENIA test set, for a realistic
+size). The same with the command line:
+``nested-span-f1 benchmark --gold test.jsonl --pred run=output/ --compare best ...``.
 """
 from __future__ import annotations
 
@@ -22,14 +27,17 @@ from pathlib import Path
 
 import numpy as np
 
+from nested_span_f1 import sample_path
 from nested_span_f1.benchmark.compare import benchmark
+from nested_span_f1.cli.commands.benchmark import prediction
 from nested_span_f1.formats import Corpus, read_corpus, write_corpus
 
-GENIA = Path(__file__).resolve().parents[2] / "shared" / "data" / "genia" / "genia-docsplit.test.jsonl"
+SAMPLE = Path(sample_path("nested.gold.jsonl"))
+"""The demo's gold when none is given: the sample data installed with the package."""
 
 
 def make_demo_run(gold_path: Path, folder: Path) -> Path:
-    """Three made-up checkpoints of the GENIA test set: entities dropped or cut short less often as steps grow."""
+    """Three made-up checkpoints of the gold: entities dropped or cut short less often as steps grow."""
     gold = read_corpus(gold_path)
     rng = np.random.default_rng(0)
     for step, error in ((500, 0.25), (1000, 0.12), (1500, 0.10)):
@@ -42,21 +50,31 @@ def make_demo_run(gold_path: Path, folder: Path) -> Path:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--gold", type=Path, default=GENIA, help="gold test file (default: GENIA test in ../shared)")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     epilog=__doc__.split("\n\n", 1)[1],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--gold", type=Path, help="gold test file (with --demo, default: the package's sample, "
+                                                  f"{SAMPLE})")
     parser.add_argument("--run", type=Path, help="directory of checkpoint-STEP folders or files")
-    parser.add_argument("--pred", action="append", default=[], metavar="NAME=FILE", help="another system")
+    parser.add_argument("--pred", action="append", default=[], type=prediction, metavar="NAME=FILE",
+                        help="another system (repeat for more)")
     parser.add_argument("--dev-gold", type=Path, help="development gold: select the checkpoint on it")
     parser.add_argument("--demo", action="store_true", help="benchmark three made-up checkpoints of GENIA test")
     parser.add_argument("--out", type=Path, default=Path("benchmark"), help="folder for the report files")
     parser.add_argument("--bootstrap", type=int, help="default: 1000, or what the comparisons need")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    if args.gold is None:
+        if not args.demo:
+            parser.error("give the gold test file, --gold FILE (or --demo, which takes the package's sample data)")
+        args.gold = SAMPLE
+    if not args.gold.is_file():
+        parser.error(f"--gold {args.gold}: no such file")
+    if args.run is None and not args.demo:
+        parser.error("give --run DIR, a run's directory of checkpoint-STEP folders or files (or --demo)")
     with tempfile.TemporaryDirectory() as scratch:
         run = make_demo_run(args.gold, Path(scratch)) if args.demo else args.run
-        if run is None:
-            parser.error("give --run DIR (or --demo)")
-        systems = {"run": run, **dict(p.split("=", 1) for p in args.pred)}
+        systems = {"run": run, **dict(args.pred)}
         result = benchmark(args.gold, systems, comparisons="best", dev_references=args.dev_gold,
                            n_resamples=args.bootstrap, seed=args.seed)
 

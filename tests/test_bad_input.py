@@ -891,6 +891,43 @@ CATALOGUE: list[Bad] = [
         cli=("types=['PER'] (--types) keeps a brat corpus's T lines of these types, but neither the gold nor",)),
     Bad("outputs-table-latex-over-a-result", "outputs", ["table", "{gold}", "--latex", "{gold}"], None,
         cli=("--latex {gold} would overwrite {gold}, an input",)),
+    # QA of the benchmark: the predictions argument and --pred spelled without a name or a file
+    Bad("benchmark-predictions-a-list", "benchmark", GOOD_ONEIE, TypeError,
+        ("predictions must be {name: source}", "got a list"), options={"predictions": ["{pred}", "{gold}"]},
+        entries=("benchmark",)),
+    Bad("benchmark-predictions-name-not-a-string", "benchmark", GOOD_ONEIE, TypeError,
+        ("predictions: a system's name must be a string, got 1 (int)",), options={"predictions": {1: "{pred}"}},
+        entries=("benchmark",)),
+    Bad("benchmark-predictions-name-empty", "benchmark", GOOD_ONEIE, ValueError,
+        ("predictions: a system's name must not be empty, got ''",), options={"predictions": {"": "{pred}"}},
+        entries=("benchmark",)),
+    Bad("benchmark-dev-predictions-name-empty", "benchmark", GOOD_ONEIE, ValueError,
+        ("dev_predictions: a system's name must not be empty, got ''",),
+        options={"dev_references": "{gold}", "dev_predictions": {"": "{pred}"}}, entries=("benchmark",)),
+    Bad("benchmark-dev-predictions-are-the-test-predictions", "benchmark", GOOD_ONEIE, ValueError,
+        ("the development predictions of a are its test predictions",),
+        options={"dev_references": "{gold}", "dev_predictions": {"a": "{pred}"}}, entries=("benchmark",)),
+    Bad("benchmark-pred-without-a-name", "benchmark", GOOD_ONEIE, ValueError,
+        ("'={pred}': write NAME=FILE, a name and a file",), options={"pred": "={pred}"},
+        cli=("--pred", "'={pred}': write NAME=FILE, a name and a file",), entries=("cli benchmark",)),
+    Bad("benchmark-pred-without-a-file", "benchmark", GOOD_ONEIE, ValueError, ("'a=': write NAME=FILE",),
+        options={"pred": "a="}, cli=("--pred", "'a=': write NAME=FILE, a name and a file"), entries=("cli benchmark",)),
+    # QA of the benchmark: a file named for the other split is never scored as this one's predictions
+    Bad("checkpoints-only-development-predictions", "checkpoints",
+        ("gold.jsonl", GOOD_ONEIE, {"checkpoint-300/dev_predictions.jsonl": GOOD_ONEIE,
+                                    "checkpoint-600/test_predictions.jsonl": GOOD_ONEIE}),
+        ValueError, ("checkpoint-300 holds no test predictions (only dev_predictions.jsonl)",),
+        cli=("checkpoint-300 holds no test predictions (only dev_predictions.jsonl)",)),
+    Bad("checkpoints-only-test-predictions-for-a-development-gold", "checkpoints",
+        ("gold.jsonl", GOOD_ONEIE, {"checkpoint-300/test_predictions.jsonl": GOOD_ONEIE,
+                                    "checkpoint-300/dev_predictions.jsonl": GOOD_ONEIE,
+                                    "checkpoint-600/test_predictions.jsonl": GOOD_ONEIE}),
+        ValueError, ("checkpoint-600 holds no development predictions (only test_predictions.jsonl)",),
+        options={"dev": True}, cli=("checkpoint-600 holds no development predictions (only test_predictions.jsonl)",)),
+    Bad("checkpoints-unnamed-predictions-are-no-development-ones", "checkpoints",
+        ("gold.jsonl", GOOD_ONEIE, {"checkpoint-300/predictions.jsonl": GOOD_ONEIE}),
+        ValueError, ("checkpoint-300 holds no development predictions (only predictions.jsonl)",),
+        options={"dev": True}, cli=("checkpoint-300 holds no development predictions (only predictions.jsonl)",)),
     # issue 28: text spans
     # documents ({"text", "entities"}, offsets in characters) through score_documents and the evaluate modules
     Bad("texts-offset-beyond-the-text", "texts", texts_pair({"start": 0, "end": 99, "label": "PER"}), ValueError,
@@ -1487,15 +1524,32 @@ def _file_row(row: Bad, entry: str, tmp_path: Any, capsys: Any, monkeypatch: Any
     _one_line_error(entry, code, out, err, row.cli)
 
 
+def _filled(value: Any, place: dict[str, str]) -> Any:
+    """``value`` with ``{gold}`` and ``{pred}`` in its strings (keys too) replaced by the row's files."""
+    if isinstance(value, str):
+        return value.format(**place)
+    if isinstance(value, dict):
+        return {_filled(k, place): _filled(v, place) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_filled(v, place) for v in value)
+    return value
+
+
 def _benchmark_row(row: Bad, entry: str, tmp_path: Any, capsys: Any, monkeypatch: Any) -> None:
-    """A gold file against one prediction file, with the row's options: by benchmark() and by the command."""
+    """A gold file against one prediction file, with the row's options: by benchmark() and by the command.
+    ``options["predictions"]`` replaces ``{"a": pred}`` in the call, ``options["pred"]`` the command's
+    ``--pred a=PRED``."""
     gold, pred = _write(tmp_path, "gold.jsonl", row.data), _write(tmp_path, "pred.jsonl", GOOD_ONEIE)
+    place = {"gold": gold, "pred": pred}
+    options = {key: _filled(value, place) for key, value in row.options.items()}
+    predictions = options.pop("predictions", {"a": pred})
+    given = options.pop("pred", f"a={pred}")
     if entry == "benchmark":
-        _expect(row, lambda: benchmark(gold, {"a": pred}, progress=False, **row.options), None)
+        _expect(row, lambda: benchmark(gold, predictions, progress=False, **options), None)
         return
-    flags = [text for key, value in row.options.items() for text in (BENCHMARK_FLAGS[key], str(value))]
-    args = ["benchmark", "--gold", gold, "--pred", f"a={pred}", "--no-progress", *flags]
-    _one_line_error(entry, *_run_cli(args, None, capsys, monkeypatch, tmp_path), row.cli)
+    flags = [text for key, value in options.items() for text in (BENCHMARK_FLAGS[key], str(value))]
+    args = ["benchmark", "--gold", gold, "--pred", given, "--no-progress", *flags]
+    _one_line_error(entry, *_run_cli(args, None, capsys, monkeypatch, tmp_path), _filled(row.cli, place))
 
 
 def _checkpoints_row(row: Bad, entry: str, tmp_path: Any, capsys: Any, monkeypatch: Any) -> None:
@@ -1508,16 +1562,19 @@ def _checkpoints_row(row: Bad, entry: str, tmp_path: Any, capsys: Any, monkeypat
         (run / name).write_bytes(content)
     prefix = "" if entry == "benchmark dir" else "run/"
     expected = [(prefix + name, step, str(run / file)) for name, step, file in row.same_as or ()]
+    dev = row.options.get("dev", False)  # the gold is also the development gold: the run's folders are read for it
     if entry != "cli benchmark":
         given = run if entry == "benchmark dir" else {"run": run}
-        call = lambda: benchmark(gold, given, n_resamples=20, progress=False)  # noqa: E731
+        call = lambda: benchmark(gold, given, n_resamples=20, progress=False,  # noqa: E731
+                                 dev_references=gold if dev else None)
         if row.error is None:
             assert [(s["name"], s["step"], s["source"]) for s in call().systems] == expected
         else:
             _expect(row, call, None)
         return
     report = str(tmp_path / "report.json")
-    args = ["benchmark", "--gold", gold, "--pred", f"run={run}", "--bootstrap", "20", "--no-progress", "--json", report]
+    args = ["benchmark", "--gold", gold, "--pred", f"run={run}", "--bootstrap", "20", "--no-progress", "--json", report,
+            *(["--dev-gold", gold] if dev else [])]
     code, out, err = _run_cli(args, None, capsys, monkeypatch, tmp_path, outputs=(report,))
     if row.error is None:
         assert (code, err) == (0, ""), err

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import numbers
 import os
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +30,8 @@ import numpy as np
 
 from .. import __version__
 from ..align.project import check_snap
-from ..core.matching import ExactMatch, match_exact
+from ..core.caller import warn_caller
+from ..core.matching import DuplicateSpanWarning, ExactMatch, match_exact
 from ..core.spans import SpanArrays
 from ..generated.score import GeneratedRun
 from ..lenient.counts import BREAKDOWN
@@ -39,7 +41,7 @@ from .buckets import WIDTH, bucket_matrix, layout
 from .generated import generated_pair, is_generated, string_scores
 from .html import Sentences
 from .inputs import Pair, Side, Source, checkpoints, is_brat_folder, pair, read_side, units
-from .pairs import choose, pairs, rounds_needed
+from .pairs import choose, describe, pairs, plural, rounds_needed
 from .splits import gold_counts, identify
 from .stats import (
     GOLD,
@@ -137,27 +139,47 @@ class BenchmarkResult:
         return plot_benchmark(self.to_dict(), None if path is None else str(path))
 
 
-def _systems(predictions: Predictions, kind: str, part: str = "test") -> list[tuple[str, str | None, int | None,
-                                                                                   Source]]:
+def _systems(predictions: Predictions, kind: str, part: str = "test", option: str = "predictions",
+             named: bool = False) -> list[tuple[str, str | None, int | None, Source]]:
     """``(name, run, step, source)`` per system; a directory stands for its checkpoints (of the gold's ``kind``,
-    the predictions of ``part``), ordered by step, its name the run's, unless it holds ``.ann`` files: a brat
-    corpus is one system."""
+    the predictions of ``part``; with ``named``, only files whose names name it), ordered by step, its name the
+    run's, unless it holds ``.ann`` files: a brat corpus is one system.
+
+    Raises:
+        TypeError: ``predictions`` (named ``option``) is neither ``{name: source}`` nor a directory, or a name is
+            not a string.
+        ValueError: an empty name, two systems of one name, no predictions.
+    """
     if isinstance(predictions, (str, os.PathLike)):
         predictions = {str(predictions): predictions}
+    if not isinstance(predictions, Mapping):
+        raise TypeError(f"{option} must be {{name: source}} (a mapping of system names to prediction sets) or a "
+                        f"directory of checkpoints, got a {type(predictions).__name__}: {_short(predictions)}")
     out: list[tuple[str, str | None, int | None, Source]] = []
     for name, source in predictions.items():
+        if not isinstance(name, str):
+            raise TypeError(f"{option}: a system's name must be a string, got {name!r} "
+                            f"({type(name).__name__}); name each prediction set with a string")
+        if not name.strip():
+            raise ValueError(f"{option}: a system's name must not be empty, got {name!r}; name each prediction set")
         if isinstance(source, (str, os.PathLike)) and Path(source).is_dir() and not is_brat_folder(source):
-            prefix = "" if str(name) == str(source) else f"{name}/"
-            out += [(prefix + ckpt, str(name), step, path) for ckpt, step, path in checkpoints(source, kind, part)]
+            prefix = "" if name == str(source) else f"{name}/"
+            out += [(prefix + ckpt, name, step, path) for ckpt, step, path in checkpoints(source, kind, part, named)]
         else:
-            out.append((str(name), None, None, source))
+            out.append((name, None, None, source))
     names = [name for name, _, _, _ in out]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         raise ValueError(f"two systems are named {repeated[0]!r}; give each prediction set its own name")
     if not out:
-        raise ValueError("no predictions to benchmark")
+        raise ValueError(f"no predictions to benchmark ({option} is empty)")
     return out
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters for a message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def unit_matrix(
@@ -177,6 +199,24 @@ def unit_matrix(
     counts = [tally(match.predictions, match.predicted_hit), tally(match.predictions, every),
               tally(match.references, every)]
     return np.stack(counts, axis=1), match
+
+
+def _matched(found: Sequence[Pair], names: Sequence[str], unit_of: np.ndarray, n_units: int,
+             labels: Sequence[str], duplicates: list[str], where: str = "") -> list[tuple[np.ndarray, ExactMatch]]:
+    """:func:`unit_matrix` of every system; the spans each removed as repeats are added to ``duplicates`` (one
+    phrase naming the systems, ``where`` saying on which gold) for the one warning a benchmark raises, in
+    place of a warning per system that names none."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DuplicateSpanWarning)
+        built = [unit_matrix(f, unit_of, n_units, labels) for f in found]
+    predicted = [f"{name} {match.notes['duplicate_predictions']}" for name, (_, match) in zip(names, built)
+                 if match.notes["duplicate_predictions"]]
+    if predicted:
+        duplicates.append(f"predicted spans{where}: {', '.join(predicted)}")
+    gold = max((match.notes["duplicate_references"] for _, match in built), default=0)
+    if gold:
+        duplicates.append(f"gold spans{where}: {gold}")
+    return built
 
 
 def _estimate(value: Any, low: Any, high: Any) -> dict[str, float]:
@@ -341,26 +381,25 @@ DEFAULT_ROUNDS = 1000
 """Bootstrap resamples and randomization rounds when none are given, raised to what the comparisons need."""
 
 
-def _rounds(given: int | None, needed: int, option: str, kind: str, m: int, alpha: float) -> int:
+def _rounds(given: int | None, needed: int, option: str, what: str, m: int, alpha: float) -> int:
     """The resamples (or rounds) to draw: ``given``, refused when fewer than ``needed``; else
-    :data:`DEFAULT_ROUNDS` raised to the next thousand at or above ``needed``."""
+    :data:`DEFAULT_ROUNDS` raised to the next thousand at or above ``needed``. ``what``: the comparisons in words
+    (:func:`~nested_span_f1.benchmark.pairs.describe`)."""
     if given is None:
         rounds = max(DEFAULT_ROUNDS, -(-needed // 1000) * 1000)
         if rounds > MAX_ROUNDS:
-            raise ValueError(f"{m:,} comparisons ({DESCRIBED[kind]}) need {needed:,} resamples for a difference to "
+            raise ValueError(f"{plural(m, 'comparison')} ({what}) need {needed:,} resamples for a difference to "
                              f"be able to hold at {alpha:g}, more than the {MAX_ROUNDS:,} a benchmark draws; compare "
                              "fewer pairs (comparisons='baseline' or 'consecutive')")
         return rounds
     if given < needed:
-        raise ValueError(f"{option} {given:,} is too few for {m:,} comparisons ({DESCRIBED[kind]}): the smallest "
-                         f"p-value Holm's correction can give is {m}/{given + 1:,} = {m / (given + 1):.4f}, not below "
-                         f"alpha {alpha:g}, so no difference could hold; use at least {needed:,} (or leave it out: "
-                         "it is raised to what the comparisons need), or compare fewer pairs")
+        by = "Holm's correction" if m > 1 else "the tests"
+        raise ValueError(f"{option} {given:,} is too few for {plural(m, 'comparison')} ({what}): the smallest "
+                         f"p-value {by} can give is {m}/{given + 1:,} "
+                         f"= {m / (given + 1):.4f}, not below alpha {alpha:g}, so no difference could hold; use at "
+                         f"least {needed:,} (or leave it out: it is raised to what the comparisons need)"
+                         + (", or compare fewer pairs" if m > 1 else ""))
     return given
-
-
-DESCRIBED = {"baseline": "each system against the baseline", "consecutive": "each checkpoint against the one before it",
-             "best": "the selected system against each other one", "all": "every pair of systems"}
 
 
 def _check_text_options(found: Sequence[Pair], formats: set[str | None], reading: Mapping[str, Any],
@@ -392,24 +431,39 @@ def _directories(predictions: Predictions) -> Predictions:
     return found
 
 
-def _development(references: Source, predictions: Predictions, names: Sequence[str], *, format: str | None,
-                 scheme: str | None, mode: str | None, units_by: str, n_resamples: int, seed: int,
-                 confidence: float, progress: bool, reading: Mapping[str, Any],
+def _development(references: Source, predictions: Predictions, tested: Mapping[str, Source], *,
+                 named: bool, duplicates: list[str], format: str | None, scheme: str | None, mode: str | None,
+                 units_by: str, n_resamples: int, seed: int, confidence: float,
+                 progress: bool, reading: Mapping[str, Any],
                  aligning: Mapping[str, Any]) -> tuple[str, dict[str, dict[str, Any]]]:
     """The development gold's name and, by system name, precision, recall and F1 on it with their intervals and
-    the predictions' source; the systems are matched to the test set's by name (a run's checkpoints by step)."""
+    the predictions' source; the systems are matched to the test set's (``tested``: each system's test
+    predictions) by name, a run's checkpoints by step. ``named``: the development predictions are looked for
+    beside the test predictions of checkpoint folders, so only files named for the development set are taken.
+
+    Raises:
+        ValueError: development predictions of a system that is not tested, or that are its test predictions.
+    """
     gold = read_side(references, format, "dev_references", **reading)
-    entries = _systems(predictions, gold.holds, part="dev")
-    unknown = [name for name, _, _, _ in entries if name not in names]
+    entries = _systems(predictions, gold.holds, part="dev", option="dev_predictions", named=named)
+    unknown = [name for name, _, _, _ in entries if name not in tested]
     if unknown:
         raise ValueError(f"development predictions of {', '.join(map(repr, unknown))}, which no test system is "
-                         f"named ({', '.join(names)}); name each as its test predictions are named")
+                         f"named ({', '.join(tested)}); name each as its test predictions are named")
+    for name, _, _, source in entries:
+        test = tested[name]
+        if isinstance(source, (str, os.PathLike)) and isinstance(test, (str, os.PathLike)) and \
+                _same_file(source, test):
+            raise ValueError(f"the development predictions of {name} are its test predictions ({source}); a system "
+                             "is selected on predictions of the development set")
     unit_of, _ = units(gold, units_by)
     n_units = int(unit_of.max(initial=-1)) + 1
     found = [pair(gold, read_side(source, format, name, **reading), scheme=scheme, mode=mode, **aligning)
              for name, _, _, source in entries]
     labels = sorted(set().union(*(f.predictions.labels + f.references.labels for f in found)))
-    matrices = np.stack([unit_matrix(f, unit_of, n_units, labels)[0] for f in found], axis=1)
+    built = _matched(found, [name for name, _, _, _ in entries], unit_of, n_units, labels, duplicates,
+                     f" on {gold.name}")
+    matrices = np.stack([matrix for matrix, _ in built], axis=1)
     sums = bootstrap_sums(matrices.reshape(n_units, -1), n_resamples, seed, progress=progress)
     sums = sums.reshape(-1, len(found), 3, len(labels))
     totals = matrices.sum(axis=0)
@@ -417,6 +471,13 @@ def _development(references: Source, predictions: Predictions, names: Sequence[s
         name: {**_scored(totals[s].sum(axis=-1), sums[:, s].sum(axis=-1), confidence),
                "source": str(source) if isinstance(source, (str, os.PathLike)) else None}
         for s, (name, _, _, source) in enumerate(entries)}
+
+
+def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
 
 
 def _selection(names: Sequence[str], test_f1: np.ndarray, dev: dict[str, dict[str, Any]] | None,
@@ -557,22 +618,29 @@ def benchmark(
     _check_text_options(found, formats, reading, aligning)
     labels = sorted(set().union(*(f.predictions.labels + f.references.labels for f in found),
                                 *(run.counts.strings.labels for run in generated.values())))
-    built = [unit_matrix(f, unit_of, n_units, labels) for f in found]
+    duplicates: list[str] = []
+    built = _matched(found, names, unit_of, n_units, labels, duplicates)
     matrices = np.stack([matrix for matrix, _ in built], axis=1)
     totals = matrices.sum(axis=0)
     # how many pairs are compared does not depend on which system is selected (the best is one of them)
     m = len(pairs(kind, names, runs, baseline, 0))
     needed = rounds_needed(m, alpha) if m else 0
     raised_from = DEFAULT_ROUNDS if n_resamples is None and needed > DEFAULT_ROUNDS else None
-    n_resamples = _rounds(n_resamples, needed, "n_resamples (--bootstrap)", kind, m, alpha)
+    what = describe(kind, runs, baseline)
+    n_resamples = _rounds(n_resamples, needed, "n_resamples (--bootstrap)", what, m, alpha)
     n_permutations = (n_resamples if n_permutations is None else
-                      _rounds(n_permutations, needed, "n_permutations (--permutations)", kind, m, alpha))
+                      _rounds(n_permutations, needed, "n_permutations (--permutations)", what, m, alpha))
     dev_gold, dev = None, None
     if dev_references is not None:
         dev_gold, dev = _development(dev_references, dev_predictions if dev_predictions is not None else
-                                     _directories(predictions), names, format=format, scheme=scheme, mode=mode,
-                                     units_by=units_by, n_resamples=n_resamples, seed=seed, confidence=confidence,
-                                     progress=progress, reading=reading, aligning=aligning)
+                                     _directories(predictions), {name: source for name, _, _, source in entries},
+                                     named=dev_predictions is None, duplicates=duplicates, format=format,
+                                     scheme=scheme, mode=mode, units_by=units_by, n_resamples=n_resamples,
+                                     seed=seed, confidence=confidence, progress=progress, reading=reading,
+                                     aligning=aligning)
+    if duplicates:
+        warn_caller(f"removed duplicate spans (same sentence, start, end and label) before scoring, counted once "
+                    f"each: {'; '.join(duplicates)} (each system's notes count them)", DuplicateSpanWarning)
     selection = _selection(names, _micro_f1(totals), dev, dev_gold)
     chosen_pairs = pairs(kind, names, runs, baseline, names.index(selection["system"]))
     flat = matrices.reshape(n_units, -1)
@@ -601,7 +669,8 @@ def benchmark(
         "split": identify(counts, dataset), "units": unit_name, "length_unit": gold.unit,
         "n_units": n_units, "sentences": gold.n_sentences, "n_resamples": n_resamples,
         "n_permutations": n_permutations, "seed": seed, "confidence": confidence, "alpha": alpha,
-        "comparisons": kind, "baseline": baseline, "rounds_needed": needed, "raised_from": raised_from,
+        "comparisons": kind, "compared": describe(kind, runs, baseline, selection["system"]), "baseline": baseline,
+        "rounds_needed": needed, "raised_from": raised_from,
         "selection": selection, "scheme": scheme, "mode": mode, "version": __version__,
     }
     compared = _comparisons(names, chosen_pairs, totals, f1_samples, swaps, n_permutations, confidence, alpha)

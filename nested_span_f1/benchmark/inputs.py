@@ -325,26 +325,51 @@ def checkpoint_files(directory: str | os.PathLike[str]) -> list[Path]:
 
 
 PARTS = {"test": ("test",), "dev": ("dev", "valid", "eval")}
-"""Words that name a data split in a prediction file's name (``dev_predictions.jsonl``, ``eval_predictions.txt``)."""
+"""Words that name a data split in a prediction file's name (``dev_predictions.jsonl``, ``eval_predictions.txt``):
+a word of the name (split at every character that is not a letter) that starts with one of them."""
+
+PART_NAMES = {"test": "test", "dev": "development"}
 
 
-def _folder_predictions(folder: Path, kind: str, part: str = "test") -> Path | None:
-    """The one file of ``kind`` in a checkpoint folder, or None; among several, those whose names hold "pred",
-    then among those the one whose name names ``part`` (:data:`PARTS`: a folder may hold the predictions of the
-    test set and of the development set)."""
-    found = [p for p in sorted(folder.iterdir()) if p.is_file() and holds(p) == kind]
+def names_part(name: str, part: str) -> bool:
+    """Whether a file name names the split ``part`` (:data:`PARTS`): ``dev_predictions.jsonl`` names ``dev``,
+    ``validation.txt`` too, ``latest.jsonl`` names none."""
+    words = [word for word in re.split(r"[^a-z]+", name.lower()) if word]
+    return any(word.startswith(prefix) for word in words for prefix in PARTS[part])
+
+
+def _eligible(path: Path, part: str, named: bool) -> bool:
+    """Whether a file may hold the predictions of ``part``: never when its name names another split; with
+    ``named``, only when its name names ``part`` (the development predictions beside a folder's test ones)."""
+    others = [other for other in PARTS if other != part]
+    if any(names_part(path.name, other) for other in others):
+        return False
+    return names_part(path.name, part) or not named
+
+
+def _folder_predictions(folder: Path, kind: str, part: str = "test",
+                        named: bool = False) -> tuple[Path | None, list[str]]:
+    """The one file of ``kind`` in a checkpoint folder that holds the predictions of ``part`` (or None), and the
+    names of the files of ``kind`` passed over for naming another split.
+
+    A file named for another split is never taken (:func:`_eligible`); among
+    several, those whose names hold "pred", then among those the one whose name
+    names ``part`` (:data:`PARTS`: a folder may hold the predictions of the test
+    set and of the development set)."""
+    of_kind = [p for p in sorted(folder.iterdir()) if p.is_file() and holds(p) == kind]
+    found = [p for p in of_kind if _eligible(p, part, named)]
     if len(found) > 1:
         found = [p for p in found if "pred" in p.name.lower()] or found
     if len(found) > 1:
-        found = [p for p in found if any(word in p.name.lower() for word in PARTS[part])] or found
+        found = [p for p in found if names_part(p.name, part)] or found
     if len(found) > 1:
         raise ValueError(f"{folder}: expected one prediction file, found {', '.join(p.name for p in found)}; "
                          "pass NAME=FILE instead")
-    return found[0] if found else None
+    return (found[0] if found else None), [p.name for p in of_kind if p not in found]
 
 
-def checkpoints(directory: str | os.PathLike[str], kind: str = SPANS,
-                part: str = "test") -> list[tuple[str, int, Path]]:
+def checkpoints(directory: str | os.PathLike[str], kind: str = SPANS, part: str = "test",
+                named: bool = False) -> list[tuple[str, int, Path]]:
     """``(name, step, prediction file)`` of every checkpoint in a directory, ordered by step.
 
     A checkpoint is a folder ``checkpoint-STEP/`` (a Trainer's) or a file
@@ -353,32 +378,44 @@ def checkpoints(directory: str | os.PathLike[str], kind: str = SPANS,
     (``checkpoint-500.log``, model weights, metrics) is passed over, and a folder
     of several prediction files prefers the one named ``*pred*``, then the one
     whose name names ``part`` (``test``, or ``dev`` for a development gold:
-    ``dev_predictions.jsonl`` beside ``test_predictions.jsonl``). Every other
-    entry of the directory is passed over.
+    ``dev_predictions.jsonl`` beside ``test_predictions.jsonl``). A file whose
+    name names the other split is never taken (``dev_predictions.jsonl`` is no
+    test prediction file, ``test_predictions.jsonl`` no development one), and with
+    ``named`` only a file whose name names ``part`` is (the development predictions
+    looked for beside the test predictions of a run). Every other entry of the
+    directory is passed over.
 
     Raises:
         ValueError: no checkpoint holds predictions; a step has two prediction
             files (``checkpoint-500.jsonl`` and ``checkpoint-500/``, named both);
-            a checkpoint folder holds none for its step, or several.
+            a checkpoint folder holds none for its step (or only those of the other
+            split, named), or several.
     """
     found: dict[int, list[tuple[str, Path]]] = {}
-    bare: dict[int, Path] = {}
+    bare: dict[int, tuple[Path, list[str]]] = {}
     for step, entry in checkpoint_entries(directory):
-        path = _folder_predictions(entry, kind, part) if entry.is_dir() else entry if holds(entry) == kind else None
+        if entry.is_dir():
+            path, passed = _folder_predictions(entry, kind, part, named)
+        else:
+            path, passed = (entry if holds(entry) == kind and _eligible(entry, part, named) else None), []
         if path is not None:
             found.setdefault(step, []).append((entry.name.partition(".")[0], path))
         elif entry.is_dir():
-            bare.setdefault(step, entry)
-    for step, named in sorted(found.items()):
-        if len(named) > 1:
-            paths = " and ".join(str(path) for _, path in named)
-            raise ValueError(f"{directory}: step {step} has {len(named)} prediction files, {paths}; keep one, or pass "
-                             "each as NAME=FILE")
-    for step, folder in sorted(bare.items()):
+            bare.setdefault(step, (entry, passed))
+    for step, named_files in sorted(found.items()):
+        if len(named_files) > 1:
+            paths = " and ".join(str(path) for _, path in named_files)
+            raise ValueError(f"{directory}: step {step} has {len(named_files)} prediction files, {paths}; keep one, "
+                             "or pass each as NAME=FILE")
+    for step, (folder, passed) in sorted(bare.items()):
         if step not in found:
+            if passed:
+                raise ValueError(f"{folder} holds no {PART_NAMES[part]} predictions (only {', '.join(passed)}); a "
+                                 f"file named for another split is never scored as the {PART_NAMES[part]} set's")
             listed = ", ".join(p.name for p in sorted(folder.iterdir())[:8]) or "nothing"
             raise ValueError(f"{folder}: no file of {kind} (the gold's kind) for step {step}; it holds {listed}. "
                              "Write the checkpoint's predictions into it, or pass them as NAME=FILE")
     if not found:
-        raise ValueError(f"{directory}: no checkpoint-STEP file or folder holds {kind} as the gold does")
-    return [(named[0][0], step, named[0][1]) for step, named in sorted(found.items())]
+        what = "" if part == "test" else f" {PART_NAMES[part]} predictions of"
+        raise ValueError(f"{directory}: no checkpoint-STEP file or folder holds{what} {kind} as the gold does")
+    return [(named_files[0][0], step, named_files[0][1]) for step, named_files in sorted(found.items())]

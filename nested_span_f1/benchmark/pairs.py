@@ -76,3 +76,27 @@ def rounds_needed(m: int, alpha: float) -> int:
     while m / (rounds + 1) >= alpha:
         rounds += 1
     return rounds
+
+
+def describe(kind: str, runs: Sequence[str | None], baseline: str | None = None, selected: str | None = None) -> str:
+    """What ``kind`` compares, in words: ``"each checkpoint against the one before it in its run"`` for checkpoints,
+    ``"each system against the one before it, in the order given"`` for named systems."""
+    if kind == "baseline":
+        return f"each system against {baseline}" if baseline is not None else "each system against the baseline"
+    if kind == "best":
+        return f"{selected} (the selected system) against each other one" if selected else \
+            "the selected system against each other one"
+    if kind == "all":
+        return "every pair of systems"
+    checkpoints = [run is not None for run in runs]
+    if all(checkpoints):
+        return "each checkpoint against the one before it in its run"
+    if not any(checkpoints):
+        return "each system against the one before it, in the order given"
+    return ("each checkpoint against the one before it in its run, and each named system against the named system "
+            "before it, in the order given")
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``"1 comparison"``, ``"2 comparisons"``, ``"1,100 resamples"``."""
+    return f"{n:,} {word if n == 1 else many or word + 's'}"

@@ -91,16 +91,28 @@ def markdown(result: Mapping[str, Any]) -> str:
 
 
 def split_text(settings: Mapping[str, Any]) -> str:
-    """One sentence naming the gold's standard split, the counts compared and their source, or saying it is none."""
+    """One sentence naming the gold's standard split and the counts compared, saying which counts alone match a
+    split where not all could be compared, or saying it is none."""
     split, counts = settings.get("split"), settings.get("gold_counts") or {}
     given = ", ".join(f"{counts[k]:,} {k}" for k in ("sentences", "tokens", "characters", "entities")
                       if counts.get(k) is not None)
     if split is None:
         return f"Gold: no known standard split ({given})."
-    compared = split["matched_on"]
-    which = "its " + (" and ".join(compared) if len(compared) < 3 else "sentence, token and entity counts")
-    return (f"Gold: {split['dataset']} {split['part']}, {split['name']}, as in {split['as_in']} ({given}; "
-            f"recognised by {which}).")
+    compared, unchecked = split["matched_on"], split.get("unchecked", [])
+    if unchecked:
+        words = [key.removesuffix("s").replace("entitie", "entity") for key in compared]
+        values = ", ".join(f"{split['counts'][key]:,}" for key in compared)
+        return (f"Gold: {_and(words)} count{'s' if len(words) > 1 else ''} match{'' if len(words) > 1 else 'es'} "
+                f"{split['dataset']} {split['part']} ({values}) in the {split['name']}; {_and(unchecked)} not checked, "
+                f"so the gold is not named as that split ({given}).")
+    as_in = "" if split["as_in"] in split["name"] else f", as in {split['as_in']}"
+    return (f"Gold: {split['dataset']} {split['part']}, {split['name']}{as_in} ({given}; recognised by its sentence, "
+            "token and entity counts).")
+
+
+def _and(words: Sequence[str]) -> str:
+    """``"a"``, ``"a and b"``, ``"a, b and c"``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 NOTES = {
@@ -160,16 +172,10 @@ def _differences(pairs: Sequence[Mapping[str, Any]], settings: Mapping[str, Any]
     return [*lines, f"Differences that hold at {alpha:g} ({how}): {said}.", ""]
 
 
-COMPARED = {"baseline": "each system against {baseline}", "consecutive": "each checkpoint against the one before it",
-            "best": "{selected} (the selected system) against each other one", "all": "every pair of systems"}
-
-
 def comparisons_text(settings: Mapping[str, Any], m: int) -> str:
     """What was compared, and the smallest p-value Holm's correction could give with the resamples drawn (raised,
     when they were, so that it is below alpha)."""
-    kind = settings.get("comparisons", "all")
-    what = COMPARED[kind].format(baseline=settings.get("baseline"),
-                                 selected=(settings.get("selection") or {}).get("system"))
+    what = settings["compared"]
     rounds = min(settings["n_resamples"], settings["n_permutations"])
     holm = "after Holm's correction " if m > 1 else ""
     text = (f"Compared: {what} ({m} comparison{'s' if m != 1 else ''}). With {rounds:,} resamples the smallest p-value "

@@ -5,6 +5,7 @@ import pytest
 from nested_span_f1 import score_nested, score_tags
 from nested_span_f1.benchmark.compare import benchmark
 from nested_span_f1.benchmark.stats import resample_indices, streams
+from nested_span_f1.core.matching import DuplicateSpanWarning
 from nested_span_f1.formats import Corpus, read_corpus, write_corpus
 from nested_span_f1.formats.columns import read_columns
 
@@ -244,3 +245,37 @@ def test_worked_example_script_writes_the_report(shared_data, tmp_path, repo_roo
     assert "selected on the test set: run/checkpoint-1500 test F1 " in out
     assert "run/checkpoint-1500 > run/checkpoint-500 (+" in (tmp_path / "benchmark.md").read_text()
     assert "vs run/checkpoint-1000: better, the difference holds" in out
+
+
+def test_duplicate_spans_are_one_warning_naming_each_system():
+    """QA: three systems with repeated spans gave three "removed N duplicate predicted spans" warnings, none naming
+    its system; the development set's repeats are in the same one warning."""
+    gold = [[(0, 2, "PER")], [(1, 2, "LOC")], [(0, 1, "ORG")]]
+    twice = [[(0, 2, "PER"), (0, 2, "PER")], [(1, 2, "LOC")], []]
+    thrice = [[(0, 2, "PER")] * 3, [], []]
+    with pytest.warns(DuplicateSpanWarning) as caught:
+        result = benchmark(gold, {"a": twice, "b": gold, "c": thrice}, n_resamples=200, progress=False,
+                           dev_references=gold, dev_predictions={"a": thrice})
+    assert [str(w.message) for w in caught] == [
+        "removed duplicate spans (same sentence, start, end and label) before scoring, counted once each: predicted "
+        "spans: a 1, c 2; predicted spans on dev_references: a 2 (each system's notes count them)"]
+    assert caught[0].filename == __file__
+    assert [s["notes"]["duplicate_predictions"] for s in result.systems] == [1, 0, 2]
+
+
+def test_worked_example_demo_runs_without_the_shared_data(tmp_path, repo_root):
+    """QA: ``--demo`` in a fresh clone ended in a FileNotFoundError for ../shared/data/genia/...: without --gold
+    it takes the sample data installed with the package, from any folder."""
+    import subprocess
+    import sys
+
+    script = str(repo_root / "scripts" / "benchmark_checkpoints.py")
+    done = subprocess.run([sys.executable, script, "--demo", "--bootstrap", "100", "--out", "report"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "selected on the test set: run/checkpoint-" in done.stdout
+    assert "Benchmark on nested" in (tmp_path / "report" / "benchmark.md").read_text()
+    refused = subprocess.run([sys.executable, script, "--gold", "missing.jsonl", "--demo"], cwd=tmp_path,
+                             capture_output=True, text=True, timeout=300, check=False)
+    assert refused.returncode == 2 and refused.stderr.splitlines()[-1] == (
+        "benchmark_checkpoints.py: error: --gold missing.jsonl: no such file")

@@ -4,15 +4,18 @@ A run directory holds ``checkpoint-STEP`` files and folders (steps zero-padded o
 not) next to unrelated entries; each file holds predictions of the gold's kind,
 predictions of the other kind, or something else (a log, metrics, a
 configuration, a vocabulary, model weights, nothing). The rule: a file of the
-gold's kind is a checkpoint's predictions whatever its name; in a folder, one
-such file (those named ``*pred*`` first, then among those the one naming the part
-asked for: ``test``, or ``dev``/``valid``/``eval``) is the step's, several are refused; a
-step with two prediction files is refused naming both; a folder with none is
-refused unless its step has predictions elsewhere; no predictions at all is
-refused. Everything else is passed over.
+gold's kind is a checkpoint's predictions whatever its name, unless its name names
+the other split (a word starting with ``test``, or with ``dev``/``valid``/``eval``), and
+with ``named`` only when its name names the split asked for; in a folder, one such
+file (those named ``*pred*`` first, then among those the one naming the part
+asked for) is the step's, several are refused; a step with two prediction files
+is refused naming both; a folder with none is refused unless its step has
+predictions elsewhere (naming the files of the other split when it holds only
+those); no predictions at all is refused. Everything else is passed over.
 """
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path
 
@@ -59,10 +62,11 @@ def test_holds_reads_a_long_first_record_to_its_end():
 
 
 names = st.sampled_from(["predictions.jsonl", "test_predictions.txt", "dev_predictions.jsonl", "out.json", "preds",
-                         "eval.txt", "x.conll"])
+                         "eval.txt", "x.conll", "validation-preds.json", "latest.jsonl"])
 folder_files = st.dictionaries(names, st.sampled_from(sorted(CONTENTS)), max_size=4)
 entry = st.one_of(
-    st.tuples(st.just("file"), st.sampled_from([".jsonl", ".json", ".log", ".conll", ".txt", ".pred.jsonl", ""]),
+    st.tuples(st.just("file"), st.sampled_from([".jsonl", ".json", ".log", ".conll", ".txt", ".pred.jsonl", "",
+                                                 ".dev.jsonl", ".test.jsonl"]),
               st.sampled_from(sorted(CONTENTS))),
     st.tuples(st.just("folder"), st.just(""), folder_files),
 )
@@ -94,25 +98,36 @@ def build(root: Path, tree: dict, others: list[str]) -> list[tuple[int, str, Pat
     return written
 
 
-def expected(written: list, kind: str, part: str) -> tuple[list[tuple[str, int, Path]], list[list[Path]]]:
+def naming(name: str, part: str) -> bool:
+    return any(word.startswith(PARTS[part]) for word in re.split("[^a-z]+", name.lower()))
+
+
+def allowed(name: str, part: str, named: bool) -> bool:
+    other = "dev" if part == "test" else "test"
+    return not naming(name, other) and (naming(name, part) or not named)
+
+
+def expected(written: list, kind: str, part: str,
+             named: bool = False) -> tuple[list[tuple[str, int, Path]], list[list[Path]]]:
     """The rule: the checkpoints found, and the problems (each the paths its refusal must name)."""
     sources: dict[int, list[tuple[str, Path]]] = {}
     bare: list[tuple[int, Path]] = []
     problems = []
     for step, name, path, contents in written:
         if isinstance(contents, dict):
-            found = sorted(path / f for f, content in contents.items() if CONTENTS[content][0] == kind)
+            found = sorted(path / f for f, content in contents.items()
+                           if CONTENTS[content][0] == kind and allowed(f, part, named))
             if len(found) > 1:
                 found = [p for p in found if "pred" in p.name] or found
             if len(found) > 1:
-                found = [p for p in found if any(word in p.name for word in PARTS[part])] or found
+                found = [p for p in found if naming(p.name, part)] or found
             if len(found) > 1:
                 problems.append([path])
             elif found:
                 sources.setdefault(step, []).append((name, found[0]))
             else:
                 bare.append((step, path))
-        elif CONTENTS[contents][0] == kind:
+        elif CONTENTS[contents][0] == kind and allowed(path.name, part, named):
             sources.setdefault(step, []).append((name, path))
     problems += [[path for _, path in found] for found in sources.values() if len(found) > 1]
     problems += [[path] for step, path in bare if step not in sources]
@@ -121,19 +136,20 @@ def expected(written: list, kind: str, part: str) -> tuple[list[tuple[str, int, 
     return [(found[0][0], step, found[0][1]) for step, found in sorted(sources.items())], problems
 
 
-@given(tree=steps, others=unrelated, kind=st.sampled_from([SPANS, TAGS]), part=st.sampled_from(sorted(PARTS)))
-def test_discovery_follows_the_rule_on_random_runs(tree, others, kind, part):
+@given(tree=steps, others=unrelated, kind=st.sampled_from([SPANS, TAGS]), part=st.sampled_from(sorted(PARTS)),
+       named=st.booleans())
+def test_discovery_follows_the_rule_on_random_runs(tree, others, kind, part, named):
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         written = build(root, tree, others)
-        found, problems = expected(written, kind, part)
+        found, problems = expected(written, kind, part, named)
         if not problems:
-            assert checkpoints(root, kind, part) == found
+            assert checkpoints(root, kind, part, named) == found
             # the API given the directory by a name, and the command's --pred run=DIR, go through one function
-            named = _systems({"run": root}, kind, part)
-            assert named == [(f"run/{name}", "run", step, path) for name, step, path in found]
+            systems = _systems({"run": root}, kind, part, named=named)
+            assert systems == [(f"run/{name}", "run", step, path) for name, step, path in found]
             return
         with pytest.raises(ValueError) as refused:
-            checkpoints(root, kind, part)
+            checkpoints(root, kind, part, named)
         message = str(refused.value)
         assert any(all(str(path) in message for path in paths) for paths in problems), (message, problems)

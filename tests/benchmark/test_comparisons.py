@@ -48,8 +48,8 @@ def test_consecutive_checkpoints_are_told_apart_with_the_defaults(run):
     assert all(p["significant"] and p["f1_difference"]["value"] > 0 for p in result.comparisons)
     assert all(p["p_bootstrap_holm"] == p["p_randomization_holm"] == 10 / 1001 for p in result.comparisons)
     text = result.to_markdown()
-    assert ("Compared: each checkpoint against the one before it (10 comparisons). With 1,000 resamples the smallest "
-            "p-value after Holm's correction is 10/1,001 = 0.0100, below alpha 0.05.") in text
+    assert ("Compared: each checkpoint against the one before it in its run (10 comparisons). With 1,000 resamples the "
+            "smallest p-value after Holm's correction is 10/1,001 = 0.0100, below alpha 0.05.") in text
 
 
 def test_a_named_baseline_is_compared_with_every_checkpoint(run):
@@ -114,3 +114,20 @@ def test_the_command_takes_a_baseline_and_a_choice_of_comparisons(run, capsys):
                                        "--baseline NAME: name it\n")
     assert main(["benchmark", "--gold", gold, "--pred", runs, "--baseline", "nobody", "--no-progress"]) == 2
     assert "the baseline 'nobody' is not one of the systems (run/checkpoint-100, " in capsys.readouterr().err
+
+
+def test_what_is_compared_is_said_of_named_systems_and_counted_in_words():
+    """QA: ``comparisons="consecutive"`` on two named systems said "each checkpoint against the one before it";
+    one comparison was "1 comparisons"."""
+    gold = [[(0, 2, "PER")], [(1, 2, "LOC")], [(0, 1, "ORG")]]
+    systems = {"a": [[(0, 2, "PER")], [], []], "b": gold}
+    result = benchmark(gold, systems, comparisons="consecutive", n_resamples=200, progress=False)
+    assert result.settings["compared"] == "each system against the one before it, in the order given"
+    assert ("Compared: each system against the one before it, in the order given (1 comparison). With 200 resamples "
+            "the smallest p-value is 1/201 = 0.0050, below alpha 0.05.") in result.to_markdown()
+    with pytest.raises(ValueError) as refused:
+        benchmark(gold, systems, n_resamples=5, progress=False)
+    assert str(refused.value) == (
+        "n_resamples (--bootstrap) 5 is too few for 1 comparison (every pair of systems): the smallest p-value the "
+        "tests can give is 1/6 = 0.1667, not below alpha 0.05, so no difference could hold; use at least 20 (or "
+        "leave it out: it is raised to what the comparisons need)")

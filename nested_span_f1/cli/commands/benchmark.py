@@ -23,10 +23,19 @@ from .inputs import HelpFormatter, check_outputs, check_plot_file, for_people
 from .texts import add_text_options
 
 
-def _prediction(text: str) -> tuple[str, str]:
-    """``NAME=FILE`` or a bare path (a checkpoint directory, or a file named by its path)."""
+def prediction(text: str) -> tuple[str, str]:
+    """An argparse type: ``NAME=FILE`` or a bare path (a checkpoint directory, or a file named by its path).
+
+    A path that exists is taken as it is, ``=`` and all; otherwise an ``=`` with
+    nothing before or after it (``=file``, ``a=``) is refused, not looked up as a file.
+    """
     name, sep, path = text.partition("=")
-    return (name, path) if sep and name and path else (text, text)
+    if sep and name.strip() and path:
+        return name, path
+    if not sep or os.path.exists(text):
+        return text, text
+    raise argparse.ArgumentTypeError(f"{text!r}: write NAME=FILE, a name and a file (or a directory of checkpoints) "
+                                     f"around the '=', or a path alone")
 
 
 EXAMPLE = """examples:
@@ -52,7 +61,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--gold", required=True, help="gold file: a nested-NER format, CoNLL tag columns, or texts (text "
                                                  "spans, pipeline output, a brat folder or .ann file, a spaCy DocBin)")
-    p.add_argument("--pred", required=True, action="append", type=_prediction, metavar="NAME=FILE",
+    p.add_argument("--pred", required=True, action="append", type=prediction, metavar="NAME=FILE",
                    help="a prediction file named NAME (repeat for more; any kind --gold takes, texts against tokens "
                         "and tokens against texts too), or a directory of checkpoint-STEP files or folders, ordered "
                         "by step (prediction files are told from logs, metrics and weights by what they hold, "
@@ -65,7 +74,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "system is a checkpoint of one run, else all")
     p.add_argument("--dev-gold", metavar="FILE", help="development gold: the checkpoint with the highest development F1 "
                                                       "is selected, its test figures reported")
-    p.add_argument("--dev-pred", action="append", type=_prediction, metavar="NAME=FILE",
+    p.add_argument("--dev-pred", action="append", type=prediction, metavar="NAME=FILE",
                    help="development predictions of the system NAME (repeat for more; a directory of checkpoints "
                         "as --pred takes, named as there). Default: the development prediction files (named dev, "
                         "valid or eval) in the folders of the --pred checkpoint directories")
