@@ -151,38 +151,55 @@ def latex_escape(text: str) -> str:
     return "".join(LATEX_SPECIAL.get(char, char) for char in str(text))
 
 
-def _latex_score(estimate: Mapping[str, float], bold: bool = False, mark: bool = False) -> str:
+def _latex_value(estimate: Mapping[str, float], bold: bool = False, mark: bool = False) -> str:
     value = pct(estimate["value"])
-    value = rf"\textbf{{{value}}}" if bold else value
-    return value + (r"$^\dagger$" if mark else "") + rf" {{\scriptsize {interval_text(estimate)}}}"
+    return (rf"\textbf{{{value}}}" if bold else value) + (r"$^\dagger$" if mark else "")
+
+
+def _latex_interval(estimate: Mapping[str, float]) -> str:
+    return rf"{{\scriptsize {interval_text(estimate)}}}"
+
+
+LATEX_PACKAGES = r"\usepackage{booktabs,graphicx}"
+"""What the LaTeX table needs in the preamble: booktabs' rules, and graphicx to shrink a table wider than the text."""
 
 
 def latex_table(results: Sequence[Mapping[str, Any]], baseline: str | None = None,
                 names: Sequence[str] | None = None) -> str:
-    """The table as a LaTeX ``table`` float with booktabs rules (``\\usepackage{booktabs}``), to ``\\input``."""
+    """The table as a LaTeX ``table*`` float with booktabs rules, to ``\\input`` (:data:`LATEX_PACKAGES`).
+
+    Each system takes two lines, the scores on the first and their intervals under
+    them in small type, so that two datasets fit an ``article`` page at full size; a
+    table still wider than the text (more datasets, long system names) is shrunk to
+    the text width by graphicx's ``\\resizebox``, and one that fits is left as it is.
+    """
     g = grid(results, baseline, names)
     width = len(KEYS)
     lines = [r"\begin{table*}[t]", r"\centering", r"\small",
-             r"\begin{tabular}{l" + ("r" * width) * len(g.datasets) + "}", r"\toprule",
+             r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%",
+             r"\begin{tabular}{l" + ("c" * width) * len(g.datasets) + "}", r"\toprule",
              " & ".join(["", *(rf"\multicolumn{{{width}}}{{c}}{{{latex_escape(d)}\textsuperscript{{{_letter(k)}}}}}"
                                for k, d in enumerate(g.datasets))]) + r" \\",
              " ".join(rf"\cmidrule(lr){{{2 + width * k}-{1 + width * (k + 1)}}}" for k in range(len(g.datasets))),
              " & ".join(["System", *(TITLES[key] for _ in g.datasets for key in KEYS)]) + r" \\", r"\midrule"]
     for name in g.systems:
-        row = [latex_escape(name)]
+        values, intervals = [latex_escape(name)], [""]
         for dataset in g.datasets:
             cell = g.cells.get((name, dataset))
             if cell is None:
-                row += ["--"] * width
+                values += ["--"] * width
+                intervals += [""] * width
                 continue
-            row += [_latex_score(cell.system["precision"]), _latex_score(cell.system["recall"]),
-                    _latex_score(cell.system["f1"], bold=cell.best, mark=bool(cell.differs))]
-        lines.append(" & ".join(row) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}", r"\par\smallskip", r"\begin{minipage}{\linewidth}\footnotesize"]
+            values += [_latex_value(cell.system["precision"]), _latex_value(cell.system["recall"]),
+                       _latex_value(cell.system["f1"], bold=cell.best, mark=bool(cell.differs))]
+            intervals += [_latex_interval(cell.system[key]) for key in KEYS]
+        lines += [" & ".join(values) + r" \\", " & ".join(intervals) + r" \\[2pt]"]
+    lines += [r"\bottomrule", r"\end{tabular}}", r"\par\smallskip", r"\begin{minipage}{\linewidth}\footnotesize"]
     lines += [latex_escape(note) + r"\\" for note in g.notes]
     lines += [rf"\textsuperscript{{{_letter(k)}}}" + latex_escape(note) + r"\\" for k, note in enumerate(g.dataset_notes)]
     lines += [r"\end{minipage}",
-              r"\caption{Precision (P), recall (R) and F1 in \%, with bootstrap intervals; best F1 per dataset in bold.}",
+              r"\caption{Precision (P), recall (R) and F1 in \%, with bootstrap intervals under them; best F1 per "
+              r"dataset in bold.}",
               r"\end{table*}", ""]
     return "\n".join(lines)
 

@@ -10,7 +10,7 @@ import pytest
 from test_benchmark_views import parse_tables
 
 from nested_span_f1.benchmark.compare import benchmark
-from nested_span_f1.benchmark.table import grid, latex_escape, latex_table, markdown_table
+from nested_span_f1.benchmark.table import LATEX_PACKAGES, grid, latex_escape, latex_table, markdown_table
 from nested_span_f1.cli.main import main
 from nested_span_f1.formats import Corpus, read_corpus
 
@@ -72,8 +72,9 @@ def test_markdown_cells_equal_the_json(results):
                 f1 = f"**{f1}**"
             assert got == [cell(system["precision"]), cell(system["recall"]), f1]
     assert significant(genia, "ours") and "†" in table[2][3]  # 2% against 12% of the entities left out
-    assert "- GENIA test, document split of Yan et al. (2022), as in Yan et al. (2022)" in text
-    assert "- CoNLL-2003: no known standard split (3,453 sentences, 46,435 tokens, 5,648 entities)." in text
+    assert "- GENIA test, document split of Yan et al. (2022) (1,732 sentences" in text
+    assert ("- CoNLL-2003 test, English shared-task split, as in Tjong Kim Sang and De Meulder (2003) (3,453 sentences, "
+            "46,435 tokens, 5,648 entities; recognised by its sentence, token and entity counts).") in text
     assert "† F1 differs from base's: the paired bootstrap and approximate randomization both give p < 0.05" in text
 
 
@@ -88,15 +89,21 @@ def test_no_baseline_no_marks_and_untested_pairs_are_said(results):
 
 
 def latex_rows(text):
-    """``{system: [(value, low, high, bold, dagger), ...]}`` read back from the LaTeX table's body."""
+    """``{system: [(value, low, high, bold, dagger), ...]}`` read back from the LaTeX table's body: each system's
+    scores on one line, their intervals on the next."""
     body = text.split(r"\midrule")[1].split(r"\bottomrule")[0]
+    lines = [line.removesuffix(r" \\[2pt]").removesuffix(r" \\") for line in body.strip().splitlines()]
     rows = {}
-    for line in body.strip().splitlines():
-        name, *cells = line.removesuffix(r" \\").split(" & ")
+    for scores, intervals in zip(lines[::2], lines[1::2]):
+        name, *cells = scores.split(" & ")
+        blank, *bounds = intervals.split(" & ")
+        assert blank == ""
         parsed = []
-        for c in cells:
-            found = re.fullmatch(r"(\\textbf\{)?([\d.]+)\}?(\$\^\\dagger\$)? \{\\scriptsize \[([\d.]+), ([\d.]+)\]\}", c)
-            parsed.append(c if found is None else (found[2], found[4], found[5], bool(found[1]), bool(found[3])))
+        for c, b in zip(cells, bounds):
+            found = re.fullmatch(r"(\\textbf\{)?([\d.]+)\}?(\$\^\\dagger\$)?", c)
+            interval = re.fullmatch(r"\{\\scriptsize \[([\d.]+), ([\d.]+)\]\}", b)
+            parsed.append(c if found is None or interval is None else
+                          (found[2], interval[1], interval[2], bool(found[1]), bool(found[3])))
         rows[name] = parsed
     return rows
 
@@ -133,12 +140,15 @@ def test_latex_cells_equal_the_json(results):
 def test_latex_table_compiles_and_its_pdf_shows_the_json_numbers(results, tmp_path):
     _, data = results
     (tmp_path / "table.tex").write_text(latex_table(list(data.values()), baseline="base"))
-    (tmp_path / "paper.tex").write_text("\\documentclass{article}\n\\usepackage[margin=1cm,landscape]{geometry}\n"
-                                        "\\usepackage{booktabs}\n\\begin{document}\n\\input{table.tex}\n"
-                                        "\\end{document}\n")
+    # the plain article class, its own margins: the table fits the text width (QA: 202.7pt too wide before the
+    # intervals went under the scores)
+    (tmp_path / "paper.tex").write_text(f"\\documentclass{{article}}\n{LATEX_PACKAGES}\n\\begin{{document}}\n"
+                                        "\\input{table.tex}\n\\end{document}\n")
     out = subprocess.run([PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", "paper.tex"], cwd=tmp_path,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stdout[-3000:]
+    log = (tmp_path / "paper.log").read_text(errors="replace")
+    assert "Overfull \\hbox" not in log, log[log.find("Overfull"):][:500]
     pdftotext = shutil.which("pdftotext")
     if pdftotext is None:
         pytest.skip("pdftotext (poppler-utils) reads the numbers back from the PDF")
@@ -146,12 +156,13 @@ def test_latex_table_compiles_and_its_pdf_shows_the_json_numbers(results, tmp_pa
                            check=True).stdout
     numbers = re.findall(r"\d+\.\d\d", shown)
     expected = []
-    for name in ("base", "ours", "a_b&c%"):
-        for result in data.values():
-            systems = {s["name"]: s for s in result["systems"]}
-            if name in systems:
-                expected += [f"{100 * systems[name][k][part]:.2f}" for k in ("precision", "recall", "f1")
-                             for part in ("value", "low", "high")]
+    for name in ("base", "ours", "a_b&c%"):  # a line of scores, then a line of their intervals
+        for parts in (("value",), ("low", "high")):
+            for result in data.values():
+                systems = {s["name"]: s for s in result["systems"]}
+                if name in systems:
+                    expected += [f"{100 * systems[name][k][part]:.2f}" for k in ("precision", "recall", "f1")
+                                 for part in parts]
     assert numbers[:len(expected)] == expected
 
 
@@ -171,17 +182,33 @@ def test_command_prints_and_writes_both_tables(results, tmp_path, capsys):
     (["@G", "--latex", "@G"], "--latex @G would overwrite @G, an input; write to another file"),
     (["@NOTJSON"], "@NOTJSON: not JSON (Expecting value at line 1); give the --json of a benchmark"),
     (["@OTHER"], "@OTHER: not a benchmark result (the --json of nested-span-f1 benchmark)"),
-], ids=["one dataset twice", "unknown baseline", "output is an input", "not json", "other json"])
+    (["@DEEP"], "@DEEP: its JSON nests lists and objects too deeply to be a benchmark result; give the --json of a "
+                "benchmark"),
+    (["@LATIN1"], "@LATIN1: not UTF-8 text (byte 14); give the --json of a benchmark"),
+], ids=["one dataset twice", "unknown baseline", "output is an input", "not json", "other json", "too deep",
+        "not utf-8"])
 def test_command_refuses_in_one_line(results, tmp_path, capsys, argv, message):
     folder, _ = results
     (tmp_path / "not.json").write_text("<html>")
     (tmp_path / "other.json").write_text('{"settings": {}}')
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    (tmp_path / "latin1.json").write_bytes('{"settings": "\u00e9"}'.encode("latin-1"))
     paths = {"@G": str(folder / "genia.json"), "@NOTJSON": str(tmp_path / "not.json"),
-             "@OTHER": str(tmp_path / "other.json")}
+             "@OTHER": str(tmp_path / "other.json"), "@DEEP": str(tmp_path / "deep.json"),
+             "@LATIN1": str(tmp_path / "latin1.json")}
     argv = [paths.get(a, a) for a in argv]
-    for key in ("@NOTJSON", "@OTHER", "@G"):
+    for key in ("@NOTJSON", "@OTHER", "@DEEP", "@LATIN1", "@G"):
         message = message.replace(key, paths[key])
     assert main(["table", *argv]) == 2
     err = capsys.readouterr().err
     assert err == f"nested-span-f1 table: error: {message}\n"
     assert (folder / "genia.json").read_text() == json.dumps(results[1]["genia.json"], indent=2) + "\n"
+
+
+def test_command_reads_a_result_with_a_byte_order_mark(results, tmp_path, capsys):
+    """As every reader of the package does (QA: "not JSON (Unexpected UTF-8 BOM ...)")."""
+    folder, data = results
+    marked = tmp_path / "genia.json"
+    marked.write_bytes(b"\xef\xbb\xbf" + (folder / "genia.json").read_bytes())
+    assert main(["table", str(marked), "--baseline", "base"]) == 0
+    assert capsys.readouterr().out == markdown_table([data["genia.json"]], "base", [str(marked)])

@@ -40,10 +40,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _read(path: str) -> dict:
+    """A benchmark result file (a byte-order mark skipped, as every reader does), refused naming the file."""
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        return json.loads(Path(path).read_bytes().decode("utf-8").removeprefix("\ufeff"))
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path}: not UTF-8 text (byte {error.start}); give the --json of a benchmark") from None
     except json.JSONDecodeError as error:
         raise ValueError(f"{path}: not JSON ({error.msg} at line {error.lineno}); give the --json of a benchmark") from None
+    except RecursionError:
+        raise ValueError(f"{path}: its JSON nests lists and objects too deeply to be a benchmark result; give the "
+                         "--json of a benchmark") from None
 
 
 def run(args: argparse.Namespace) -> int:
