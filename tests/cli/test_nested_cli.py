@@ -104,3 +104,35 @@ def test_progress_bar_on_a_terminal_for_a_large_gold_file_never_on_stdout(tmp_pa
     with_bar = (tmp_path / "bar.out").read_text()
     assert with_bar == plain.stdout and "\r" not in with_bar and "%|" not in with_bar
     assert f"test set: {len(lines)} sentences, {8 * len(lines)} tokens, {len(lines)} entities" in with_bar
+
+
+@pytest.mark.parametrize("case", ["reversed with one more", "one more in the middle", "one more at the end",
+                                  "one fewer", "reversed with one more, by a pipe"])
+def test_sentences_paired_by_id_are_refused_as_every_command_refuses_them(case, tmp_path, capsys, monkeypatch):
+    """QA: five gold sentences against six predictions in reverse order blamed s1 ("no prediction for sentence id
+    's1'"), which the file holds; the whole-file fallback paired the first five predictions before aligning by id.
+    nested, lenient and benchmark pair by formats.align's one rule and name s6, the prediction without gold."""
+    from nested_span_f1 import sample_path
+    from nested_span_f1.cli.main import main
+
+    lines = Path(sample_path("nested.gold.jsonl")).read_text().splitlines(keepends=True)
+    gold, pred = lines[:5], {"reversed with one more": lines[::-1], "one more in the middle": lines[:2] + lines[5:] +
+                             lines[2:5], "one more at the end": lines, "one fewer": lines[:4],
+                             "reversed with one more, by a pipe": lines[::-1]}[case]
+    (tmp_path / "gold5.jsonl").write_text("".join(gold))
+    (tmp_path / "pred.jsonl").write_text("".join(pred))
+    expected = ("pred.jsonl: sentence id 's6' is not in gold5.jsonl (1 predicted sentences without gold)"
+                if len(pred) > 5 else "pred.jsonl: no prediction for sentence id 's5' (1 gold sentences missing)")
+    monkeypatch.chdir(tmp_path)
+    if case.endswith("pipe"):
+        done = subprocess.run([sys.executable, "-m", "nested_span_f1.cli", "nested", "--gold", "gold5.jsonl",
+                               "--pred", "/dev/stdin"], input="".join(pred), capture_output=True, text=True,
+                              timeout=300, check=False)
+        assert (done.returncode, done.stderr) == (2, "nested-span-f1 nested: error: " +
+                                                  expected.replace("pred.jsonl", "/dev/stdin") + "\n")
+        return
+    for command in ("nested", "lenient", "benchmark"):
+        pred_arg = "a=pred.jsonl" if command == "benchmark" else "pred.jsonl"
+        assert main([command, "--gold", "gold5.jsonl", "--pred", pred_arg, *(["--no-progress"] if command ==
+                                                                             "benchmark" else [])]) == 2
+        assert capsys.readouterr().err == f"nested-span-f1 {command}: error: {expected}\n", command

@@ -60,13 +60,18 @@ A = TypeVar("A")
 B = TypeVar("B")
 
 
+class UnequalLengths(ValueError):
+    """One file of a pair has more sentences than the other (:func:`side_by_side`)."""
+
+
 def side_by_side(gold: Iterable[A], pred: Iterable[B], gold_name: str, pred_name: str) -> Iterator[tuple[A, B]]:
-    """The sentences of two files in pairs; ValueError when one file has more sentences than the other."""
+    """The sentences of two files in pairs; :class:`UnequalLengths` when one file has more sentences than the
+    other."""
     n = 0
     for n, (g, p) in enumerate(zip_longest(gold, pred, fillvalue=_END), 1):
         if g is _END or p is _END:
             longer, shorter = (pred_name, gold_name) if g is _END else (gold_name, pred_name)
-            raise ValueError(f"{longer} has more sentences than {shorter}, which ends after {n - 1} sentences; "
+            raise UnequalLengths(f"{longer} has more sentences than {shorter}, which ends after {n - 1} sentences; "
                              "they must align sentence by sentence")
         yield g, p  # type: ignore[misc]
 

@@ -11,7 +11,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -20,7 +20,7 @@ from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, align, read
 from ...nested.score import NestedCounts, count_entities, count_nested, describe_spans, summarize_nested
 from ...views.tables import table
 from . import generated, texts
-from .batches import add_counts, side_by_side
+from .batches import UnequalLengths, add_counts, side_by_side
 from .inputs import COLUMNS, HelpFormatter, check_outputs, column_or_format, duplicates_in_output, for_people, progress
 from .tables import Counted, add_table_options, count_table, header, is_table, length_unit
 from .texts import add_text_options
@@ -129,28 +129,55 @@ class Batch:
 
 
 class _OutOfOrder(Exception):
-    """The files carry sentence ids in different orders: they are aligned by id, reading them whole."""
+    """The files carry sentence ids in different orders, or one has sentences the other lacks: they are paired
+    by id, reading them whole."""
+
+
+def _count(gold: Corpus, pred: Corpus, first: int) -> Batch:
+    """The counts of two corpora paired by :func:`~nested_span_f1.formats.align` (by id, else by order), and the
+    gold side's size; errors count sentences from ``first``."""
+    try:
+        # the sentences were checked when read; these are the arrays the count and the test set's size share
+        lengths = gold.lengths
+        references = check_entities(gold.entities, lengths, "references")
+        counts = count_entities(check_entities(align(gold, pred).entities, lengths, "predictions"), references)
+    except (ValueError, TypeError) as error:
+        raise for_people(error, first=first) from None
+    return Batch(counts, {**describe_spans(references.spans, lengths), "discontinuous": len(references.fragmented)})
 
 
 def count_files(gold: NestedFile, pred: NestedFile, whole: bool = False) -> Batch:
-    """The counts of two nested files, a batch of sentences at a time (``whole``: one batch)."""
+    """The counts of two nested files, a batch of sentences at a time while they list the same sentences in one
+    order; ``whole``: each file read whole, and when both carry sentence ids the two paired as one corpus by
+    :func:`~nested_span_f1.formats.align`'s rule, so that a sentence missing, added or moved is named as every
+    command names it.
+
+    Raises:
+        _OutOfOrder: (not ``whole``) both files carry sentence ids, and they differ in order or number.
+    """
+    gold_sentences: Iterable[Sentence] = gold.sentences()
+    pred_sentences: Iterable[Sentence] = pred.sentences()
+    if whole:
+        gold_sentences, pred_sentences = list(gold_sentences), list(pred_sentences)
+        g, p = _corpus(gold_sentences, gold.path), _corpus(pred_sentences, pred.path)
+        if g.sentence_ids is not None and p.sentence_ids is not None:
+            with duplicates_in_output():
+                return _count(g, p, 0)
+
     def count(batch: list[tuple[Sentence, Sentence]], first: int) -> Batch:
-        try:
-            g, p = _corpus([g for g, _ in batch], gold.path), _corpus([p for _, p in batch], pred.path)
-            by_id = g.sentence_ids is not None and p.sentence_ids is not None
-            if not whole and by_id and g.sentence_ids != p.sentence_ids:
-                raise _OutOfOrder
-            # the sentences were checked when read; these are the arrays the count and the test set's size share
-            lengths = g.lengths
-            references = check_entities(g.entities, lengths, "references")
-            counts = count_entities(check_entities(align(g, p).entities, lengths, "predictions"), references)
-        except (ValueError, TypeError) as error:
-            raise for_people(error, first=first) from None
-        return Batch(counts, {**describe_spans(references.spans, lengths), "discontinuous": len(references.fragmented)})
+        g, p = _corpus([g for g, _ in batch], gold.path), _corpus([p for _, p in batch], pred.path)
+        if g.sentence_ids is not None and p.sentence_ids is not None and g.sentence_ids != p.sentence_ids:
+            raise _OutOfOrder
+        return _count(g, p, first)
 
     with duplicates_in_output():
-        return add_counts(side_by_side(gold.sentences(), pred.sentences(), gold.path, pred.path), count,
-                          size=lambda pair: len(pair[0].tokens), batch_tokens=sys.maxsize if whole else None)[0]
+        try:
+            return add_counts(side_by_side(gold_sentences, pred_sentences, gold.path, pred.path), count,
+                              size=lambda pair: len(pair[0].tokens), batch_tokens=sys.maxsize if whole else None)[0]
+        except UnequalLengths:
+            if gold.has_ids and pred.has_ids and not whole:
+                raise _OutOfOrder from None
+            raise
 
 
 def breakdown_table(buckets: Mapping[str, Mapping[str, Any]], title: str, digits: int = 4) -> str:
