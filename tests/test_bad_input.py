@@ -104,6 +104,8 @@ GOOD_ONEIE = (b'{"tokens": ["IL-2", "gene", "expression"], "entity_mentions": '
 BOM = b"\xef\xbb\xbf"
 SPACE_JSON = json.dumps({"predictions": [["B-PER", "I-PER", "O"], ["B-LOC"]], "references": [["B-PER", "O", "O"], ["B-LOC"]]})
 """A valid request of every Space (tags, which all three metrics take), pasted as JSON."""
+SPACE_BAD_CONLL = "a O O\nb O O\n\nc B-PER O\nd O PER"
+"""CoNLL columns whose last prediction (sentence 2, token 2, line 5) has no prefix."""
 EXAMPLES = {name: fmt.example().encode() for name, fmt in FORMATS.items()}
 """One sentence in each span format, as the format's writer writes it."""
 
@@ -756,6 +758,18 @@ CATALOGUE: list[Bad] = [
     Bad("space-paste-json-with-bom", "space", ("\ufeff" + SPACE_JSON, None, ""), None, same_as=(SPACE_JSON, None, "")),
     Bad("space-options-with-bom", "space", (SPACE_JSON, None, '\ufeff{"zero_division": 0}'), None,
         same_as=(SPACE_JSON, None, '{"zero_division": 0}')),
+    # QA item 11: pasted or uploaded columns are counted from 1 and their line named, as the command line does; the
+    # strict-mode hint names the options box, not scheme= or --scheme
+    Bad("space-paste-conll-counted-from-1", "space", (SPACE_BAD_CONLL, None, ""), ValueError,
+        ("predictions, sentence 2, token 2 (the input line 5): tag 'PER'",)),
+    Bad("space-upload-conll-names-the-file", "space", ("", ("file", SPACE_BAD_CONLL.encode()), ""), ValueError,
+        ("predictions, sentence 2, token 2 (upload.json line 5): tag 'PER'",)),
+    Bad("space-json-tags-counted-from-1", "space",
+        (json.dumps({"predictions": [["O"], ["O", "PER"]], "references": [["O"], ["O", "O"]]}), None, ""), ValueError,
+        ("predictions, sentence 2, token 2: tag 'PER'",)),
+    Bad("space-strict-scheme-in-the-options-box", "space", ("a U-PER U-PER\nb B-PER I-PER", None, '{"mode": "strict"}'),
+        ValueError, ('pass the scheme the tags use ("scheme" in the options box, such as {"mode": "strict", "scheme": '
+                     '"IOB2"})',)),
     # ---------------------------------------------------------------- issue 26: commands and benchmark
     # delimiters: spelled as conlleval.pl's -d takes them, and never able to hang the scorer
     Bad("columns-delimiter-backslash-t", "columns", col(GOOD_COLUMNS.replace(b" ", b"\t"), GOOD_COLUMNS.replace(b" ", b"\t")),

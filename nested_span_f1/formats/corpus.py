@@ -21,6 +21,7 @@ from typing import Any
 from ..core.entities import check_entities, is_fragmented
 from ..core.sequences import check_each, check_sequence
 from ..core.spans import SpanArrays, spans_from_lists
+from .places import span_positions_from_1
 
 
 @dataclass(frozen=True)
@@ -85,8 +86,7 @@ class Corpus:
         found = re.match(rf"{re.escape(self.source)}, sentence (\d+)", str(error))
         if self.places is None or found is None:
             return error
-        rest = re.sub(r"\(position (\d+) in the sentence\)", lambda m: f"(position {int(m.group(1)) + 1} in the sentence)",
-                      str(error)[found.end():])
+        rest = span_positions_from_1(str(error)[found.end():])
         if self.unit == "characters":
             rest = rest.replace("(the sentence length)", "(the text's length in characters)").replace(
                 " in the sentence)", " in the document)")

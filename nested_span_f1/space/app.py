@@ -28,7 +28,7 @@ from ..lenient.counts import BREAKDOWN, LENIENT_SCHEMES
 from ..lenient.score import score_lenient
 from ..views.plots import plot_counts, plot_per_type
 from ..views.tables import AVERAGES, per_label
-from .inputs import MAX_BYTES, parse, parse_options, preset, read_upload
+from .inputs import MAX_BYTES, for_visitors, parse, parse_options, preset, read_upload
 
 LOG = logging.getLogger(__name__)
 
@@ -150,7 +150,23 @@ class Scorer:
     def __init__(self, script: str, spec: SpaceSpec) -> None:
         self.script = script
         self.spec = spec
-        self.files = Path(tempfile.gettempdir()) / f"nested-span-f1-space-{uuid.uuid4().hex[:8]}"
+        self._folder: tempfile.TemporaryDirectory[str] | None = None
+
+    @property
+    def files(self) -> Path:
+        """The folder of the results offered for download, made at the first request and removed with the
+        scorer (when it is closed or collected, or when the app's process ends), so the Space leaves nothing in
+        the temporary folder behind it."""
+        if self._folder is None:
+            self._folder = tempfile.TemporaryDirectory(prefix="nested-span-f1-space-")
+        return Path(self._folder.name)
+
+    def close(self) -> None:
+        """Remove the folder of results now (it is removed anyway when the scorer is collected or the process
+        ends)."""
+        if self._folder is not None:
+            self._folder.cleanup()
+            self._folder = None
 
     def __call__(self, text: str, upload: str | None, options: str) -> tuple[Any, ...]:
         try:
@@ -164,16 +180,22 @@ class Scorer:
     def request(self, text: str, upload: str | None, options: str) -> dict[str, Any]:
         """Every view of one request (an uploaded file is scored instead of the text box); raises what
         :meth:`__call__` turns into the page's one line."""
-        return self.views(read_upload(upload) if upload else text or "", options or "")
+        if upload:
+            return self.views(read_upload(upload), options or "", Path(upload).name)
+        return self.views(text or "", options or "")
 
-    def views(self, text: str, options_text: str) -> dict[str, Any]:
-        """Score one request and build every view of the result."""
+    def views(self, text: str, options_text: str, name: str = "the input") -> dict[str, Any]:
+        """Score one request and build every view of the result; ``name`` names the text in messages (an
+        uploaded file's name)."""
         import pandas as pd
 
-        predictions, references = parse(text)
+        predictions, references, place = parse(text, name)
         options = parse_options(options_text)
         metric = metric_class(self.script)(keep_in_memory=True, experiment_id=uuid.uuid4().hex)
-        result = metric.compute(predictions=predictions, references=references, **options)
+        try:
+            result = metric.compute(predictions=predictions, references=references, **options)
+        except (ValueError, TypeError) as error:
+            raise for_visitors(error, place) from None
         wants_errors = "error_chart" in self.spec.outputs
         view: dict[str, Any] = {
             "message": f"Scored {len(references)} sentence{'' if len(references) == 1 else 's'}.",
@@ -221,8 +243,8 @@ class Scorer:
         return score_lenient(predictions, references, zero_division=0, **decoding)
 
     def _save(self, result: Mapping[str, Any]) -> str:
-        """Write the full result as a JSON file to download; files older than an hour are removed."""
-        self.files.mkdir(parents=True, exist_ok=True)
+        """Write the full result as a JSON file to download (gradio copies it into its own cache); files older than
+        an hour are removed."""
         for old in self.files.glob("*.json"):
             if old.stat().st_mtime < time.time() - KEEP_FILES_SECONDS:
                 old.unlink(missing_ok=True)

@@ -14,11 +14,12 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import sample_path
 from ..formats import Corpus, align, read_corpus
 from ..formats.columns import BOM, check_same_tokens, read_columns
+from ..formats.places import Place, for_people, span_positions_from_1
 
 MAX_BYTES = 2_000_000
 """Largest input a Space scores (pasted text or uploaded file): 2 MB, about 200k CoNLL tokens."""
@@ -71,8 +72,17 @@ def read_upload(path: str | os.PathLike[str]) -> str:
         raise ValueError(f"the uploaded file is not UTF-8 text (byte {error.start})") from None
 
 
-def parse(text: str) -> tuple[list[Any], list[Any]]:
-    """``(predictions, references)`` from pasted or uploaded text.
+class Request(NamedTuple):
+    """What a request's text holds: both sides, and where its sentences start when it is CoNLL columns (their
+    lines, for messages), else None."""
+
+    predictions: list[Any]
+    references: list[Any]
+    place: Place | None
+
+
+def parse(text: str, name: str = "the input") -> Request:
+    """The :class:`Request` in pasted or uploaded text (``name`` names it in messages: the uploaded file's name).
 
     JSON (text starting with ``{``): an object with ``predictions`` and
     ``references`` lists, in any shape the metric accepts. Otherwise CoNLL
@@ -85,14 +95,27 @@ def parse(text: str) -> tuple[list[Any], list[Any]]:
     if not text.strip():
         raise ValueError("no input: paste CoNLL columns (token gold prediction) or JSON, upload a file, or load an example")
     if text.lstrip().startswith(("{", "[")):
-        return _parse_json(text)
-    columns = read_columns(text.splitlines(), name="the input")
+        return Request(*_parse_json(text), None)
+    columns = read_columns(text.splitlines(), name=name)
     if len(columns.rows[0][0]) < 3:
         raise ValueError(
             f"line {columns.lines[0]}: {len(columns.rows[0][0])} columns; CoNLL input needs three "
             "(token, gold tag, predicted tag), separated by spaces or tabs"
         )
-    return columns.column(-1), columns.column(-2)
+    return Request(columns.column(-1), columns.column(-2), Place(name, columns.lines))
+
+
+SCHEME_HINT = "scheme= in Python, --scheme on the command line"
+"""How flat.tags' strict-mode refusal says where a scheme is given (space/ does not import flat/; the catalogue
+row space-strict-scheme-in-the-options-box fails if the two wordings part)."""
+SPACE_SCHEME_HINT = '"scheme" in the options box, such as {"mode": "strict", "scheme": "IOB2"}'
+
+
+def for_visitors(error: Exception, place: Place | None) -> Exception:
+    """A refusal of the metric as a visitor counts: sentences, tokens and a span's position from 1, the line of
+    pasted or uploaded CoNLL columns named (``place``), and options named as the options box takes them."""
+    located = for_people(error, place, place)
+    return type(error)(span_positions_from_1(str(located)).replace(SCHEME_HINT, SPACE_SCHEME_HINT))
 
 
 def _loads(text: str, what: str) -> Any:

@@ -94,7 +94,7 @@ def test_returns_text_names_every_key_returned(name):
     metric = evaluate.load(metric_path(name))
     returns = metric.inputs_description.split("Returns:", 1)[1].split("Examples:", 1)[0]
     for example, options in CALLS[name]:
-        predictions, references = parse(preset(example))
+        predictions, references, _ = parse(preset(example))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             result = metric.compute(predictions=predictions, references=references, zero_division=0, **options)

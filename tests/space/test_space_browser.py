@@ -115,7 +115,7 @@ def space(request, apps):
 
 
 def _expected(name: str, text: str) -> dict:
-    predictions, references = parse(text)
+    predictions, references, _ = parse(text)
     with warnings.catch_warnings():
         # the nested sample lists one span twice on purpose; the result reports it as duplicate_predictions
         warnings.simplefilter("ignore", DuplicateSpanWarning)
@@ -265,7 +265,7 @@ def test_twenty_concurrent_requests_all_get_their_own_result(space):
     jobs = [client.submit(text, None, json.dumps(OPTIONS), api_name="/score") for text in texts]
     metric = evaluate.load(metric_path(name))
     for text, job in zip(texts, jobs):
-        predictions, references = parse(text)
+        predictions, references, _ = parse(text)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DuplicateSpanWarning)  # as in _expected
             expected = json.loads(json.dumps(metric.compute(predictions=predictions, references=references, **OPTIONS)))

@@ -89,7 +89,7 @@ def hub(tmp_path_factory):
             log = open(out.parent / f"{name}.log", "w")
             app = subprocess.Popen([str(python), "app.py"], cwd=out, stdout=log, stderr=subprocess.STDOUT,
                                    env=dict(env, GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1"))
-            predictions, references = parse(preset(EXAMPLE[name]))
+            predictions, references, _ = parse(preset(EXAMPLE[name]))
             load = subprocess.Popen([str(python), "-c", _load_code(out, predictions, references)], cwd=out,
                                     env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             running[name] = (out, f"http://127.0.0.1:{port}/", app, load, log)
@@ -113,7 +113,7 @@ def test_space_folder_installs_serves_and_loads_alone(name, hub):
     assert requirements[1:] == [f"./{wheel}", *(f"{n}=={metadata.version(n)}" for n in NEEDS)]
     assert f"sdk_version: {metadata.version('gradio')}\n" in (out / "README.md").read_text()
 
-    predictions, references = parse(preset(EXAMPLE[name]))
+    predictions, references, _ = parse(preset(EXAMPLE[name]))
     with warnings.catch_warnings():
         # the nested sample lists one span twice on purpose; the result reports it as duplicate_predictions
         warnings.simplefilter("ignore", DuplicateSpanWarning)
@@ -185,7 +185,7 @@ def card_advice(tmp_path_factory):
     root = tmp_path_factory.mktemp("cards")
     stub = root / f"nested_span_f1-{nested_span_f1.__version__}-py3-none-any.whl"
     stub.write_bytes(b"")  # the package is importable here already: the folder's wheel is not installed
-    predictions, references = parse(preset("flat"))
+    predictions, references, _ = parse(preset("flat"))
     visits = []
     for name in sorted(METRICS, key=lambda name: name != "nested_span_f1"):
         out = root / name
@@ -213,7 +213,7 @@ def test_the_card_says_how_to_load_the_module_inside_its_folder(name, card_advic
     printed = card_advice[name]
     assert isinstance(printed, list), printed  # else the traceback
     by_path, by_script, dot = map(json.loads, printed)
-    predictions, references = parse(preset("flat"))
+    predictions, references, _ = parse(preset("flat"))
     expected = json.loads(json.dumps(evaluate.load(metric_path(name)).compute(
         predictions=predictions, references=references, zero_division=0)))
     assert by_path == by_script == expected

@@ -1,8 +1,9 @@
 """What the commands share at the edge: reading the files they score and telling people where a problem is.
 
 The core names sentences and tokens from 0 (the Python API's indices); people
-count sentences, tokens, lines and columns from 1. The commands convert here,
-where the file line of every sentence is known, and nowhere else.
+count sentences, tokens, lines and columns from 1. The commands convert with
+:func:`~nested_span_f1.formats.places.for_people` (re-exported here), where the file
+line of every sentence is known; the Space converts with it too.
 """
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ import textwrap
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 from ...core.matching import DuplicateSpanWarning
@@ -24,18 +24,14 @@ from ...core.progress import bar
 from ...flat.schemes import SCHEMES
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format, get_format, read_corpus
 from ...formats.columns import Block, ColumnFile, iter_columns, read_columns, read_text
+from ...formats.places import Place as Place
+from ...formats.places import for_people as for_people
 
 LARGE_FILE = 10_000_000
 """Bytes from which reading a column file shows a progress bar: about a million ``token tag`` lines."""
 
 COLUMNS = "conll"
 """The format name of token-per-line column files, beside the span formats of the registry."""
-
-_WHERE = re.compile(r"\b(?:(predictions|references), )?(sentence|document) (\d+)(?:(,? (?:token|position) )(\d+))?")
-# formats.align names the first differing token by its position alone (a span's position in a file's
-# sentence is counted from 1 where the file reader names its line: formats.Corpus)
-_POSITION = re.compile(r"\b(differ at position) (\d+)")
-
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     """Wraps prose paragraphs of a description or epilog to the terminal; keeps indented lines (examples)
@@ -267,39 +263,6 @@ def read_side(path: str, format: str | None = None, delimiter: str | None = None
     except UnknownFormat:
         return read_columns(io.StringIO(text), delimiter, name=path)
     return FORMATS[name].read(text, path)
-
-
-@dataclass(frozen=True)
-class Place:
-    """Where sentences are in a file: its name and the 1-based line of each sentence's first token."""
-
-    name: str
-    lines: Sequence[int]
-
-
-def for_people(error: Exception, gold: Side | Place | None = None, pred: Side | Place | None = None,
-               first: int = 0) -> Exception:
-    """The error with 1-based sentence and token numbers, and the file line where the column files give it.
-
-    ``predictions, sentence 3, token 2`` (the core's 0-based indices) becomes
-    ``predictions, sentence 4, token 3 (pred.conll line 57)``. ``first`` is the
-    number of sentences before those the error counts in (a batch's offset).
-    """
-    files = {"predictions": pred, "references": gold}
-
-    def fix(match: re.Match[str]) -> str:
-        side, word, sentence, sep, token = match.groups()
-        s = int(sentence)
-        text = f"{side + ', ' if side else ''}{word} {first + s + 1}"
-        if token is not None:
-            text += f"{sep}{int(token) + 1}"
-        source = files.get(side or "")
-        if isinstance(source, (ColumnFile, Place)) and s < len(source.lines):
-            text += f" ({source.name} line {source.lines[s] + int(token or 0)})"
-        return text
-
-    text = _WHERE.sub(fix, str(error))
-    return type(error)(_POSITION.sub(lambda m: f"{m.group(1)} {int(m.group(2)) + 1}", text))
 
 
 @contextmanager
