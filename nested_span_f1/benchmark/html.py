@@ -50,11 +50,15 @@ def _json_script(element_id: str, data: Any) -> str:
     return f'<script type="application/json" id="{element_id}">{text}</script>'
 
 
-def _table(table_id: str, head: Sequence[str], rows: Sequence[Sequence[Any]], left: int = 1) -> str:
+def _table(table_id: str, head: Sequence[str], rows: Sequence[Sequence[Any]], left: int = 1,
+           marked: int | None = None) -> str:
+    """A table of text cells, the first ``left`` columns aligned left; row ``marked`` (if any) has the class
+    ``selected``."""
     cells = "".join(f"<th>{_e(h)}</th>" for h in head)
     body = "".join(
-        "<tr>" + "".join(f'<td class="{"l" if k < left else "n"}">{_e(c)}</td>' for k, c in enumerate(row)) + "</tr>"
-        for row in rows)
+        ('<tr class="selected">' if r == marked else "<tr>")
+        + "".join(f'<td class="{"l" if k < left else "n"}">{_e(c)}</td>' for k, c in enumerate(row)) + "</tr>"
+        for r, row in enumerate(rows))
     return f'<table id="{table_id}"><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>'
 
 
@@ -186,13 +190,17 @@ def _summary(result: Mapping[str, Any]) -> str:
     level = f"{100 * result['settings']['confidence']:g}%"
     steps = any(s["step"] is not None for s in systems)
     dev = any(s.get("dev") for s in systems)
+    selection = result["settings"].get("selection")
+    chosen = selection["system"] if selection else None
+    mark = f"selected ({'development' if selection and selection['on'] == 'development' else 'test'} F1)"
     head = ["System", *(["Step"] if steps else []), *([f"Dev F1 ({level} CI)"] if dev else []), "Precision", "Recall",
-            "F1", f"F1 {level} CI", "Gold", "Predicted", "Correct"]
+            "F1", f"F1 {level} CI", "Gold", "Predicted", "Correct", "Selected"]
     rows = [[s["name"], *([DASH if s["step"] is None else s["step"]] if steps else []),
              *([_score(s["dev"]["f1"]) if s.get("dev") else DASH] if dev else []), pct(s["precision"]["value"]),
              pct(s["recall"]["value"]), pct(s["f1"]["value"]), interval_text(s["f1"]), s["gold"], s["predicted"],
-             s["tp"]] for s in systems]
-    return _table("summary-table", head, rows)
+             s["tp"], mark if s["name"] == chosen else ""] for s in systems]
+    names = [s["name"] for s in systems]
+    return _table("summary-table", head, rows, marked=names.index(chosen) if chosen in names else None)
 
 
 def _differences(result: Mapping[str, Any]) -> str:
@@ -318,10 +326,12 @@ th{background:#f5f5f5;text-align:left}td.n{text-align:right;font-variant-numeric
 .chart .group{font-size:12px}.chart .grid{stroke:#e4e4e4}.chart .whisker{stroke:#222;stroke-width:1.2}
 #controls label{margin-right:16px}#controls select{margin-left:4px}
 #shown-counts{margin:8px 0;font-weight:600}.legend-box{display:inline-block;width:12px;height:10px;margin:0 4px 0 10px}
-.sentence{position:relative;border:1px solid #e2e2e2;border-radius:4px;margin:8px 0;padding:6px 8px;overflow-x:auto}
-.sentence .where{font-size:12px;color:#666;margin-bottom:4px}
-.grid{display:grid;column-gap:4px;row-gap:2px;align-items:center}
-.tok{white-space:nowrap;font-size:13px;padding:0 1px}.side{font-size:11px;color:#666;padding-right:6px}
+tr.selected td{font-weight:600;background:#fff7d6}
+.sentence{border:1px solid #e2e2e2;border-radius:4px;margin:8px 0;padding:6px 8px}
+.sentence .where{font-size:12px;color:#666;margin-bottom:4px}.sentence .scroll{position:relative;overflow-x:auto}
+.sentence .grid{display:grid;width:max-content;column-gap:4px;row-gap:2px;align-items:center}
+.tok{white-space:nowrap;font-size:13px;padding:0 1px}
+.side{font-size:11px;color:#666;padding-right:6px;position:sticky;left:0;z-index:1;background:#fff;align-self:stretch}
 .span{height:15px;border-radius:3px;font-size:10px;line-height:15px;padding:0 3px;overflow:hidden;white-space:nowrap;color:#111;opacity:.35}
 .span.hit{opacity:1;box-shadow:0 0 0 1px #333 inset}
 button{margin:8px 0;padding:4px 12px}.pair{display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start}.pair>div,section{max-width:100%;overflow-x:auto}
@@ -381,7 +391,7 @@ SCRIPT = r"""
     tokens.forEach((t, k) => cell('tok', t, k + 2, row));
     for (const [name, spans, side] of [['gold', gold, 0], [system.name, pred, 1]]) {
       const [lane, n] = lanes(spans);
-      if (n) cell('side', side ? 'predicted' : 'gold', 1, row + 1);
+      if (n) cell('side', side ? 'predicted' : 'gold', 1, (row + 1) + ' / span ' + n);
       spans.forEach((sp, k) => {
         const c = category(side, k);
         const el = cell('span' + (hit(side, k) ? ' hit' : ''), D.labels[sp[2]], sp[0] + 2, row + 1 + lane[k], sp[1] + 2);
@@ -392,7 +402,8 @@ SCRIPT = r"""
       });
       row += n;
     }
-    box.appendChild(grid);
+    const scroll = document.createElement('div'); scroll.className = 'scroll';
+    scroll.appendChild(grid); box.appendChild(scroll);
     return box;
   }
 
@@ -402,8 +413,13 @@ SCRIPT = r"""
     for (; drawn < stop; drawn++) {
       const [s, cases] = matching[drawn];
       const box = list.appendChild(draw(s, system, cases));
-      const first = box.querySelector('.span.hit');
-      if (first && first.offsetLeft > box.clientWidth - 80) box.scrollLeft = first.offsetLeft - 160;
+      // a first case off to the right is scrolled into view beside the sticky gold/predicted labels; the
+      // sentence's title is above the scrolling part
+      const scroll = box.querySelector('.scroll'), first = box.querySelector('.span.hit');
+      const labels = box.querySelector('.side').offsetWidth;
+      if (first && first.offsetLeft + first.offsetWidth > scroll.clientWidth) {
+        scroll.scrollLeft = first.offsetLeft - labels - 40;
+      }
     }
     more.hidden = drawn >= matching.length;
     counts.dataset.drawn = drawn;

@@ -12,12 +12,13 @@ from nested_span_f1.formats import Corpus, write_corpus
 
 
 class Page(HTMLParser):
-    """Tags with their attributes, every table's rows of cell texts, and the JSON scripts of a page."""
+    """Tags with their attributes, every table's rows of cell texts (and each row's class), and the JSON scripts of
+    a page."""
 
     def __init__(self, text):
         super().__init__()
-        self.tags, self.tables, self.scripts = [], {}, {}
-        self._table = self._row = self._cell = self._script = None
+        self.tags, self.tables, self.row_classes, self.scripts = [], {}, {}, {}
+        self._table = self._classes = self._row = self._cell = self._script = None
         self.feed(text)
 
     def handle_starttag(self, tag, attrs):
@@ -25,9 +26,11 @@ class Page(HTMLParser):
         self.tags.append((tag, attrs))
         if tag == "table":
             self._table = self.tables.setdefault(attrs.get("id"), [])
+            self._classes = self.row_classes.setdefault(attrs.get("id"), [])
         elif tag == "tr" and self._table is not None:
             self._row = []
             self._table.append(self._row)
+            self._classes.append(attrs.get("class"))
         elif tag in ("td", "th") and self._row is not None:
             self._cell = ""
         elif tag == "script" and attrs.get("type") == "application/json":
@@ -87,11 +90,17 @@ def test_tables_and_embedded_data_equal_the_result(result):
     data = result.to_dict()
     assert json.loads(page.scripts["benchmark-data"]) == data
     summary = page.tables["summary-table"]
-    assert summary[0] == ["System", "Step", "Precision", "Recall", "F1", "F1 95% CI", "Gold", "Predicted", "Correct"]
+    assert summary[0] == ["System", "Step", "Precision", "Recall", "F1", "F1 95% CI", "Gold", "Predicted", "Correct",
+                          "Selected"]
+    chosen = data["settings"]["selection"]["system"]
+    assert chosen == "perfect"
     for row, system in zip(summary[1:], data["systems"], strict=True):
         assert row == [system["name"], "–" if system["step"] is None else str(system["step"]),
                        pct(system["precision"]["value"]), pct(system["recall"]["value"]), pct(system["f1"]["value"]),
-                       ci(system["f1"]), str(system["gold"]), str(system["predicted"]), str(system["tp"])]
+                       ci(system["f1"]), str(system["gold"]), str(system["predicted"]), str(system["tp"]),
+                       "selected (test F1)" if system["name"] == chosen else ""]
+    # QA item 14: the selected system's row is marked, and only it
+    assert [row[0] for row, kind in zip(summary, page.row_classes["summary-table"]) if kind == "selected"] == [chosen]
     per_type = page.tables["per-type-table"]
     assert per_type[0] == ["Type", "Gold", *(s["name"] for s in data["systems"])]
     for row in per_type[1:]:

@@ -138,3 +138,31 @@ def test_filters_change_what_is_shown_and_count_it(browser, report):
     after = counts(browser)
     assert after[:2] == before[:2] and after[2] == min(before[2] + 50, before[1]) > before[2]
     assert len(browser.find_elements(By.CSS_SELECTOR, "#sentences .sentence")) == after[2]
+
+
+def test_a_card_scrolled_to_its_first_case_keeps_its_title_and_row_labels_in_view(browser, report):
+    """QA item 14: a card whose first case is off to the right is scrolled to it; its "Sentence N" title (above the
+    scrolling part) and its gold/predicted labels (sticky) stay visible, not scrolled away or covered."""
+    _, path = report
+    opened(browser, path)
+    found = browser.execute_script("""
+        const box = [...document.querySelectorAll('#sentences .sentence')].find(
+            (b) => b.querySelector('.scroll').scrollLeft > 0);
+        if (!box) return null;
+        box.scrollIntoView();
+        const scroll = box.querySelector('.scroll'), view = scroll.getBoundingClientRect();
+        const visible = (el) => {
+            const r = el.getBoundingClientRect();
+            return r.left >= view.left - 1 && document.elementFromPoint(r.left + 3, r.top + r.height / 2) === el;
+        };
+        const first = box.querySelector('.span.hit').getBoundingClientRect();
+        const where = box.querySelector('.where').getBoundingClientRect();
+        return {title: box.querySelector('.where').textContent, titleShown: where.left >= 0 && where.width > 0,
+                labels: [...box.querySelectorAll('.side')].filter((e) => e.textContent).map(
+                    (e) => [e.textContent, visible(e)]),
+                caseShown: first.left >= view.left && first.right <= view.right};
+    """)
+    assert found is not None, "no card was scrolled: GENIA's long sentences should have one"
+    assert found["title"].startswith("Sentence ") and found["titleShown"]
+    assert found["labels"] == [["gold", True], ["predicted", True]]
+    assert found["caseShown"]
