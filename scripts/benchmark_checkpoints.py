@@ -59,7 +59,7 @@ def main() -> None:
     parser.add_argument("--pred", action="append", default=[], type=prediction, metavar="NAME=FILE",
                         help="another system (repeat for more)")
     parser.add_argument("--dev-gold", type=Path, help="development gold: select the checkpoint on it")
-    parser.add_argument("--demo", action="store_true", help="benchmark three made-up checkpoints of GENIA test")
+    parser.add_argument("--demo", action="store_true", help="benchmark three made-up checkpoints of the gold (--gold, else the sample)")
     parser.add_argument("--out", type=Path, default=Path("benchmark"), help="folder for the report files")
     parser.add_argument("--bootstrap", type=int, help="default: 1000, or what the comparisons need")
     parser.add_argument("--seed", type=int, default=0)

@@ -2,6 +2,7 @@
 and bad input in one line naming the file and the row (counted from 1)."""
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -14,6 +15,7 @@ pq = pytest.importorskip("pyarrow.parquet")
 import tables
 
 from nested_span_f1 import Corpus, score_lenient, score_nested, score_tags
+from nested_span_f1.cli.commands.tables import header
 from nested_span_f1.core.matching import DuplicateSpanWarning
 from nested_span_f1.nested.score import describe_spans
 
@@ -126,3 +128,10 @@ def test_nested_test_set_of_character_spans_counts_characters(tmp_path):
     assert json.loads(out.stdout)["test_set"] == {
         "sentences": 2, "characters": 15, "entities": 2, "duplicates": 0, "nested": 2, "nested_share": 1.0,
         "max_depth": 2, "crossing_pairs": 0, "discontinuous": 0}
+
+
+def test_the_header_counts_rows_in_words():
+    """QA item 17: a one-row table said "1 rows"."""
+    args = argparse.Namespace(gold="t.parquet", pred_column="pred", gold_column="gold")
+    assert header(args, 1) == "t.parquet: column pred against column gold: 1 row\n"
+    assert header(args, 2) == "t.parquet: column pred against column gold: 2 rows\n"

@@ -94,7 +94,8 @@ def is_table(args: argparse.Namespace) -> bool:
 
 def header(args: argparse.Namespace, rows: int) -> str:
     """The line that says what was scored."""
-    return f"{args.gold}: column {args.pred_column} against column {args.gold_column}: {rows} rows\n"
+    return (f"{args.gold}: column {args.pred_column} against column {args.gold_column}: "
+            f"{rows} row{'' if rows == 1 else 's'}\n")
 
 
 class Counted(NamedTuple):
