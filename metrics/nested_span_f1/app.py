@@ -12,7 +12,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
 try:
-    from nested_span_f1.space.app import build_app
+    from nested_span_f1.space.app import build_app, serve
 
     demo = build_app(HERE, "nested_span_f1")
 except ModuleNotFoundError as missing:
@@ -21,4 +21,4 @@ except ModuleNotFoundError as missing:
     sys.exit(2)
 
 if __name__ == "__main__":
-    demo.launch()
+    serve(demo)  # stopped by SIGTERM as by Ctrl-C, so that nothing is left in the temporary folder

@@ -291,3 +291,17 @@ def build_app(folder: str | Path, name: str) -> Any:
                     api_name="score", concurrency_limit=1)
     demo.queue(max_size=100)
     return demo
+
+
+def serve(demo: Any) -> None:
+    """Serve ``demo`` until the process is stopped, from a Space's ``app.py`` (the program itself).
+
+    A Space, a container or a process manager stops an app with SIGTERM, which Python's default handler ends
+    without running any cleanup, so the scorer's folder of downloads would stay behind. Here SIGTERM stops the
+    app as Ctrl-C does: gradio closes its server, the process exits normally and the folder is removed. This
+    sets the process's SIGTERM handler, which only the program may do; :func:`build_app` sets none.
+    """
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    demo.launch()

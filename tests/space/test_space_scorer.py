@@ -5,8 +5,11 @@ from __future__ import annotations
 import gc
 import json
 import os
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import nested_span_f1
@@ -54,6 +57,38 @@ def test_a_space_process_leaves_nothing_in_the_temporary_folder(tmp_path):
     env = {**os.environ, "TMPDIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert Path(out.stdout.strip()).parent.parent == tmp_path  # the download was written where TMPDIR says
+    assert made(tmp_path) == []
+
+
+def test_a_served_app_stopped_by_sigterm_leaves_nothing_in_the_temporary_folder(tmp_path):
+    """A Space is stopped with SIGTERM: app.py (serve) stops as on Ctrl-C, so the download folder is removed."""
+    from gradio_client import Client
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, TMPDIR=str(tmp_path), GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1",
+               GRADIO_ANALYTICS_ENABLED="False", HF_HUB_OFFLINE="1", HF_EVALUATE_OFFLINE="1")
+    with open(tmp_path / "app.log", "w") as log:
+        app = subprocess.Popen([sys.executable, "app.py"], cwd=nested_span_f1.metric_path("span_f1"), env=env,
+                               stdout=log, stderr=subprocess.STDOUT)
+        try:
+            url, deadline = f"http://127.0.0.1:{port}/", time.time() + 180
+            while True:
+                assert app.poll() is None, (tmp_path / "app.log").read_text()[-2000:]
+                try:
+                    urllib.request.urlopen(url, timeout=2)
+                    break
+                except OSError:
+                    assert time.time() < deadline, (tmp_path / "app.log").read_text()[-2000:]
+                    time.sleep(0.5)
+            page = Client(url, verbose=False).predict(*REQUEST, api_name="/score")
+            assert page[0] == "Scored 2 sentences."
+            assert len(made(tmp_path)) == 1  # the download folder, while the app serves
+        finally:
+            app.terminate()
+            code = app.wait(timeout=60)
+    assert code == 0, (tmp_path / "app.log").read_text()[-2000:]
     assert made(tmp_path) == []
 
 
