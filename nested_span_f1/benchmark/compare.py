@@ -209,7 +209,7 @@ def _matched(found: Sequence[Pair], names: Sequence[str], unit_of: np.ndarray, n
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DuplicateSpanWarning)
         built = [unit_matrix(f, unit_of, n_units, labels) for f in found]
-    predicted = [f"{name} {match.notes['duplicate_predictions']}" for name, (_, match) in zip(names, built)
+    predicted = [f"{match.notes['duplicate_predictions']} of {name}" for name, (_, match) in zip(names, built)
                  if match.notes["duplicate_predictions"]]
     if predicted:
         duplicates.append(f"predicted spans{where}: {', '.join(predicted)}")

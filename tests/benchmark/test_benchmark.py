@@ -258,7 +258,7 @@ def test_duplicate_spans_are_one_warning_naming_each_system():
                            dev_references=gold, dev_predictions={"a": thrice})
     assert [str(w.message) for w in caught] == [
         "removed duplicate spans (same sentence, start, end and label) before scoring, counted once each: predicted "
-        "spans: a 1, c 2; predicted spans on dev_references: a 2 (each system's notes count them)"]
+        "spans: 1 of a, 2 of c; predicted spans on dev_references: 2 of a (each system's notes count them)"]
     assert caught[0].filename == __file__
     assert [s["notes"]["duplicate_predictions"] for s in result.systems] == [1, 0, 2]
 

@@ -180,9 +180,8 @@ def test_benchmark_names_the_prediction_file_and_warns_in_one_line(capsys, tmp_p
     code, out, err = _run(capsys, "benchmark", "--gold", tmp_path / "gold.jsonl", "--pred", f"t={tmp_path / 'twice.jsonl'}",
                           "--no-progress", "--bootstrap", "10")
     assert code == 0 and out.startswith("## Benchmark")
-    assert err == ("nested-span-f1 benchmark: warning: removed 1 duplicate predicted and 0 duplicate reference spans "
-                   "(same sentence, start, end and label); they are reported as duplicate_predictions / "
-                   "duplicate_references\n")
+    assert err == ("nested-span-f1 benchmark: warning: removed duplicate spans (same sentence, start, end and label) "
+                   "before scoring, counted once each: predicted spans: 1 of t (each system's notes count them)\n")
 
 
 def test_a_sentence_id_given_twice_is_named(capsys, tmp_path):
@@ -447,8 +446,7 @@ def test_files_of_different_lengths_are_one_line(capsys, small_batches, tmp_path
     short.write_text("".join((SAMPLES / "nested.pred.jsonl").read_text().splitlines(keepends=True)[:5]))
     gold_path = SAMPLES / "nested.gold.jsonl"
     assert _error(capsys, "nested", "--gold", gold_path, "--pred", short) == (
-        f"nested-span-f1 nested: error: {gold_path} has more sentences than {short}, which ends after 5 sentences; they must "
-        "align sentence by sentence\n")
+        f"nested-span-f1 nested: error: {short}: no prediction for sentence id 's6' (1 gold sentence missing)\n")
 
 
 def test_read_batches_reports_the_bytes_of_each_batch(tmp_path):

@@ -121,8 +121,8 @@ def test_sentences_paired_by_id_are_refused_as_every_command_refuses_them(case, 
                              "reversed with one more, by a pipe": lines[::-1]}[case]
     (tmp_path / "gold5.jsonl").write_text("".join(gold))
     (tmp_path / "pred.jsonl").write_text("".join(pred))
-    expected = ("pred.jsonl: sentence id 's6' is not in gold5.jsonl (1 predicted sentences without gold)"
-                if len(pred) > 5 else "pred.jsonl: no prediction for sentence id 's5' (1 gold sentences missing)")
+    expected = ("pred.jsonl: sentence id 's6' is not in gold5.jsonl (1 predicted sentence without gold)"
+                if len(pred) > 5 else "pred.jsonl: no prediction for sentence id 's5' (1 gold sentence missing)")
     monkeypatch.chdir(tmp_path)
     if case.endswith("pipe"):
         done = subprocess.run([sys.executable, "-m", "nested_span_f1.cli", "nested", "--gold", "gold5.jsonl",
