@@ -12,6 +12,7 @@ import re
 from ..core.entities import is_fragmented
 from ..core.spans import Span
 from .corpus import Corpus
+from .records import file_lines
 
 _ENTITY = re.compile(r"^(\d+),(\d+) (?:G#)?(\S+)$")
 
@@ -27,7 +28,7 @@ def _annotation(line: str, where: str) -> list[Span]:
 
 
 def _read_blocks(text: str, source: str, with_pos: bool, name: str, first_line: int = 1) -> Corpus:
-    lines = text.splitlines()
+    lines = file_lines(text)
     shift = first_line - 1
     size = 4 if with_pos else 3
     tokens: list[list[str]] = []

@@ -25,6 +25,7 @@ from typing import Any
 from ..core.entities import is_fragmented
 from .columns import _not_utf8
 from .corpus import Corpus
+from .records import file_lines
 from .text import Mismatches, covered_text, require_texts
 
 LINE_TYPES = {"T": "text-bound", "E": "events", "R": "relations", "A": "attributes", "M": "attributes",
@@ -99,7 +100,7 @@ def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None
     claims: list[list[tuple[str, str, Any]]] = []
     for txt, ann in ann_pairs(path):
         text, found, claimed = _read(txt), [], []
-        for number, line in enumerate(_read(ann).removeprefix("\ufeff").splitlines(), 1):
+        for number, line in enumerate(file_lines(_read(ann).removeprefix("\ufeff")), 1):
             if not line.strip():
                 continue
             kind = line[0]

@@ -40,7 +40,6 @@ never refused: the offsets are what is scored.
 """
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -48,7 +47,7 @@ from dataclasses import replace
 from typing import Any
 
 from .corpus import Corpus
-from .records import field, jsonl_records
+from .records import field, json_line, jsonl_records
 from .text import Mismatches, document_ids, document_records, text_of
 
 _MARKS = str.maketrans("", "", "▁Ġ ")
@@ -246,5 +245,5 @@ def write_pipeline(corpus: Corpus) -> str:
             items.append({"entity_group": label, "score": 1.0, "word": document[start:end], "start": start,
                           "end": end})
         record["entities"] = items
-        lines.append(json.dumps(record, ensure_ascii=False) + "\n")
+        lines.append(json_line(record) + "\n")
     return "".join(lines)

@@ -17,10 +17,23 @@ from .corpus import Corpus
 Record = tuple[str, Mapping[str, Any]]
 
 
+def file_lines(text: str) -> list[str]:
+    r"""A file's lines, split at ``\n`` (a ``\r`` before it dropped) and nowhere else: ``str.splitlines`` also
+    splits at U+2028, U+2029, U+0085 and other characters that a json string or a token may hold as they are.
+
+    >>> file_lines("a\u2028b\r\nc\n")
+    ['a\u2028b', 'c']
+    """
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
+
+
 def jsonl_records(text: str, source: str, first_line: int = 1) -> Iterator[Record]:
     """``(where, record)`` for each non-blank line of a json-lines text whose first line is ``first_line``
-    of the file."""
-    for number, line in enumerate(text.splitlines(), first_line):
+    of the file (lines end at ``\n`` only: :func:`file_lines`)."""
+    for number, line in enumerate(file_lines(text), first_line):
         if line.strip():
             yield _parse(line, f"{source}, line {number}")
 
@@ -106,12 +119,18 @@ def _ids(records: list[Record], key: str) -> list[str] | None:
     return [str(v) for v in values] if all(v is not None for v in values) else None
 
 
-def _dumps(item: Any) -> str:
-    return json.dumps(item, ensure_ascii=False)
+_LINE_BREAKS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
+"""The characters other than control characters that line splitters (``str.splitlines``, editors) break lines at:
+json escapes them in what it writes, so that every json line of ours is one line to any reader."""
+
+
+def json_line(item: Any) -> str:
+    """``item`` as one line of json: non-ASCII characters as they are, line-breaking characters escaped."""
+    return json.dumps(item, ensure_ascii=False).translate(_LINE_BREAKS)
 
 
 def _json_list(items: list[Any]) -> str:
-    return "[\n" + ",\n".join(map(_dumps, items)) + "\n]\n"
+    return "[\n" + ",\n".join(map(json_line, items)) + "\n]\n"
 
 
 def read_oneie(text: str, source: str = "oneie", first_line: int = 1) -> Corpus:
@@ -139,7 +158,7 @@ def write_oneie(corpus: Corpus) -> str:
         record["entity_mentions"] = [
             {"start": b, "end": e, "entity_type": lab, "text": " ".join(tokens[b:e])} for b, e, lab in spans
         ]
-        lines.append(_dumps(record) + "\n")
+        lines.append(json_line(record) + "\n")
     return "".join(lines)
 
 
@@ -229,7 +248,7 @@ def write_biaffine(corpus: Corpus) -> str:
             lines.append({"doc_key": doc, "sentences": [], "ners": []})
         lines[-1]["sentences"].append(list(corpus.tokens[s]))
         lines[-1]["ners"].append([[b, e - 1, lab] for b, e, lab in spans])
-    return "".join(_dumps(line) + "\n" for line in lines)
+    return "".join(json_line(line) + "\n" for line in lines)
 
 
 def _w2ner_entity(m: Any, where: str) -> Any:

@@ -150,7 +150,7 @@ def detect_format(text: str, source: str = "file") -> str:
         except RecursionError:
             raise ValueError(f"{source}: json nested too deeply for Python's json reader") from None
     elif stripped.startswith("{"):
-        lines = stripped.splitlines()
+        lines = js.file_lines(stripped)
         try:
             kind = _json_kind(json.loads(lines[0]))
             if kind == "text":

@@ -14,7 +14,6 @@ abstract), as the benchmark's resampling units.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -22,7 +21,7 @@ from typing import Any
 from ..core.caller import warn_caller
 from ..core.entities import is_fragmented
 from .corpus import Corpus
-from .records import field, jsonl_records
+from .records import field, json_line, jsonl_records
 
 Record = tuple[str, Mapping[str, Any]]
 
@@ -149,5 +148,5 @@ def write_text_spans(corpus: Corpus) -> str:
     lines = []
     for record, document, entities in document_records(corpus):
         record["entities"] = [entity_dict(document, e) for e in entities]
-        lines.append(json.dumps(record, ensure_ascii=False) + "\n")
+        lines.append(json_line(record) + "\n")
     return "".join(lines)

@@ -115,6 +115,20 @@ def test_malformed_t_lines_are_refused_naming_file_and_line(tmp_path, line, frag
     assert fragment in str(raised.value)
 
 
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85", "\x0b", "\x1c"])
+def test_ann_lines_end_at_line_ends_only(tmp_path, separator):
+    # QA item 8: a T line's text may hold a character str.splitlines() breaks at; brat's lines end at \n
+    text = f"CD4{separator}T cells here"
+    (tmp_path / "d.txt").write_text(text, encoding="utf-8", newline="")
+    (tmp_path / "d.ann").write_text(f"T1\tCell 0 11\tCD4{separator}T cells\r\nT2\tCell 4 11\tT cells\n",
+                                    encoding="utf-8", newline="")
+    corpus = read_brat(tmp_path)
+    assert corpus.entities == [[(0, 11, "Cell"), (4, 11, "Cell")]] and not corpus.notes
+    write_corpus(corpus, tmp_path / "out", "brat")
+    back = read_brat(tmp_path / "out")
+    assert (back.texts, back.entities) == (corpus.texts, corpus.entities)
+
+
 def test_a_t_line_whose_text_differs_is_counted_and_missing_files_are_named(tmp_path):
     (tmp_path / "d.txt").write_text("IL-2 gene", encoding="utf-8")
     (tmp_path / "d.ann").write_text("T1\tDNA 0 4\tIL-3\n", encoding="utf-8")

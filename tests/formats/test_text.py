@@ -195,3 +195,22 @@ def test_documents_pair_by_id_and_texts_must_be_equal():
         align(gold, _texts(["abc", "abc"], ["1", "1"]))
     with pytest.raises(ValueError, match=r"holds characters but .* holds tokens"):
         align(Corpus([["abc"]], [[]]), _texts(["abc"]))
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+@pytest.mark.parametrize("format", ["text", "pipeline"])
+def test_line_separators_inside_a_text_are_written_escaped_and_read_either_way(tmp_path, separator, format):
+    # QA item 7: str.splitlines() splits at U+2028, U+2029 and U+0085; a json line ends at \n only
+    corpus = Corpus([f"Peter{separator}Paris lives", "Ann"], [[(0, 5, "PER")], []], ["d", "e"], unit="characters")
+    path = tmp_path / "u.jsonl"
+    write_corpus(corpus, path, format)
+    written = path.read_text(encoding="utf-8")
+    assert separator not in written and len(written.splitlines()) == 2
+    for given in (None, format):
+        back = read_corpus(path, given)
+        assert (back.texts, back.entities, back.places[1]) == (corpus.texts, corpus.entities, f"{path}, line 2")
+    # a file another tool wrote with the separator raw in a string reads too, with every line counted at \n
+    path.write_text(written.replace(json.dumps(separator)[1:-1], separator), encoding="utf-8")
+    assert separator in path.read_text(encoding="utf-8")
+    back = read_corpus(path)
+    assert (back.texts, back.entities, back.places[1]) == (corpus.texts, corpus.entities, f"{path}, line 2")
