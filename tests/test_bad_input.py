@@ -803,7 +803,7 @@ CATALOGUE: list[Bad] = [
         entries=("benchmark",)),
     Bad("benchmark-units-number", "benchmark", GOOD_ONEIE, TypeError, ("units_by", "3"), options={"units_by": 3},
         entries=("benchmark",)),
-    Bad("benchmark-empty-gold", "benchmark", b"", ValueError, ("references", "no sentences"),
+    Bad("benchmark-empty-gold", "benchmark", b"", ValueError, ("gold.jsonl: the file is empty", "no sentences"),
         cli=("no sentences",)),
     # checkpoint discovery: one rule for benchmark(gold, DIR), benchmark(gold, {"run": DIR}) and --pred run=DIR
     Bad("checkpoints-log-beside-predictions", "checkpoints",

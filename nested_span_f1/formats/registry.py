@@ -126,6 +126,27 @@ def _json_lines(lines: list[str]) -> Iterator[Any]:
             continue
 
 
+def _block_kind(text: str, source: str) -> str | None:
+    """``shibuya`` or ``lu_roth`` when the text reads as one, else None.
+
+    A column file (a token and its tags a line, blank lines between sentences)
+    with two tokens a sentence has the shape of Lu & Roth blocks with no entity
+    (the second row read as POS tags, the blank line as the annotation line). So
+    text whose non-blank lines all hold one number of fields, two or more, is a
+    column file unless read as blocks it holds an entity.
+    """
+    rows = {len(line.split()) for line in js.file_lines(text) if line.strip()}
+    columns = len(rows) == 1 and min(rows) >= 2
+    for name in ("shibuya", "lu_roth"):
+        try:
+            corpus = FORMATS[name].read(text, source)
+        except (ValueError, TypeError):
+            continue
+        if not columns or any(corpus.entities):
+            return name
+    return None
+
+
 class UnknownFormat(ValueError):
     """A text whose shape fits none of the formats (a caller may then read it another way, as columns)."""
 
@@ -159,14 +180,10 @@ def detect_format(text: str, source: str = "file") -> str:
             kind = None
         except RecursionError:
             raise ValueError(f"{source}, line 1: json nested too deeply for Python's json reader") from None
+    elif not stripped:
+        raise ValueError(f"{source}: the file is empty (no sentences to read)")
     else:
-        for name in ("shibuya", "lu_roth"):
-            try:
-                FORMATS[name].read(text, source)
-                kind = name
-                break
-            except (ValueError, TypeError):
-                continue
+        kind = _block_kind(text, source)
     if kind is None:
         known = "; ".join(f.describe() for f in FORMATS.values())
         raise UnknownFormat(f"{source}: cannot tell the format; pass it explicitly, one of: {known}")

@@ -194,3 +194,22 @@ def test_text_errors_are_one_line_counting_documents_from_1(capsys, tmp_path):
     write_corpus(Corpus(["abc", "xyz"], [[], []], ["a", "b"], unit="characters"), pred, "text")
     assert "--mode applies to tag columns" in _error(capsys, "score", "--gold", gold, "--pred", pred, "--mode",
                                                      "strict")
+
+
+def test_two_token_column_files_stay_column_files_at_every_door(capsys, tmp_path):
+    # QA item 5: read as Lu & Roth blocks they lost their entity and held "Peter B-PER" as one token
+    gold = tmp_path / "two.conll"
+    gold.write_text("Peter\tB-PER\nBlack\tI-PER\n\n", encoding="utf-8")
+    code, out, err = _run(capsys, "convert", gold, "--to", "text", "-o", tmp_path / "two.jsonl")
+    assert code == 0 and "(conll)" in out and "1 entities" in out, (out, err)
+    assert read_corpus(tmp_path / "two.jsonl").texts == ["Peter Black"]
+    pred = tmp_path / "pred.jsonl"
+    write_corpus(Corpus(["Peter Black"], [[(0, 11, "PER")]], unit="characters"), pred, "pipeline")
+    code, out, err = _run(capsys, "score", "--gold", gold, "--pred", pred, "--json")
+    assert code == 0 and json.loads(out)["overall_f1"] == 1.0, err
+    (tmp_path / "empty").write_bytes(b"")
+    for args in (("convert", tmp_path / "empty", "--to", "text", "-o", tmp_path / "e.jsonl"),
+                 ("convert", "/dev/null", "--to", "text", "-o", tmp_path / "e.jsonl"),
+                 ("nested", "--gold", tmp_path / "empty", "--pred", tmp_path / "empty")):
+        assert "the file is empty" in _error(capsys, *args)
+    assert not (tmp_path / "e.jsonl").exists()

@@ -7,6 +7,7 @@ from nested_span_f1.align import join_tokens
 from nested_span_f1.formats import (
     FORMATS,
     Corpus,
+    UnknownFormat,
     align,
     detect_format,
     get_format,
@@ -113,6 +114,28 @@ def test_undetectable_format(tmp_path):
     path = tmp_path / "f.txt"
     path.write_text("just some words\nand more words\n")
     with pytest.raises(ValueError, match="cannot tell the format; pass it explicitly"):
+        read_corpus(path)
+
+
+@pytest.mark.parametrize("text", ["Peter\tB-PER\nBlack\tI-PER\n\n", "Peter B-PER\nBlack I-PER\n",
+                                  "Peter B-PER\n\n", "EU B-ORG\nrejects O\n\nPeter B-PER\nBlack I-PER\n"])
+def test_column_files_are_no_text_blocks(text):
+    # QA item 5: two-token sentences of a column file have the shape of Lu & Roth blocks without entities
+    with pytest.raises(UnknownFormat):
+        detect_format(text, "two.conll")
+
+
+def test_text_blocks_with_the_shape_of_columns_are_told_by_their_entities():
+    assert detect_format("a b\nDT NN\n0,1 G#X\n\n") == "lu_roth"
+    assert detect_format("a b c\nDT NN NN\n0,1 G#X|1,2 G#Y\n\n") == "lu_roth"
+    assert detect_format("a b\n0,1 G#X\n\n") == "shibuya"
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", " \n"])
+def test_an_empty_file_is_refused(tmp_path, text):
+    path = tmp_path / "empty.txt"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=r"empty\.txt: the file is empty"):
         read_corpus(path)
 
 
