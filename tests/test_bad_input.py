@@ -945,7 +945,7 @@ CATALOGUE: list[Bad] = [
     # issue 28: text spans
     # documents ({"text", "entities"}, offsets in characters) through score_documents and the evaluate modules
     Bad("texts-offset-beyond-the-text", "texts", texts_pair({"start": 0, "end": 99, "label": "PER"}), ValueError,
-        ("predictions, sentence 0", "'end': 99", "out of range", "end <= 29")),
+        ("predictions, sentence 0", "'end': 99", "out of range", "end <= 29 (the text's length in characters)")),
     Bad("texts-end-before-start", "texts", texts_pair({"start": 9, "end": 2, "label": "PER"}), ValueError,
         ("predictions, sentence 0", "'start': 9, 'end': 2", "0 <= start < end")),
     Bad("texts-non-integer-offset", "texts", texts_pair({"start": 0, "end": 1.5, "label": "PER"}), TypeError,
@@ -960,7 +960,13 @@ CATALOGUE: list[Bad] = [
         ("predictions, sentence 0", "'text' must be a string")),
     Bad("texts-mixed-with-tag-lists", "texts", ([GOOD_TEXT, ["B-PER"]], [GOOD_TEXT, GOOD_TEXT]), TypeError,
         ("predictions, sentence 1", "is not a text")),
+    # QA item 13: a lone surrogate (json's "\ud800") is no character: refused naming the document and the offset
+    Bad("texts-lone-surrogate", "texts", ([{**GOOD_TEXT, "text": "Peter Blackburn visited Par\ud800s"}],) * 2,
+        ValueError, ("sentence 0", "lone surrogate U+D800 at offset 27")),
     # text-span and pipeline files through read_corpus, score_text and the commands (which count documents from 1)
+    Bad("text-file-lone-surrogate", "text-files", text_files(pred=[("d1", TEXT, []), ("d2", "A\udc00n", [])]),
+        ValueError, ("pred.jsonl, line 2", "a lone surrogate U+DC00 at offset 1"),
+        cli=("pred.jsonl, line 2: a lone surrogate U+DC00 at offset 1",)),
     Bad("text-file-offset-out-of-range", "text-files", text_files(pred=[("d1", TEXT, [(0, 99, "PER")])]), ValueError,
         ("pred.jsonl, line 1", "(0, 99, 'PER')", "end <= 29 (the text's length in characters)"),
         cli=("pred.jsonl, line 1", "(0, 99, 'PER')")),

@@ -35,7 +35,7 @@ from ..core.scores import ZeroDivision, summarize
 from ..core.spans import spans_from_lists
 from ..flat.encoding import check_sides
 from ..formats import Corpus, align, read_corpus
-from ..formats.corpus import first_difference, paired_order
+from ..formats.corpus import first_difference, in_characters, look_alike, paired_order
 from ..lenient.score import score_lenient
 from ..nested.nesting import CHARACTER_LENGTH_BINS
 from ..nested.score import count_entities, summarize_nested
@@ -361,12 +361,16 @@ def check_documents(predictions: Sequence[Any], references: Sequence[Any]) -> No
                 raise TypeError(f"{where}: 'entities' must be a list of spans, got {document['entities']!r:.80}")
         lengths = [len(document["text"]) for document in side]
         lists[name] = [document["entities"] for document in side]
-        spans_from_lists(lists[name], lengths, side=name)
+        try:
+            spans_from_lists(lists[name], lengths, side=name)
+        except ValueError as error:
+            raise ValueError(in_characters(str(error))) from None
     for s, (pred, ref) in enumerate(zip(predictions, references)):
         if pred["text"] != ref["text"]:
             at = first_difference(pred["text"], ref["text"])
             raise ValueError(f"sentence {s}: the predicted text differs from the reference text at offset {at} "
-                             f"(predicted {pred['text'][at:at + 10]!r}, reference {ref['text'][at:at + 10]!r}); "
+                             f"(predicted {pred['text'][at:at + 10]!r}, reference {ref['text'][at:at + 10]!r}"
+                             f"{look_alike(pred['text'], ref['text'], at)}); "
                              "a prediction is scored only against the text it was made on")
 
 

@@ -74,7 +74,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"nested-span-f1 {args.command}: error: this needs {missing}; install it with "
               f"pip install \"nested-span-f1[{EXTRAS[missing]}]\"", file=sys.stderr)
         return 2
-    except (ValueError, TypeError, OSError) as error:
+    except OSError as error:
+        # "x: Is a directory", not Python's "[Errno 21] Is a directory: 'x'"
+        shown = f"{error.filename}: {error.strerror}" if error.filename is not None and error.strerror else error
+        print(f"nested-span-f1 {args.command}: error: {shown}", file=sys.stderr)
+        return 2
+    except (ValueError, TypeError) as error:
         print(f"nested-span-f1 {args.command}: error: {error}", file=sys.stderr)
         return 2
 

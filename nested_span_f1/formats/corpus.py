@@ -13,6 +13,7 @@ characters (Python string indices, code points) with no second code path.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import InitVar, dataclass, field
 from itertools import chain
@@ -88,8 +89,7 @@ class Corpus:
             return error
         rest = span_positions_from_1(str(error)[found.end():])
         if self.unit == "characters":
-            rest = rest.replace("(the sentence length)", "(the text's length in characters)").replace(
-                " in the sentence)", " in the document)")
+            rest = in_characters(rest).replace(" in the sentence)", " in the document)")
         return type(error)(self.places[int(found.group(1))] + rest)
 
     def __len__(self) -> int:
@@ -144,6 +144,11 @@ class Corpus:
         return datasets.Dataset.from_dict(columns, features=datasets.Features(features))
 
 
+def in_characters(message: str) -> str:
+    """A span check's message for a text: the bound it names is the text's length in characters."""
+    return message.replace("(the sentence length)", "(the text's length in characters)")
+
+
 def check_tokens(tokens: Sequence[Any], source: str) -> None:
     """TypeError naming the first sentence that is not a list of token strings: a sentence given as one
     string would be read as its characters, a set in hash order."""
@@ -158,12 +163,23 @@ def check_tokens(tokens: Sequence[Any], source: str) -> None:
     raise AssertionError("no token that is not a string found")
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def check_texts(texts: Sequence[Any], source: str) -> None:
-    """TypeError naming the first document of a corpus of texts whose text is not a string."""
+    """TypeError naming the first document of a corpus of texts whose text is not a string; ValueError naming the
+    first one that holds a lone surrogate (json's ``"\\ud800"``: half of a UTF-16 pair, no character, which no
+    file can be written with), and its offset."""
     bad = next((s for s, text in enumerate(texts) if not isinstance(text, str)), None)
     if bad is not None:
         raise TypeError(f"{source}, sentence {bad}: {texts[bad]!r:.80} is not a text; a corpus of texts holds one "
                         "string a document")
+    for s, text in enumerate(texts):
+        found = None if text.isascii() else _SURROGATE.search(text)
+        if found is not None:
+            raise ValueError(f"{source}, sentence {s}: a lone surrogate U+{ord(found.group()):04X} at offset "
+                             f"{found.start()} of the text, half of a UTF-16 pair and no character; decode the text "
+                             "as UTF-16 pairs first")
 
 
 UNITS = ("tokens", "characters")
@@ -183,6 +199,29 @@ def _repeated(ids: Sequence[Any]) -> Any:
 def first_difference(a: Sequence[Any], b: Sequence[Any]) -> int:
     """The first position where two sequences differ (the shorter one's length when one starts the other)."""
     return next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+
+
+def look_alike(a: str, b: str, at: int) -> str:
+    """For a message showing where two texts first differ (offset ``at``): when they are the same after Unicode
+    NFC normalization (``é`` as one character against ``e`` and a combining accent), which print alike, the code
+    points of the characters that differ there; else "".
+
+    >>> look_alike("Re\u0301my", "R\u00e9my", 1)
+    '; they print alike: U+0065 U+0301 against U+00E9, the same text after Unicode NFC normalization (normalize both sides alike)'
+    """
+    if unicodedata.normalize("NFC", a) != unicodedata.normalize("NFC", b):
+        return ""
+    while at > 0 and at < len(a) and unicodedata.combining(a[at]):
+        at -= 1  # back to the character the marks sit on (the texts agree before ``at``)
+
+    def cluster(text: str) -> str:
+        end = at + 1
+        while end < len(text) and unicodedata.combining(text[end]):
+            end += 1
+        return " ".join(f"U+{ord(c):04X}" for c in text[at:end])
+
+    return (f"; they print alike: {cluster(a)} against {cluster(b)}, the same text after Unicode NFC normalization "
+            "(normalize both sides alike)")
 
 
 def paired_order(references: Corpus, predictions: Corpus) -> list[int]:
@@ -241,8 +280,9 @@ def align(references: Corpus, predictions: Corpus) -> Corpus:
                 at = first_difference(gold, pred)
                 raise ValueError(
                     f"{name}: texts differ at offset {at} ({len(gold)} gold characters, {len(pred)} predicted; "
-                    f"gold {gold[at:at + 10]!r}, predicted {pred[at:at + 10]!r}); a prediction is scored only "
-                    "against the text it was made on"
+                    f"gold {gold[at:at + 10]!r}, predicted {pred[at:at + 10]!r}"
+                    f"{look_alike(str(gold), str(pred), at)}); a prediction is scored only against the text "
+                    "it was made on"
                 )
             continue
         gold, pred = list(gold), list(pred)

@@ -16,6 +16,7 @@ from . import records as js
 from . import text as ts
 from .columns import PathLike, read_text, text_lines
 from .corpus import Corpus
+from .output import write_file
 
 
 @dataclass(frozen=True)
@@ -275,11 +276,12 @@ def read_batches(path: PathLike, format: str | None = None, lines: int | None = 
 
 
 def write_corpus(corpus: Corpus, path: PathLike, format: str = "oneie") -> None:
-    """Write a corpus in ``format`` (default: the OneIE jsonl of CNN_Nested_NER); ``brat`` writes a folder."""
+    """Write a corpus in ``format`` (default: the OneIE jsonl of CNN_Nested_NER), whole or not at all; ``brat``
+    writes a new folder (or into an empty one)."""
     if format.lower() == "brat":
         brat.write_brat(corpus, os.fsdecode(path))
         return
-    Path(os.fsdecode(path)).write_text(get_format(format).write(corpus), encoding="utf-8")
+    write_file(os.fsdecode(path), get_format(format).write(corpus))
 
 
 def read_dataset(path: PathLike, format: str | None = None) -> Any:

@@ -16,8 +16,9 @@ from typing import Any
 from .corpus import Corpus
 
 
-def docs_to_corpus(docs: Iterable[Any], spans_key: str | None = None, source: str = "docs") -> Corpus:
-    """spaCy Docs as a corpus of texts (see the module docstring).
+def docs_to_corpus(docs: Iterable[Any], spans_key: str | None = None, source: str = "docs", first: int = 0) -> Corpus:
+    """spaCy Docs as a corpus of texts (see the module docstring); messages name a Doc by its position counted
+    from ``first`` (0 for Docs in memory, as Python counts; 1 for the Docs of a file, as places in files count).
 
     Raises:
         ValueError: a Doc without the span group ``spans_key``.
@@ -25,7 +26,7 @@ def docs_to_corpus(docs: Iterable[Any], spans_key: str | None = None, source: st
     texts, entities, ids = [], [], []
     for d, doc in enumerate(docs):
         if spans_key is not None and spans_key not in doc.spans:
-            raise ValueError(f"{source}, document {d}: no span group {spans_key!r} (it has "
+            raise ValueError(f"{source}, document {first + d}: no span group {spans_key!r} (it has "
                              f"{', '.join(map(repr, doc.spans)) or 'none'})")
         spans = doc.ents if spans_key is None else doc.spans[spans_key]
         texts.append(doc.text)
@@ -33,8 +34,9 @@ def docs_to_corpus(docs: Iterable[Any], spans_key: str | None = None, source: st
         ids.append(doc.user_data.get("id"))
     where = "doc.ents" if spans_key is None else f"doc.spans[{spans_key!r}]"
     known = [str(i) for i in ids] if all(i is not None for i in ids) else None
+    places = [f"{source}, document {first + d}" for d in range(len(texts))] if first else None
     return Corpus(texts, entities, known, None, "spacy", f"spaCy Docs, {where}: character offsets", source,
-                  None, "characters")
+                  places, "characters")
 
 
 def read_docbin(path: str | os.PathLike[str], spans_key: str | None = None) -> Corpus:
@@ -43,4 +45,4 @@ def read_docbin(path: str | os.PathLike[str], spans_key: str | None = None) -> C
     from spacy.vocab import Vocab
 
     docs = DocBin().from_disk(Path(path)).get_docs(Vocab())
-    return docs_to_corpus(docs, spans_key, os.fspath(path))
+    return docs_to_corpus(docs, spans_key, os.fspath(path), first=1)

@@ -251,6 +251,9 @@ def _checked(kind: str | None, predictions: Any, references: Any) -> str | None:
 def refuse_unencodable(predictions: Any, references: Any) -> None:
     """ValueError naming the first tag or label that is not valid UTF-8 text (a lone surrogate), if any."""
     def texts(sentence: Any) -> Iterator[tuple[str, Any]]:
+        if isinstance(sentence, Mapping):  # a document: its text, then its entities
+            yield "text", sentence.get("text")
+            sentence = sentence.get("entities") or []
         for p, item in enumerate(sentence):
             if isinstance(item, Mapping):
                 yield f"span {p}", item.get("label")
@@ -265,9 +268,10 @@ def refuse_unencodable(predictions: Any, references: Any) -> None:
                 if isinstance(text, str) and not text.isascii():
                     try:
                         text.encode("utf-8")
-                    except UnicodeEncodeError:
-                        raise ValueError(f"{name}, sentence {s}, {where}: {text!r} is not valid UTF-8 text "
-                                         "(a lone surrogate); evaluate stores text as UTF-8") from None
+                    except UnicodeEncodeError as error:
+                        raise ValueError(f"{name}, sentence {s}, {where}: {text!r:.80} is not valid UTF-8 text (a lone "
+                                         f"surrogate U+{ord(text[error.start]):04X} at offset {error.start}); evaluate "
+                                         "stores text as UTF-8") from None
 
 
 def input_kind(predictions: Sequence[Any], references: Sequence[Any]) -> str:

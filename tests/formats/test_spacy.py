@@ -12,6 +12,7 @@ from spacy.training import Example
 
 from nested_span_f1 import read_corpus
 from nested_span_f1.align import score_text
+from nested_span_f1.cli.main import main
 from nested_span_f1.formats.spacy_docs import docs_to_corpus
 
 WORDS = ["Ann", "Berg", "of", "the", "Civic", "Data", "Trust", "spoke", "in", "Dublin", "on", "Monday", "."]
@@ -98,6 +99,19 @@ def test_a_missing_span_group_is_named(nlp):
     doc = Doc(nlp.vocab, words=["a"])
     with pytest.raises(ValueError, match="document 0: no span group 'sc'"):
         docs_to_corpus([doc], "sc")
+
+
+def test_the_docs_of_a_file_count_from_1(nlp, tmp_path, capsys):
+    # QA item 21: "g.spacy, document 0: no span group 'sc'" on the command line, which counts from 1
+    docs = [Doc(nlp.vocab, words=["a"]), Doc(nlp.vocab, words=["Ann"])]
+    docs[1].ents = [docs[1].char_span(0, 3, "PER")]
+    DocBin(docs=docs).to_disk(tmp_path / "g.spacy")
+    with pytest.raises(ValueError, match=r"g\.spacy, document 1: no span group 'sc'"):
+        read_corpus(tmp_path / "g.spacy", spans_key="sc")
+    assert read_corpus(tmp_path / "g.spacy").places == [f"{tmp_path / 'g.spacy'}, document {d}" for d in (1, 2)]
+    assert main(["nested", "--gold", str(tmp_path / "g.spacy"), "--pred", str(tmp_path / "g.spacy"),
+                 "--spans-key", "sc"]) == 2
+    assert "g.spacy, document 1: no span group 'sc'" in capsys.readouterr().err
 
 
 def test_spacy_drops_a_predicted_span_that_its_gold_tokens_cannot_hold_and_we_count_it(nlp):
