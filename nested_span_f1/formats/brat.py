@@ -3,14 +3,19 @@
 Entities come from ``T`` (text-bound) lines, ``ID<TAB>TYPE START END[;START END...]<TAB>TEXT``:
 one fragment or several (a discontinuous entity), end exclusive, offsets
 counting the characters of the ``.txt`` file as saved (its line ends and any
-byte-order mark included, as brat counts them). ``types`` keeps the ``T`` lines
+byte-order mark included, as brat counts them: its server reads the text with
+Python's ``utf8`` codec, which keeps a byte-order mark as the character U+FEFF;
+this is the one reader that does not skip it). Lines of the ``.ann`` file end at
+``\\n`` (a ``\\r`` before it dropped) and nowhere else. ``types`` keeps the ``T`` lines
 of chosen types only (event triggers are ``T`` lines too: ``types={"Protein"}``
 scores the proteins of a BioNLP event corpus). Every other line brat writes is
 read past and counted: ``E`` events, ``R`` relations, ``A``/``M`` attributes,
 ``N`` normalisations, ``*`` equivalences, ``#`` notes. The ``TEXT`` of a ``T``
 line is compared with the document at its offsets (fragments joined by a
 space, as brat writes them); a difference is counted and warned about, never
-refused. A document's id is its file name without ``.ann``.
+refused. A document's id is its file name without ``.ann`` (a brat document is
+a document: no other document id is set); documents are read in the natural
+order of their names (``2`` before ``10``).
 """
 from __future__ import annotations
 
@@ -22,9 +27,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..core.entities import is_fragmented
+from ..core.entities import is_fragmented, normalize_fragments
 from .columns import _not_utf8
 from .corpus import Corpus
+from .output import write_folder
 from .records import file_lines
 from .text import Mismatches, covered_text, require_texts
 
@@ -32,7 +38,8 @@ LINE_TYPES = {"T": "text-bound", "E": "events", "R": "relations", "A": "attribut
               "N": "normalisations", "*": "equivalences", "#": "notes"}
 """The first character of each kind of ``.ann`` line brat writes."""
 
-_OFFSETS = re.compile(r"^\d+ \d+(?:;\d+ \d+)*$")
+_OFFSETS = re.compile(r"^[0-9]+ [0-9]+(?:;[0-9]+ [0-9]+)*$")
+"""brat's offsets: ASCII digits (``\\d`` would take ``٥`` for a 5)."""
 
 
 def _read(path: Path) -> str:
@@ -51,7 +58,7 @@ def _text_bound(line: str, where: str, length: int) -> tuple[str, Any, str]:
     if len(parts) < 2 or " " not in parts[1]:
         raise ValueError(f"{where}: {line!r:.120} is not a text-bound line (ID<TAB>TYPE START END<TAB>TEXT)")
     kind, offsets = parts[1].split(" ", 1)
-    if not _OFFSETS.match(offsets):
+    if not _OFFSETS.fullmatch(offsets):
         raise ValueError(f"{where}: offsets {offsets!r} of {parts[0]} must be 'START END' pairs of integers "
                          "separated by ';'")
     pieces = tuple(tuple(map(int, piece.split())) for piece in offsets.split(";"))
@@ -59,8 +66,16 @@ def _text_bound(line: str, where: str, length: int) -> tuple[str, Any, str]:
     if bad is not None:
         raise ValueError(f"{where}: {parts[0]} offsets {bad[0]} {bad[1]} are out of range; they need start < end "
                          f"<= {length} (the .txt file's length in characters)")
+    if len(pieces) > 1:
+        normalize_fragments(pieces, length, f"{where}: {parts[0]}")  # overlapping fragments, named by their line
     entity: Any = (pieces[0][0], pieces[0][1], kind) if len(pieces) == 1 else (pieces, kind)
     return kind, entity, parts[2] if len(parts) > 2 else ""
+
+
+def _natural(path: Path) -> list[Any]:
+    """A file's sort key: its name with runs of digits compared as numbers (``2.ann`` before ``10.ann``), so that
+    documents named by their positions (the ids :func:`brat_files` gives documents without one) come back in order."""
+    return [(0, int(run), run) if run.isdigit() else (1, 0, run) for run in re.split(r"([0-9]+)", path.stem)]
 
 
 def ann_pairs(path: str | os.PathLike[str]) -> list[tuple[Path, Path]]:
@@ -71,7 +86,7 @@ def ann_pairs(path: str | os.PathLike[str]) -> list[tuple[Path, Path]]:
     """
     path = Path(path)
     if path.is_dir():
-        anns = sorted(path.glob("*.ann"))
+        anns = sorted(path.glob("*.ann"), key=_natural)
         if not anns:
             raise ValueError(f"{path}: no .ann files; a brat folder holds .txt and .ann pairs")
     else:
@@ -100,6 +115,7 @@ def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None
     claims: list[list[tuple[str, str, Any]]] = []
     for txt, ann in ann_pairs(path):
         text, found, claimed = _read(txt), [], []
+        seen: dict[str, int] = {}
         for number, line in enumerate(file_lines(_read(ann).removeprefix("\ufeff")), 1):
             if not line.strip():
                 continue
@@ -109,6 +125,11 @@ def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None
                 continue
             where = f"{ann}, line {number}"
             label, entity, said = _text_bound(line, where, len(text))
+            ident = line.split("\t", 1)[0]
+            if ident in seen:
+                raise ValueError(f"{where}: {ident} is given twice (first on line {seen[ident]}); each T line needs "
+                                 "its own id")
+            seen[ident] = number
             if types is not None and label not in types:
                 left_out[label] += 1
                 continue
@@ -123,7 +144,7 @@ def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None
     conversion = f"brat standoff, character offsets: entities from T lines ({read or 'no lines'})"
     if left_out:
         conversion += "; T lines of other types left out: " + ", ".join(f"{n} {k}" for k, n in sorted(left_out.items()))
-    corpus = Corpus(texts, entities, ids, ids, "brat", conversion, str(path), places, "characters")
+    corpus = Corpus(texts, entities, ids, None, "brat", conversion, str(path), places, "characters")
     for text, claimed in zip(texts, claims):
         for where, said, entity in claimed:
             mismatches.check(said, covered_text(text, entity), where)
@@ -143,13 +164,16 @@ def brat_files(corpus: Corpus) -> dict[str, str]:
     texts: Sequence[str] = require_texts(corpus)
     files: dict[str, str] = {}
     for s, (text, ents) in enumerate(zip(texts, corpus.entities)):
-        stem = _stem(corpus.sentence_ids[s] if corpus.sentence_ids is not None else f"doc{s}", s)
+        stem = _stem(corpus.sentence_ids[s] if corpus.sentence_ids is not None else str(s), s)
         if f"{stem}.txt" in files:
             raise ValueError(f"document {s}: id {stem!r} is given twice; each brat document needs its own")
         lines = []
         for k, entity in enumerate(ents, 1):
             pieces = entity[0] if is_fragmented(entity) else ((entity[0], entity[1]),)
             label = entity[-1]
+            if not isinstance(label, str) or not label or label.split() != [label]:
+                raise ValueError(f"document {s} (id {stem!r}): label {label!r} of entity {entity!r} is empty or holds "
+                                 "whitespace, which a brat T line cannot hold (its type ends at the first space)")
             offsets = ";".join(f"{a} {b}" for a, b in pieces)
             said = covered_text(text, entity)
             if "\n" in said or "\r" in said:
@@ -162,17 +186,10 @@ def brat_files(corpus: Corpus) -> dict[str, str]:
 
 
 def write_brat(corpus: Corpus, folder: str | os.PathLike[str]) -> None:
-    """Write a corpus of texts as a brat folder (created if needed); an existing file is never written over.
+    """Write a corpus of texts as a new brat folder (or into an empty one), whole or not at all.
 
     Raises:
-        ValueError: a file of the folder exists already, an id that is no file name, an entity over a line end.
+        ValueError: the folder exists and holds files, an id that is no file name, a label a T line cannot hold,
+            an entity over a line end.
     """
-    files = brat_files(corpus)
-    folder = Path(folder)
-    existing = [name for name in files if (folder / name).exists()]
-    if existing:
-        raise ValueError(f"{folder / existing[0]} exists; brat output goes to a new or empty folder")
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, content in files.items():
-        with open(folder / name, "w", encoding="utf-8", newline="") as handle:
-            handle.write(content)
+    write_folder(folder, brat_files(corpus))

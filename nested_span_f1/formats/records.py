@@ -243,7 +243,7 @@ def write_biaffine(corpus: Corpus) -> str:
     """The corpus as biaffine jsonl: consecutive sentences of one document share a line; ends inclusive."""
     lines: list[dict[str, Any]] = []
     for s, spans in enumerate(_spans_of(corpus, "biaffine")):
-        doc = corpus.doc_ids[s] if corpus.doc_ids is not None else f"doc{s}"
+        doc = corpus.doc_ids[s] if corpus.doc_ids is not None else str(s)
         if not lines or lines[-1]["doc_key"] != doc:
             lines.append({"doc_key": doc, "sentences": [], "ners": []})
         lines[-1]["sentences"].append(list(corpus.tokens[s]))

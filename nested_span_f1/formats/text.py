@@ -51,6 +51,10 @@ def _entity(item: Any, where: str) -> Any:
         raise TypeError(f"{where}: entity {item!r:.80} must be a json object with start, end and label")
     label = field(item, "label", where)
     if "fragments" in item:
+        both = [key for key in ("start", "end") if key in item]
+        if both:
+            raise ValueError(f"{where}: entity {item!r:.80} has fragments and {' and '.join(both)}; give one or the "
+                             "other (a span is start and end, a discontinuous entity its fragments)")
         fragments = item["fragments"]
         if not isinstance(fragments, list):
             raise TypeError(f"{where}: entity {item!r:.80} needs fragments as a list of [start, end] pairs")

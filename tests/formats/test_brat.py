@@ -97,7 +97,7 @@ def test_every_line_type_crlf_discontinuous_and_types(tmp_path):
     write_corpus(corpus, tmp_path / "out", "brat")
     back = read_corpus(tmp_path / "out")
     assert (back.texts, back.entities) == (corpus.texts, corpus.entities)
-    with pytest.raises(ValueError, match="exists; brat output goes to a new or empty folder"):
+    with pytest.raises(ValueError, match="exists and is not an empty folder; this output goes to a new or empty"):
         write_corpus(corpus, tmp_path / "out", "brat")
 
 
@@ -168,3 +168,43 @@ def test_genia_with_discontinuous_entities_as_brat_equals_the_w2ner_result(share
     assert tokens["discontinuous_references"] == gold.discontinuous() and 0.5 < tokens["overall_f1"] < 1
     assert {k: v for k, v in text.items() if k not in ("by_length", "alignment")} == {
         k: v for k, v in tokens.items() if k != "by_length"}
+
+
+@pytest.mark.parametrize(("ann", "fragment"), [
+    ("T1\tDNA 0 \u0665\tIL-2\n", "offsets '0 \u0665' of T1 must be 'START END' pairs of integers"),
+    ("T1\tDNA 0 4;2 9\tIL-2 gene\n", "d.ann, line 1: T1: fragments (0, 4) and (2, 9) overlap"),
+    ("T1\tDNA 0 4\tIL-2\nT2\tDNA 5 9\tgene\nT1\tDNA 0 9\tIL-2 gene\n", "d.ann, line 3: T1 is given twice (first on line 1)"),
+])
+def test_brat_edge_cases_are_refused_naming_the_line(tmp_path, ann, fragment):
+    # QA item 20: \d took an Arabic-Indic digit for 5; overlapping fragments and repeated ids went unnamed
+    (tmp_path / "d.txt").write_text("IL-2 gene", encoding="utf-8")
+    (tmp_path / "d.ann").write_text(ann, encoding="utf-8")
+    with pytest.raises(ValueError) as raised:
+        read_brat(tmp_path)
+    assert fragment in str(raised.value)
+
+
+def test_a_bom_counts_as_brat_counts_it(tmp_path):
+    # brat's server reads the .txt with Python's utf8 codec, which keeps a byte-order mark as a character
+    (tmp_path / "d.txt").write_bytes(b"\xef\xbb\xbfIL-2 gene")
+    (tmp_path / "d.ann").write_text("T1\tDNA 1 5\tIL-2\n", encoding="utf-8")
+    corpus = read_brat(tmp_path)
+    assert corpus.texts == ["\ufeffIL-2 gene"] and corpus.entities == [[(1, 5, "DNA")]] and not corpus.notes
+
+
+@pytest.mark.parametrize("label", ["Person Name", "Person\tName", "Per\nson"])
+def test_the_writer_refuses_labels_a_t_line_cannot_hold(tmp_path, label):
+    # QA item 12: "Person Name" was written as "T1\tPerson Name 0 5", which reads back as offsets "Name 0 5"
+    corpus = Corpus(["Peter Pan"], [[(0, 5, label)]], ["a"], unit="characters")
+    with pytest.raises(ValueError, match=r"document 0 \(id 'a'\): label .* is empty or holds whitespace"):
+        write_corpus(corpus, tmp_path / "out", "brat")
+    assert not (tmp_path / "out").exists()
+
+
+def test_ids_are_file_names_and_documents_come_in_natural_order(tmp_path):
+    # QA item 11: file names are the documents' ids (no document id besides), and 2 comes before 10
+    for name in ("10", "2", "a"):
+        (tmp_path / f"{name}.txt").write_text("x", encoding="utf-8")
+        (tmp_path / f"{name}.ann").write_text("", encoding="utf-8")
+    corpus = read_brat(tmp_path)
+    assert corpus.sentence_ids == ["2", "10", "a"] and corpus.doc_ids is None

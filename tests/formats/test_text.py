@@ -214,3 +214,31 @@ def test_line_separators_inside_a_text_are_written_escaped_and_read_either_way(t
     assert separator in path.read_text(encoding="utf-8")
     back = read_corpus(path)
     assert (back.texts, back.entities, back.places[1]) == (corpus.texts, corpus.entities, f"{path}, line 2")
+
+
+def test_an_entity_with_fragments_and_offsets_is_refused():
+    # QA item 20: the fragments were used and start/end ignored
+    line = _jsonl({"text": TEXT, "entities": [{"start": 0, "end": 5, "fragments": [[0, 5]], "label": "PER"}]})
+    with pytest.raises(ValueError, match=r"g\.jsonl, line 1: entity .* has fragments and start and end; give one"):
+        read_text_spans(line, "g.jsonl")
+
+
+def test_texts_that_print_alike_are_shown_by_their_code_points():
+    # QA item 21: "gold 'é Z', predicted 'é Z'" named no difference a reader could see
+    from nested_span_f1.align.score import score_documents
+
+    nfc, nfd = "Ren\u00e9 Z", "Rene\u0301 Z"
+    gold = Corpus([nfc], [[]], ["d"], unit="characters", source="gold")
+    pred = Corpus([nfd], [[]], ["d"], unit="characters", source="pred")
+    with pytest.raises(ValueError, match="texts differ at offset 3") as raised:
+        align(gold, pred)
+    assert "they print alike: U+00E9 against U+0065 U+0301, the same text after Unicode NFC" in str(raised.value)
+    with pytest.raises(ValueError) as raised:
+        score_documents([{"text": nfd, "entities": []}], [{"text": nfc, "entities": []}])
+    assert "they print alike: U+0065 U+0301 against U+00E9" in str(raised.value)
+    with pytest.raises(ValueError) as raised:
+        align(gold, Corpus(["Renee Z"], [[]], ["d"], unit="characters"))
+    assert "print alike" not in str(raised.value)
+    with pytest.raises(ValueError, match=r"end <= 6 \(the text's length in characters\)"):
+        score_documents([{"text": nfc, "entities": [{"start": 0, "end": 9, "label": "X"}]}],
+                        [{"text": nfc, "entities": []}])
