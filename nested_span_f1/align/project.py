@@ -89,6 +89,12 @@ def to_characters(entities: Sequence[Any], offsets: Offsets) -> list[Any]:
     return out
 
 
+def unjoinable(token: str) -> bool:
+    """Whether a token does not come back from a text of tokens joined by single spaces split at each space: it is
+    empty or holds whitespace."""
+    return not token or token.split() != [token]
+
+
 def join_tokens(corpus: Corpus) -> Corpus:
     """A token corpus as a corpus of texts: each sentence's tokens joined by single spaces, its entities in
     characters. Lossless: :func:`split_text` gives the corpus back."""
@@ -203,7 +209,7 @@ def split_text(corpus: Corpus) -> Corpus:
     for s, (text, ents) in enumerate(zip(corpus.texts, corpus.entities)):
         name = f"document {s}" + (f" (id {corpus.sentence_ids[s]!r})" if corpus.sentence_ids is not None else "")
         words = text.split(" ") if text else []
-        odd = next((w for w in words if not w or w.split() != [w]), None)
+        odd = next((w for w in words if unjoinable(w)), None)
         if odd is not None:
             what = "an empty token (two spaces in a row, or one at an edge)" if not odd else f"token {odd!r}"
             raise ValueError(f"{name}: the text is not tokens joined by single spaces ({what}); "

@@ -235,11 +235,11 @@ def write_pipeline(corpus: Corpus) -> str:
     """A corpus of texts as aggregated pipeline output (``entity_group``, ``word`` the text at the offsets,
     ``score`` 1.0); discontinuous entities cannot be written (the pipeline has none)."""
     lines = []
-    for record, document, entities in document_records(corpus):
+    for s, (record, document, entities) in enumerate(document_records(corpus)):
         items = []
         for entity in entities:
             if len(entity) != 3:
-                raise ValueError(f"{record['id']}: discontinuous entity {entity!r} cannot be written as pipeline "
+                raise ValueError(f"document {s} (id {record['id']!r}): discontinuous entity {entity!r} cannot be written as pipeline "
                                  "output; write text spans or brat, which keep fragments")
             start, end, label = entity
             items.append({"entity_group": label, "score": 1.0, "word": document[start:end], "start": start,

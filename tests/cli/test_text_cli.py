@@ -213,3 +213,104 @@ def test_two_token_column_files_stay_column_files_at_every_door(capsys, tmp_path
                  ("nested", "--gold", tmp_path / "empty", "--pred", tmp_path / "empty")):
         assert "the file is empty" in _error(capsys, *args)
     assert not (tmp_path / "e.jsonl").exists()
+
+
+def test_tokens_holding_whitespace_are_not_converted_to_text(capsys, tmp_path):
+    # QA item 9: "24R,25 (OH)2D3" joined into a text came back as two tokens
+    source = tmp_path / "g.jsonl"
+    write_corpus(Corpus([["of", "24R,25 (OH)2D3", "."], ["a"]], [[(1, 2, "X")], []], ["s1", "s2"]), source, "oneie")
+    for target in ("text", "pipeline", "brat"):
+        line = _error(capsys, "convert", source, "--to", target, "-o", tmp_path / "out")
+        assert f"sentence 1, token 2 ({source}, line 1): '24R,25 (OH)2D3' is empty or holds whitespace" in line
+        assert f"--to {target} would change them" in line and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(("text", "fragment", "options"), [
+    ("EU NNP B-ORG\nrejects VBZ O\n", "c.conll, line 1: 3 columns; spans keep the token and its tag", ()),
+    ("-DOCSTART- O\n\nEU B-ORG\n", "c.conll, line 1: a -DOCSTART- line; no target keeps document markers", ()),
+    ("EU B-ORG\n\n-DOCSTART- O\n\nPeter B-PER\n", "c.conll, line 3: a -DOCSTART- line", ()),
+    ("EU I-ORG\nrejects O\n", "c.conll, line 1: tag 'I-ORG' would come back as 'B-ORG'", ()),
+    ("Peter B-PER\nBlack E-PER\nParis S-LOC\n", "c.conll, line 2: tag 'E-PER' would come back as 'I-PER'", ()),
+    ("a O\nPeter I-PER\n", "c.conll, line 2: tag 'I-PER' would come back as 'B-PER'", ()),
+    ("a O\nPeter B-PER\nBlack I-LOC\n", "c.conll, line 3: tag 'I-LOC' would come back as 'B-LOC'", ()),
+    ("Peter B-PER\nBlack I-PER\n", "c.conll, line 1: tag 'B-PER' is in no entity of IOBES (decoded strictly)",
+     ("--scheme", "IOBES")),
+])
+def test_lossy_conversions_of_columns_are_refused_naming_the_line(capsys, tmp_path, text, fragment, options):
+    # QA item 10: other columns, document markers and tags of another scheme were dropped or rewritten silently
+    (tmp_path / "c.conll").write_text(text, encoding="utf-8")
+    assert fragment in _error(capsys, "convert", tmp_path / "c.conll", "--to", "text", "-o", tmp_path / "t", *options)
+    assert not (tmp_path / "t").exists()
+
+
+@pytest.mark.parametrize(("scheme", "tags"), [("IOB1", ["I-ORG", "I-ORG", "O", "I-PER"]),
+                                               ("IOBES", ["B-ORG", "E-ORG", "O", "S-PER"])])
+def test_another_scheme_converts_when_named_and_comes_back_as_iob2(capsys, tmp_path, scheme, tags):
+    (tmp_path / "c.conll").write_text("".join(f"w{t}\t{tag}\n" for t, tag in enumerate(tags)), encoding="utf-8")
+    code, out, err = _run(capsys, "convert", tmp_path / "c.conll", "--to", "text", "-o", tmp_path / "t.jsonl",
+                          "--scheme", scheme)
+    assert code == 0 and f"({scheme}, strict; written back as IOB2)" in out, err
+    assert read_corpus(tmp_path / "t.jsonl").entities == [[(0, 5, "ORG"), (9, 11, "PER")]]
+    assert "--scheme applies to CoNLL columns" in _error(capsys, "convert", tmp_path / "t.jsonl", "--to", "conll",
+                                                          "-o", tmp_path / "back", "--scheme", scheme)
+
+
+def test_ids_a_reader_invents_are_positions_in_every_format_and_brat_names_are_ids(capsys, tmp_path, shared_data):
+    # QA item 11: brat -> text -> brat and brat -> brat were refused over document ids read_brat set; documents
+    # without ids were doc0, doc1 in brat but 0, 1 in text
+    brat = shared_data / "brat" / "ncbi-disease"
+    code, _, err = _run(capsys, "convert", brat, "--to", "text", "-o", tmp_path / "n.jsonl")
+    assert code == 0, err
+    for source, target in ((tmp_path / "n.jsonl", tmp_path / "nb"), (brat, tmp_path / "bb")):
+        code, _, err = _run(capsys, "convert", source, "--to", "brat", "-o", target)
+        assert code == 0, err
+        assert sorted(p.name for p in target.iterdir()) == sorted(p.name for p in brat.iterdir()
+                                                                   if p.suffix in (".txt", ".ann"))
+        for name in ("PMID-10429004.txt", "PMID-10429004.ann"):
+            assert (target / name).read_bytes() == (tmp_path / "nb" / name).read_bytes()
+    tokens = Corpus([[f"w{s}"] for s in range(12)], [[(0, 1, "X")] for _ in range(12)])
+    write_corpus(tokens, tmp_path / "w.json", "w2ner")
+    for target, path in (("brat", tmp_path / "wb"), ("text", tmp_path / "w.jsonl"), ("biaffine", tmp_path / "w.bi")):
+        code, _, err = _run(capsys, "convert", tmp_path / "w.json", "--to", target, "-o", path)
+        assert code == 0, err
+    assert read_corpus(tmp_path / "wb").sentence_ids == [str(s) for s in range(12)]  # 2 before 10
+    code, out, err = _run(capsys, "nested", "--gold", tmp_path / "wb", "--pred", tmp_path / "w.jsonl", "--json")
+    assert code == 0 and json.loads(out)["overall_f1"] == 1.0, err
+    for source in (tmp_path / "wb", tmp_path / "w.bi"):
+        code, _, err = _run(capsys, "convert", source, "--to", "w2ner", "-o", tmp_path / f"{source.name}.json")
+        assert code == 0, err
+        assert read_corpus(tmp_path / f"{source.name}.json").tokens == tokens.tokens
+
+
+def test_a_failed_convert_writes_nothing(capsys, tmp_path):
+    # QA item 13 and 20: a lone surrogate was met by the writer, after part of the folder was written; --to brat
+    # into a folder holding files mixed the documents
+    (tmp_path / "s.jsonl").write_text('{"id": "a", "text": "ok", "entities": []}\n'
+                                      '{"id": "b", "text": "a\\ud800b", "entities": []}\n', encoding="utf-8")
+    line = _error(capsys, "convert", tmp_path / "s.jsonl", "--to", "brat", "-o", tmp_path / "sb")
+    assert "s.jsonl, line 2: a lone surrogate U+D800 at offset 1 of the text" in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.jsonl"]
+    write_corpus(Corpus(["ok"], [[]], ["a"], unit="characters"), tmp_path / "t.jsonl", "text")
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "other.txt").write_text("x", encoding="utf-8")
+    assert "full exists and is not an empty folder" in _error(capsys, "convert", tmp_path / "t.jsonl", "--to", "brat",
+                                                              "-o", tmp_path / "full")
+    (tmp_path / "empty").mkdir()
+    assert _run(capsys, "convert", tmp_path / "t.jsonl", "--to", "brat", "-o", tmp_path / "empty")[0] == 0
+    assert sorted(p.name for p in (tmp_path / "empty").iterdir()) == ["a.ann", "a.txt"]
+    assert "is a folder; give the name of a file" in _error(capsys, "convert", tmp_path / "t.jsonl", "--to", "oneie",
+                                                            "-o", tmp_path / "empty")
+    assert not [p for p in tmp_path.rglob("*.part")]
+
+
+def test_convert_messages_count_from_1_and_name_the_file(capsys, tmp_path):
+    # QA item 21: "sentence 0: discontinuous entity ... as tags", "0: discontinuous entity ... as pipeline output",
+    # raw [Errno 21]
+    source = tmp_path / "w.json"
+    write_corpus(Corpus([["a"], ["a", "b", "c"]], [[], [(((0, 1), (2, 3)), "X")]]), source, "w2ner")
+    assert f"{source}, sentence 2: discontinuous entity" in _error(capsys, "convert", source, "--to", "conll", "-o",
+                                                                  tmp_path / "x")
+    line = _error(capsys, "convert", source, "--to", "pipeline", "-o", tmp_path / "x")
+    assert f"{source}, document 2 (id '1'): discontinuous entity" in line
+    line = _error(capsys, "nested", "--gold", tmp_path, "--gold-format", "text", "--pred", source)
+    assert line.endswith(f"error: {tmp_path}: Is a directory"), line

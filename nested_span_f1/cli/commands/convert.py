@@ -3,24 +3,36 @@
 Token formats become texts by joining each sentence's tokens with single spaces
 (offsets turned into characters, exactly); texts become tokens only when each
 text is tokens joined by single spaces and every entity starts and ends at
-token boundaries. CoNLL columns hold flat, contiguous spans as IOB2 tags. A
-conversion that would lose anything (entities that overlap or are discontinuous
+token boundaries. A conversion that would lose anything is refused with the
+reason, before anything is written: entities that overlap or are discontinuous
 in a format that cannot hold them, sentence or document ids the target does not
-keep, a text that is not spaces between tokens) is refused with the reason,
-before anything is written.
+keep, a text that is not spaces between tokens, a token that is empty or holds
+whitespace (as text it would come back as other tokens), and from CoNLL columns:
+columns besides the token and its tag, -DOCSTART- lines, and tags the writer
+would write otherwise (it writes IOB2: other schemes are read with --scheme, and
+come back as IOB2). Documents without ids are given their positions (0, 1, ...)
+in every format.
+
+What round-trips byte for byte: CoNLL columns of a token and an IOB2 tag split
+by a tab, LF line ends, no byte-order mark and one blank line after every
+sentence; text-span and pipeline JSON lines and brat folders as this command
+writes them. Output is written whole or not at all (a new or empty folder for
+brat).
 """
 from __future__ import annotations
 
 import argparse
+import re
 import sys
-from pathlib import Path
 
-from ...align.project import join_tokens, split_text
+from ...align.project import join_tokens, split_text, unjoinable
 from ...flat.pipeline import tags_to_spans
+from ...flat.schemes import SCHEMES
 from ...formats import FORMATS, PATH_FORMATS, Corpus, get_format, write_corpus
-from ...formats.columns import ColumnFile
-from ...formats.tagged import write_columns
-from .inputs import COLUMNS, HelpFormatter, check_outputs, read_side, tag_column
+from ...formats.columns import DOCSTART, ColumnFile, text_lines
+from ...formats.output import write_file
+from ...formats.tagged import iob2_tags, write_columns
+from .inputs import COLUMNS, HelpFormatter, check_outputs, for_people, read_side, tag_column
 from .texts import check_reader_options
 
 SENTENCE_IDS = ("oneie", "text", "pipeline", "brat")
@@ -73,11 +85,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="the input's format (default: detected)")
     p.add_argument("--types", nargs="+", metavar="TYPE", help="brat input: keep the T lines of these types only")
     p.add_argument("--spans-key", metavar="KEY", help="spaCy input: read doc.spans[KEY] instead of doc.ents")
+    p.add_argument("--scheme", choices=sorted(SCHEMES),
+                   help="CoNLL input: decode the tags as this scheme, strictly (default: they must be IOB2 as written "
+                        "back; other tags are refused)")
     p.set_defaults(run=run)
 
 
 def read_input(args: argparse.Namespace) -> Corpus:
-    """The input as a corpus; tag columns are decoded to spans as span_f1 decodes them (seqeval's default mode)."""
+    """The input as a corpus; CoNLL columns checked to lose nothing as spans (:func:`column_spans`)."""
     from ...formats import read_corpus
     from ...formats.registry import path_format
 
@@ -88,9 +103,45 @@ def read_input(args: argparse.Namespace) -> Corpus:
     check_reader_options(args, [], "the input is not one")
     side = read_side(args.input, args.source)
     if not isinstance(side, ColumnFile):
+        if args.scheme:
+            raise ValueError(f"--scheme applies to CoNLL columns, but {args.input} holds {side.format}")
         return side
-    spans = tags_to_spans(tag_column(side, -1))
-    return Corpus(side.tokens, spans, format=COLUMNS, conversion="tags decoded to spans", source=side.name)
+    spans, how = column_spans(side, args.input, args.scheme)
+    return Corpus(side.tokens, spans, format=COLUMNS, conversion=f"tags decoded to spans ({how})", source=side.name)
+
+
+def column_spans(side: ColumnFile, path: str, scheme: str | None) -> tuple[list[list[tuple[int, int, str]]], str]:
+    """The spans of a column file's tags, and how they were decoded; ValueError naming the file and line of the
+    first thing spans cannot keep: a column besides the token and its tag, a ``-DOCSTART-`` line, a tag the IOB2
+    writer would write otherwise (with ``scheme``: a tag in no entity of that scheme, strictly decoded)."""
+    if not side.blocks:
+        raise ValueError(f"{side.name}: no sentences to convert")
+    if side.width > 2:
+        raise ValueError(f"{side.name}, line {side.lines[0]}: {side.width} columns; spans keep the token and its tag "
+                         "(the last column), so the others (POS, chunk, ...) would be lost: cut the file to those two")
+    marker = next((n for n, line in enumerate(text_lines(path), 1) if line.startswith(DOCSTART)), None)
+    if marker is not None:
+        raise ValueError(f"{side.name}, line {marker}: a {DOCSTART} line; no target keeps document markers, so they "
+                         f"would be lost: remove them first")
+    tags = tag_column(side, -1)
+    if scheme:
+        spans = tags_to_spans(tags, scheme=scheme, mode="strict")
+        for s, (sentence, found) in enumerate(zip(tags, spans)):
+            covered = {t for start, end, _ in found for t in range(start, end)}
+            lost = next((t for t, tag in enumerate(sentence) if tag != "O" and t not in covered), None)
+            if lost is not None:
+                raise ValueError(f"{side.name}, line {side.lines[s] + lost}: tag {sentence[lost]!r} is in no entity "
+                                 f"of {scheme} (decoded strictly), so it would be lost")
+        return spans, f"{scheme}, strict; written back as IOB2"
+    spans = tags_to_spans(tags)
+    for s, (sentence, found) in enumerate(zip(tags, spans)):
+        written = iob2_tags(len(sentence), found, f"sentence {s}")
+        if written != sentence:
+            t = next(t for t, (a, b) in enumerate(zip(sentence, written)) if a != b)
+            raise ValueError(f"{side.name}, line {side.lines[s] + t}: tag {sentence[t]!r} would come back as "
+                             f"{written[t]!r} (tags are written as IOB2); pass --scheme to read another scheme "
+                             "(IOB1, IOBES, ...), whose tags come back as IOB2")
+    return spans, "IOB2"
 
 
 def _kept_ids(corpus: Corpus, target: str) -> None:
@@ -108,23 +159,34 @@ def convert(corpus: Corpus, target: str) -> Corpus:
     lose nothing there."""
     _kept_ids(corpus, target)
     characters = target == "brat" or (target != COLUMNS and FORMATS[target].unit == "characters")
+    if characters and corpus.texts is None:
+        for s, tokens in enumerate(corpus.tokens):
+            t = next((t for t, token in enumerate(tokens) if unjoinable(token)), None)
+            if t is not None:
+                where = f" ({corpus.places[s]})" if corpus.places is not None else ""
+                raise ValueError(f"{corpus.source}, sentence {s}, token {t}{where}: {tokens[t]!r} is empty or holds "
+                                 f"whitespace, so a text of tokens joined by spaces cannot give the tokens back; "
+                                 f"--to {target} would change them (write a token format)")
     return join_tokens(corpus) if characters else split_text(corpus)
 
 
 def run(args: argparse.Namespace) -> int:
     check_outputs([(args.input, args.input)], [("--output", args.output)])
-    output = Path(args.output)
-    corpus = read_input(args)
-    converted = convert(corpus, args.to)
-    # every writer runs before anything is written: a refusal leaves no half-written output
-    if args.to == COLUMNS:
-        text = write_columns(converted)
-        output.write_text(text, encoding="utf-8")
-    else:
-        write_corpus(converted, output, args.to)
+    try:
+        corpus = read_input(args)
+        converted = convert(corpus, args.to)
+        # the whole output is made before anything is written, and written whole or not at all
+        if args.to == COLUMNS:
+            write_file(args.output, write_columns(converted))
+        else:
+            write_corpus(converted, args.output, args.to)
+    except (ValueError, TypeError) as error:
+        # the writers name a sentence (or document) by its position alone: name the file it is in too
+        named = f"{args.input}, {error}" if re.match(r"(sentence|document) \d", str(error)) else str(error)
+        raise for_people(type(error)(named)) from None
     entities = sum(map(len, converted.entities))
     unit = "documents" if converted.unit == "characters" else "sentences"
     sys.stdout.write(f"{args.input} ({corpus.format}) -> {args.output} ({args.to}): {len(converted)} {unit}, "
                      f"{entities} entities ({converted.discontinuous()} discontinuous); "
-                     f"{converted.conversion or corpus.conversion}\n")
+                     f"{'; '.join(dict.fromkeys(filter(None, (corpus.conversion, converted.conversion))))}\n")
     return 0
