@@ -56,6 +56,9 @@ def _write_blocks(corpus: Corpus, with_pos: bool, name: str) -> str:
         for e in ents:
             if is_fragmented(e):
                 raise ValueError(f"sentence {s}: discontinuous entity {e!r} cannot be written as {name}; write w2ner")
+        if not words:
+            raise ValueError(f"sentence {s} is empty; a {name} block cannot hold an empty sentence (its tokens line "
+                             "would be blank, which ends a block)")
         bad = [w for w in words if not w or w.split() != [w]]
         if bad:
             raise ValueError(f"sentence {s}: token {bad[0]!r} is empty or holds whitespace; {name} separates tokens by spaces")
