@@ -181,7 +181,7 @@ def read_sentences(
 ) -> Iterator[Block]:
     """:func:`read_blocks` of a text file, the same blocks, read a megabyte or so at a time.
 
-    ``separator`` is what ``split`` splits a line on (``None``: any whitespace,
+    ``separator`` is what ``split`` splits a line on (``None``: runs of :data:`ASCII_WHITESPACE`,
     else a literal string). A chunk of whole sentences whose every line holds the
     same number of fields, or none (a blank line), and no carriage return or
     ``boundary``, is split at once, which is what makes files of millions of
@@ -270,7 +270,7 @@ def _split_at_once(lines: list[str], width: int, separator: str | None, start: i
 
 
 def read_columns(source: Source, delimiter: str | None = None, name: str | None = None) -> ColumnFile:
-    """Read a column file; ``delimiter=None`` splits on any whitespace; ``name`` names the source in messages
+    """Read a column file; ``delimiter=None`` splits on runs of :data:`ASCII_WHITESPACE`; ``name`` names the source in messages
     (default: its path, or ``<lines>``).
 
     Blank lines and ``-DOCSTART-`` lines end a sentence; empty sentences are not
@@ -300,9 +300,28 @@ def _file_blocks(path: PathLike, delimiter: str | None, name: str) -> Iterator[B
         yield from iter_columns(handle, delimiter, name)
 
 
+ASCII_WHITESPACE = " \t\n\r\f\v"
+"""What splits a line's fields when no delimiter is given: runs of ASCII whitespace, conlleval.pl's ``\\s`` (Perl
+reads the file's bytes). A no-break space, U+2028 and the rest of Unicode's whitespace stay inside a token."""
+_FIELDS = re.compile(f"[{ASCII_WHITESPACE}]+")
+
+
+def whitespace_fields(line: str) -> list[str]:
+    r"""A line's fields split at runs of :data:`ASCII_WHITESPACE` (none for a blank line).
+
+    >>> whitespace_fields("EU\u00a0x  B-ORG\r\n")
+    ['EU\xa0x', 'B-ORG']
+    """
+    fields = _FIELDS.split(line.strip(ASCII_WHITESPACE))
+    return [] if fields == [""] else fields
+
+
 def _splitter(delimiter: str | None) -> Callable[[str], list[str]]:
     if delimiter == "":
-        raise ValueError("the column delimiter is empty; pass one (or none, to split on any whitespace)")
+        raise ValueError("the column delimiter is empty; pass one (or none, to split on runs of ASCII whitespace)")
+
+    if delimiter is None:
+        return whitespace_fields
 
     def split(line: str) -> list[str]:
         fields = line.rstrip("\r\n").split(delimiter)

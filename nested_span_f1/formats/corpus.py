@@ -83,10 +83,11 @@ class Corpus:
 
     def _placed(self, error: Exception) -> Exception:
         """``error`` with its ``<source>, sentence <i>`` named by the sentence's place in the file, when known,
-        and the span's position in the sentence counted from 1, as a place in a file is."""
+        and the span's position in the sentence counted from 1, as a place in a file is; in a corpus of texts the
+        bound of a span is the text's length in characters."""
         found = re.match(rf"{re.escape(self.source)}, sentence (\d+)", str(error))
         if self.places is None or found is None:
-            return error
+            return type(error)(in_characters(str(error))) if self.unit == "characters" else error
         rest = span_positions_from_1(str(error)[found.end():])
         if self.unit == "characters":
             rest = in_characters(rest).replace(" in the sentence)", " in the document)")

@@ -33,12 +33,15 @@ def write_file(path: str | os.PathLike[str], content: str) -> None:
     written through, a device or a pipe (``/dev/stdout``) written to directly.
 
     Raises:
-        ValueError: ``path`` is a folder, or the content holds a character UTF-8 cannot encode.
+        ValueError: ``path`` is a folder or in a folder that does not exist, or the content holds a character
+            UTF-8 cannot encode.
     """
     shown, path = os.fspath(path), Path(os.path.realpath(path))
     data = encoded(content, shown)
     if path.is_dir():
         raise ValueError(f"{shown} is a folder; give the name of a file to write")
+    if not path.parent.is_dir():
+        raise ValueError(f"{shown}: the folder {path.parent} does not exist")
     if path.exists() and not path.is_file():
         with open(path, "wb") as device:
             device.write(data)

@@ -14,7 +14,7 @@ from . import brat
 from . import pipeline as pl
 from . import records as js
 from . import text as ts
-from .columns import PathLike, read_text, text_lines
+from .columns import PathLike, read_text, text_lines, whitespace_fields
 from .corpus import Corpus
 from .output import write_file
 
@@ -136,7 +136,7 @@ def _block_kind(text: str, source: str) -> str | None:
     text whose non-blank lines all hold one number of fields, two or more, is a
     column file unless read as blocks it holds an entity.
     """
-    rows = {len(line.split()) for line in js.file_lines(text) if line.strip()}
+    rows = {len(whitespace_fields(line)) for line in js.file_lines(text) if line.strip()}
     columns = len(rows) == 1 and min(rows) >= 2
     for name in ("shibuya", "lu_roth"):
         try:

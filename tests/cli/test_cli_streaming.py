@@ -214,7 +214,7 @@ def test_nested_given_tag_columns_points_to_score(capsys):
 
 
 ROWS = ["", " ", "x y z", "-DOCSTART- O", "-X- O", "t\u00e9 B-X\r", "a  O", "b O ", " c O", "d\tO", "e", "w1 O",
-        "w2 B-A", "w3 I-A"]
+        "w2 B-A", "w3 I-A", "f\u00a0g O", "h\u2028i B-A", "j O\x1c", "\x0bk O"]
 
 
 @pytest.mark.parametrize(("separator", "boundary", "perl"), [
@@ -226,7 +226,7 @@ def test_reading_in_chunks_equals_reading_line_by_line(monkeypatch, separator, b
     for chunk in (7, 30, 1000):
         monkeypatch.setattr(conll, "CHUNK", chunk)
         for _ in range(400):
-            rows = rng.choices(ROWS, weights=[8, 1, 1, 2, 2, 1, 1, 1, 1, 1, 1, 12, 12, 12], k=rng.randint(0, 16))
+            rows = rng.choices(ROWS, weights=[8, 1, 1, 2, 2, 1, 1, 1, 1, 1, 1, 12, 12, 12, 1, 1, 1, 1], k=rng.randint(0, 16))
             text = rng.choice(["", BOM]) + "\n".join(rows) + rng.choice(["", "\n", "\n\n"])
             text = text.replace(" ", "\t") if rng.random() < 0.3 else text
             outcomes = []
@@ -237,6 +237,18 @@ def test_reading_in_chunks_equals_reading_line_by_line(monkeypatch, separator, b
                 except ValueError as error:
                     outcomes.append(str(error))
             assert outcomes[0] == outcomes[1], repr(text)
+
+
+def test_unicode_whitespace_stays_inside_a_token_as_for_conlleval(capsys, tmp_path):
+    # QA item 7: a column file's fields split at ASCII whitespace, conlleval.pl's \s (Perl reads bytes); Python's
+    # str.split() also split at a no-break space, U+2028 and U+0085, so a token holding one became two fields
+    path = tmp_path / "g.conll"
+    path.write_text("EU\u00a0x B-ORG\nPe\u2028ter B-PER\nParis\x85\tB-LOC\n\n", encoding="utf-8")
+    assert read_columns(path).tokens == [["EU\u00a0x", "Pe\u2028ter", "Paris\x85"]]
+    assert main(["score", "--gold", str(path), "--pred", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["overall_f1"] == 1.0
+    assert main(["convert", str(path), "--to", "oneie", "-o", str(tmp_path / "t.jsonl")]) == 0
+    assert read_corpus(tmp_path / "t.jsonl").tokens == [["EU\u00a0x", "Pe\u2028ter", "Paris\x85"]]
 
 
 def test_a_byte_order_mark_is_skipped_by_every_reader(tmp_path):
@@ -305,7 +317,7 @@ def test_undecodable_bytes_are_named_by_file_and_line(capsys, tmp_path):
     (["conlleval", "-d", "x*"], "-d 'x*' matches the empty string, so it cannot split fields; pass a separator such "
                                 "as ' ' (the default) or '\\t'"),
     (["score", "--delimiter", "", "--gold", SAMPLES / "sample.gold.conll", "--pred", SAMPLES / "sample.pred.conll"],
-     "the column delimiter is empty; pass one (or none, to split on any whitespace)"),
+     "the column delimiter is empty; pass one (or none, to split on runs of ASCII whitespace)"),
 ], ids=["conlleval-regex", "conlleval-empty-match", "score-empty"])
 def test_an_invalid_delimiter_is_one_line(args, message):
     done = _cli(*args, input=b"a B-PER B-PER\n")

@@ -233,6 +233,7 @@ def test_tokens_holding_whitespace_are_not_converted_to_text(capsys, tmp_path):
     ("Peter B-PER\nBlack E-PER\nParis S-LOC\n", "c.conll, line 2: tag 'E-PER' would come back as 'I-PER'", ()),
     ("a O\nPeter I-PER\n", "c.conll, line 2: tag 'I-PER' would come back as 'B-PER'", ()),
     ("a O\nPeter B-PER\nBlack I-LOC\n", "c.conll, line 3: tag 'I-LOC' would come back as 'B-LOC'", ()),
+    ("a\tB-PER\n\nb\tO\nc\tX-Y-\n", "c.conll, line 4: tag 'X-Y-': malformed", ()),  # QA item 21: was "sentences, ..."
     ("Peter B-PER\nBlack I-PER\n", "c.conll, line 1: tag 'B-PER' is in no entity of IOBES (decoded strictly)",
      ("--scheme", "IOBES")),
 ])
@@ -300,6 +301,8 @@ def test_a_failed_convert_writes_nothing(capsys, tmp_path):
     assert sorted(p.name for p in (tmp_path / "empty").iterdir()) == ["a.ann", "a.txt"]
     assert "is a folder; give the name of a file" in _error(capsys, "convert", tmp_path / "t.jsonl", "--to", "oneie",
                                                             "-o", tmp_path / "empty")
+    line = _error(capsys, "convert", tmp_path / "t.jsonl", "--to", "oneie", "-o", tmp_path / "no" / "t.json")
+    assert f"{tmp_path / 'no' / 't.json'}: the folder {tmp_path / 'no'} does not exist" in line
     assert not [p for p in tmp_path.rglob("*.part")]
 
 

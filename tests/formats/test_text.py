@@ -242,3 +242,9 @@ def test_texts_that_print_alike_are_shown_by_their_code_points():
     with pytest.raises(ValueError, match=r"end <= 6 \(the text's length in characters\)"):
         score_documents([{"text": nfc, "entities": [{"start": 0, "end": 9, "label": "X"}]}],
                         [{"text": nfc, "entities": []}])
+
+
+def test_a_span_beyond_a_text_names_its_length_in_characters():
+    # QA item 21: "(the sentence length)" where the bound is the text's length in characters
+    with pytest.raises(ValueError, match=r"end <= 3 \(the text's length in characters\)"):
+        Corpus(["abc"], [[(0, 9, "X")]], unit="characters")

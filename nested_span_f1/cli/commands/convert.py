@@ -124,8 +124,16 @@ def column_spans(side: ColumnFile, path: str, scheme: str | None) -> tuple[list[
         raise ValueError(f"{side.name}, line {marker}: a {DOCSTART} line; no target keeps document markers, so they "
                          f"would be lost: remove them first")
     tags = tag_column(side, -1)
+    try:
+        spans = tags_to_spans(tags, scheme=scheme, mode="strict" if scheme else None)
+    except ValueError as error:
+        # "sentences, sentence 3, token 2" (the decoder's 0-based place) as the file's line
+        place = re.match(r"sentences, sentence (\d+), token (\d+)", str(error))
+        if place is None:
+            raise
+        line = side.lines[int(place.group(1))] + int(place.group(2))
+        raise ValueError(f"{side.name}, line {line}{str(error)[place.end():]}") from None
     if scheme:
-        spans = tags_to_spans(tags, scheme=scheme, mode="strict")
         for s, (sentence, found) in enumerate(zip(tags, spans)):
             covered = {t for start, end, _ in found for t in range(start, end)}
             lost = next((t for t, tag in enumerate(sentence) if tag != "O" and t not in covered), None)
@@ -133,7 +141,6 @@ def column_spans(side: ColumnFile, path: str, scheme: str | None) -> tuple[list[
                 raise ValueError(f"{side.name}, line {side.lines[s] + lost}: tag {sentence[lost]!r} is in no entity "
                                  f"of {scheme} (decoded strictly), so it would be lost")
         return spans, f"{scheme}, strict; written back as IOB2"
-    spans = tags_to_spans(tags)
     for s, (sentence, found) in enumerate(zip(tags, spans)):
         written = iob2_tags(len(sentence), found, f"sentence {s}")
         if written != sentence:

@@ -92,7 +92,8 @@ def add_tag_options(parser: argparse.ArgumentParser, where: str = "") -> None:
     parser.add_argument("--column", type=column_index, default=-1, metavar="N",
                         help=f"tag column{where}, counted from 1 (the token) or from the end (default: -1, the last)")
     parser.add_argument("--delimiter", type=delimiter_type, default=None,
-                        help="column delimiter, fixed text; '\\t' is a tab, as for conlleval.pl -d (default: any whitespace)")
+                        help="column delimiter, fixed text; '\\t' is a tab, as for conlleval.pl -d (default: runs of "
+                             "ASCII whitespace, as conlleval.pl's \\s: a no-break space stays in a token)")
 
 
 _ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|.?)", re.DOTALL)
@@ -120,7 +121,8 @@ def read_delimiter(text: str) -> str:
         if code and not code.isalnum():
             return code
         raise ValueError(f"{text!r}: \\{code} stands for no one character; a delimiter is fixed text in which "
-                         "\\t is a tab and \\x09 a character by its code (to split on any whitespace, give no delimiter)")
+                         "\\t is a tab and \\x09 a character by its code (to split on runs of ASCII whitespace, give no "
+                         "delimiter)")
 
     return _ESCAPE.sub(character, text)
 
