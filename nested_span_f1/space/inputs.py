@@ -20,6 +20,7 @@ from .. import sample_path
 from ..formats import Corpus, align, read_corpus
 from ..formats.columns import BOM, check_same_tokens, read_columns
 from ..formats.places import Place, for_people, span_positions_from_1
+from ..formats.records import file_lines
 
 MAX_BYTES = 2_000_000
 """Largest input a Space scores (pasted text or uploaded file): 2 MB, about 200k CoNLL tokens."""
@@ -96,7 +97,7 @@ def parse(text: str, name: str = "the input") -> Request:
         raise ValueError("no input: paste CoNLL columns (token gold prediction) or JSON, upload a file, or load an example")
     if text.lstrip().startswith(("{", "[")):
         return Request(*_parse_json(text), None)
-    columns = read_columns(text.splitlines(), name=name)
+    columns = read_columns(file_lines(text), name=name)  # lines end at \n: a token may hold U+2028
     if len(columns.rows[0][0]) < 3:
         raise ValueError(
             f"line {columns.lines[0]}: {len(columns.rows[0][0])} columns; CoNLL input needs three "
