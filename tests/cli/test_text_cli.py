@@ -317,3 +317,15 @@ def test_convert_messages_count_from_1_and_name_the_file(capsys, tmp_path):
     assert f"{source}, document 2 (id '1'): discontinuous entity" in line
     line = _error(capsys, "nested", "--gold", tmp_path, "--gold-format", "text", "--pred", source)
     assert line.endswith(f"error: {tmp_path}: Is a directory"), line
+
+
+def test_document_markers_are_refused_from_a_pipe_too(capsys, tmp_path):
+    # a pipe is read once: the -DOCSTART- check reads the text the reader read (it read the path again)
+    read, write = os.pipe()
+    os.write(write, b"-DOCSTART- O\n\nEU B-ORG\n")
+    os.close(write)
+    try:
+        line = _error(capsys, "convert", f"/dev/fd/{read}", "--to", "text", "-o", tmp_path / "t.jsonl")
+    finally:
+        os.close(read)
+    assert f"/dev/fd/{read}, line 1: a -DOCSTART- line" in line and not (tmp_path / "t.jsonl").exists()

@@ -22,17 +22,19 @@ brat).
 from __future__ import annotations
 
 import argparse
+import io
 import re
 import sys
 
 from ...align.project import join_tokens, split_text, unjoinable
 from ...flat.pipeline import tags_to_spans
 from ...flat.schemes import SCHEMES
-from ...formats import FORMATS, PATH_FORMATS, Corpus, get_format, write_corpus
-from ...formats.columns import DOCSTART, ColumnFile, text_lines
+from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format, get_format, write_corpus
+from ...formats.columns import DOCSTART, ColumnFile, read_columns, read_text
 from ...formats.output import write_file
+from ...formats.records import file_lines
 from ...formats.tagged import iob2_tags, write_columns
-from .inputs import COLUMNS, HelpFormatter, check_outputs, for_people, read_side, tag_column
+from .inputs import COLUMNS, HelpFormatter, check_outputs, for_people, tag_column
 from .texts import check_reader_options
 
 SENTENCE_IDS = ("oneie", "text", "pipeline", "brat")
@@ -101,25 +103,34 @@ def read_input(args: argparse.Namespace) -> Corpus:
         check_reader_options(args, [corpus], "the input is not one")
         return corpus
     check_reader_options(args, [], "the input is not one")
-    side = read_side(args.input, args.source)
-    if not isinstance(side, ColumnFile):
+    # read whole, once (a pipe cannot be read again): the column check looks at the text's lines too
+    text = read_text(args.input)
+    name = args.source
+    if name is None:
+        try:
+            name = detect_format(text, args.input)
+        except UnknownFormat:
+            name = COLUMNS
+    if name != COLUMNS:
         if args.scheme:
-            raise ValueError(f"--scheme applies to CoNLL columns, but {args.input} holds {side.format}")
-        return side
-    spans, how = column_spans(side, args.input, args.scheme)
+            raise ValueError(f"--scheme applies to CoNLL columns, but {args.input} holds {name}")
+        return FORMATS[name].read(text, args.input)
+    side = read_columns(io.StringIO(text), name=args.input)
+    spans, how = column_spans(side, text, args.scheme)
     return Corpus(side.tokens, spans, format=COLUMNS, conversion=f"tags decoded to spans ({how})", source=side.name)
 
 
-def column_spans(side: ColumnFile, path: str, scheme: str | None) -> tuple[list[list[tuple[int, int, str]]], str]:
-    """The spans of a column file's tags, and how they were decoded; ValueError naming the file and line of the
-    first thing spans cannot keep: a column besides the token and its tag, a ``-DOCSTART-`` line, a tag the IOB2
-    writer would write otherwise (with ``scheme``: a tag in no entity of that scheme, strictly decoded)."""
+def column_spans(side: ColumnFile, text: str, scheme: str | None) -> tuple[list[list[tuple[int, int, str]]], str]:
+    """The spans of a column file's tags (``text`` its text), and how they were decoded; ValueError naming the
+    file and line of the first thing spans cannot keep: a column besides the token and its tag, a ``-DOCSTART-``
+    line, a tag the IOB2 writer would write otherwise (with ``scheme``: a tag in no entity of that scheme, strictly
+    decoded)."""
     if not side.blocks:
         raise ValueError(f"{side.name}: no sentences to convert")
     if side.width > 2:
         raise ValueError(f"{side.name}, line {side.lines[0]}: {side.width} columns; spans keep the token and its tag "
                          "(the last column), so the others (POS, chunk, ...) would be lost: cut the file to those two")
-    marker = next((n for n, line in enumerate(text_lines(path), 1) if line.startswith(DOCSTART)), None)
+    marker = next((n for n, line in enumerate(file_lines(text), 1) if line.startswith(DOCSTART)), None)
     if marker is not None:
         raise ValueError(f"{side.name}, line {marker}: a {DOCSTART} line; no target keeps document markers, so they "
                          f"would be lost: remove them first")
