@@ -222,5 +222,5 @@ def test_the_card_says_how_to_load_the_module_inside_its_folder(name, card_advic
 
 def test_pasted_columns_end_their_lines_at_line_ends_only():
     # QA item 7: str.splitlines() split a pasted token holding U+2028 (or U+0085) into two lines
-    predictions, references = parse("Pe\u2028ter B-PER B-PER\r\nParis\x85 B-LOC O\n\nEU B-ORG B-ORG\n")
+    predictions, references, _ = parse("Pe\u2028ter B-PER B-PER\r\nParis\x85 B-LOC O\n\nEU B-ORG B-ORG\n")
     assert (predictions, references) == ([["B-PER", "O"], ["B-ORG"]], [["B-PER", "B-LOC"], ["B-ORG"]])
