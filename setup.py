@@ -49,6 +49,7 @@ setup(
         "app": ["gradio>=5", "evaluate>=0.4.1", "datasets>=2.14", "matplotlib>=3.5"],
         "test": [
             "pytest>=7",
+            "pytest-xdist>=3.5",
             "ruff==0.17.6",
             "mypy==2.4.1",
             "selenium>=4.20",

@@ -1,6 +1,7 @@
 """The package as published: ``python -m build`` makes an sdist and a wheel that ``twine check`` passes,
 with its metadata, ``py.typed``, the metric modules and the sample data; a plain install loads the metrics."""
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -22,9 +23,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory):
-    """sdist and wheel of the checkout, built as a release is (no build isolation: the test env has setuptools)."""
-    out = tmp_path_factory.mktemp("dist")
-    done = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(ROOT)],
+    """sdist and wheel of the checkout, built as a release is (no build isolation: the test env has setuptools).
+
+    Built from a copy: a build writes build/, *.egg-info and the sdist's folder beside its sources, and a test that
+    runs at the same time checks that the commands leave the checkout as it was."""
+    out, source = tmp_path_factory.mktemp("dist"), tmp_path_factory.mktemp("checkout") / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".*", "build", "dist", "*.egg-info", "__pycache__",
+                                                                "venv"))
+    done = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(source)],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
     version = nested_span_f1.__version__

@@ -52,7 +52,7 @@ def test_fences_close_and_headings_render():
 
 def test_set_up_commands_are_marked():
     marked = re.search(r"<!-- test-command -->\n```bash\n(.*)\n```\n<!-- /test-command -->", README)
-    assert marked and marked.group(1).endswith("python -m pytest -q tests")
+    assert marked and marked.group(1).endswith("python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder tests")
     assert "```bash\npython -m pip install . && nested-span-f1 demo\n```" in README
 
 

@@ -23,6 +23,7 @@ import tables
 
 from nested_span_f1 import count_tags, score_lenient, score_nested, score_tags
 from nested_span_f1.arrow import count_arrow
+from nested_span_f1.cli.commands.space import build_wheel
 from nested_span_f1.cli.main import main
 from nested_span_f1.core.matching import DuplicateSpanWarning
 from nested_span_f1.spark import count_spark, score_spark, session
@@ -254,11 +255,8 @@ def test_readme_ships_the_wheel_to_executors_that_lack_the_package(repo_root, tm
 
     readme = (repo_root / "README.md").read_text(encoding="utf-8")
     assert 'cp "$wheel" nested_span_f1.zip\nspark-submit --master yarn --py-files nested_span_f1.zip ' in readme
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
-                            str(tmp_path / "dist"), str(repo_root)], capture_output=True, text=True, check=False)
-    assert built.returncode == 0, built.stderr[-2000:]
-    (wheel,) = (tmp_path / "dist").glob("nested_span_f1-*-py3-none-any.whl")
-    shutil.copy(wheel, tmp_path / "nested_span_f1.zip")
+    # built as `nested-span-f1 space` builds it, from a copy of the checkout (a build writes beside its sources)
+    shutil.copy(build_wheel(tmp_path), tmp_path / "nested_span_f1.zip")
     python = tmp_path / "python"
     python.write_text(f'#!/bin/sh\nexec {sys.executable} -S "$@"\n')
     python.chmod(0o755)
