@@ -21,7 +21,7 @@ def test_import_loads_only_the_flat_pipeline():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     before, after = (sorted(m for m in names if m.startswith("nested_span_f1.")) for names in json.loads(out.stdout))
     assert before == [f"nested_span_f1.{m}" for m in (
-        "core", "core.caller", "core.counts", "core.matching", "core.scores", "core.sequences", "core.spans",
+        "core", "core.caller", "core.counts", "core.matching", "core.scores", "core.sequences", "core.spans", "core.wording",
         "flat", "flat.decoding", "flat.encoding", "flat.kinds", "flat.pipeline", "flat.schemes", "flat.tags")]
     assert "nested_span_f1.nested.score" in after
 

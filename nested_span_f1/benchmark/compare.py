@@ -33,6 +33,7 @@ from ..align.project import check_snap
 from ..core.caller import warn_caller
 from ..core.matching import DuplicateSpanWarning, ExactMatch, match_exact
 from ..core.spans import SpanArrays
+from ..core.wording import plural
 from ..generated.score import GeneratedRun
 from ..lenient.counts import BREAKDOWN
 from ..lenient.score import LenientMatch, match_spans_lenient, summarize_lenient
@@ -41,7 +42,7 @@ from .buckets import WIDTH, bucket_matrix, layout
 from .generated import generated_pair, is_generated, string_scores
 from .html import Sentences
 from .inputs import Pair, Side, Source, checkpoints, is_brat_folder, pair, read_side, units
-from .pairs import choose, describe, pairs, plural, rounds_needed
+from .pairs import choose, describe, pairs, rounds_needed
 from .splits import gold_counts, identify
 from .stats import (
     GOLD,

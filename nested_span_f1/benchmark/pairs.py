@@ -97,6 +97,3 @@ def describe(kind: str, runs: Sequence[str | None], baseline: str | None = None,
             "before it, in the order given")
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``"1 comparison"``, ``"2 comparisons"``, ``"1,100 resamples"``."""
-    return f"{n:,} {word if n == 1 else many or word + 's'}"

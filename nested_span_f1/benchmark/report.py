@@ -9,6 +9,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..core.wording import plural
 from ..lenient import BREAKDOWN
 
 DASH = "–"
@@ -178,7 +179,7 @@ def comparisons_text(settings: Mapping[str, Any], m: int) -> str:
     what = settings["compared"]
     rounds = min(settings["n_resamples"], settings["n_permutations"])
     holm = "after Holm's correction " if m > 1 else ""
-    text = (f"Compared: {what} ({m} comparison{'s' if m != 1 else ''}). With {rounds:,} resamples the smallest p-value "
+    text = (f"Compared: {what} ({plural(m, 'comparison')}). With {rounds:,} resamples the smallest p-value "
             f"{holm}is {m}/{rounds + 1:,} = {m / (rounds + 1):.4f}, below alpha {settings['alpha']:g}")
     if settings.get("raised_from"):
         text += (f"; the resamples were raised from {settings['raised_from']:,} to {settings['n_resamples']:,} for "

@@ -15,6 +15,7 @@ import numpy as np
 from .caller import warn_caller
 from .counts import Counts, Tally
 from .spans import SpanArrays, shared_labels
+from .wording import misaligned, plural
 
 
 class DuplicateSpanWarning(UserWarning):
@@ -78,7 +79,7 @@ def _too_large(sides: tuple[SpanArrays, ...], names: tuple[str, ...], n_sentence
     end = int(side.end[row])
     where = f"{names[i]}, " if i < len(names) else ""
     span = f"{where}sentence {int(side.sentence[row])}: span ({int(side.start[row])}, {end}, {side.labels[side.label[row]]!r})"
-    sizes = f"{n_sentences} sentence{'s' * (n_sentences != 1)}, {n_labels} label{'s' * (n_labels != 1)}"
+    sizes = f"{plural(n_sentences, 'sentence')}, {plural(n_labels, 'label')}"
     packed = "each span's sentence, start, end and label are packed into one 64-bit key"
     if (end + 1) ** 2 * n_labels < KEYS:
         batch = (KEYS - 1) // ((end + 1) ** 2 * n_labels)
@@ -143,10 +144,7 @@ def match_exact(predictions: SpanArrays, references: SpanArrays) -> ExactMatch:
             large that a span's (sentence, start, end, label) does not fit an int64.
     """
     if predictions.n_sentences != references.n_sentences:
-        raise ValueError(
-            f"{predictions.n_sentences} predicted sentences but {references.n_sentences} reference "
-            "sentences; they must align sentence by sentence"
-        )
+        raise ValueError(misaligned(predictions.n_sentences, references.n_sentences))
     pred, ref = predictions, references
     if pred.labels != ref.labels or list(pred.labels) != sorted(pred.labels):
         # one label list, sorted: the rows' order (and the lenient matching's ties) depends on no input order

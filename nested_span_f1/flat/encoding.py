@@ -20,6 +20,7 @@ import numpy as np
 
 from ..core.sequences import check_each, check_sequence, is_sequence
 from ..core.sequences import short_repr as _short
+from ..core.wording import misaligned
 from .kinds import not_a_string
 
 IGNORE_INDEX = -100
@@ -53,8 +54,7 @@ def check_sides(predictions: Any, references: Any, names: tuple[str, str] = SIDE
         if type(side) not in (list, tuple):  # lists pass without a call: this is on every scoring path
             check_sequence(side, name, "sentences (one list per sentence)")
     if len(predictions) != len(references):
-        raise ValueError(f"{len(predictions)} predicted sentences but {len(references)} reference sentences; "
-                         "they must align sentence by sentence")
+        raise ValueError(misaligned(len(predictions), len(references)))
 
 
 def locate(lengths: np.ndarray, flat_index: int) -> tuple[int, int]:

@@ -22,6 +22,7 @@ from typing import Any
 from ..core.entities import check_entities, is_fragmented
 from ..core.sequences import check_each, check_sequence
 from ..core.spans import SpanArrays, spans_from_lists
+from ..core.wording import plural
 from .places import span_positions_from_1
 
 
@@ -244,12 +245,12 @@ def paired_order(references: Corpus, predictions: Corpus) -> list[int]:
         missing = [sid for sid in references.sentence_ids if sid not in index]
         if missing:
             raise ValueError(f"{predictions.source}: no prediction for {word} id {missing[0]!r} "
-                             f"({len(missing)} gold {word}{'s' * (len(missing) != 1)} missing)")
+                             f"({plural(len(missing), 'gold ' + word)} missing)")
         known = set(references.sentence_ids)
         extra = [sid for sid in predictions.sentence_ids if sid not in known]
         if extra:
             raise ValueError(f"{predictions.source}: {word} id {extra[0]!r} is not in {references.source} "
-                             f"({len(extra)} predicted {word}{'s' * (len(extra) != 1)} without gold)")
+                             f"({plural(len(extra), 'predicted ' + word)} without gold)")
         order = [index[sid] for sid in references.sentence_ids]
     if len(order) != len(references):
         raise ValueError(f"{references.source} has {len(references)} {word}s but {predictions.source} has "

@@ -28,6 +28,7 @@ from typing import Any, Union
 from ..align.project import join_tokens, locate_tokens, to_characters
 from ..align.score import Report, TextPair, score_pair
 from ..core.scores import ZeroDivision, summarize
+from ..core.wording import plural
 from ..formats import Corpus, read_corpus
 from ..formats.columns import read_text
 from ..formats.corpus import first_difference
@@ -114,7 +115,7 @@ def pair_documents(gold_ids: Sequence[str] | None, generated: Generated, gold_so
         seen.add(ident)
         if ident not in index:
             missing = [i for i in gold_ids if i not in index]
-            raise ValueError(f"{generated.source}: no answer for document id {ident!r} ({len(missing)} gold documents "
+            raise ValueError(f"{generated.source}: no answer for document id {ident!r} ({plural(len(missing), 'gold document')} "
                              "without one); a document the model was not asked about cannot be scored")
         order.append(index[ident])
     extra = [ident for ident in generated.ids if ident not in seen]

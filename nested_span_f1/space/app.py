@@ -23,6 +23,7 @@ from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
+from ..core.wording import plural
 from ..hf.kinds import input_kind
 from ..lenient.counts import BREAKDOWN, LENIENT_SCHEMES
 from ..lenient.score import score_lenient
@@ -198,7 +199,7 @@ class Scorer:
             raise for_visitors(error, place) from None
         wants_errors = "error_chart" in self.spec.outputs
         view: dict[str, Any] = {
-            "message": f"Scored {len(references)} sentence{'' if len(references) == 1 else 's'}.",
+            "message": f"Scored {plural(len(references), 'sentence')}.",
             "headline": " · ".join(f"{key} = {result[key]!r}" for key in self.spec.headline),
             "download": self._save(result),
         }

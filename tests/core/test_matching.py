@@ -63,7 +63,7 @@ def test_distinct_sorts_and_counts_repeats():
 
 
 def test_sides_must_align():
-    with pytest.raises(ValueError, match=r"^2 predicted sentences but 1 reference sentences"):
+    with pytest.raises(ValueError, match=r"^2 predicted sentences but 1 reference sentence"):
         match_exact(spans_from_lists([[], []]), spans_from_lists([[]]))
 
 
@@ -87,7 +87,7 @@ def _one_span_in(n_sentences: int, end: int) -> SpanArrays:
 
 def test_too_many_sentences_to_pack_advise_a_batch_size_that_works():
     side = _one_span_in(2**21, 2**21)
-    with pytest.raises(ValueError, match=r"^too many sentences to pack at once \(2097152 sentences, 1 label, offsets "
+    with pytest.raises(ValueError, match=r"^too many sentences to pack at once \(2,097,152 sentences, 1 label, offsets "
                                          r"up to 2097152 in predictions, sentence 2097151: span \(0, 2097152, 'A'\)\)"):
         match_exact(side, side)
     with pytest.raises(ValueError) as raised:

@@ -61,7 +61,7 @@ def test_ids_outside_label_list(predictions, references, match):
 
 
 def test_id_sentence_counts_must_align():
-    with pytest.raises(ValueError, match=r"^1 predicted sentences but 2 reference sentences"):
+    with pytest.raises(ValueError, match=r"^1 predicted sentence but 2 reference sentences"):
         score_tags([[0]], [[0], [1]], label_list=LABEL_LIST)
 
 

@@ -424,7 +424,7 @@ def test_dict_and_tuple_spans_and_tags_agree():
         pytest.param([[{"start": 0, "label": "A"}]], [[]], ValueError, "predictions, sentence 0: span .* must have start, end and label", id="no-end"),
         pytest.param([[(0, 1, "")]], [[]], TypeError, "non-empty string label", id="empty-label"),
         pytest.param([[(0.5, 1, "A")]], [[]], TypeError, "non-integer offsets", id="float-offset"),
-        pytest.param([[], []], [[]], ValueError, "2 predicted sentences but 1 reference sentences", id="misaligned"),
+        pytest.param([[], []], [[]], ValueError, "2 predicted sentences but 1 reference sentence", id="misaligned"),
         pytest.param([["B-PER"]], [["PER"]], ValueError, "references, sentence 0, token 0: tag 'PER'", id="bad-tag"),
     ],
 )

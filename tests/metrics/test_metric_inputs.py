@@ -154,7 +154,7 @@ BAD = {
     "string-sentence": (ALL, ["B-PER", "O"], ["B-PER", "O"], {}, True, TypeError,
                         "predictions, sentence 0: expected a list of tags (strings)"),
     "sentences-differ": (ALL, [["O"]], [["O"], ["O"]], {}, True, ValueError,
-                         "1 predicted sentences but 2 reference sentences; they must align sentence by sentence"),
+                         "1 predicted sentence but 2 reference sentences; they must align sentence by sentence"),
     "sentence-lengths-differ": (ALL, [["O"], ["O", "O"]], [["O"], ["O"]], {}, True, ValueError,
                                 "sentence 1: 2 predicted tags but 1 reference tags; they must align token by token"),
     "id-sentence-lengths-differ": ((S,), [[0, 1]], [[0, 1, 2]], {"label_list": LABELS}, True, ValueError,

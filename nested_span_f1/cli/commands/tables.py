@@ -16,6 +16,7 @@ import warnings
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ...core.wording import plural
 from ...formats.parquet import data_files, is_parquet, parquet_files
 from .inputs import duplicates_in_output, for_people
 
@@ -95,7 +96,7 @@ def is_table(args: argparse.Namespace) -> bool:
 def header(args: argparse.Namespace, rows: int) -> str:
     """The line that says what was scored."""
     return (f"{args.gold}: column {args.pred_column} against column {args.gold_column}: "
-            f"{rows} row{'' if rows == 1 else 's'}\n")
+            f"{plural(rows, 'row')}\n")
 
 
 class Counted(NamedTuple):
