@@ -1,6 +1,7 @@
 """The HTML report of three systems on GENIA in headless Chromium: it renders without script errors, its numbers
 are the JSON's, the error browser's filters change what is shown and its counts are the result's error counts;
 the page stays under 5 MB. The time it takes to open is measured and printed (BENCHMARKS.md), not asserted."""
+import os
 import shutil
 
 import pytest
@@ -22,7 +23,7 @@ MB = 1 << 20
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(tmp_path_factory):
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
 
@@ -32,7 +33,9 @@ def browser():
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    # Chromium's profile folders go to a temporary folder of the test's, not to /tmp
+    service = Service(CHROMEDRIVER, env={**os.environ, "TMPDIR": str(tmp_path_factory.mktemp("chromium"))})
+    driver = webdriver.Chrome(service=service, options=options)
     driver.set_window_size(1280, 1600)
     yield driver
     driver.quit()

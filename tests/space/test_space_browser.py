@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 import warnings
@@ -61,7 +62,7 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(tmp_path_factory):
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
 
@@ -70,7 +71,9 @@ def browser():
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"):
         options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    # Chromium's profile folders go to a temporary folder of the test's, not to /tmp
+    service = Service(CHROMEDRIVER, env={**os.environ, "TMPDIR": str(tmp_path_factory.mktemp("chromium"))})
+    driver = webdriver.Chrome(service=service, options=options)
     driver.set_window_size(1280, 2400)
     yield driver
     driver.quit()
@@ -86,7 +89,7 @@ def apps(tmp_path_factory):
             port = _free_port()
             env = dict(os.environ, GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1",
                        GRADIO_ANALYTICS_ENABLED="False", HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1",
-                       HF_EVALUATE_OFFLINE="1", PYTHONDONTWRITEBYTECODE="1")
+                       HF_EVALUATE_OFFLINE="1", PYTHONDONTWRITEBYTECODE="1", TMPDIR=str(logs))
             log = open(logs / f"{name}.log", "w")
             proc = subprocess.Popen([sys.executable, "app.py"], cwd=metric_path(name), env=env, stdout=log,
                                     stderr=subprocess.STDOUT)
@@ -252,12 +255,15 @@ def test_deep_json_is_one_plain_sentence_and_json_with_a_byte_order_mark_scores(
 
 
 @pytest.mark.parametrize("space", ["span_f1"], indirect=True)
-def test_twenty_concurrent_requests_all_get_their_own_result(space):
+def test_twenty_concurrent_requests_all_get_their_own_result(space, tmp_path, monkeypatch):
     """Through gradio's client (the app's HTTP API): a paste over the limit, then 20 requests at once."""
     name, url = space
     from gradio_client import Client
 
-    client = Client(url, verbose=False)
+    # gradio_client downloads into /tmp/gradio and leaves an empty folder of its own in the temporary folder for
+    # each file: both into the test's folder instead
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    client = Client(url, verbose=False, download_files=tmp_path)
     refused = client.predict(OVERSIZED, None, "", api_name="/score")
     assert refused[0] == f"Error: the input is {len(OVERSIZED):,} bytes; {LIMIT}"
     sentences = preset("flat").strip().split("\n\n")

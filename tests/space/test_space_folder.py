@@ -60,7 +60,7 @@ def hub(tmp_path_factory):
     app and every ``evaluate.load`` at once; yield per metric the folder, the app's URL and the processes."""
     root = tmp_path_factory.mktemp("hub")
     # bytecode goes to a folder of its own: none is written into the metric folders, whose files are checked
-    env = dict(OFFLINE, PYTHONPYCACHEPREFIX=str(root / "bytecode"))
+    env = dict(OFFLINE, PYTHONPYCACHEPREFIX=str(root / "bytecode"), TMPDIR=str(root))  # gradio's cache there too
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     venv = root / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)

@@ -8,6 +8,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -60,7 +61,7 @@ def test_a_space_process_leaves_nothing_in_the_temporary_folder(tmp_path):
     assert made(tmp_path) == []
 
 
-def test_a_served_app_stopped_by_sigterm_leaves_nothing_in_the_temporary_folder(tmp_path):
+def test_a_served_app_stopped_by_sigterm_leaves_nothing_in_the_temporary_folder(tmp_path, monkeypatch):
     """A Space is stopped with SIGTERM: app.py (serve) stops as on Ctrl-C, so the download folder is removed."""
     from gradio_client import Client
 
@@ -82,7 +83,9 @@ def test_a_served_app_stopped_by_sigterm_leaves_nothing_in_the_temporary_folder(
                 except OSError:
                     assert time.time() < deadline, (tmp_path / "app.log").read_text()[-2000:]
                     time.sleep(0.5)
-            page = Client(url, verbose=False).predict(*REQUEST, api_name="/score")
+            # gradio_client leaves an empty folder in the temporary folder for each file it downloads: the test's
+            monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+            page = Client(url, verbose=False, download_files=tmp_path / "client").predict(*REQUEST, api_name="/score")
             assert page[0] == "Scored 2 sentences."
             assert len(made(tmp_path)) == 1  # the download folder, while the app serves
         finally:
