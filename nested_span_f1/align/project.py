@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ..core.entities import is_fragmented
-from ..formats.corpus import Corpus
+from ..formats.corpus import Corpus, not_a_word
 
 Offsets = Sequence[tuple[int, int]]
 """``(start, end)`` character offsets of each token of a text, in order."""
@@ -87,12 +87,6 @@ def to_characters(entities: Sequence[Any], offsets: Offsets) -> list[Any]:
         else:
             out.append((offsets[entity[0]][0], offsets[entity[1] - 1][1], entity[2]))
     return out
-
-
-def unjoinable(token: str) -> bool:
-    """Whether a token does not come back from a text of tokens joined by single spaces split at each space: it is
-    empty or holds whitespace."""
-    return not token or token.split() != [token]
 
 
 def join_tokens(corpus: Corpus) -> Corpus:
@@ -209,7 +203,7 @@ def split_text(corpus: Corpus) -> Corpus:
     for s, (text, ents) in enumerate(zip(corpus.texts, corpus.entities)):
         name = f"document {s}" + (f" (id {corpus.sentence_ids[s]!r})" if corpus.sentence_ids is not None else "")
         words = text.split(" ") if text else []
-        odd = next((w for w in words if unjoinable(w)), None)
+        odd = next((w for w in words if not_a_word(w)), None)
         if odd is not None:
             what = "an empty token (two spaces in a row, or one at an edge)" if not odd else f"token {odd!r}"
             raise ValueError(f"{name}: the text is not tokens joined by single spaces ({what}); "

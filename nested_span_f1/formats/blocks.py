@@ -11,7 +11,7 @@ import re
 
 from ..core.entities import is_fragmented
 from ..core.spans import Span
-from .corpus import Corpus
+from .corpus import Corpus, not_a_word
 from .records import file_lines
 
 _ENTITY = re.compile(r"^(\d+),(\d+) (?:G#)?(\S+)$")
@@ -59,7 +59,7 @@ def _write_blocks(corpus: Corpus, with_pos: bool, name: str) -> str:
         if not words:
             raise ValueError(f"sentence {s} is empty; a {name} block cannot hold an empty sentence (its tokens line "
                              "would be blank, which ends a block)")
-        bad = [w for w in words if not w or w.split() != [w]]
+        bad = [w for w in words if not_a_word(w)]
         if bad:
             raise ValueError(f"sentence {s}: token {bad[0]!r} is empty or holds whitespace; {name} separates tokens by spaces")
         out.append(" ".join(words))

@@ -29,7 +29,7 @@ from typing import Any
 
 from ..core.entities import is_fragmented, normalize_fragments
 from .columns import _not_utf8
-from .corpus import Corpus
+from .corpus import Corpus, not_a_word
 from .output import write_folder
 from .records import file_lines
 from .text import Mismatches, covered_text, require_texts
@@ -171,7 +171,7 @@ def brat_files(corpus: Corpus) -> dict[str, str]:
         for k, entity in enumerate(ents, 1):
             pieces = entity[0] if is_fragmented(entity) else ((entity[0], entity[1]),)
             label = entity[-1]
-            if not isinstance(label, str) or not label or label.split() != [label]:
+            if not isinstance(label, str) or not_a_word(label):
                 raise ValueError(f"document {s} (id {stem!r}): label {label!r} of entity {entity!r} is empty or holds "
                                  "whitespace, which a brat T line cannot hold (its type ends at the first space)")
             offsets = ";".join(f"{a} {b}" for a, b in pieces)

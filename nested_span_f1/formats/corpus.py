@@ -184,6 +184,13 @@ def check_texts(texts: Sequence[Any], source: str) -> None:
                              "as UTF-16 pairs first")
 
 
+def not_a_word(token: str) -> bool:
+    """Whether a token (or a label) is empty or holds whitespace: what the formats that separate tokens by whitespace
+    (columns, blocks, a text of tokens joined by single spaces, a brat T line's type) cannot hold, since splitting
+    at the whitespace gives other tokens back."""
+    return not token or token.split() != [token]
+
+
 UNITS = ("tokens", "characters")
 """What a corpus's offsets count."""
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.entities import is_fragmented
-from .corpus import Corpus
+from .corpus import Corpus, not_a_word
 
 
 def iob2_tags(n_tokens: int, spans: Sequence[Any], where: str) -> list[str]:
@@ -48,7 +48,7 @@ def write_columns(corpus: Corpus) -> str:
         where = f"sentence {s}" + (f" (id {corpus.sentence_ids[s]!r})" if corpus.sentence_ids is not None else "")
         if not tokens:
             raise ValueError(f"{where} is empty; a column file cannot hold an empty sentence")
-        odd = next((t for t in tokens if not t or t.split() != [t]), None)
+        odd = next((t for t in tokens if not_a_word(t)), None)
         if odd is not None:
             raise ValueError(f"{where}: token {odd!r} is empty or holds whitespace, which columns split on")
         out += [f"{token}\t{tag}\n" for token, tag in zip(tokens, iob2_tags(len(tokens), spans, where))]

@@ -26,11 +26,12 @@ import io
 import re
 import sys
 
-from ...align.project import join_tokens, split_text, unjoinable
+from ...align.project import join_tokens, split_text
 from ...flat.pipeline import tags_to_spans
 from ...flat.schemes import SCHEMES
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format, get_format, write_corpus
 from ...formats.columns import DOCSTART, ColumnFile, read_columns, read_text
+from ...formats.corpus import not_a_word
 from ...formats.output import write_file
 from ...formats.records import file_lines
 from ...formats.tagged import iob2_tags, write_columns
@@ -179,7 +180,7 @@ def convert(corpus: Corpus, target: str) -> Corpus:
     characters = target == "brat" or (target != COLUMNS and FORMATS[target].unit == "characters")
     if characters and corpus.texts is None:
         for s, tokens in enumerate(corpus.tokens):
-            t = next((t for t, token in enumerate(tokens) if unjoinable(token)), None)
+            t = next((t for t, token in enumerate(tokens) if not_a_word(token)), None)
             if t is not None:
                 where = f" ({corpus.places[s]})" if corpus.places is not None else ""
                 raise ValueError(f"{corpus.source}, sentence {s}, token {t}{where}: {tokens[t]!r} is empty or holds "
