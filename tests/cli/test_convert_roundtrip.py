@@ -24,20 +24,27 @@ TOKEN = st.one_of(_CLEAN, _CLEAN, _CLEAN, _CLEAN, _CLEAN, _CLEAN, _ODD)
 holds whitespace, which text, brat, text blocks and columns cannot hold."""
 
 
+def _spans(draw, length: int) -> list:
+    """0-3 spans (nested, overlapping, repeated) over ``length`` units, none over an empty sentence or text."""
+    spans = []
+    for _ in range(draw(st.integers(0, 3)) if length else 0):
+        start = draw(st.integers(0, length - 1))
+        spans.append((start, draw(st.integers(start + 1, length)), draw(st.sampled_from(["PER", "LOC"]))))
+    return spans
+
+
 @st.composite
 def corpora(draw):
     """A token corpus of 1-4 sentences with spans (nested, overlapping, repeated), ids or none."""
     sentences = draw(st.lists(st.lists(TOKEN, max_size=5), min_size=1, max_size=4))
-    entities = []
-    for tokens in sentences:
-        spans = []
-        if tokens:
-            for _ in range(draw(st.integers(0, 3))):
-                start = draw(st.integers(0, len(tokens) - 1))
-                spans.append((start, draw(st.integers(start + 1, len(tokens))), draw(st.sampled_from(["PER", "LOC"]))))
-        entities.append(spans)
+    entities = [_spans(draw, len(tokens)) for tokens in sentences]
     ids = [f"d{k}" for k in range(len(sentences))] if draw(st.booleans()) else None
     return Corpus(sentences, entities, ids)
+
+
+def _read(path: Path, source: str) -> Corpus:
+    """The file or folder as ``convert`` reads it, its format named."""
+    return read_input(argparse.Namespace(input=str(path), source=source, types=None, spans_key=None, scheme=None))
 
 
 def _write(corpus: Corpus, target: str, path: Path) -> None:
@@ -63,8 +70,7 @@ def test_every_accepted_conversion_round_trips(corpus, first, second):
                 event(f"refused at step {step}")
                 return
             source = target
-            current = read_input(argparse.Namespace(input=str(path), source=source, types=None, spans_key=None,
-                                                    scheme=None))
+            current = _read(path, source)
         back = convert(current, "oneie") if current.texts is not None else current
     event("round trip")
     assert [list(t) for t in back.tokens] == [list(t) for t in corpus.tokens]
@@ -80,14 +86,7 @@ def text_corpora(draw):
     """A corpus of 1-3 texts (line ends, U+2028, combining marks, emoji, runs of spaces) with character spans."""
     alphabet = ["a", "B", " ", "  ", "\n", "\r\n", "\t", "\u2028", "\u00e9", "e\u0301", "\U0001f600", "中"]
     texts = draw(st.lists(st.lists(st.sampled_from(alphabet), max_size=8).map("".join), min_size=1, max_size=3))
-    entities = []
-    for text in texts:
-        spans = []
-        if text:
-            for _ in range(draw(st.integers(0, 3))):
-                start = draw(st.integers(0, len(text) - 1))
-                spans.append((start, draw(st.integers(start + 1, len(text))), draw(st.sampled_from(["PER", "LOC"]))))
-        entities.append(spans)
+    entities = [_spans(draw, len(text)) for text in texts]
     ids = [f"d{k}" for k in range(len(texts))] if draw(st.booleans()) else None
     return Corpus(texts, entities, ids, unit="characters")
 
@@ -104,7 +103,7 @@ def test_every_accepted_conversion_of_texts_round_trips(corpus, target):
             event("refused")
             return
         event("round trip")
-        read = read_input(argparse.Namespace(input=str(path), source=target, types=None, spans_key=None, scheme=None))
+        read = _read(path, target)
         back = convert(read, "text")
     assert list(back.texts) == list(corpus.texts)
     assert [sorted(e) for e in back.entities] == [sorted(e) for e in corpus.entities]
