@@ -33,13 +33,13 @@ import pytest
 import nested_span_f1
 from nested_span_f1.align import score_text
 from nested_span_f1.align.score import score_documents
+from nested_span_f1.answers import read_generated, score_generated
 from nested_span_f1.benchmark import benchmark
 from nested_span_f1.cli.main import main
 from nested_span_f1.formats import FORMATS, read_batches, read_corpus, read_dataset
 from nested_span_f1.formats import columns as conll
 from nested_span_f1.formats.columns import read_text
 from nested_span_f1.formats.text import TextMismatchWarning
-from nested_span_f1.generated import read_generated, score_generated
 from nested_span_f1.lenient import score as lenient
 from nested_span_f1.nested import score as nested
 

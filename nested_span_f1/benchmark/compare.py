@@ -30,11 +30,11 @@ import numpy as np
 
 from .. import __version__
 from ..align.project import check_snap
+from ..answers.score import GeneratedRun
 from ..core.caller import warn_caller
 from ..core.matching import DuplicateSpanWarning, ExactMatch, match_exact
 from ..core.spans import SpanArrays
 from ..core.wording import plural
-from ..generated.score import GeneratedRun
 from ..lenient.counts import BREAKDOWN
 from ..lenient.score import LenientMatch, match_spans_lenient, summarize_lenient
 from ..nested.score import count_match, summarize_nested

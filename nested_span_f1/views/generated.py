@@ -1,6 +1,6 @@
 """A generated system's report as text: both protocols side by side per type, with what could not be placed or read.
 
-It formats the dict :func:`nested_span_f1.generated.score_generated` returns and
+It formats the dict :func:`nested_span_f1.answers.score_generated` returns and
 imports nothing of the package: rows per type (the string protocol's precision,
 recall and F1, the located spans' under the metric used, the mentions not in the
 text, the excess mentions and the gold entities of unparseable answers), then the
@@ -38,7 +38,7 @@ def generated_table(result: Mapping[str, Any], digits: int = 4) -> str:
     """The report of a generated system (see the module docstring).
 
     >>> from nested_span_f1 import Corpus
-    >>> from nested_span_f1.generated import score_generated
+    >>> from nested_span_f1.answers import score_generated
     >>> gold = Corpus(["The Beatles played in Liverpool ."], [[(4, 11, "ORG"), (22, 31, "LOC")]], unit="characters")
     >>> r = score_generated([{"output": '[["The Beatles", "ORG"], ["Liverpool", "LOC"]]'}], gold, zero_division=0)
     >>> print(generated_table(r, digits=2).splitlines()[3])

@@ -7,7 +7,7 @@ written from the gold: a JSON list of ``[text, label]`` pairs, every tenth in a
 sentence of prose, every seventh as an object keyed by type, every fifth
 mention in lower case, every ninth dropped, every eleventh answer with a name
 the text lacks, every hundredth answer unparseable. The timed call is
-:func:`nested_span_f1.generated.score_generated` on those JSON lines (one
+:func:`nested_span_f1.answers.score_generated` on those JSON lines (one
 ``output`` a line) against the gold corpus in memory: reading and parsing every
 answer, pairing the documents, the string protocol, placing every mention on the
 text, and scoring the located spans (``--metric``; both metrics are timed).
@@ -35,8 +35,8 @@ from typing import Any
 
 from nested_span_f1 import Corpus, tags_to_spans
 from nested_span_f1.align import join_tokens
+from nested_span_f1.answers import read_generated, score_generated
 from nested_span_f1.formats.columns import read_columns
-from nested_span_f1.generated import read_generated, score_generated
 
 CONLL = Path(__file__).resolve().parents[3] / "shared" / "data" / "conll2003"
 ANSWERS = 10_000

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from nested_span_f1.generated import parse_answer
+from nested_span_f1.answers import parse_answer
 
 ROOT = Path(__file__).resolve().parents[2]
 

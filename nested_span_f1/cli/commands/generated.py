@@ -15,10 +15,10 @@ import os
 import sys
 from typing import Any
 
-from ...generated.locate import POLICIES
-from ...generated.normalize import STEPS, Normalization
-from ...generated.read import looks_generated
-from ...generated.score import count_generated, score_run
+from ...answers.locate import POLICIES
+from ...answers.normalize import STEPS, Normalization
+from ...answers.read import looks_generated
+from ...answers.score import count_generated, score_run
 from ...views.generated import generated_table
 from ...views.tables import lenient_table
 from . import texts

@@ -178,7 +178,7 @@ def locate(
 
     Args:
         text: the document's text.
-        mentions: :class:`~nested_span_f1.generated.parse.Mention` objects or ``(text, label)`` pairs, in the
+        mentions: :class:`~nested_span_f1.answers.parse.Mention` objects or ``(text, label)`` pairs, in the
             answer's order.
         policy: ``"kth"`` or ``"every"``.
         fallback: look for strings not found exactly with case and whitespace normalised.

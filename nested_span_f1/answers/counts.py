@@ -21,7 +21,7 @@ from .strings import StringCounter
 @dataclass(frozen=True)
 class PlaceTally(Additive):
     """The mentions of one predicted label by category (one field a category of
-    :data:`~nested_span_f1.generated.locate.CATEGORIES`), and the spans they were placed on (more than the mentions
+    :data:`~nested_span_f1.answers.locate.CATEGORIES`), and the spans they were placed on (more than the mentions
     under the ``every`` policy)."""
 
     mentions: int = 0
@@ -47,7 +47,7 @@ class GeneratedCounts(Mergeable):
         unparseable: gold label -> gold entities of documents (or one-type questions) whose answer could not
             be parsed: each is missed.
         answers: shape -> answers read as it (``unparseable`` included); see
-            :data:`~nested_span_f1.generated.parse.SHAPES`.
+            :data:`~nested_span_f1.answers.parse.SHAPES`.
         unparseable_ids: the documents whose answer (or an answer to one of their questions) could not be
             parsed, in reading order, each as often as it had an unparseable answer: by id, or where there are
             no ids, by where the answer is (``"answers.jsonl, line 9"``).
@@ -117,7 +117,7 @@ class GeneratedCounter:
     """Counts a generated system document by document: the string protocol, the placement of every mention, the
     shapes of the answers and those that could not be parsed; :meth:`add` returns the document's located spans.
 
-    >>> from nested_span_f1.generated.parse import parse_answer
+    >>> from nested_span_f1.answers.parse import parse_answer
     >>> counter = GeneratedCounter()
     >>> counter.add("d1", "Obama met Obama in Paris.", [(0, 5, "PER"), (19, 24, "LOC")],
     ...             [(None, parse_answer('[["Obama", "PER"], ["Rome", "LOC"]]'))])

@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from nested_span_f1.generated.parse import Mention
-from nested_span_f1.generated.read import generated_records, looks_generated, read_generated
+from nested_span_f1.answers.parse import Mention
+from nested_span_f1.answers.read import generated_records, looks_generated, read_generated
 
 
 def lines(*records):

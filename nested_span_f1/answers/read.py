@@ -6,7 +6,7 @@ Each line is an object with an ``id`` and exactly one of:
   as a program already extracted it (each item an object with string ``text``
   and ``label``; other keys, such as a ``score``, are not read);
 - ``"output": "<the model's raw answer>"``: read by
-  :func:`~nested_span_f1.generated.parse.parse_answer` (an answer that cannot be
+  :func:`~nested_span_f1.answers.parse.parse_answer` (an answer that cannot be
   read is counted as unparseable, never refused).
 
 Optional keys: ``label``, the one type the line's question asked about

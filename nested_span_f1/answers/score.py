@@ -8,7 +8,7 @@
 2. pair documents by id (or by order when a side has no ids): a document missing
    on either side, or given twice, is refused, and so is a ``text`` that differs
    from the gold's;
-3. count each document (:class:`~nested_span_f1.generated.counts.GeneratedCounter`):
+3. count each document (:class:`~nested_span_f1.answers.counts.GeneratedCounter`):
    its answers' shapes and the unparseable ones, the string protocol, and the
    placement of every mention on the text;
 4. score the located spans against the gold spans, in characters, with the metric
@@ -48,7 +48,7 @@ class GeneratedRun:
 
     A document with mentions that could not be placed has its text padded with
     spaces, on both sides, for the false-positive spans of those mentions
-    (:class:`~nested_span_f1.generated.counts.Located`)."""
+    (:class:`~nested_span_f1.answers.counts.Located`)."""
 
     gold: Corpus
     located: Corpus
@@ -236,14 +236,14 @@ def score_generated(
     """Both protocols for a generated system: the string protocol and located spans, side by side.
 
     Args:
-        predictions: a generated-system file (JSON lines, see :mod:`nested_span_f1.generated.read`), its records
-            as dicts, or a :class:`~nested_span_f1.generated.read.Generated`.
+        predictions: a generated-system file (JSON lines, see :mod:`nested_span_f1.answers.read`), its records
+            as dicts, or a :class:`~nested_span_f1.answers.read.Generated`.
         references: the gold: a :class:`~nested_span_f1.formats.Corpus` or a file any reader takes.
         metric: how located spans are scored: ``"exact"``, ``"lenient"`` or ``"nested"``.
         normalization: the string protocol's normalisation (see
-            :class:`~nested_span_f1.generated.normalize.Normalization`; default: UniversalNER's four steps).
+            :class:`~nested_span_f1.answers.normalize.Normalization`; default: UniversalNER's four steps).
         multiset: count a name as often as it is said (default: as sets, as UniversalNER does).
-        policy, fallback, inner_last: how strings are placed (see :mod:`nested_span_f1.generated.locate`).
+        policy, fallback, inner_last: how strings are placed (see :mod:`nested_span_f1.answers.locate`).
         zero_division: "warn", 0 or 1.
         examples: examples kept per category (not in the text, excess, unparseable).
         options: the metric's own options (``partial_weight``, ``min_iou``, ``length_bins``).
@@ -252,7 +252,7 @@ def score_generated(
         ``{"strings": ..., "located": ..., "generated": ...}`` (see the module docstring).
 
     Raises:
-        ValueError, TypeError: as :func:`pair_documents` and :func:`~nested_span_f1.generated.read.read_generated`.
+        ValueError, TypeError: as :func:`pair_documents` and :func:`~nested_span_f1.answers.read.read_generated`.
 
     >>> from nested_span_f1 import Corpus
     >>> gold = Corpus(["The Beatles played in Liverpool ."], [[(4, 11, "ORG"), (22, 31, "LOC")]], unit="characters")

@@ -6,14 +6,14 @@ import importlib
 
 import pytest
 
-from nested_span_f1.generated.parse import Mention, parse_answer
+from nested_span_f1.answers.parse import Mention, parse_answer
 
 M = Mention
 
 
 @pytest.mark.parametrize("module", ["parse", "normalize", "locate", "strings", "counts"])
 def test_docstring_examples(module):
-    found = doctest.testmod(importlib.import_module(f"nested_span_f1.generated.{module}"))
+    found = doctest.testmod(importlib.import_module(f"nested_span_f1.answers.{module}"))
     assert found.attempted and not found.failed
 
 
