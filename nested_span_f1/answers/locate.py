@@ -31,7 +31,9 @@ string's ends dropped; such mentions are ``normalized``, and take occurrences
 that no exact mention took first. A string found neither way is ``not_in_text``
 (a fabricated entity: it can only be a false positive). An inline-tag answer
 whose text without tags equals the document's places its mentions where its tags
-are (``markup``).
+are (``markup``); a mention whose answer gave it token indices is placed on
+those tokens when the caller resolved them (``index``: ``fixed``, see
+:mod:`.indices`).
 
 Every mention gets exactly one of :data:`CATEGORIES`.
 """
@@ -46,11 +48,11 @@ from typing import Any
 
 from .parse import Mention
 
-CATEGORIES = ("markup", "exact", "normalized", "not_in_text", "excess")
-"""What became of a mention: placed by the answer's own markup, on an exact occurrence, on a normalised one;
-or not placed: its string is nowhere in the text, or it was named more often than the string occurs."""
+CATEGORIES = ("markup", "index", "exact", "normalized", "not_in_text", "excess")
+"""What became of a mention: placed by the answer's own markup, by its token indices, on an exact occurrence, on
+a normalised one; or not placed: its string is nowhere in the text, or it was named more often than the string
+occurs."""
 
-PLACED = CATEGORIES[:3]
 POLICIES = ("kth", "every")
 
 _NO_SPACES = re.compile(
@@ -173,6 +175,7 @@ def locate(
     fallback: bool = True,
     inner_last: bool = True,
     plain: str | None = None,
+    fixed: Sequence[tuple[int, int] | None] | None = None,
 ) -> Placement:
     """Place each mention on the text (see the module docstring for the policies and categories).
 
@@ -185,6 +188,7 @@ def locate(
         inner_last: under ``"kth"``, count occurrences inside a longer placed string last.
         plain: an inline-tag answer's text without its tags; where it equals ``text``, mentions with an offset
             are placed there.
+        fixed: per mention, the ``(start, end)`` its token indices give it, or None (placed by its string).
 
     >>> p = locate("The New York Times in New York", [("New York Times", "ORG"), ("New York", "LOC")])
     >>> p.spans, p.categories
@@ -202,9 +206,14 @@ def locate(
     groups: dict[str, list[int]] = {}
     marked = plain is not None and plain == text
     for i, mention in enumerate(items):
-        if marked and mention.start is not None:
+        place = fixed[i] if fixed is not None else None
+        if place is None and marked and mention.start is not None:
             place = (mention.start, mention.start + len(mention.text))
-            places[i], categories[i] = place, "markup"
+            categories[i] = "markup"
+        elif place is not None:
+            categories[i] = "index"
+        if place is not None:
+            places[i] = place
             produced[i] = [(*place, mention.label)]
             placed.append(place)
         else:

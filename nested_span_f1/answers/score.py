@@ -2,14 +2,17 @@
 
 :func:`score_generated` reads as the steps it runs:
 
-1. read the generated system (:mod:`.read`) and the gold (any corpus of texts:
-   text spans, brat, pipeline output, DocBins; or of tokens, joined by single
-   spaces, or located in the ``text`` the generated file gives);
+1. read the generated system (:mod:`.read`) and the gold (:mod:`.gold`: any corpus
+   of texts: text spans, brat, pipeline output, DocBins; or of tokens, joined by
+   single spaces, or located in the ``text`` the generated file gives; or texts
+   with their entities as strings);
 2. pair documents by id (or by order when a side has no ids): a document missing
    on either side, or given twice, is refused, and so is a ``text`` that differs
    from the gold's;
-3. count each document (:class:`~nested_span_f1.answers.counts.GeneratedCounter`):
-   its answers' shapes and the unparseable ones, the string protocol, and the
+3. read each answer with its document's text and the gold's types at hand
+   (:func:`~nested_span_f1.answers.read.read_answer`) and count each document
+   (:class:`~nested_span_f1.answers.counts.GeneratedCounter`): its answers' shapes,
+   what reading left out and the unparseable ones, the string protocol, and the
    placement of every mention on the text;
 4. score the located spans against the gold spans, in characters, with the metric
    asked for (``exact``, ``lenient`` or ``nested``: :func:`nested_span_f1.align.score_pair`,
@@ -25,20 +28,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
-from ..align.project import join_tokens, locate_tokens, to_characters
 from ..align.score import Report, TextPair, score_pair
 from ..core.scores import ZeroDivision, summarize
 from ..core.wording import plural
-from ..formats import Corpus, read_corpus
+from ..formats import Corpus
 from ..formats.columns import read_text
 from ..formats.corpus import first_difference
-from .counts import GeneratedCounter, GeneratedCounts
+from .counts import INDICES, READING, GeneratedCounter, GeneratedCounts, PlaceTally
+from .gold import References, StringGold, gold_texts, load_gold
 from .locate import CATEGORIES
 from .normalize import Normalization
-from .read import Generated, gather, read_generated
+from .read import Generated, gather, read_answer, read_generated
 
 Predictions = Union[Generated, str, "os.PathLike[str]", Sequence[Mapping[str, Any]]]
-References = Union[Corpus, str, "os.PathLike[str]"]
 
 
 @dataclass(frozen=True)
@@ -46,9 +48,8 @@ class GeneratedRun:
     """A generated system counted against its gold: the gold as texts, the located spans as a corpus over the same
     texts (in the gold's order), the counts, and the examples of what went wrong.
 
-    A document with mentions that could not be placed has its text padded with
-    spaces, on both sides, for the false-positive spans of those mentions
-    (:class:`~nested_span_f1.answers.counts.Located`)."""
+    A document with mentions (or gold strings) that could not be placed has its text padded with spaces, on both
+    sides, for the spans of those (:class:`~nested_span_f1.answers.counts.Located`)."""
 
     gold: Corpus
     located: Corpus
@@ -57,6 +58,8 @@ class GeneratedRun:
     documents: int
     string_documents: list[dict[str, tuple[int, int, int]]] | None = None
     """With ``per_document``: each document's string-protocol (tp, predicted, gold) per label."""
+    first_error: dict[str, Any] | None = None
+    """The first answer that could not be read: its ``id``, ``line`` and ``error``."""
 
 
 def load_generated(predictions: Predictions) -> Generated:
@@ -69,28 +72,6 @@ def load_generated(predictions: Predictions) -> Generated:
         return gather(((f"record {k}", r) for k, r in enumerate(predictions)), "predictions")
     raise TypeError(f"predictions: expected a generated-system file, records or Generated, got "
                     f"{type(predictions).__name__}")
-
-
-def _gold(references: References, generated: Generated, order: list[int]) -> Corpus:
-    """The gold as texts: a corpus of texts as it is; tokens located in the texts the generated file gives (every
-    document then needs one), else joined by single spaces."""
-    corpus = references if isinstance(references, Corpus) else read_corpus(references)
-    if corpus.texts is not None:
-        return corpus
-    given = [generated.texts[p] for p in order]
-    if all(text is None for text in given):
-        return join_tokens(corpus)
-    texts, entities = [], []
-    for s, (tokens, text) in enumerate(zip(corpus.tokens, given)):
-        if text is None:
-            raise ValueError(f"{generated.places[order[s]]}: no 'text', where other documents give one; the gold's "
-                             "tokens are located in the texts given, so every document needs its text")
-        offsets = locate_tokens(list(tokens), text, f"{corpus.source}, sentence {s + 1}")
-        texts.append(text)
-        entities.append(to_characters(corpus.entities[s], offsets))
-    return Corpus(texts, entities, corpus.sentence_ids, corpus.doc_ids, "text",
-                  f"{corpus.format or 'tokens'} tokens located in the generated file's texts", corpus.source,
-                  corpus.places, "characters", corpus.notes, checked=True)
 
 
 def pair_documents(gold_ids: Sequence[str] | None, generated: Generated, gold_source: str, gold_size: int) -> list[int]:
@@ -134,6 +115,8 @@ def count_generated(
     policy: str = "kth",
     fallback: bool = True,
     inner_last: bool = True,
+    trust: str = "index",
+    label_map: Mapping[str, str] | None = None,
     examples: int = 5,
     per_document: bool = False,
 ) -> GeneratedRun:
@@ -141,31 +124,37 @@ def count_generated(
     (``per_document``: with each document's string-protocol counts)."""
     generated = load_generated(predictions)
     counter = GeneratedCounter(normalization=normalization, multiset=multiset, policy=policy, fallback=fallback,
-                               inner_last=inner_last, examples=examples, per_document=per_document)
-    raw = references if isinstance(references, Corpus) else read_corpus(references)
-    order = pair_documents(raw.sentence_ids, generated, raw.source, len(raw))
-    gold = _gold(raw, generated, order)
-    texts = gold.texts
-    assert texts is not None
-    # documents are named by id, or without ids by where their answer is (a file's line, counted from 1)
-    ids = list(gold.sentence_ids) if gold.sentence_ids is not None else [generated.places[p] for p in order]
-    located, padded = [], []
+                               inner_last=inner_last, trust=trust, label_map=label_map, examples=examples,
+                               per_document=per_document)
+    raw = load_gold(references)
+    source = raw.source
+    order = pair_documents(raw.ids if isinstance(raw, StringGold) else raw.sentence_ids, generated, source, len(raw))
+    gold = gold_texts(raw, generated, order)
+    known = gold.labels() | set(counter.label_map) | set(counter.label_map.values())
+    labels = known | {label.lower() for label in known}
+    # documents are named by id, or without ids by the line of their answer (the file is named once)
+    ids = list(gold.ids) if gold.ids is not None else [generated.line(p) for p in order]
+    located, golds, padded = [], [], []
     for s, p in enumerate(order):
-        text, given = texts[s], generated.texts[p]
+        text, given = gold.texts[s], generated.texts[p]
         if given is not None and given != text:
             at = first_difference(given, text)
             raise ValueError(f"{generated.places[p]}: the text of document {s} differs from the gold's at "
                              f"character {at} (given {given[at:at + 10]!r}, gold {text[at:at + 10]!r}); answers are "
                              "scored only against the text they were made from")
-        spans, padding = counter.add(ids[s], text, gold.entities[s], generated.answers[p])
-        located.append(spans)
-        padded.append(text + " " * padding if padding else text)
-    gold = Corpus(padded, gold.entities, gold.sentence_ids, gold.doc_ids, gold.format, gold.conversion, gold.source,
-                  gold.places, "characters", gold.notes, checked=True)
-    corpus = Corpus(padded, located, gold.sentence_ids, gold.doc_ids, "generated",
-                    f"generated strings placed on the gold texts (policy {policy})", generated.source, None,
-                    "characters", checked=True)
-    return GeneratedRun(gold, corpus, counter.counts(), counter.examples, len(gold), counter.strings.documents)
+        answers = [(question[0], read_answer(question, text, labels)) for question in generated.answers[p]]
+        found = counter.add(ids[s], text, gold.entities[s] if gold.entities is not None else None, answers,
+                            strings=gold.strings[s] if gold.strings is not None else None,
+                            tokens=gold.tokens[s] if gold.tokens is not None else None, line=generated.line(p))
+        located.append(found.spans)
+        golds.append(found.gold)
+        padded.append(text + " " * found.padding if found.padding else text)
+    gold_corpus = gold.corpus(padded, golds)
+    predicted = Corpus(padded, located, gold_corpus.sentence_ids, gold_corpus.doc_ids, "generated",
+                       f"generated strings placed on the gold texts (policy {policy})", generated.source, None,
+                       "characters", checked=True)
+    return GeneratedRun(gold_corpus, predicted, counter.counts(), counter.examples, len(gold_corpus),
+                        counter.strings.documents, counter.first_error)
 
 
 def strings_result(counts: GeneratedCounts, zero_division: ZeroDivision = "warn") -> dict[str, Any]:
@@ -175,9 +164,14 @@ def strings_result(counts: GeneratedCounts, zero_division: ZeroDivision = "warn"
     return result
 
 
+SHARE = 0.05
+"""The share of answers that could not be read above which the report says so first (the commands on stderr)."""
+
+
 def report(run: GeneratedRun) -> dict[str, Any]:
-    """The ``generated`` entry of a result: the settings, the answers, where the mentions went (overall and per
-    type), the gold entities of unparseable answers per type, and examples."""
+    """The ``generated`` entry of a result: the settings, the answers and what reading them left out, where the
+    mentions went (overall and per type), the types the gold never uses, the gold entities of unparseable answers
+    per type, the gold strings placed (a gold of strings), and examples."""
     counts = run.counts
     total = counts.placed
     labels = sorted(set(counts.placement) | set(counts.unparseable) | set(counts.strings.labels))
@@ -189,17 +183,29 @@ def report(run: GeneratedRun) -> dict[str, Any]:
                "spans": tally.spans if tally else 0,
                "unparseable_gold": counts.unparseable.get(label, 0)}
         per_type[label] = row
+    foreign = {label: tally.mentions for label, tally in counts.placement.items()
+               if label not in counts.strings.labels or not counts.strings.labels[label].gold}
+    answers = sum(counts.answers.values())
+    gold = sum(counts.gold_placement.values(), PlaceTally()) if counts.gold_placement else None
     return {
-        "settings": {name: getattr(counts, name) for name in counts.SETTINGS},
+        "settings": {name: dict(value) if isinstance(value, Mapping) else value
+                     for name in counts.SETTINGS for value in [getattr(counts, name)]},
         "documents": run.documents,
-        "answers": sum(counts.answers.values()),
+        "answers": answers,
         "shapes": dict(counts.answers),
         "unparseable": counts.answers.get("unparseable", 0),
+        "unparseable_share": counts.answers.get("unparseable", 0) / answers if answers else 0.0,
         "unparseable_ids": list(counts.unparseable_ids),
+        **{name: counts.reading.get(name, 0) for name in READING},
         "mentions": total.mentions,
         **{c: getattr(total, c) for c in CATEGORIES},
         "spans": total.spans,
+        "indices": {name: counts.indices.get(name, 0) for name in INDICES},
+        "labels_not_in_gold": dict(sorted(foreign.items(), key=lambda item: (-item[1], item[0]))),
+        "mapped": dict(counts.mapped),
         "unparseable_gold": sum(counts.unparseable.values()),
+        "gold_strings": None if gold is None else {"strings": gold.mentions,
+                                                   **{c: getattr(gold, c) for c in CATEGORIES[2:]}},
         "per_type": per_type,
         "examples": run.examples,
     }
@@ -229,6 +235,8 @@ def score_generated(
     policy: str = "kth",
     fallback: bool = True,
     inner_last: bool = True,
+    trust: str = "index",
+    label_map: Mapping[str, str] | None = None,
     zero_division: ZeroDivision = "warn",
     examples: int = 5,
     **options: Any,
@@ -238,14 +246,19 @@ def score_generated(
     Args:
         predictions: a generated-system file (JSON lines, see :mod:`nested_span_f1.answers.read`), its records
             as dicts, or a :class:`~nested_span_f1.answers.read.Generated`.
-        references: the gold: a :class:`~nested_span_f1.formats.Corpus` or a file any reader takes.
+        references: the gold: a :class:`~nested_span_f1.formats.Corpus`, a file any reader takes, or a gold of
+            texts with their entities as strings (a file, its records, or a
+            :class:`~nested_span_f1.answers.gold.StringGold`).
         metric: how located spans are scored: ``"exact"``, ``"lenient"`` or ``"nested"``.
         normalization: the string protocol's normalisation (see
             :class:`~nested_span_f1.answers.normalize.Normalization`; default: UniversalNER's four steps).
         multiset: count a name as often as it is said (default: as sets, as UniversalNER does).
         policy, fallback, inner_last: how strings are placed (see :mod:`nested_span_f1.answers.locate`).
+        trust: ``"index"`` or ``"string"``: what places a mention whose token indices and string disagree (see
+            :mod:`nested_span_f1.answers.indices`).
+        label_map: the answers' types renamed before scoring (``{"person": "PER"}``), each renamed mention counted.
         zero_division: "warn", 0 or 1.
-        examples: examples kept per category (not in the text, excess, unparseable).
+        examples: examples kept per category (not in the text, excess, unparseable, lines skipped, ...).
         options: the metric's own options (``partial_weight``, ``min_iou``, ``length_bins``).
 
     Returns:
@@ -262,5 +275,6 @@ def score_generated(
     (1.0, 0.5)
     """
     run = count_generated(predictions, references, normalization=normalization, multiset=multiset, policy=policy,
-                          fallback=fallback, inner_last=inner_last, examples=examples)
+                          fallback=fallback, inner_last=inner_last, trust=trust, label_map=label_map,
+                          examples=examples)
     return score_run(run, metric, zero_division=zero_division, **options)

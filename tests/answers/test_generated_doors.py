@@ -37,8 +37,11 @@ def test_sample_counts_worked_out_by_hand(sample):
     assert (strings["tp"], strings["fp"], strings["fn"]) == (24, 3, 4)
     assert round(strings["overall_f1"], 4) == 0.8727 and located["overall_f1"] == 0.75
     assert report["unparseable"] == 1 and report["unparseable_gold"] == 3
-    assert report["unparseable_ids"] == [f"{SAMPLE / 'sample.generated.jsonl'}, line 9"]
-    assert report["shapes"] == {"list": 9, "object": 1, "tags": 1, "gner": 1, "entities": 2, "unparseable": 1}
+    # without ids, a document is named by its answer's line (the report names the file once)
+    assert report["unparseable_ids"] == ["line 9"]
+    assert report["shapes"] == {"list": 8, "empty": 1, "object": 1, "tags": 1, "gner": 1, "entities": 2,
+                                "unparseable": 1}
+    assert report["unparseable_share"] == 1 / 15
     assert (report["not_in_text"], report["excess"], report["normalized"], report["markup"]) == (2, 1, 1, 2)
     table = generated_table(result)
     assert "overall     28     0.8889     0.8571     0.8727     0.7500     0.7500     0.7500       2       1" in table
@@ -62,10 +65,14 @@ def test_cli_detects_or_is_told_and_equals_the_api(capsys, sample, command):
 
 
 def test_cli_tables(capsys, sample):
-    code, out, _ = cli(capsys, "nested", "--gold", str(SAMPLE / "sample.gold.conll"), "--pred", str(sample[1]))
+    code, out, err = cli(capsys, "nested", "--gold", str(SAMPLE / "sample.gold.conll"), "--pred", str(sample[1]))
     assert code == 0
     assert "strings (set)" in out and "span length (characters)" in out
-    assert "not in the text 2, excess 1" in out and "unparseable answers: 1:" in out
+    assert "not in the text 2, excess 1" in out
+    assert "unparseable answers: 1 of 15 answers (6.7%) could not be read: line 9" in out
+    # more than 5% could not be read: the report says so first, and so does stderr
+    assert out.startswith("warning: 1 of 15 answers (6.7%) could not be read: line 9\n")
+    assert err == "warning: 1 of 15 answers (6.7%) could not be read: line 9\n"
     code, out, _ = cli(capsys, "lenient", "--gold", str(SAMPLE / "sample.gold.conll"), "--pred", str(sample[1]),
                        "--policy", "every", "--multiset", "--normalization", "lowercase+whitespace")
     assert code == 0
@@ -87,12 +94,26 @@ def test_cli_options_reach_the_scorer(capsys, sample):
 
 @pytest.mark.parametrize("argv, message", [
     (["--normalization", "case"], "normalization step 'case' is not one of"),
-    (["--gold-format", "generated"], "the gold needs offsets"),
+    # a gold of strings is named so; a column file is not one
+    (["--gold-format", "generated"], "sample.gold.conll, line 1: not valid json (Expecting value, line 1 column 1)"),
 ])
 def test_cli_refuses_in_one_line(capsys, sample, argv, message):
     code, _, err = cli(capsys, "generated", "--gold", str(SAMPLE / "sample.gold.conll"), "--pred", str(sample[1]),
                        *argv)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--label-map", "person"], "argument --label-map: label map: 'person' is not NAME=TYPE (entries are joined by "
+                                "commas)"),
+    (["--label-map", "person=PER,person=LOC"], "label map: 'person' is mapped twice"),
+    (["--label-map", '{"person": 3}'], "label_map: 'person': 3 is not a type name mapped to a type name"),
+    (["--trust", "tokens"], "argument --trust: invalid choice: 'tokens' (choose from 'index', 'string')"),
+])
+def test_cli_refuses_bad_options_in_its_usage(capsys, sample, argv, message):
+    with pytest.raises(SystemExit) as stopped:
+        main(["generated", "--gold", str(SAMPLE / "sample.gold.conll"), "--pred", str(sample[1]), *argv])
+    assert stopped.value.code == 2 and message in capsys.readouterr().err
 
 
 evaluate = pytest.importorskip("evaluate")

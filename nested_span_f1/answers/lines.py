@@ -1,0 +1,351 @@
+"""Answers written an entity a line, as prompted models write them, with the prose around them counted.
+
+Each line is read as one of these shapes (tried in this order), after a list
+marker (``-``, ``*``, ``•``, ``1.``, ``1)``) and bold, italics, backticks or
+quotes around the line or its parts are taken off:
+
+============== =============================================== ==========================================
+shape          a line                                          mentions
+============== =============================================== ==========================================
+``table``      ``| Paris | LOC |`` (a Markdown table)           the entity column's cell, the type column's
+``tuples``     ``(Paris, LOC)``, ``("Paris", "LOC"), ...``     each pair
+``parentheses````Paris (LOC)``                                  the string, the last parentheses' type
+``type_lines`` ``LOC: Paris, Rome; Lyon``                      each item, of the type before the colon
+``colon``      ``Paris: LOC``                                  the string before the last colon
+``dash``       ``Paris - LOC`` (or an en or em dash)           the string before the last dash
+============== =============================================== ==========================================
+
+A type is one to four words of letters, digits and ``_ - . / & '``, starting with a
+letter, at most 40 characters (:func:`type_like`). A table is read by its header:
+the column named as in :data:`ENTITY_COLUMNS` and the one named as in
+:data:`TYPE_COLUMNS`. ``A: B`` is ``type_lines`` when ``A`` is a type known from
+the gold (``labels``) or ``B`` lists several items (``,`` or ``;``) or says none,
+and ``colon`` when ``B`` is a known type; otherwise the line goes the way the
+answer's other colon lines went, and ``colon`` when none tells.
+
+What is not an entity is never made one:
+
+- a line whose type slot says the string is no entity (``X (no entity, as methods
+  are not included)``, ``X (no label)``, ``X (O)``, ``X - none``) is **declined**;
+- a line of no shape (a lead-in such as "Here is the answer:", an explanation, a
+  note) is **skipped**; so is a colon line whose first part is a word of prose
+  (:data:`PROSE`: "Note: ...", "Explanation: ...");
+- a line that says there is no entity ("None", "No entities") names none;
+- a **correction**: a line that announces an answer ("Answer:", "Final answer:",
+  "the corrected answer would be:") after lines that named entities starts a new
+  list; the last list is kept, the earlier one's lines are counted as corrected.
+
+An answer whose lines name no entity and decline none is not read as lines
+(unless a line says there is none): prose alone is unparseable, never an empty
+answer.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Collection
+
+from .mention import Answer, Mention
+
+LINE_SHAPES = ("table", "tuples", "parentheses", "type_lines", "colon", "dash")
+"""The shapes of an answer read a line an entity."""
+
+ENTITY_COLUMNS = ("entity", "entities", "entity name", "name", "text", "span", "word", "mention", "string")
+TYPE_COLUMNS = ("type", "label", "category", "entity type", "entity_type", "entity_group", "tag", "class")
+
+PROSE = frozenset((
+    "note", "notes", "explanation", "reasoning", "reason", "rationale", "analysis", "thought", "thoughts", "step",
+    "example", "input", "text", "sentence", "context", "question", "instruction", "summary", "entity", "entity type",
+    "type", "types", "label", "labels", "category", "categories", "word", "span", "however", "also",
+))
+"""First parts of colon lines that are prose, never a type."""
+
+ANNOUNCES = ("answer", "final answer", "corrected answer", "correct answer", "revised answer", "updated answer",
+             "output", "response", "result", "results", "entities", "named entities")
+"""A line starting ``<one of these>:`` announces an answer; what follows the colon is read as a line."""
+
+_CORRECTION = re.compile(r"\b(?:corrected|correct|final|revised|updated)\s+(?:answer|list|version|output)\b", re.I)
+_ANNOUNCE = re.compile(rf"(?:{'|'.join(ANNOUNCES)})\s*:\s*(.*)", re.I | re.S)
+_MARKER = re.compile(r"(?:[-*•+]|\d{1,3}[.)])\s+")
+_WRAPS = ("**", "__", "*", "_", "`", '"', "'", "“")
+_CLOSE = {"“": "”"}
+_TYPE = re.compile(r"[A-Za-z][\w\-./&']*(?: [A-Za-z0-9][\w\-./&']*){0,3}")
+_DECLINED = re.compile(r"(?:o|none|n/a|null)|(?:no|not|none)\s.*", re.I | re.S)
+_NONE = re.compile(
+    r"(?:(?:final )?answer\s*:\s*)?(?:none|n/?a|null|nil|nothing|"
+    r"(?:there (?:are|is) |i (?:found|find) )?no (?:\w+ )?entit(?:y|ies)"
+    r"(?: (?:of (?:the )?types? [\w\- ]+))?"
+    r"(?: (?:were |was |are |is )?(?:found|detected|identified|present|mentioned))?"
+    r"(?: in (?:this|the)(?: given| provided| input)? (?:sentence|text|input|passage|document))?)",
+    re.I)
+_PAREN = re.compile(r"(.+?)\s*\(([^()]*)\)")
+_PAREN_ITEMS = re.compile(r"\s*([^()]+?)\s*\(([^()]*)\)\s*(?:[,;]|$)")
+_DASH = re.compile(r"(.+)\s+(?:-+|–|—)\s+(.+)")
+_QUOTED = r"\"([^\"]*)\"|'([^']*)'|([^,()'\"]+?)"
+_TUPLE = re.compile(rf"\(\s*(?:{_QUOTED})\s*,\s*(?:{_QUOTED})\s*\)")
+_SEPARATOR_ROW = re.compile(r"\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?")
+_ITEMS = re.compile(r"\s*[;,]\s*")
+_PROSE_START = frozenset(("here", "the", "these", "this", "there", "i", "we", "my", "sure", "following", "below",
+                          "above", "in", "for", "all"))
+MAX_WORDS = 20
+"""A string of more words is a sentence of prose, not an entity."""
+
+
+def unwrap(text: str) -> str:
+    """``text`` without bold, italics, backticks or quotes around it (as often as they wrap it)."""
+    text = text.strip()
+    changed = True
+    while changed and len(text) > 1:
+        changed = False
+        for wrap in _WRAPS:
+            close = _CLOSE.get(wrap, wrap)
+            if len(text) > 2 * len(wrap) and text.startswith(wrap) and text.endswith(close):
+                text, changed = text[len(wrap):-len(close)].strip(), True
+                break
+    return text
+
+
+def type_like(text: str) -> bool:
+    """Whether ``text`` can be a type (see the module docstring)."""
+    return len(text) <= 40 and _TYPE.fullmatch(text) is not None
+
+
+def says_none(text: str) -> bool:
+    """Whether ``text`` (an answer, or one of its lines) says there is no entity ("None", "N/A", "No entities",
+    "There are no named entities in this sentence.")."""
+    return _NONE.fullmatch(unwrap(text).rstrip(".!").strip()) is not None
+
+
+def _string(text: str) -> str | None:
+    text = unwrap(text)
+    return text if text and len(text.split()) <= MAX_WORDS else None
+
+
+class _Line:
+    """One line as read: its kind (``mentions``, ``declined``, ``colon``, ``none``, ``announces``, ``prose``), the
+    shape and mentions it gave, and for a colon line both readings."""
+
+    __slots__ = ("colon", "kind", "mentions", "shape", "text", "vote")
+
+    def __init__(self, text: str, kind: str, shape: str = "", mentions: tuple[Mention, ...] = ()) -> None:
+        self.text, self.kind, self.shape, self.mentions = text, kind, shape, mentions
+        self.colon: tuple[tuple[Mention, ...] | None, tuple[Mention, ...] | None] = (None, None)
+        self.vote = 0
+
+
+def _known(text: str, labels: Collection[str]) -> bool:
+    return text in labels or text.lower() in labels
+
+
+def _typed(string: str, kind: str, line: str, shape: str) -> _Line:
+    """The line of one mention ``string`` of type ``kind`` (declined when the type slot says no entity)."""
+    kind = unwrap(kind)
+    if _DECLINED.fullmatch(kind):
+        return _Line(line, "declined", shape)
+    text = _string(string)
+    if text is None or not type_like(kind):
+        return _Line(line, "prose")
+    return _Line(line, "mentions", shape, (Mention(text, kind),))
+
+
+def _tuples(line: str, raw: str) -> _Line | None:
+    pairs = list(_TUPLE.finditer(line))
+    if not pairs or _TUPLE.sub("", line).strip(" ,;"):
+        return None
+    read = []
+    for pair in pairs:
+        groups = pair.groups()
+        string = next(g for g in groups[:3] if g is not None)
+        kind = next(g for g in groups[3:] if g is not None)
+        read.append(_typed(string, kind, raw, "tuples"))
+    if any(line.kind == "prose" for line in read):
+        return None
+    mentions = tuple(m for line in read for m in line.mentions)
+    return _Line(raw, "mentions" if mentions else "declined", "tuples", mentions)
+
+
+def _colon(line: str, raw: str, labels: Collection[str]) -> _Line | None:
+    """A ``TYPE: a, b`` or ``string: TYPE`` line, with both readings when both are possible."""
+    if ": " not in line and not line.endswith(":"):
+        return None
+    first, _, rest = line.partition(":")
+    first, rest = unwrap(first), rest.strip()
+    if not rest or first.lower() in PROSE:
+        return _Line(raw, "prose")
+    before, _, last = line.rpartition(":")
+    before, last = unwrap(before), unwrap(last)
+    # the type first: a type before the first colon, items after it
+    type_first = None
+    words = first.split()
+    if (_known(first, labels) or (type_like(first) and len(words) <= 3 and words[0].lower() not in _PROSE_START)):
+        items = [] if says_none(rest) else [unwrap(item) for item in _ITEMS.split(rest)]
+        strings = [_string(item) for item in items if item and not says_none(item)]
+        if all(s is not None for s in strings) and all(len(s.split()) <= 12 for s in strings):  # type: ignore[union-attr]
+            type_first = tuple(Mention(s, first) for s in strings)  # type: ignore[arg-type]
+    # the string first: a type after the last colon
+    string_first = None
+    if _short_type(last, labels) and not _DECLINED.fullmatch(last):
+        string = _string(before)
+        if string is not None:
+            string_first = (Mention(string, last),)
+    elif _DECLINED.fullmatch(last) and _string(before) is not None and type_first is None:
+        return _Line(raw, "declined", "colon")
+    if type_first is None and string_first is None:
+        return _Line(raw, "prose")
+    read = _Line(raw, "colon")
+    read.colon = (type_first, string_first)
+    if type_first is not None and string_first is not None:
+        if _known(first, labels) and not _known(last, labels):
+            read.vote = 1
+        elif _known(last, labels) and not _known(first, labels):
+            read.vote = -1
+        elif _ITEMS.search(rest) or says_none(rest):
+            read.vote = 1
+        elif (last.isupper() and not first.isupper()) or (_common(last) and not _common(first)):
+            read.vote = -1
+        elif (first.isupper() and not last.isupper()) or (_common(first) and not _common(last)):
+            read.vote = 1
+    else:
+        read.vote = 1 if type_first is not None else -1
+    return read
+
+
+def _short_type(text: str, labels: Collection[str]) -> bool:
+    """A type after a colon or a dash: a known type, or one word (a phrase there is prose: "Note - this matters")."""
+    return _known(text, labels) or (type_like(text) and " " not in text)
+
+
+def _common(text: str) -> bool:
+    """A lower-case word, as open types are written ("person"), where names are capitalised ("Barack Obama")."""
+    return text.islower() and " " not in text
+
+
+def _row(line: str) -> list[str]:
+    return [unwrap(cell) for cell in line.strip().strip("|").split("|")]
+
+
+def _table(rows: list[tuple[str, str]]) -> list[_Line]:
+    """The lines of one Markdown table (``(cleaned, as written)`` per row)."""
+    header = [cell.lower() for cell in _row(rows[0][0])]
+    entity = next((k for k, name in enumerate(header) if name in ENTITY_COLUMNS), None)
+    kind = next((k for k, name in enumerate(header) if name in TYPE_COLUMNS), None)
+    out = [_Line(rows[0][1], "prose")]
+    for line, raw in rows[1:]:
+        if _SEPARATOR_ROW.fullmatch(line.strip()):
+            continue
+        cells = _row(line)
+        if entity is None or kind is None or max(entity, kind) >= len(cells):
+            out.append(_Line(raw, "prose"))
+        elif says_none(cells[entity]) or not cells[entity]:
+            out.append(_Line(raw, "none"))
+        else:
+            out.append(_typed(cells[entity], cells[kind], raw, "table"))
+    return out
+
+
+def _line(line: str, raw: str, labels: Collection[str]) -> _Line:
+    """One line of an answer (not a table row) as read."""
+    if says_none(line):
+        return _Line(raw, "none")
+    if line.startswith("("):
+        read = _tuples(line, raw)
+        if read is not None:
+            return read
+    bare = line.rstrip(".,;")
+    if bare.endswith(")"):
+        paren = _PAREN.fullmatch(bare)
+        if paren:
+            if "), " in paren.group(1) or "); " in paren.group(1):
+                # several on one line: "metabolic (QUALITY), food-web (QUALITY)"
+                items = list(_PAREN_ITEMS.finditer(bare))
+                if "".join(m.group(0) for m in items) == bare:
+                    return _several([_typed(m.group(1), m.group(2), raw, "parentheses") for m in items], raw)
+            return _typed(paren.group(1), paren.group(2), raw, "parentheses")
+    read = _colon(line, raw, labels)
+    if read is not None:
+        return read
+    dash = _DASH.fullmatch(line)
+    if dash:
+        kind = unwrap(dash.group(2))
+        if _short_type(kind, labels) or _DECLINED.fullmatch(kind):
+            return _typed(dash.group(1), kind, raw, "dash")
+    return _Line(raw, "prose")
+
+
+def _several(read: list[_Line], raw: str) -> _Line:
+    """One line of several ``string (TYPE)`` items: their mentions (prose when one is not an item)."""
+    if any(line.kind == "prose" for line in read):
+        return _Line(raw, "prose")
+    mentions = tuple(m for line in read for m in line.mentions)
+    return _Line(raw, "mentions" if mentions else "declined", "parentheses", mentions)
+
+
+def _clean(raw: str) -> str:
+    line = unwrap(raw.strip())
+    marker = _MARKER.match(line)
+    return unwrap(line[marker.end():]) if marker else line
+
+
+def read_lines(text: str, labels: Collection[str] = ()) -> Answer | None:
+    """An answer read a line an entity (see the module docstring); None when no line names or declines an entity
+    and none says there is none."""
+    read: list[_Line] = []
+    table: list[tuple[str, str]] = []
+    for raw in [*text.splitlines(), ""]:
+        line = _clean(raw)
+        if line.startswith("|") and line.count("|") >= 2:
+            table.append((line, raw.strip()))
+            continue
+        if table:
+            read += _table(table)
+            table = []
+        if not line or line.startswith("```"):
+            continue
+        announced = _ANNOUNCE.fullmatch(line)
+        if announced or _CORRECTION.search(line):
+            read.append(_Line(raw.strip(), "announces"))
+            line = _clean(announced.group(1)) if announced else ""
+            if not line:
+                continue
+        read.append(_line(line, raw.strip(), labels))
+    if not any(row.kind in ("mentions", "declined", "colon", "none") for row in read):
+        return None
+    _settle(read)
+    # a list announced after lines that named entities replaces them: the last one is kept
+    kept: list[_Line] = []
+    corrected: list[str] = []
+    for row in read:
+        if row.kind == "announces" and any(k.kind in ("mentions", "declined") for k in kept):
+            corrected += [k.text for k in kept if k.kind in ("mentions", "declined")]
+            kept = [k for k in kept if k.kind not in ("mentions", "declined")]
+        kept.append(row)
+    if corrected and not any(k.kind in ("mentions", "declined") for k in kept):
+        return _answer(read, ())  # an answer announced after the list that names nothing new: the list stands
+    return _answer(kept, tuple(corrected))
+
+
+def _settle(read: list[_Line]) -> None:
+    """Each colon line read one way: by its own vote, else as the answer's other colon lines went."""
+    colons = [line for line in read if line.kind == "colon"]
+    if not colons:
+        return
+    majority = 1 if sum(1 for c in colons if c.vote > 0) > sum(1 for c in colons if c.vote < 0) else -1
+    for line in colons:
+        type_first, string_first = line.colon
+        vote = line.vote or majority
+        if vote > 0 and type_first is None or vote < 0 and string_first is None:
+            vote = -vote
+        line.shape = "type_lines" if vote > 0 else "colon"
+        line.mentions = type_first if vote > 0 else string_first  # type: ignore[assignment]
+        line.kind = "mentions" if line.mentions or line.shape == "colon" else "none"
+
+
+def _answer(read: list[_Line], corrected: tuple[str, ...]) -> Answer:
+    named = [line for line in read if line.kind == "mentions"]
+    shapes = Counter(line.shape for line in named)
+    shape = max(shapes, key=lambda s: (shapes[s], -LINE_SHAPES.index(s))) if shapes else "empty"
+    if not named and any(line.kind == "declined" for line in read):
+        shape = Counter(line.shape for line in read if line.kind == "declined").most_common(1)[0][0]
+    return Answer(tuple(m for line in named for m in line.mentions), shape,
+                  skipped=tuple(line.text for line in read if line.kind in ("prose", "announces")),
+                  declined=tuple(line.text for line in read if line.kind == "declined"), corrected=corrected)
