@@ -1841,7 +1841,7 @@ def _generated_file_row(row: Bad, entry: str, tmp_path: Any, capsys: Any) -> Non
     out, err = capsys.readouterr()
     if row.error is None:
         # more than 5% of the answers unreadable: one warning line on stderr, which the row's fragments then name
-        assert code == 0 and (not err or err.startswith("warning: ") and len(err.splitlines()) == 1), err
+        assert code == 0 and (not err or (err.startswith("warning: ") and len(err.splitlines()) == 1)), err
         text = json.dumps(json.loads(out))
         for fragment in row.match:
             assert fragment in text, f"{fragment!r} not in {text[:300]!r}"

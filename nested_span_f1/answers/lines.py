@@ -16,7 +16,9 @@ shape          a line                                          mentions
 ============== =============================================== ==========================================
 
 A type is one to four words of letters, digits and ``_ - . / & '``, starting with a
-letter, at most 40 characters (:func:`type_like`). A table is read by its header:
+letter, at most 40 characters (:func:`type_like`); a type of several words must be
+one the gold uses (``labels``) or be capitalised ("Cell Line"), so that "(one per
+line)" stays prose; after a colon or a dash, one word or a type the gold uses. A table is read by its header:
 the column named as in :data:`ENTITY_COLUMNS` and the one named as in
 :data:`TYPE_COLUMNS`. ``A: B`` is ``type_lines`` when ``A`` is a type known from
 the gold (``labels``) or ``B`` lists several items (``,`` or ``;``) or says none,
@@ -137,18 +139,18 @@ def _known(text: str, labels: Collection[str]) -> bool:
     return text in labels or text.lower() in labels
 
 
-def _typed(string: str, kind: str, line: str, shape: str) -> _Line:
+def _typed(string: str, kind: str, line: str, shape: str, labels: Collection[str]) -> _Line:
     """The line of one mention ``string`` of type ``kind`` (declined when the type slot says no entity)."""
     kind = unwrap(kind)
     if _DECLINED.fullmatch(kind):
         return _Line(line, "declined", shape)
     text = _string(string)
-    if text is None or not type_like(kind):
+    if text is None or not _typelike(kind, labels):
         return _Line(line, "prose")
     return _Line(line, "mentions", shape, (Mention(text, kind),))
 
 
-def _tuples(line: str, raw: str) -> _Line | None:
+def _tuples(line: str, raw: str, labels: Collection[str]) -> _Line | None:
     pairs = list(_TUPLE.finditer(line))
     if not pairs or _TUPLE.sub("", line).strip(" ,;"):
         return None
@@ -157,7 +159,7 @@ def _tuples(line: str, raw: str) -> _Line | None:
         groups = pair.groups()
         string = next(g for g in groups[:3] if g is not None)
         kind = next(g for g in groups[3:] if g is not None)
-        read.append(_typed(string, kind, raw, "tuples"))
+        read.append(_typed(string, kind, raw, "tuples", labels))
     if any(line.kind == "prose" for line in read):
         return None
     mentions = tuple(m for line in read for m in line.mentions)
@@ -210,6 +212,12 @@ def _colon(line: str, raw: str, labels: Collection[str]) -> _Line | None:
     return read
 
 
+def _typelike(text: str, labels: Collection[str]) -> bool:
+    """A type in a type slot: a known type, or a type of one word or of capitalised words ("(one per line)" is
+    prose, "(Cell Line)" a type)."""
+    return _known(text, labels) or (type_like(text) and (" " not in text or text.title() == text or text.isupper()))
+
+
 def _short_type(text: str, labels: Collection[str]) -> bool:
     """A type after a colon or a dash: a known type, or one word (a phrase there is prose: "Note - this matters")."""
     return _known(text, labels) or (type_like(text) and " " not in text)
@@ -224,7 +232,7 @@ def _row(line: str) -> list[str]:
     return [unwrap(cell) for cell in line.strip().strip("|").split("|")]
 
 
-def _table(rows: list[tuple[str, str]]) -> list[_Line]:
+def _table(rows: list[tuple[str, str]], labels: Collection[str]) -> list[_Line]:
     """The lines of one Markdown table (``(cleaned, as written)`` per row)."""
     header = [cell.lower() for cell in _row(rows[0][0])]
     entity = next((k for k, name in enumerate(header) if name in ENTITY_COLUMNS), None)
@@ -239,7 +247,7 @@ def _table(rows: list[tuple[str, str]]) -> list[_Line]:
         elif says_none(cells[entity]) or not cells[entity]:
             out.append(_Line(raw, "none"))
         else:
-            out.append(_typed(cells[entity], cells[kind], raw, "table"))
+            out.append(_typed(cells[entity], cells[kind], raw, "table", labels))
     return out
 
 
@@ -248,7 +256,7 @@ def _line(line: str, raw: str, labels: Collection[str]) -> _Line:
     if says_none(line):
         return _Line(raw, "none")
     if line.startswith("("):
-        read = _tuples(line, raw)
+        read = _tuples(line, raw, labels)
         if read is not None:
             return read
     bare = line.rstrip(".,;")
@@ -259,8 +267,9 @@ def _line(line: str, raw: str, labels: Collection[str]) -> _Line:
                 # several on one line: "metabolic (QUALITY), food-web (QUALITY)"
                 items = list(_PAREN_ITEMS.finditer(bare))
                 if "".join(m.group(0) for m in items) == bare:
-                    return _several([_typed(m.group(1), m.group(2), raw, "parentheses") for m in items], raw)
-            return _typed(paren.group(1), paren.group(2), raw, "parentheses")
+                    return _several([_typed(m.group(1), m.group(2), raw, "parentheses", labels) for m in items],
+                                    raw)
+            return _typed(paren.group(1), paren.group(2), raw, "parentheses", labels)
     read = _colon(line, raw, labels)
     if read is not None:
         return read
@@ -268,7 +277,7 @@ def _line(line: str, raw: str, labels: Collection[str]) -> _Line:
     if dash:
         kind = unwrap(dash.group(2))
         if _short_type(kind, labels) or _DECLINED.fullmatch(kind):
-            return _typed(dash.group(1), kind, raw, "dash")
+            return _typed(dash.group(1), kind, raw, "dash", labels)
     return _Line(raw, "prose")
 
 
@@ -292,14 +301,16 @@ def read_lines(text: str, labels: Collection[str] = ()) -> Answer | None:
     read: list[_Line] = []
     table: list[tuple[str, str]] = []
     for raw in [*text.splitlines(), ""]:
+        if raw.lstrip().startswith("```"):
+            continue
         line = _clean(raw)
         if line.startswith("|") and line.count("|") >= 2:
             table.append((line, raw.strip()))
             continue
         if table:
-            read += _table(table)
+            read += _table(table, labels)
             table = []
-        if not line or line.startswith("```"):
+        if not line:
             continue
         announced = _ANNOUNCE.fullmatch(line)
         if announced or _CORRECTION.search(line):
@@ -333,7 +344,7 @@ def _settle(read: list[_Line]) -> None:
     for line in colons:
         type_first, string_first = line.colon
         vote = line.vote or majority
-        if vote > 0 and type_first is None or vote < 0 and string_first is None:
+        if (vote > 0 and type_first is None) or (vote < 0 and string_first is None):
             vote = -vote
         line.shape = "type_lines" if vote > 0 else "colon"
         line.mentions = type_first if vote > 0 else string_first  # type: ignore[assignment]

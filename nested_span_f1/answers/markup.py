@@ -9,8 +9,9 @@
   Obama(I-PER) visited(O)``; the words of a B-/I- run of one type, joined by one
   space, are a mention (an ``I-`` after ``O`` or another type starts one, as
   seqeval's default mode reads it). The answer is read so only when it is made of
-  such pieces and nothing else, and, when the document's text is known, its words
-  follow the text in order: ``Paris (LOC)`` lines are not GNER's.
+  such pieces and nothing else (``Paris (LOC)`` lines are not GNER's), and, when
+  the document's text is known, its words must follow the text in order (else it
+  is unparseable, naming the first word that does not).
 
 Tags and marks keep the answer's text without them (``plain``): where it equals
 the document's text, each mention's offset in it places the mention exactly.
@@ -100,8 +101,8 @@ _WORD_TAG = re.compile(r"(\S*?)\((?:([BI])-([^()]*?)|O)\)")
 
 
 def gner(text: str, document: str | None) -> Answer | None:
-    """GNER's ``word(tag)`` output; None when the answer is not made of such pieces, or its words do not follow
-    ``document`` (when given) in order."""
+    """GNER's ``word(tag)`` output; None when the answer is not made of such pieces, unparseable when its words do
+    not follow ``document`` (when given) in order."""
     if "(" not in text or not text.rstrip().endswith(")"):
         return None
     pieces = list(_WORD_TAG.finditer(text))
@@ -114,7 +115,8 @@ def gner(text: str, document: str | None) -> Answer | None:
             if word:
                 found = document.find(word, at)
                 if found < 0:
-                    return None
+                    return _fail(f"word(tag) output whose words do not follow the text: {word!r} (word "
+                                 f"{pieces.index(piece) + 1}) is not in it after character {at}")
                 at = found + len(word)
     mentions: list[Mention] = []
     unreadable: list[str] = []
