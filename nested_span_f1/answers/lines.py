@@ -237,7 +237,8 @@ def _table(rows: list[tuple[str, str]], labels: Collection[str]) -> list[_Line]:
     header = [cell.lower() for cell in _row(rows[0][0])]
     entity = next((k for k, name in enumerate(header) if name in ENTITY_COLUMNS), None)
     kind = next((k for k, name in enumerate(header) if name in TYPE_COLUMNS), None)
-    out = [_Line(rows[0][1], "prose")]
+    # the header is the table's own line, not prose; a table of no known columns is prose
+    out = [_Line(rows[0][1], "prose" if entity is None or kind is None else "header")]
     for line, raw in rows[1:]:
         if _SEPARATOR_ROW.fullmatch(line.strip()):
             continue
