@@ -68,7 +68,7 @@ def answers_of(tokens, spans, labels):
                           or "None"}]
     out["indexed"] = [{"output": json.dumps([[s, label, a, b - 1] for (s, label), (a, b, _) in zip(strings, spans)])}]
     out["entities"] = [{"entities": [{"text": s, "label": label} for s, label in strings]}]
-    tagged, gner = list(tokens), []
+    tagged = list(tokens)
     for a, b, label in spans:
         tagged[a] = f"<{label}>{tagged[a]}"
         tagged[b - 1] = f"{tagged[b - 1]}</{label}>"
