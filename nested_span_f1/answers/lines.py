@@ -66,11 +66,17 @@ ANNOUNCES = ("answer", "final answer", "corrected answer", "correct answer", "re
              "output", "response", "result", "results", "entities", "named entities")
 """A line starting ``<one of these>:`` announces an answer; what follows the colon is read as a line."""
 
-_CORRECTION = re.compile(r"\b(?:corrected|correct|final|revised|updated)\s+(?:answer|list|version|output)\b", re.I)
+_ANNOUNCED = ("answer", "list", "version", "output")
+_CORRECTING = re.compile(r"\b(?:corrected|correct|final|revised|updated)\Z")
 _ANNOUNCE = re.compile(rf"(?:{'|'.join(ANNOUNCES)})\s*:\s*(.*)", re.I | re.S)
 _MARKER = re.compile(r"(?:[-*•+]|\d{1,3}[.)])\s+")
 _WRAPS = ("**", "__", "*", "_", "`", '"', "'", "“")
 _CLOSE = {"“": "”"}
+_WRAP_STARTS = frozenset(wrap[0] for wrap in _WRAPS)
+_WRAP_ENDS = frozenset(_CLOSE.get(wrap, wrap)[-1] for wrap in _WRAPS)
+_MARKER_STARTS = frozenset("-*•+0123456789")
+NONE_STARTS = frozenset("aAnNtTiI") | _WRAP_STARTS
+"""The first characters of an answer or a line that may say there is no entity (:func:`says_none`)."""
 _TYPE = re.compile(r"[A-Za-z][\w\-./&']*(?: [A-Za-z0-9][\w\-./&']*){0,3}")
 _DECLINED = re.compile(r"(?:o|none|n/a|null)|(?:no|not|none)\s.*", re.I | re.S)
 _NONE = re.compile(
@@ -96,6 +102,8 @@ MAX_WORDS = 20
 def unwrap(text: str) -> str:
     """``text`` without bold, italics, backticks or quotes around it (as often as they wrap it)."""
     text = text.strip()
+    if not text or text[0] not in _WRAP_STARTS or text[-1] not in _WRAP_ENDS:
+        return text
     changed = True
     while changed and len(text) > 1:
         changed = False
@@ -254,7 +262,7 @@ def _table(rows: list[tuple[str, str]], labels: Collection[str]) -> list[_Line]:
 
 def _line(line: str, raw: str, labels: Collection[str]) -> _Line:
     """One line of an answer (not a table row) as read."""
-    if says_none(line):
+    if line[0] in NONE_STARTS and says_none(line):
         return _Line(raw, "none")
     if line.startswith("("):
         read = _tuples(line, raw, labels)
@@ -291,8 +299,9 @@ def _several(read: list[_Line], raw: str) -> _Line:
 
 
 def _clean(raw: str) -> str:
-    line = unwrap(raw.strip())
-    marker = _MARKER.match(line)
+    """A line without the list marker and the emphasis or quotes around it."""
+    line = unwrap(raw)
+    marker = _MARKER.match(line) if line and line[0] in _MARKER_STARTS else None
     return unwrap(line[marker.end():]) if marker else line
 
 
@@ -301,39 +310,178 @@ def read_lines(text: str, labels: Collection[str] = ()) -> Answer | None:
     and none says there is none."""
     read: list[_Line] = []
     table: list[tuple[str, str]] = []
-    for raw in [*text.splitlines(), ""]:
-        if raw.lstrip().startswith("```"):
-            continue
-        line = _clean(raw)
-        if line.startswith("|") and line.count("|") >= 2:
-            table.append((line, raw.strip()))
+    for raw in text.splitlines():
+        stripped = raw.strip()
+        line = _clean(stripped) if stripped and not stripped.startswith("```") else ""
+        if line[:1] == "|" and line.count("|") >= 2:
+            table.append((line, stripped))
             continue
         if table:
             read += _table(table, labels)
             table = []
         if not line:
             continue
-        announced = _ANNOUNCE.fullmatch(line)
-        if announced or _CORRECTION.search(line):
-            read.append(_Line(raw.strip(), "announces"))
+        announced = _ANNOUNCE.fullmatch(line) if ":" in line else None
+        if announced or corrects(line):
+            read.append(_Line(stripped, "announces"))
             line = _clean(announced.group(1)) if announced else ""
             if not line:
                 continue
-        read.append(_line(line, raw.strip(), labels))
-    if not any(row.kind in ("mentions", "declined", "colon", "none") for row in read):
+        read.append(_line(line, stripped, labels))
+    if table:
+        read += _table(table, labels)
+    if not any(row.kind in _READ for row in read):
         return None
     _settle(read)
     # a list announced after lines that named entities replaces them: the last one is kept
     kept: list[_Line] = []
     corrected: list[str] = []
+    listed = False
     for row in read:
-        if row.kind == "announces" and any(k.kind in ("mentions", "declined") for k in kept):
-            corrected += [k.text for k in kept if k.kind in ("mentions", "declined")]
-            kept = [k for k in kept if k.kind not in ("mentions", "declined")]
+        if row.kind == "announces" and listed:
+            corrected += [k.text for k in kept if k.kind in _LISTED]
+            kept = [k for k in kept if k.kind not in _LISTED]
+            listed = False
         kept.append(row)
-    if corrected and not any(k.kind in ("mentions", "declined") for k in kept):
+        listed = listed or row.kind in _LISTED
+    if corrected and not listed:
         return _answer(read, ())  # an answer announced after the list that names nothing new: the list stands
     return _answer(kept, tuple(corrected))
+
+
+_READ = frozenset(("mentions", "declined", "colon", "none"))
+_LISTED = frozenset(("mentions", "declined"))
+
+
+_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+"""What ``str.splitlines`` breaks lines at (the plain reader's lines); a plain line holds none of them."""
+_PLAIN = rf"(?!\d{{1,3}}[.)]\s)([A-Za-z0-9][^()*_`\"'“:|,;{_BREAKS}]*?)"
+_ONE_TYPE = r"(?!(?i:o|none|null|n/a)\b)([A-Za-z][\w\-./&']{0,39})"
+_LISTED_AS = r"(?:(?:[-*•+]|\d{1,3}[.)])[ \t]+)?(\*\*|\*|__|`|)"
+SIMPLE = {
+    "parentheses": re.compile(rf"{_LISTED_AS}{_PLAIN}\1[ \t]+\({_ONE_TYPE}\)"),
+    "tuples": re.compile(rf"\({_PLAIN}, {_ONE_TYPE}\)"),
+    "colon": re.compile(rf"{_PLAIN}[ \t]*:[ \t]+{_ONE_TYPE}"),
+    "dash": re.compile(rf"{_PLAIN}[ \t]+-[ \t]+{_ONE_TYPE}"),
+    "type_lines": re.compile(rf"([A-Za-z][\w\-./&']{{0,39}}):[ \t]+([A-Za-z0-9][^()*_`\"'“:|{_BREAKS}]*)"),
+}
+"""Plain lines of the shapes read fast: a string with nothing to unwrap but bold, italics or backticks (after a
+list marker, in ``parentheses`` lines), no colon, comma or parenthesis, and a one-word type that declines nothing;
+``type_lines``: a type the gold uses, and items of that kind."""
+_PARENTHESES = SIMPLE["parentheses"]
+_PARENTHESES_LINE = re.compile(rf"^[ \t]*{_LISTED_AS}{_PLAIN}\1[ \t]+\({_ONE_TYPE}\)[ \t]*$", re.M)
+_ALL_PARENTHESES = re.compile(
+    rf"(\s*(?:(?!\d{{1,3}}[.)]\s)[A-Za-z0-9][^:{_BREAKS}]*:[ \t]*\n)?)"
+    rf"(?:\s*{_LISTED_AS}{_PLAIN}\2[ \t]+\({_ONE_TYPE}\)[ \t]*(?:\n|\Z))+\s*")
+"""A whole answer of plain string (TYPE) lines (group 1: the lead-in line, or nothing), read in one pass."""
+_DECLINED_PLAIN = re.compile(rf"(?:(?:[-*•+]|\d{{1,3}}[.)])[ \t]+)?[A-Za-z0-9][^()*_`\"'“:|,;{_BREAKS}]*?[ \t]+"
+                             rf"\((?:(?i:o|none|null|n/a)|(?i:no|not)\s[^():{_BREAKS}]*)\)")
+"""A plain ``string (no entity, ...)`` line: declined."""
+_LEAD_IN = re.compile(rf"(?!\d{{1,3}}[.)]\s)[A-Za-z0-9][^:{_BREAKS}]*:")
+"""A plain lead-in line ("Here is the answer:", "Answer:"): read as prose, skipped."""
+_NOT_COLON_STRINGS = PROSE | frozenset(ANNOUNCES)
+
+
+def simple_lines(text: str, labels: Collection[str] = ()) -> Answer | None:
+    """The fast path of :func:`read_lines` for the commonest answers: plain lines of one of the shapes of
+    :data:`SIMPLE` (``string: TYPE`` and ``TYPE: a, b`` only where the type is one the gold uses and the string
+    is none), ``parentheses`` lines with declined ones among them, after a lead-in line or none, and nothing else
+    (no other prose, no correction). It gives what :func:`read_lines` gives for such an answer (a test holds them
+    equal), or None for any other answer."""
+    whole = _ALL_PARENTHESES.fullmatch(text)
+    if whole is not None:  # every line a plain string (TYPE) line, after a lead-in line or none
+        mentions = [Mention(string, kind) for _, string, kind in _PARENTHESES_LINE.findall(text, whole.end(1))]
+        if all(m.text.count(" ") < MAX_WORDS for m in mentions) and not corrects(text):
+            lead_in = whole.group(1).strip()
+            return Answer(tuple(mentions), "parentheses", None, None, (lead_in,) if lead_in else (), ())
+    mentions = []
+    skipped: tuple[str, ...] = ()
+    declined: list[str] = []
+    shape = None
+    for line in text.split("\n"):
+        line = line.strip()
+        if not line:
+            continue
+        if shape == "parentheses":  # the commonest line, read without the general steps
+            found = _PARENTHESES.fullmatch(line)
+            if found is not None:
+                _, string, kind = found.groups()
+                if string.count(" ") < MAX_WORDS:
+                    mentions.append(Mention(string, kind))
+                    continue
+        elif shape is not None and _simple(shape, line, labels, mentions):
+            continue
+        if shape is None and line[-1] == ":":
+            if skipped or declined or not _LEAD_IN.fullmatch(line):
+                return None
+            skipped = (line,)
+        elif shape is None and (shape := next((name for name in _candidates(line)
+                                              if _simple(name, line, labels, mentions)), None)) is not None:
+            continue
+        elif shape in (None, "parentheses") and _DECLINED_PLAIN.fullmatch(line):
+            declined.append(line)
+        else:
+            return None
+    if not mentions or (declined and shape != "parentheses") or corrects(text):
+        return None
+    return Answer(tuple(mentions), shape, None, None, skipped, tuple(declined))  # type: ignore[arg-type]
+
+
+def corrects(text: str) -> bool:
+    """Whether ``text`` (a line, or a whole answer) announces a corrected list: "corrected", "correct", "final",
+    "revised" or "updated" before "answer", "list", "version" or "output" ("the corrected answer would be",
+    "Final answer"). The second word is looked for first: it is rare in a list of entities."""
+    lowered = text.lower()
+    for word in _ANNOUNCED:
+        start = lowered.find(word)
+        while start > 0:
+            end = start + len(word)
+            # a whole word, after whitespace; the word before it, with the character before that (a word boundary
+            # there, or not): 10 characters at most
+            if (lowered[start - 1].isspace() and not (end < len(lowered) and _word(lowered[end]))
+                    and _CORRECTING.search(lowered[max(0, start - 80):start].rstrip()[-10:])):
+                return True
+            start = lowered.find(word, end)
+    return False
+
+
+def _word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def _candidates(line: str) -> tuple[str, ...]:
+    """The shapes of :data:`SIMPLE` a line can be, by its ends: ``)`` ends parentheses and tuples, a colon is in
+    the colon shapes, a dash in the dash shape."""
+    if line[-1] == ")":
+        return ("tuples",) if line[0] == "(" else ("parentheses",)
+    return ("colon", "type_lines") if ":" in line else ("dash",)
+
+
+def _simple(shape: str, line: str, labels: Collection[str], mentions: list[Mention]) -> bool:
+    """Whether ``line`` is a plain line of ``shape`` (see :func:`simple_lines`); its mentions added when it is."""
+    found = SIMPLE[shape].fullmatch(line)
+    if found is None:
+        return False
+    if shape == "type_lines":
+        return _typed_items(found.group(1), found.group(2), labels, mentions)
+    string, kind = found.groups()[-2:]
+    if len(string.split()) > MAX_WORDS or (shape == "colon" and not (
+            _known(kind, labels) and not _known(string, labels) and string.lower() not in _NOT_COLON_STRINGS)):
+        return False
+    mentions.append(Mention(string, kind))
+    return True
+
+
+def _typed_items(kind: str, items: str, labels: Collection[str], mentions: list[Mention]) -> bool:
+    """A plain ``TYPE: a, b`` line read into ``mentions``, when it is one :func:`_colon` reads so for certain: a
+    type the gold uses, items that are none of its types, none of them saying none; False otherwise."""
+    if not _known(kind, labels) or _known(items.strip(), labels) or says_none(items):
+        return False
+    strings = [item.strip() for item in _ITEMS.split(items)]
+    if any(not s or len(s.split()) > 12 or says_none(s) for s in strings):
+        return False
+    mentions += [Mention(s, kind) for s in strings]
+    return True
 
 
 def _settle(read: list[_Line]) -> None:
@@ -354,8 +502,9 @@ def _settle(read: list[_Line]) -> None:
 
 def _answer(read: list[_Line], corrected: tuple[str, ...]) -> Answer:
     named = [line for line in read if line.kind == "mentions"]
-    shapes = Counter(line.shape for line in named)
-    shape = max(shapes, key=lambda s: (shapes[s], -LINE_SHAPES.index(s))) if shapes else "empty"
+    shapes = Counter(line.shape for line in named) if len({line.shape for line in named}) > 1 else None
+    shape = max(shapes, key=lambda s: (shapes[s], -LINE_SHAPES.index(s))) if shapes else (
+        named[0].shape if named else "empty")
     if not named and any(line.kind == "declined" for line in read):
         shape = Counter(line.shape for line in read if line.kind == "declined").most_common(1)[0][0]
     return Answer(tuple(m for line in named for m in line.mentions), shape,

@@ -103,7 +103,7 @@ _WORD_TAG = re.compile(r"(\S*?)\((?:([BI])-([^()]*?)|O)\)")
 def gner(text: str, document: str | None) -> Answer | None:
     """GNER's ``word(tag)`` output; None when the answer is not made of such pieces, unparseable when its words do
     not follow ``document`` (when given) in order."""
-    if "(" not in text or not text.rstrip().endswith(")"):
+    if not text.rstrip().endswith(")") or ("(O)" not in text and "(B-" not in text and "(I-" not in text):
         return None
     pieces = list(_WORD_TAG.finditer(text))
     if not pieces or _WORD_TAG.sub("", text).strip():

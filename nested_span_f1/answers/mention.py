@@ -1,7 +1,6 @@
 """What reading an answer gives: its mentions, the shape it was read as, and what of it was not read."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 
@@ -15,8 +14,7 @@ class Mention(NamedTuple):
     tokens: tuple[int, int] | None = None
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(NamedTuple):
     """A read answer: its mentions in the answer's order and the shape it was read as
     (:data:`~nested_span_f1.answers.parse.SHAPES`), or why it could not be read (``error``, with
     ``shape == "unparseable"``).

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from .lines import read_lines, says_none
+from .lines import NONE_STARTS, read_lines, says_none, simple_lines
 from .markup import gner, marks, tags
 from .mention import Answer, Mention
 from .values import calls, short, structured
@@ -67,14 +67,23 @@ def parse_answer(text: str, label: str | None = None, *, document: str | None = 
     if not isinstance(text, str):
         raise TypeError(f"an answer must be a string, got {type(text).__name__} {short(text)}")
     stripped = text.strip()
-    if not stripped or says_none(stripped):
+    if not stripped or (stripped[0] in NONE_STARTS and says_none(stripped)):
         return Answer((), "empty")
-    if document is not None and stripped == document.strip():
+    if document is not None and len(stripped) <= len(document) and stripped == document.strip():
         return Answer((), "tags", plain=text)
-    found, reason, empty = structured(text, label) if "[" in text or "{" in text else (None, None, False)
-    if found is not None:
-        mentions, unreadable, shape = found
-        return Answer(tuple(mentions), shape, unreadable=tuple(unreadable))
+    if "[" in text or "{" in text:
+        found, reason, empty = structured(text, label)
+        if found is not None:
+            mentions, unreadable, shape = found
+            return Answer(tuple(mentions), shape, unreadable=tuple(unreadable))
+        if empty and stripped[0] in "[{" and stripped[-1] in "]}":
+            return Answer((), "empty")  # a value naming nothing and nothing else: "[]", '{"PER": []}'
+    else:
+        reason, empty = None, False
+        if "<" not in text and "@@" not in text and "=" not in text:
+            simple = simple_lines(text, labels)  # the commonest answers, read fast
+            if simple is not None:
+                return simple
     for reader in (tags, lambda t: marks(t, label), _calls, lambda t: gner(t, document)):
         answer = reader(text)
         if answer is not None:

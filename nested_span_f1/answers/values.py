@@ -211,6 +211,23 @@ Found = tuple[list[Mention], list[str], str]
 """Mentions, unreadable items and shape of a value answer."""
 
 
+_DECODER = json.JSONDecoder()
+
+
+def _first_json(chunk: str, label: str | None) -> Found | None:
+    """The mentions of the JSON value at the chunk's first bracket, when it is one and holds mentions: what the
+    scan of every bracketed value finds first then, read without the scan (prose around a JSON list)."""
+    starts = [k for k in (chunk.find("["), chunk.find("{")) if k >= 0]
+    if not starts:
+        return None
+    try:
+        value = _DECODER.raw_decode(chunk, min(starts))[0]
+        found = mentions_of(value, label)
+    except (ValueError, RecursionError):  # Unreadable is a ValueError
+        return None
+    return found if found[0] or found[1] else None
+
+
 def structured(text: str, label: str | None) -> tuple[Found | None, str | None, bool]:
     """The answer read from its first bracketed value that holds mentions (None when none does), the first reason a
     bracketed value was refused (or None), and whether an empty value (``[]``, ``{}``, an object of empty lists)
@@ -230,6 +247,9 @@ def structured(text: str, label: str | None) -> tuple[Found | None, str | None, 
             except Unreadable as error:
                 return None, str(error), False
             return (found, None, False) if found[0] or found[1] else (None, None, True)
+        first = _first_json(chunk, label)
+        if first is not None:
+            return first, None, False
         pairs, unclosed = bracketed(chunk)
         if unclosed is not None:
             # what opens inside a bracket that never closes is part of a value cut short: not read on its own
