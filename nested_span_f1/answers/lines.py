@@ -371,9 +371,9 @@ list marker, in ``parentheses`` lines), no colon, comma or parenthesis, and a on
 _PARENTHESES = SIMPLE["parentheses"]
 _PARENTHESES_LINE = re.compile(rf"^[ \t]*{_LISTED_AS}{_PLAIN}\1[ \t]+\({_ONE_TYPE}\)[ \t]*$", re.M)
 _ALL_PARENTHESES = re.compile(
-    rf"(\s*(?:(?!\d{{1,3}}[.)]\s)[A-Za-z0-9][^:{_BREAKS}]*:[ \t]*\n)?)"
+    rf"(?:\s*((?!\d{{1,3}}[.)]\s)[A-Za-z0-9][^:{_BREAKS}]*:)[ \t]*\n)?"
     rf"(?:\s*{_LISTED_AS}{_PLAIN}\2[ \t]+\({_ONE_TYPE}\)[ \t]*(?:\n|\Z))+\s*")
-"""A whole answer of plain string (TYPE) lines (group 1: the lead-in line, or nothing), read in one pass."""
+"""A whole answer of plain string (TYPE) lines (group 1: the lead-in line, or None), read in one pass."""
 _DECLINED_PLAIN = re.compile(rf"(?:(?:[-*•+]|\d{{1,3}}[.)])[ \t]+)?[A-Za-z0-9][^()*_`\"'“:|,;{_BREAKS}]*?[ \t]+"
                              rf"\((?:(?i:o|none|null|n/a)|(?i:no|not)\s[^():{_BREAKS}]*)\)")
 """A plain ``string (no entity, ...)`` line: declined."""
@@ -390,9 +390,10 @@ def simple_lines(text: str, labels: Collection[str] = ()) -> Answer | None:
     equal), or None for any other answer."""
     whole = _ALL_PARENTHESES.fullmatch(text)
     if whole is not None:  # every line a plain string (TYPE) line, after a lead-in line or none
-        mentions = [Mention(string, kind) for _, string, kind in _PARENTHESES_LINE.findall(text, whole.end(1))]
-        if all(m.text.count(" ") < MAX_WORDS for m in mentions) and not corrects(text):
-            lead_in = whole.group(1).strip()
+        lead_in = whole.group(1)
+        mentions = [Mention(string, kind) for _, string, kind in
+                    _PARENTHESES_LINE.findall(text, whole.end(1) if lead_in else 0)]
+        if mentions and all(m.text.count(" ") < MAX_WORDS for m in mentions) and not corrects(text):
             return Answer(tuple(mentions), "parentheses", None, None, (lead_in,) if lead_in else (), ())
     mentions = []
     skipped: tuple[str, ...] = ()
@@ -434,11 +435,11 @@ def corrects(text: str) -> bool:
     lowered = text.lower()
     for word in _ANNOUNCED:
         start = lowered.find(word)
-        while start > 0:
+        while start >= 0:
             end = start + len(word)
             # a whole word, after whitespace; the word before it, with the character before that (a word boundary
             # there, or not): 10 characters at most
-            if (lowered[start - 1].isspace() and not (end < len(lowered) and _word(lowered[end]))
+            if (start and lowered[start - 1].isspace() and not (end < len(lowered) and _word(lowered[end]))
                     and _CORRECTING.search(lowered[max(0, start - 80):start].rstrip()[-10:])):
                 return True
             start = lowered.find(word, end)

@@ -1,7 +1,8 @@
-"""The fast path of the line reader (``lines.simple_lines``, for the commonest answers) gives what the plain reader
-gives: on answers drawn from the lines models write, tricky strings and types included, the whole parse with it
-equals the parse without it, and it does read the answers it is for (docs/DESIGN.md, 'A fast path is held to a
-plain one')."""
+"""The fast paths of reading answers give what the plain readers give (the table of
+docs/DESIGN.md, 'A fast path is held to a plain one'): the line reader's (``lines.simple_lines``, for the commonest
+answers) on answers drawn from the lines models write, tricky strings and types included, the whole parse with it
+equal to the parse without it, and it does read the answers it is for; the first JSON value after prose
+(``values._first_json``) is what the scan of every bracketed value finds first."""
 from __future__ import annotations
 
 import pytest
@@ -100,3 +101,20 @@ def test_the_fast_path_reads_the_answers_it_is_for(text, labels, shape):
 ])
 def test_the_fast_path_leaves_the_rest_to_the_plain_reader(text):
     assert lines.simple_lines(text) is None
+
+
+VALUES = ['[["Paris", "LOC"]]', "[('Paris', 'LOC')]", '{"LOC": ["Paris"]}', "[]", "[1]", '["Paris"]', '[["Paris", ""]]',
+          '{"text": "Paris", "label": "LOC"}', "[x]", '["a", "b"', '[{"text": "Rome", "type": "LOC"}, 3]', "{",
+          '"[not a value]"', '[["a]b", "X"]]']
+PROSE_BITS = ["Here are the entities: ", "Sure! ", "(see [1]) ", " Let me know.", "\n```json\n", "\n```\n", ". ", ""]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(VALUES) | st.sampled_from(PROSE_BITS), min_size=1, max_size=5),
+       st.sampled_from([None, "LOC"]))
+def test_the_first_json_value_is_what_the_scan_finds_first(pieces, label):
+    text = "".join(pieces)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("nested_span_f1.answers.values._first_json", lambda *args: None)
+        scanned = parse_answer(text, label)
+    assert parse_answer(text, label) == scanned

@@ -6,11 +6,12 @@ import json
 
 import pytest
 
-from nested_span_f1 import Corpus
+from nested_span_f1 import Corpus, sample_path, tags_to_spans
 from nested_span_f1.answers import score_generated
 from nested_span_f1.answers.gold import looks_string_gold, read_string_gold
 from nested_span_f1.answers.score import count_generated
 from nested_span_f1.cli.main import main
+from nested_span_f1.formats.columns import read_columns
 from nested_span_f1.views.generated import generated_table
 
 # a sentence of the kind the real answers were given (an ecology abstract), as tokens: tokens 16-17 are
@@ -208,3 +209,29 @@ def test_answers_named_by_line_without_ids(tmp_path, capsys):
     assert run.counts.unparseable_ids == ("record 1", "record 2")
     assert [e["id"] for e in run.examples if e["category"] == "unparseable"] == ["record 1", "record 2"]
     assert all("line" not in e for e in run.examples)
+
+
+def test_the_answers_sample_through_the_api_and_the_command(capsys):
+    # the README's command: every shape of the table on the 15 sample sentences
+    gold, answers = sample_path("sample.gold.conll"), sample_path("sample.answers.jsonl")
+    label_map = {"person": "PER", "Person": "PER", "Misc": "MISC"}
+    columns = read_columns(gold)
+    corpus = Corpus(columns.tokens, tags_to_spans(columns.column()), source=gold)
+    result = score_generated(answers, corpus, metric="exact", zero_division=0, label_map=label_map)
+    report = result["generated"]
+    assert report["shapes"] == {"calls": 1, "colon": 1, "dash": 1, "empty": 1, "gner": 1, "indexed": 1, "list": 1,
+                                "parentheses": 5, "table": 1, "tuples": 1, "type_lines": 1}
+    assert (report["skipped_lines"], report["declined_lines"], report["corrected_answers"],
+            report["unreadable_items"], report["unparseable"]) == (3, 2, 1, 0, 0)
+    assert (report["mentions"], report["index"], report["exact"], report["normalized"]) == (28, 2, 25, 1)
+    assert report["mapped"] == {"Misc -> MISC": 1, "Person -> PER": 1, "person -> PER": 1}
+    assert report["labels_not_in_gold"] == {}
+    # strings: every gold name; located: "The Lakeside Marathon" takes the article in (one false positive and
+    # one miss)
+    assert (result["strings"]["tp"], result["strings"]["fp"], result["strings"]["fn"]) == (28, 0, 0)
+    assert (result["located"]["tp"], result["located"]["fp"], result["located"]["fn"]) == (27, 1, 1)
+    assert main(["generated", "--gold", gold, "--pred", answers, "--metric", "exact", "--json",
+                 "--label-map", "person=PER,Person=PER,Misc=MISC"]) == 0
+    assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(result))
+    unmapped = score_generated(answers, corpus, metric="exact", zero_division=0)["generated"]
+    assert unmapped["labels_not_in_gold"] == {"Misc": 1, "Person": 1, "person": 1}
