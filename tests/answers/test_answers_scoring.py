@@ -235,3 +235,22 @@ def test_the_answers_sample_through_the_api_and_the_command(capsys):
     assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(result))
     unmapped = score_generated(answers, corpus, metric="exact", zero_division=0)["generated"]
     assert unmapped["labels_not_in_gold"] == {"Misc": 1, "Person": 1, "person": 1}
+
+
+def test_the_commands_pass_trust_and_a_label_map_file(tmp_path, capsys):
+    pred = tmp_path / "pred.jsonl"
+    answer = json.dumps([["land-use intensification", "phenomena", 16, 17], ["ecosystem", "ENVIRONMENT", 19, 19]])
+    pred.write_text(json.dumps({"id": "s1", "output": answer}) + "\n", encoding="utf-8")
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(json.dumps({"sent_id": "s1", "tokens": TOKENS, "entity_mentions": [
+        {"start": a, "end": b, "entity_type": label} for a, b, label in GOLD.entities[0]]}) + "\n", encoding="utf-8")
+    mapping = tmp_path / "labels.json"
+    mapping.write_text('{"phenomena": "PHENOMENA"}', encoding="utf-8")
+    for command in ("generated", "nested", "lenient"):
+        assert main([command, "--gold", str(gold), "--pred", str(pred), "--pred-format", "generated", "--json",
+                     "--trust", "string", "--label-map", str(mapping)]) == 0
+        report = json.loads(capsys.readouterr().out)["generated"]
+        assert report["settings"]["trust"] == "string" and report["settings"]["label_map"] == {
+            "phenomena": "PHENOMENA"}
+        assert report["mapped"] == {"phenomena -> PHENOMENA": 1}
+        assert report["indices"]["disagree"] == 1 and (report["index"], report["exact"]) == (1, 1)
