@@ -221,15 +221,6 @@ def package_parse(lines: str, texts: list[str], labels: set[str]) -> list[Any]:
             for question in questions]
 
 
-def _median(call: Any, repeat: int) -> float:
-    spent = []
-    for _ in range(repeat):
-        start = time.process_time()
-        call()
-        spent.append(time.process_time() - start)
-    return statistics.median(spent)
-
-
 def _side_by_side(calls: dict[str, Any], repeat: int) -> dict[str, float]:
     """The median of ``repeat`` rounds of each call, the calls taking turns within a round (so that they share
     each stretch of the machine's load)."""
