@@ -284,8 +284,8 @@ def main() -> None:
               f"{row['skipped_lines']}, declined {row['declined_lines']}, answers corrected {row['corrected_answers']}")
         print(f"  read, parse, place and score both protocols: exact {row['exact_seconds']:.3f} s" + (
             f", nested {row['nested_seconds']:.3f} s" if "nested_seconds" in row else "") + " (CPU)")
-        print(f"  side by side: bare regular-expression parse {row['bare_parse_seconds']:.3f} s, the package's "
-              f"parse_answer {row['package_parse_seconds']:.3f} s ({row['parse_ratio']:.2f}x), score_generated "
+        print(f"  side by side: bare regular-expression parse {row['bare_parse_seconds']:.3f} s, the package's reading "
+              f"{row['package_parse_seconds']:.3f} s ({row['parse_ratio']:.2f}x), score_generated "
               f"{row['exact_seconds']:.3f} s ({row['api_ratio']:.2f}x)")
     rows = figures["sentences"]
     goal = max(rows["exact_seconds"], rows["nested_seconds"])
