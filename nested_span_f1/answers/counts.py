@@ -131,7 +131,7 @@ class Located(NamedTuple):
     padding: int
 
 
-Question = tuple[str | None, Answer]
+ReadAnswer = tuple[str | None, Answer]
 """One answer of a document, read, and the type its question asked about (None: every type)."""
 
 
@@ -180,7 +180,7 @@ class GeneratedCounter:
             where = {"line": line} if line is not None and line != ident else {}
             self.examples.append({"category": category, "id": ident, **where, **fields})
 
-    def _read(self, ident: str, line: str | None, answers: Sequence[Question], labels: list[str]) -> list[Mention]:
+    def _read(self, ident: str, line: str | None, answers: Sequence[ReadAnswer], labels: list[str]) -> list[Mention]:
         """Count how each answer was read (its shape, what it left out, whether it could be read at all) and
         return the mentions of all, in the answers' order, renamed by the label map."""
         mentions: list[Mention] = []
@@ -214,7 +214,7 @@ class GeneratedCounter:
             mentions = renamed
         return mentions
 
-    def add(self, ident: str, text: str, gold: Sequence[Any] | None, answers: Sequence[Question], *,
+    def add(self, ident: str, text: str, gold: Sequence[Any] | None, answers: Sequence[ReadAnswer], *,
             strings: Sequence[tuple[str, str]] | None = None, tokens: Offsets | None = None,
             line: str | None = None) -> Located:
         """Count one document and return the spans its mentions were placed on (see :class:`Located`). All its

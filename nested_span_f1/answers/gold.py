@@ -112,17 +112,29 @@ def looks_string_gold(text: str) -> bool:
     return False
 
 
+HEAD = 1 << 16
+"""Characters of a file read to tell a gold of strings."""
+
+
+def string_gold_file(path: str | os.PathLike[str]) -> StringGold | None:
+    """The gold of strings a file holds, when its first record tells it is one (:func:`looks_string_gold`); None
+    for any other file (or a folder, a pipe)."""
+    if not os.path.isfile(path):
+        return None
+    text = read_text(path)
+    head = text[:HEAD]
+    if not looks_string_gold(head.rsplit("\n", 1)[0] if "\n" in head else head):
+        return None
+    return read_string_gold(text, str(path))
+
+
 def load_gold(references: References) -> Corpus | StringGold:
     """The gold as given: a corpus, a gold of strings (a file detected as one, or its records), or any file
     :func:`~nested_span_f1.formats.read_corpus` reads."""
     if isinstance(references, (Corpus, StringGold)):
         return references
     if isinstance(references, (str, os.PathLike)):
-        if os.path.isfile(references):
-            text = read_text(references)
-            if looks_string_gold(text[:1 << 16].rsplit("\n", 1)[0] if "\n" in text else text):
-                return read_string_gold(text, str(references))
-        return read_corpus(references)
+        return string_gold_file(references) or read_corpus(references)
     if isinstance(references, Sequence):
         return string_gold(((f"reference {k}", r) for k, r in enumerate(references)), "references")
     raise TypeError(f"references: expected a gold file, a Corpus, a StringGold or records, got "

@@ -254,3 +254,12 @@ def test_the_commands_pass_trust_and_a_label_map_file(tmp_path, capsys):
             "phenomena": "PHENOMENA"}
         assert report["mapped"] == {"phenomena -> PHENOMENA": 1}
         assert report["indices"]["disagree"] == 1 and (report["index"], report["exact"]) == (1, 1)
+
+
+def test_the_earlier_name_keeps_the_public_api():
+    import nested_span_f1.answers as answers
+    import nested_span_f1.generated as generated
+
+    assert generated.__all__ == answers.__all__
+    assert all(getattr(generated, name) is getattr(answers, name) for name in answers.__all__)
+    assert generated.score_generated is score_generated

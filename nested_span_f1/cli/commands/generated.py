@@ -21,7 +21,7 @@ import os
 import sys
 from typing import Any
 
-from ...answers.gold import looks_string_gold, read_string_gold
+from ...answers.gold import read_string_gold, string_gold_file
 from ...answers.indices import TRUST
 from ...answers.labels import parse_label_map
 from ...answers.locate import POLICIES
@@ -130,11 +130,10 @@ def holds_generated(args: argparse.Namespace) -> bool:
 
 def read_gold(args: argparse.Namespace) -> Any:
     """The gold: texts with their entities as strings (named ``generated``, or detected), or any corpus."""
-    path = args.gold
-    if args.gold_format == FORMAT or (args.gold_format is None and os.path.isfile(path) and looks_string_gold(
-            read_text(path)[:texts.HEAD].rsplit("\n", 1)[0])):
-        return read_string_gold(read_text(path), path)
-    return texts.read_any(path, args.gold_format, args)
+    if args.gold_format == FORMAT:
+        return read_string_gold(read_text(args.gold), args.gold)
+    return (args.gold_format is None and string_gold_file(args.gold)) or texts.read_any(args.gold, args.gold_format,
+                                                                                        args)
 
 
 def score_files(args: argparse.Namespace, metric: str, **options: Any) -> dict[str, Any]:
