@@ -29,7 +29,7 @@ from ..benchmark.stats import bootstrap_sums, interval, prf
 from ..core.caller import warn_caller
 from ..core.matching import DuplicateSpanWarning
 from . import disagreements
-from .annotations import Named, Source, Table, document_table, named_sets, read_set, restrict
+from .annotations import Named, Source, Table, check_distinct, document_table, named_sets, read_set, restrict
 from .chance import Tagging, cohen_kappa, fleiss_kappa, krippendorff_alpha
 from .spans import MODES, PairCounts, count_pair, figures, mean_f1
 
@@ -137,6 +137,7 @@ def agreement(
     confidence = check_level(confidence, "confidence")
     limit = _check_examples(examples)
     sets = named_sets(annotations, reference, models)
+    check_distinct(sets)
     corpora = [read_set(given, format, types, spans_key) for given in sets]
     table = document_table(sets, corpora)
     if any(table.duplicates.values()):
