@@ -31,14 +31,14 @@ def _rows(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
 def _documents(result: Mapping[str, Any]) -> list[str]:
     documents = result["documents"]
     names = result["annotators"]
-    lines = [f"agreement of {len(names)} annotators ({', '.join(names)}) on "
-             f"{plural(documents['scored'], 'document')} held by every set; intervals resample "
-             f"{plural(documents['units'], documents['resampled'][:-1])}"]
+    item = "sentence" if result["kappa_unit"] == "tokens" else "document"
+    lines = [f"agreement of {len(names)} annotators ({', '.join(names)}) on {plural(documents['scored'], item)} "
+             f"held by every set; the intervals resample {plural(documents['units'], documents['resampled'][:-1])}"]
     left_out = documents["left_out"]
     if left_out:
         shown = "; ".join(f"{ident!r} (held by {', '.join(have)})" for ident, have in list(left_out.items())[:LISTED])
         more = f"; and {len(left_out) - LISTED} more (--json lists them)" if len(left_out) > LISTED else ""
-        lines.append(f"left out of every figure: {plural(len(left_out), 'document')} some sets lack: {shown}{more}")
+        lines.append(f"left out of every figure: {plural(len(left_out), item)} some sets lack: {shown}{more}")
     return lines
 
 

@@ -58,7 +58,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         epilog=EXAMPLE, formatter_class=HelpFormatter,
     )
     p.add_argument("annotations", nargs="+", type=_named, metavar="[NAME=]PATH",
-                   help="one annotator's annotations a path (two or more): a brat folder or .ann file, text spans, "
+                   help="each annotator's annotations, two or more: a brat folder or .ann file, text spans, "
                         "pipeline output, a spaCy DocBin, CoNLL tag columns or any nested format; named by the file "
                         "or folder name unless NAME= is given")
     p.add_argument("--format", choices=[*sorted(FORMATS), *sorted(PATH_FORMATS), COLUMNS],
