@@ -892,6 +892,8 @@ CATALOGUE: list[Bad] = [
         options={"stdout": "{gold}"}, cli=("standard output is redirected to --gold {gold}",)),
     Bad("outputs-conlleval-stdout-into-stdin", "outputs", ["conlleval"], None, options={"stdout": "{stdin}"},
         cli=("standard output is redirected to standard input",)),
+    Bad("outputs-agreement-stdout-into-an-annotator", "outputs", ["agreement", "a={gold}", "b={pred}"], None,
+        options={"stdout": "{pred}"}, cli=("standard output is redirected to annotator b={pred}",)),
     # issue 30: the benchmark's comparisons, its development data, and the views it added
     Bad("benchmark-comparisons-unknown", "benchmark", GOOD_ONEIE, ValueError,
         ("comparisons must be one of auto, baseline, consecutive, best, all, got 'pairs'",),

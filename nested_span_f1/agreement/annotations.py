@@ -40,8 +40,6 @@ from ..formats.corpus import first_difference, look_alike
 Source = Union[str, "os.PathLike[str]", Corpus]
 """One set of annotations: a file or folder any reader takes (CoNLL tag columns too), or a Corpus."""
 
-ROLES = ("annotator", "reference", "model")
-
 
 @dataclass(frozen=True)
 class Named:
@@ -269,11 +267,15 @@ def document_table(sets: Sequence[Named], corpora: Sequence[Corpus]) -> Table:
 
 
 def restrict(spans: SpanArrays, keep: np.ndarray) -> SpanArrays:
-    """The spans of the documents ``keep`` marks, on those documents renumbered from 0."""
+    """The spans of the documents ``keep`` marks, on those documents renumbered from 0, under the types they use
+    (a type marked only in documents left out is no type of the figures)."""
     new = np.cumsum(keep) - 1
     rows = keep[spans.sentence]
-    return SpanArrays(new[spans.sentence[rows]], spans.start[rows], spans.end[rows], spans.label[rows], spans.labels,
-                      int(keep.sum()))
+    used = np.unique(spans.label[rows])
+    renumber = np.zeros(len(spans.labels), dtype=np.int64)
+    renumber[used] = np.arange(len(used))
+    return SpanArrays(new[spans.sentence[rows]], spans.start[rows], spans.end[rows], renumber[spans.label[rows]],
+                      tuple(spans.labels[i] for i in used.tolist()), int(keep.sum()))
 
 
 def named_sets(annotations: Any, reference: Any = None, models: Mapping[str, Source] | None = None) -> list[Named]:

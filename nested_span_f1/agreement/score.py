@@ -176,7 +176,7 @@ def agreement(
             result.update(block)
         else:
             result[mode] = block
-    result.update(_chance(table, annotators, labels, shared, alpha_partial))
+    result.update(_chance(table, annotators, shared, alpha_partial))
     result["disagreements"] = {key: disagreements.counts(counted[key].lenient) for key in keys}
     if limit:
         ids = [ident for ident, keep in zip(table.ids, shared) if keep]
@@ -194,11 +194,11 @@ def agreement(
     return result
 
 
-def _chance(table: Table, annotators: Sequence[int], labels: Sequence[str], shared: np.ndarray,
-            alpha_partial: bool) -> dict[str, Any]:
-    """Cohen's kappa per pair, Fleiss' kappa and Krippendorff's alpha over the annotators' position labels."""
+def _chance(table: Table, annotators: Sequence[int], shared: np.ndarray, alpha_partial: bool) -> dict[str, Any]:
+    """Cohen's kappa per pair, Fleiss' kappa and Krippendorff's alpha over the annotators' position labels (every
+    document's: alpha may count those some annotators lack)."""
     lengths = table.lengths
-    tagging = Tagging(tuple(labels))
+    tagging = Tagging(tuple(sorted(set().union(*(table.spans[k].labels for k in annotators)))))
     codes = np.stack([tagging.codes(table.spans[k], lengths) for k in annotators])
     document = np.repeat(np.arange(len(lengths)), lengths)
     scored = shared[document]

@@ -5,6 +5,7 @@ the brat corpora with a simulated second annotator: test_brat_agreement.py.
 """
 import json
 import warnings
+from fractions import Fraction
 from itertools import combinations
 
 import numpy as np
@@ -312,3 +313,17 @@ def test_sample_second_annotator_through_the_command(capsys):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         read_corpus(second)
+
+
+def test_a_type_marked_only_in_documents_left_out_is_no_type_of_the_figures():
+    tokens = [["a", "b"], ["c", "d"]]
+    first = Corpus(tokens, [[(0, 1, "X")], [(0, 2, "ONLY")]], ["1", "2"])
+    second = Corpus(tokens[:1], [[(0, 1, "X")]], ["1"])
+    third = Corpus(tokens, [[(0, 1, "X")], [(1, 2, "ONLY")]], ["1", "2"])
+    result = agreement([first, second, third], n_resamples=10, alpha_partial=True)
+    assert list(result["per_type"]) == list(result["lenient"]["per_type"]) == ["X"]
+    assert result["documents"]["left_out"] == {"2": ["A", "C"]}
+    assert result["fleiss_kappa"] == 1.0
+    # alpha counts document 2 among A and C (B-ONLY I-ONLY against O B-ONLY) beside document 1 (B-X and O three
+    # times): 10 values, 6 coincidences of a value with itself, 30 = 3² + 4² + 2² + 1² by category
+    assert (result["alpha_positions"], result["krippendorff_alpha"]) == (4, float(1 - Fraction(9 * (10 - 6), 100 - 30)))
