@@ -1,7 +1,8 @@
 """Kappa and alpha: each the float nearest its definition's exact value, and equal to the reference packages
 (scikit-learn's cohen_kappa_score, statsmodels' fleiss_kappa, the krippendorff package) on the same labels, to the
-rounding of their float sums; positions labelled with their IOB2 tags (docs/DESIGN.md, 'Kappa and alpha on
-positions')."""
+rounding of their float sums; positions labelled with their IOB2 tags.
+
+The design: docs/DESIGN.md, 'Kappa and alpha on positions'."""
 import math
 from collections import Counter
 from fractions import Fraction
