@@ -1226,6 +1226,9 @@ CATALOGUE: list[Bad] = [
         options={"examples": -1}, cli=("--show takes a number of disagreements, 0 or more; got -1",)),
     Bad("agreement-resamples-zero", "agreement", ONE_AGREEMENT, ValueError, ("n_resamples must be from 1",),
         options={"n_resamples": 0}, cli=("n_resamples must be from 1",)),
+    Bad("agreement-models-a-list", "agreement", ONE_AGREEMENT, TypeError,
+        ("models: expected a dict of name to a model's predictions, got list",),
+        options={"reference": "A", "models": ["B"]}, entries=("agreement",)),
     Bad("agreement-annotations-a-string", "agreement", ONE_AGREEMENT, TypeError,
         ("annotations: expected a list of annotators' annotations or a dict", "got str"),
         options={"given": "one string"}, entries=("agreement",)),
@@ -1966,7 +1969,7 @@ def _agreement_row(row: Bad, entry: str, tmp_path: Any, capsys: Any, monkeypatch
     if names:
         paths = dict(zip(names, paths.values()))
     annotations: Any = options.pop("given", paths)
-    if "models" in options:
+    if isinstance(options.get("models"), dict):
         options["models"] = {model: paths[name] for model, name in options["models"].items()}
     if entry == "agreement":
         if row.error is not None:

@@ -296,6 +296,8 @@ def named_sets(annotations: Any, reference: Any = None, models: Mapping[str, Sou
     if len(pairs) < 2:
         given = f" ({pairs[0][0]})" if pairs else ""
         raise ValueError(f"agreement needs two annotators or more, got {len(pairs)}{given}")
+    if models is not None and not isinstance(models, Mapping):
+        raise TypeError(f"models: expected a dict of name to a model's predictions, got {type(models).__name__}")
     sets = [Named(name, source) for name, source in pairs]
     names = [name for name, _ in pairs]
     if models and reference is None:
