@@ -208,6 +208,34 @@ GENERATED_PAIRING = ("score_generated", "cli generated", "cli nested", "cli leni
 
 
 
+# issue 40: agreement between annotators
+def annotator(*documents: Any) -> tuple[str, bytes]:
+    """An annotator's text-span file: ``(id, text, spans)`` documents."""
+    return "ann.jsonl", b"".join(map(_text_line, documents))
+
+
+def brat_annotator(*documents: Any) -> tuple[str, dict[str, bytes]]:
+    """An annotator's brat folder: ``(id, text, spans)`` documents as .txt and .ann pairs."""
+    files: dict[str, bytes] = {}
+    for ident, text, spans in documents:
+        files[f"{ident}.txt"] = text.encode()
+        files[f"{ident}.ann"] = "".join(f"T{k}\t{lab} {s} {e}\t{text[s:e]}\n"
+                                        for k, (s, e, lab) in enumerate(spans, 1)).encode()
+    return "brat", files
+
+
+def conll_annotator(*sentences: Any) -> tuple[str, bytes]:
+    """An annotator's CoNLL file: ``(tokens, tags)`` sentences."""
+    return "ann.conll", "\n".join("".join(f"{t} {g}\n" for t, g in zip(tokens, tags))
+                                  for tokens, tags in sentences).encode()
+
+
+DOC1 = ("d1", TEXT, [(0, 15, "PER"), (24, 29, "LOC")])
+DOC2 = ("d2", "Ann", [(0, 3, "PER")])
+ONE_AGREEMENT = {"A": annotator(DOC1, DOC2), "B": annotator(("d1", TEXT, [(0, 5, "PER"), (24, 29, "LOC")]), DOC2)}
+"""Two annotators of two documents who disagree on one boundary."""
+
+
 ID = {"label_list": LABELS}
 VALID_IDS = ("score_tags", "count_tags", "decode_pair", "score_lenient", "count_lenient", "span_f1.compute",
              "span_f1.add_batch")
@@ -864,6 +892,8 @@ CATALOGUE: list[Bad] = [
         options={"stdout": "{gold}"}, cli=("standard output is redirected to --gold {gold}",)),
     Bad("outputs-conlleval-stdout-into-stdin", "outputs", ["conlleval"], None, options={"stdout": "{stdin}"},
         cli=("standard output is redirected to standard input",)),
+    Bad("outputs-agreement-stdout-into-an-annotator", "outputs", ["agreement", "a={gold}", "b={pred}"], None,
+        options={"stdout": "{pred}"}, cli=("standard output is redirected to annotator b={pred}",)),
     # issue 30: the benchmark's comparisons, its development data, and the views it added
     Bad("benchmark-comparisons-unknown", "benchmark", GOOD_ONEIE, ValueError,
         ("comparisons must be one of auto, baseline, consecutive, best, all, got 'pairs'",),
@@ -1146,6 +1176,70 @@ CATALOGUE: list[Bad] = [
     Bad("tables-folder-with-a-plain-subfolder", "tables", ["score", "--gold", "{folder}", "--pred", "{folder}"],
         ValueError, options={"add": {"sub/part-1.parquet": "table"}},
         cli=("{folder}/sub: a folder inside a Parquet table that is no partition (key=value)",)),
+    # issue 40: agreement between annotators ({name: (file name, bytes or a brat folder's files)}); each refused in
+    # one message by agreement() and in one line by the command, which counts sentences from 1
+    Bad("agreement-one-annotator", "agreement", {"A": annotator(DOC1)}, ValueError,
+        ("agreement needs two annotators or more, got 1 (A)",)),
+    Bad("agreement-same-folder-twice", "agreement", {"A": brat_annotator(DOC1), "B": brat_annotator(DOC1)}, ValueError,
+        ("annotator A and annotator B are the same file or folder", "give each its own annotations"),
+        options={"same": True}),
+    Bad("agreement-same-file-twice", "agreement", ONE_AGREEMENT, ValueError,
+        ("annotator A and annotator B are the same file or folder",), options={"same": True}),
+    Bad("agreement-empty-annotator-file", "agreement", {**ONE_AGREEMENT, "B": ("empty.jsonl", b"")}, ValueError,
+        ("empty.jsonl: the file is empty",)),
+    Bad("agreement-empty-annotator-folder", "agreement", {**ONE_AGREEMENT, "B": ("empty", {})}, ValueError,
+        ("no .ann files",)),
+    Bad("agreement-annotator-who-marked-nothing", "agreement",
+        {**ONE_AGREEMENT, "B": annotator(("d1", TEXT, []), ("d2", "Ann", []))}, ValueError,
+        ("annotator B", "no annotation in any of its 2 documents", "was it exported empty?")),
+    Bad("agreement-texts-differ-between-formats", "agreement",
+        {"A": brat_annotator(DOC1, DOC2), "B": annotator(("d1", "Peter Blackburn visited Pariz", []), DOC2)},
+        ValueError, ("document 'd1': texts differ at offset 28 between A (29 characters, 's') and B "
+                     "(29 characters, 'z')",)),
+    Bad("agreement-tokens-do-not-spell-the-text", "agreement",
+        {"A": annotator(DOC1, DOC2), "B": conll_annotator((["Peter", "Blackburn", "visits", "Paris"], ["B-PER", "I-PER",
+                                                                                                    "O", "B-LOC"]),
+                                                       (["Ann"], ["B-PER"]))}, ValueError,
+        ("annotator B, document 0: token 2 ('visits') is not found at character 16",),
+        cli=("annotator B, document 1: token 2 ('visits') is not found at character 16",)),
+    Bad("agreement-tokens-differ", "agreement",
+        {"A": conll_annotator((["Peter", "Blackburn"], ["B-PER", "I-PER"]), (["Ann"], ["B-PER"])),
+         "B": conll_annotator((["Peter", "Blackburn"], ["B-PER", "I-PER"]), (["Anne"], ["B-PER"]))}, ValueError,
+        ("sentence 1: tokens differ at position 0 between A (1 tokens, ['Ann']) and B (1 tokens, ['Anne'])",),
+        cli=("sentence 2: tokens differ at position 1 between A",)),
+    Bad("agreement-sizes-differ-without-ids", "agreement",
+        {"A": conll_annotator((["Ann"], ["B-PER"]), (["Bob"], ["B-PER"])), "B": conll_annotator((["Ann"], ["B-PER"]))},
+        ValueError, ("A carries no document ids, so documents pair by position", "A 2 sentences, B 1 sentence")),
+    Bad("agreement-no-shared-document", "agreement",
+        {"A": annotator(DOC1), "B": annotator(("d9", TEXT, [(0, 5, "PER")]))}, ValueError,
+        ("no document is held by every set (A 1 document, B 1 document; first ids 'd1', 'd9')",)),
+    Bad("agreement-an-id-given-twice", "agreement", {"A": annotator(DOC1, DOC1), "B": annotator(DOC1)}, ValueError,
+        ("annotator A", "document id 'd1' is given to two documents",)),
+    Bad("agreement-model-without-reference", "agreement", ONE_AGREEMENT, ValueError,
+        ("a model is compared with the reference: name the reference",), options={"models": {"crf": "B"}}),
+    Bad("agreement-reference-unknown", "agreement", ONE_AGREEMENT, ValueError,
+        ("no annotator's name (A, B) and no file or folder",),
+        options={"reference": "C"}, cli=("--reference C: no annotator is named so (A, B)",)),
+    Bad("agreement-name-with-a-bar", "agreement", ONE_AGREEMENT, ValueError,
+        ("a name must be non-empty and hold no '|'",), options={"names": ("A|x", "B")}),
+    Bad("agreement-examples-negative", "agreement", ONE_AGREEMENT, ValueError, ("examples must be 0 or more, got -1",),
+        options={"examples": -1}, cli=("--show takes a number of disagreements, 0 or more; got -1",)),
+    Bad("agreement-resamples-zero", "agreement", ONE_AGREEMENT, ValueError, ("n_resamples must be from 1",),
+        options={"n_resamples": 0}, cli=("n_resamples must be from 1",)),
+    Bad("agreement-models-a-list", "agreement", ONE_AGREEMENT, TypeError,
+        ("models: expected a dict of name to a model's predictions, got list",),
+        options={"reference": "A", "models": ["B"]}, entries=("agreement",)),
+    Bad("agreement-annotations-a-string", "agreement", ONE_AGREEMENT, TypeError,
+        ("annotations: expected a list of annotators' annotations or a dict", "got str"),
+        options={"given": "one string"}, entries=("agreement",)),
+    # formats mixed between annotators are compared when their texts agree: the figures of one format
+    Bad("agreement-brat-against-text-spans", "agreement", {"A": brat_annotator(DOC1, DOC2), **{"B": ONE_AGREEMENT["B"]}},
+        None, same_as={"A": ONE_AGREEMENT["A"], "B": ONE_AGREEMENT["B"]}),
+    Bad("agreement-conll-tokens-against-text-spans", "agreement",
+        {"A": conll_annotator((["Peter", "Blackburn", "visited", "Paris"], ["B-PER", "I-PER", "O", "B-LOC"]),
+                              (["Ann"], ["B-PER"])), "B": ONE_AGREEMENT["B"]},
+        None, same_as={"A": annotator(("0", TEXT, [(0, 15, "PER"), (24, 29, "LOC")]), ("1", "Ann", [(0, 3, "PER")])),
+                       "B": annotator(("0", TEXT, [(0, 5, "PER"), (24, 29, "LOC")]), ("1", "Ann", [(0, 3, "PER")]))}),
 ]
 
 
@@ -1225,6 +1319,7 @@ FILE_DOORS = {
     "checkpoints": ("benchmark", "benchmark dir", "cli benchmark"),
     "text-files": ("read_corpus", "score_text", "cli score", "cli nested", "cli lenient"),
     "generated-files": ("read_generated", "score_generated", "cli generated", "cli nested", "cli lenient"),
+    "agreement": ("agreement", "cli agreement"),
 }
 PATH_DOORS = {"columns": ("read_columns", "iter_columns"), "corpus": ("read_corpus", "read_batches", "read_dataset")}
 """The readers of a file by its kind: a ``path`` row gives each the file in another form (a bytes path, a binary
@@ -1278,7 +1373,7 @@ def test_catalogue_is_large_and_covers_every_door():
                 "cli nested", "cli lenient", "compute_metrics_for", "span_metrics_for", "layered_metrics_for",
                 "Corpus", *PATH_DOORS["columns"], *PATH_DOORS["corpus"], *SPACE_DOORS,
                 "benchmark", "benchmark dir", "cli benchmark", "cli space",
-                "read_generated", "score_generated", "cli generated",
+                "read_generated", "score_generated", "cli generated", "agreement", "cli agreement",
                 *(f"{m}.{call}" for m in METRICS for call in ("compute", "add_batch"))}
     assert covered >= expected, expected - covered
 
@@ -1753,6 +1848,8 @@ def test_bad_input(row, entry, metrics, tmp_path, capsys, monkeypatch):
         _text_file_row(row, entry, tmp_path, capsys)
     elif row.kind == "generated-files":
         _generated_file_row(row, entry, tmp_path, capsys)
+    elif row.kind == "agreement":
+        _agreement_row(row, entry, tmp_path, capsys, monkeypatch)
     elif row.kind in FILE_DOORS:
         _file_row(row, entry, tmp_path, capsys, monkeypatch)
     else:
@@ -1836,6 +1933,67 @@ def _generated_file_row(row: Bad, entry: str, tmp_path: Any, capsys: Any) -> Non
     assert lines[0].startswith(f"nested-span-f1 {entry.split()[1]}: error: "), lines[0]
     for fragment in row.cli:
         assert fragment in lines[0], f"{fragment!r} not in {lines[0]!r}"
+
+
+# --------------------------------------------------------------------------- issue 40: agreement
+
+def _annotators(data: dict[str, Any], folder: Any, same: bool = False) -> dict[str, str]:
+    """Each annotator's file (or brat folder) written into ``folder``, by name; ``same``: the second annotator is
+    given the first one's path."""
+    folder.mkdir(exist_ok=True)
+    paths: dict[str, str] = {}
+    for k, (name, (file, content)) in enumerate(data.items()):
+        where = folder / f"{k}-{file}"
+        if same and k:
+            paths[name] = next(iter(paths.values()))
+        elif isinstance(content, dict):
+            where.mkdir()
+            for child, text in content.items():
+                (where / child).write_bytes(text)
+            paths[name] = str(where)
+        else:
+            paths[name] = _write(folder, where.name, content)
+    return paths
+
+
+def _agreement_row(row: Bad, entry: str, tmp_path: Any, capsys: Any, monkeypatch: Any) -> None:
+    """Annotators' files through agreement() and the command: a refused row in one message (the command: exit 2
+    and one line, counting sentences from 1); a valid row gives the figures of ``same_as``'s files. ``options``:
+    ``same`` (the second annotator given the first one's path), ``names`` (the annotators' names), ``given`` (the
+    call's first argument instead of the files), and agreement()'s own options."""
+    from nested_span_f1.agreement import agreement
+
+    options = dict(row.options)
+    paths = _annotators(row.data, tmp_path / "row", options.pop("same", False))
+    names = options.pop("names", None)
+    if names:
+        paths = dict(zip(names, paths.values()))
+    annotations: Any = options.pop("given", paths)
+    if isinstance(options.get("models"), dict):
+        options["models"] = {model: paths[name] for model, name in options["models"].items()}
+    if entry == "agreement":
+        if row.error is not None:
+            _expect(row, lambda: agreement(annotations, **options), None)
+            return
+        got = agreement(annotations, n_resamples=50, **options)
+        plain = agreement(_annotators(row.same_as, tmp_path / "plain"), n_resamples=50, **options)
+        assert {k: v for k, v in got.items() if k != "notes"} == {k: v for k, v in plain.items() if k != "notes"}
+        return
+    flags = {"reference": "--reference", "examples": "--show", "n_resamples": "--bootstrap"}
+    args = ["agreement", *(f"{name}={path}" for name, path in paths.items()), "--bootstrap", "50",
+            *(text for key, value in options.items() if key in flags for text in (flags[key], str(value))),
+            *(text for model, path in options.get("models", {}).items() for text in ("--model", f"{model}={path}"))]
+    code, out, err = _run_cli(args, None, capsys, monkeypatch, tmp_path)
+    if row.error is None:
+        plain = _annotators(row.same_as, tmp_path / "plain")
+        expected = _run_cli(["agreement", *(f"{n}={p}" for n, p in plain.items()), "--bootstrap", "50", "--json"],
+                            None, capsys, monkeypatch, tmp_path)
+        assert code == 0 and expected[0] == 0 and not err, err
+        got = _run_cli([*args, "--json"], None, capsys, monkeypatch, tmp_path)
+        assert {k: v for k, v in json.loads(got[1]).items() if k != "notes"} == {
+            k: v for k, v in json.loads(expected[1]).items() if k != "notes"}
+        return
+    _one_line_error(entry, code, out, err, row.cli or row.match)
 
 
 # --------------------------------------------------------------------------- the process edge (a real subprocess)

@@ -188,18 +188,22 @@ def unit_matrix(
 ) -> tuple[np.ndarray, ExactMatch]:
     """``[n_units, 3, n_labels]`` int64 counts (tp, predicted, gold) of one system, and its match."""
     match = match_exact(found.predictions, found.references)
-    index = {name: i for i, name in enumerate(labels)}
-    remap = np.array([index[name] for name in match.predictions.labels], dtype=np.int64)
-    width = len(labels)
-
-    def tally(spans: SpanArrays, rows: np.ndarray | slice) -> np.ndarray:
-        cells = unit_of[spans.sentence[rows]] * width + remap[spans.label[rows]]
-        return np.bincount(cells, minlength=n_units * width).reshape(n_units, width)
-
     every = slice(None)
-    counts = [tally(match.predictions, match.predicted_hit), tally(match.predictions, every),
-              tally(match.references, every)]
+    counts = [unit_counts(match.predictions, match.predicted_hit, unit_of, n_units, labels),
+              unit_counts(match.predictions, every, unit_of, n_units, labels),
+              unit_counts(match.references, every, unit_of, n_units, labels)]
     return np.stack(counts, axis=1), match
+
+
+def unit_counts(spans: SpanArrays, rows: np.ndarray | slice, unit_of: np.ndarray, n_units: int,
+                labels: Sequence[str]) -> np.ndarray:
+    """``[n_units, n_labels]`` counts of the spans ``rows`` picks, by the unit of their sentence and their label
+    (``labels`` holds every label of ``spans``)."""
+    index = {name: i for i, name in enumerate(labels)}
+    remap = np.array([index[name] for name in spans.labels], dtype=np.int64)
+    width = len(labels)
+    cells = unit_of[spans.sentence[rows]] * width + remap[spans.label[rows]]
+    return np.bincount(cells, minlength=n_units * width).reshape(n_units, width)
 
 
 def _matched(found: Sequence[Pair], names: Sequence[str], unit_of: np.ndarray, n_units: int,

@@ -12,7 +12,8 @@ from typing import NoReturn
 
 from .. import __version__
 
-COMMANDS = ("demo", "score", "conlleval", "nested", "lenient", "generated", "benchmark", "table", "convert", "formats",
+COMMANDS = ("demo", "score", "conlleval", "nested", "lenient", "generated", "benchmark", "table", "agreement", "convert",
+            "formats",
             "space")
 
 EXTRAS = {"matplotlib": "plots", "evaluate": "evaluate", "datasets": "evaluate", "gradio": "app",

@@ -83,7 +83,8 @@ def conll_documents(folder: Path, sentences: int = 1) -> list[tuple[str, list[tu
     return out
 
 
-def _median(call: Any, repeat: int) -> float:
+def cpu_median(call: Any, repeat: int) -> float:
+    """The median CPU seconds of this process over ``repeat`` calls (``time.process_time``)."""
     spent = []
     for _ in range(repeat):
         start = time.process_time()
@@ -100,10 +101,10 @@ def measure(documents: list[tuple[str, list[tuple[int, int, str]]]], repeat: int
         "gold_entities": sum(map(len, gold.entities)), "mentions": result["generated"]["mentions"],
         "unparseable": result["generated"]["unparseable"], "not_in_text": result["generated"]["not_in_text"],
         "string_f1": result["strings"]["overall_f1"], "located_f1": result["located"]["overall_f1"],
-        "read_and_parse_seconds": _median(lambda: read_generated(lines), repeat),
+        "read_and_parse_seconds": cpu_median(lambda: read_generated(lines), repeat),
     }
     for metric in ("exact", "nested"):
-        out[f"{metric}_seconds"] = _median(
+        out[f"{metric}_seconds"] = cpu_median(
             lambda metric=metric: score_generated(read_generated(lines), gold, metric=metric, zero_division=0), repeat)
     return out
 
