@@ -33,6 +33,7 @@ from ..core.entities import Entities, check_entities
 from ..core.matching import DuplicateSpanWarning
 from ..core.scores import ZeroDivision, summarize
 from ..core.spans import spans_from_lists
+from ..core.wording import quote
 from ..flat.encoding import check_sides
 from ..formats import Corpus, align, read_corpus
 from ..formats.corpus import first_difference, in_characters, look_alike, paired_order
@@ -142,7 +143,7 @@ def pair_texts(predictions: Source, references: Source, *, trim: bool = False, s
     if pred.unit == ref.unit == "tokens":
         pred, ref = join_tokens(pred), join_tokens(ref)
     if snap is not None and pred.unit == ref.unit:
-        raise ValueError(f"snap={snap!r} moves character spans to token boundaries, but both sides are texts; "
+        raise ValueError(f"snap={quote(snap)} moves character spans to token boundaries, but both sides are texts; "
                          "give one side as tokens, or leave snap out")
     report = Report(snap=snap, trim=trim, limit=examples,
                     read={"predictions": dict(pred.notes), "references": dict(ref.notes)})
@@ -166,7 +167,7 @@ def pair_texts(predictions: Source, references: Source, *, trim: bool = False, s
     for s, p in enumerate(order):
         text = pred.tokens[p] if characters == "predictions" else ref.tokens[s]
         words = ref.tokens[s] if tokens == "references" else pred.tokens[p]
-        where = f"{ref.sentence_word} {s} (id {ids[s]!r})" if ref.sentence_ids is not None else f"document {s}"
+        where = f"{ref.sentence_word} {s} (id {quote(ids[s])})" if ref.sentence_ids is not None else f"document {s}"
         offsets = locate_tokens(list(words), str(text), where)
         located.append(offsets)
         entities = {"predictions": pred.entities[p], "references": ref.entities[s]}
@@ -278,7 +279,7 @@ def score_pair(pair: TextPair, metric: str = "nested", *, zero_division: ZeroDiv
                **options: Any) -> dict[str, Any]:
     """The metric's result for a :class:`TextPair`, with its ``alignment`` report."""
     if metric not in SCORERS:
-        raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
+        raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {quote(metric)}")
     checked = _checked({side: getattr(pair, side) for side in SIDES}, pair.lengths)
     result, counts = SCORERS[metric](pair, checked, zero_division, **options)
     result["alignment"] = alignment(pair, checked, counts)
@@ -329,7 +330,7 @@ def score_text(
     1.0
     """
     if metric not in SCORERS:
-        raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
+        raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {quote(metric)}")
     pair = pair_texts(predictions, references, trim=trim, snap=snap, examples=examples)
     return score_pair(pair, metric, zero_division=zero_division, **options)
 
@@ -350,15 +351,15 @@ def check_documents(predictions: Sequence[Any], references: Sequence[Any]) -> No
         for s, document in enumerate(side):
             where = f"{name}, sentence {s}"
             if not isinstance(document, Mapping):
-                raise TypeError(f"{where}: {document!r:.80} is not a text ({{'text', 'entities'}} dict); give every "
+                raise TypeError(f"{where}: {quote(document)} is not a text ({{'text', 'entities'}} dict); give every "
                                 "sentence of both sides as a text")
             if set(document) != set(TEXT_KEYS):
                 raise ValueError(f"{where}: a text has the keys 'text' and 'entities' and nothing else, got "
                                  f"{sorted(document)}")
             if not isinstance(document["text"], str):
-                raise TypeError(f"{where}: 'text' must be a string, got {document['text']!r:.80}")
+                raise TypeError(f"{where}: 'text' must be a string, got {quote(document['text'])}")
             if isinstance(document["entities"], (str, bytes, Mapping)) or not isinstance(document["entities"], Sequence):
-                raise TypeError(f"{where}: 'entities' must be a list of spans, got {document['entities']!r:.80}")
+                raise TypeError(f"{where}: 'entities' must be a list of spans, got {quote(document['entities'])}")
         lengths = [len(document["text"]) for document in side]
         lists[name] = [document["entities"] for document in side]
         try:
@@ -369,7 +370,7 @@ def check_documents(predictions: Sequence[Any], references: Sequence[Any]) -> No
         if pred["text"] != ref["text"]:
             at = first_difference(pred["text"], ref["text"])
             raise ValueError(f"sentence {s}: the predicted text differs from the reference text at offset {at} "
-                             f"(predicted {pred['text'][at:at + 10]!r}, reference {ref['text'][at:at + 10]!r}"
+                             f"(predicted {quote(pred['text'][at:at + 10])}, reference {quote(ref['text'][at:at + 10])}"
                              f"{look_alike(pred['text'], ref['text'], at)}); "
                              "a prediction is scored only against the text it was made on")
 

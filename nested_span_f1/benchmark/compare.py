@@ -33,7 +33,7 @@ from ..align.project import check_snap
 from ..core.caller import warn_caller
 from ..core.matching import DuplicateSpanWarning, ExactMatch, match_exact
 from ..core.spans import SpanArrays
-from ..core.wording import plural
+from ..core.wording import plural, quote
 from ..generated.score import GeneratedRun
 from ..lenient.counts import BREAKDOWN
 from ..lenient.score import LenientMatch, match_spans_lenient, summarize_lenient
@@ -155,14 +155,14 @@ def _systems(predictions: Predictions, kind: str, part: str = "test", option: st
         predictions = {str(predictions): predictions}
     if not isinstance(predictions, Mapping):
         raise TypeError(f"{option} must be {{name: source}} (a mapping of system names to prediction sets) or a "
-                        f"directory of checkpoints, got a {type(predictions).__name__}: {_short(predictions)}")
+                        f"directory of checkpoints, got a {type(predictions).__name__}: {quote(predictions)}")
     out: list[tuple[str, str | None, int | None, Source]] = []
     for name, source in predictions.items():
         if not isinstance(name, str):
-            raise TypeError(f"{option}: a system's name must be a string, got {name!r} "
+            raise TypeError(f"{option}: a system's name must be a string, got {quote(name)} "
                             f"({type(name).__name__}); name each prediction set with a string")
         if not name.strip():
-            raise ValueError(f"{option}: a system's name must not be empty, got {name!r}; name each prediction set")
+            raise ValueError(f"{option}: a system's name must not be empty, got {quote(name)}; name each prediction set")
         if isinstance(source, (str, os.PathLike)) and Path(source).is_dir() and not is_brat_folder(source):
             prefix = "" if name == str(source) else f"{name}/"
             out += [(prefix + ckpt, name, step, path) for ckpt, step, path in checkpoints(source, kind, part, named)]
@@ -171,16 +171,10 @@ def _systems(predictions: Predictions, kind: str, part: str = "test", option: st
     names = [name for name, _, _, _ in out]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
-        raise ValueError(f"two systems are named {repeated[0]!r}; give each prediction set its own name")
+        raise ValueError(f"two systems are named {quote(repeated[0])}; give each prediction set its own name")
     if not out:
         raise ValueError(f"no predictions to benchmark ({option} is empty)")
     return out
-
-
-def _short(value: Any, limit: int = 60) -> str:
-    """``repr(value)``, cut to ``limit`` characters for a message."""
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def unit_matrix(
@@ -352,7 +346,7 @@ def check_rounds(value: Any, option: str) -> int:
         TypeError, ValueError: naming ``option`` and the value.
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{option} must be an integer, got {value!r}")
+        raise TypeError(f"{option} must be an integer, got {quote(value)}")
     if not 1 <= int(value) <= MAX_ROUNDS:
         raise ValueError(f"{option} must be from 1 to {MAX_ROUNDS:,} (the resamples are kept in memory, and more "
                          f"would change no reported digit), got {int(value):,}")
@@ -362,9 +356,9 @@ def check_rounds(value: Any, option: str) -> int:
 def check_level(value: Any, option: str) -> float:
     """``value`` as a level: a real number strictly between 0 and 1 (TypeError, ValueError naming ``option``)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{option} must be a number between 0 and 1, got {value!r}")
+        raise TypeError(f"{option} must be a number between 0 and 1, got {quote(value)}")
     if not 0 < float(value) < 1:
-        raise ValueError(f"{option} must be between 0 and 1 (exclusive), got {value!r}")
+        raise ValueError(f"{option} must be between 0 and 1 (exclusive), got {quote(value)}")
     return float(value)
 
 
@@ -372,7 +366,7 @@ def check_seed(value: Any, option: str) -> int:
     """``value`` as a seed: an integer from 0, as numpy's ``SeedSequence`` takes (TypeError, ValueError
     naming ``option``)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{option} must be an integer, got {value!r}")
+        raise TypeError(f"{option} must be an integer, got {quote(value)}")
     if int(value) < 0:
         raise ValueError(f"{option} must be 0 or more, got {value}")
     return int(value)
@@ -409,14 +403,14 @@ def _check_text_options(found: Sequence[Pair], formats: set[str | None], reading
     for option, format, what in (("types", "brat", "keeps a brat corpus's T lines of these types"),
                                  ("spans_key", "spacy", "reads a spaCy DocBin's doc.spans[spans_key]")):
         if reading[option] and format not in formats:
-            raise ValueError(f"{option}={reading[option]!r} (--{option.replace('_', '-')}) {what}, but neither the "
+            raise ValueError(f"{option}={quote(reading[option])} (--{option.replace('_', '-')}) {what}, but neither the "
                              "gold nor a system is one; leave it out")
     texts = [f.alignment for f in found if f.alignment is not None]
     if aligning["trim"] and not texts:
         raise ValueError("trim (--trim) takes whitespace off the edges of character spans, but neither the gold nor "
                          "a system holds texts; leave it out")
     if aligning["snap"] and not any(a["projected"] == "predictions" for a in texts):
-        raise ValueError(f"snap={aligning['snap']!r} (--snap) moves a text system's spans onto the gold's tokens, but "
+        raise ValueError(f"snap={quote(aligning['snap'])} (--snap) moves a text system's spans onto the gold's tokens, but "
                          "no system holds texts against a gold of tokens; leave it out")
 
 
@@ -593,7 +587,7 @@ def benchmark(
                           ("dataset", dataset), ("comparisons", comparisons), ("baseline", baseline)):
         if not isinstance(value, str) and (value is not None or option in ("units_by", "comparisons")):
             raise TypeError(f"{option} must be a string{'' if option in ('units_by', 'comparisons') else ' or None'}, "
-                            f"got {value!r}")
+                            f"got {quote(value)}")
     if dev_predictions is not None and dev_references is None:
         raise ValueError("dev_predictions are scored against dev_references: give the development gold too")
     gold = read_side(references, format, "references", **reading)

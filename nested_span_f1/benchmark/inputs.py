@@ -26,6 +26,7 @@ import numpy as np
 from ..align.score import pair_texts
 from ..core.entities import check_entities
 from ..core.spans import SpanArrays, spans_from_lists
+from ..core.wording import quote
 from ..flat.kinds import first_kind
 from ..flat.pipeline import decode_pair, tags_to_spans
 from ..formats import PATH_FORMATS, Corpus, UnknownFormat, align, detect_format, get_format, read_corpus
@@ -223,7 +224,7 @@ def units(gold: Side, by: str = "auto") -> tuple[np.ndarray, str]:
         ValueError: ``by="documents"`` without document ids, or an unknown ``by``.
     """
     if by not in ("auto", "documents", "sentences"):
-        raise ValueError(f"units must be 'auto', 'documents' or 'sentences', got {by!r}")
+        raise ValueError(f"units must be 'auto', 'documents' or 'sentences', got {quote(by)}")
     docs = gold.doc_ids
     if by == "documents" and docs is None:
         raise ValueError(f"{gold.name} carries no document ids; resample sentences (units='sentences')")

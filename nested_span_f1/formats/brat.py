@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.entities import is_fragmented, normalize_fragments
+from ..core.wording import quote
 from .columns import _not_utf8
 from .corpus import Corpus, not_a_word
 from .output import write_folder
@@ -56,10 +57,10 @@ def _text_bound(line: str, where: str, length: int) -> tuple[str, Any, str]:
     offsets are out of the text's range."""
     parts = line.split("\t", 2)
     if len(parts) < 2 or " " not in parts[1]:
-        raise ValueError(f"{where}: {line!r:.120} is not a text-bound line (ID<TAB>TYPE START END<TAB>TEXT)")
+        raise ValueError(f"{where}: {quote(line)} is not a text-bound line (ID<TAB>TYPE START END<TAB>TEXT)")
     kind, offsets = parts[1].split(" ", 1)
     if not _OFFSETS.fullmatch(offsets):
-        raise ValueError(f"{where}: offsets {offsets!r} of {parts[0]} must be 'START END' pairs of integers "
+        raise ValueError(f"{where}: offsets {quote(offsets)} of {parts[0]} must be 'START END' pairs of integers "
                          "separated by ';'")
     pieces = tuple(tuple(map(int, piece.split())) for piece in offsets.split(";"))
     bad = next((piece for piece in pieces if not piece[0] < piece[1] <= length), None)
@@ -155,7 +156,7 @@ def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None
 def _stem(ident: str, s: int) -> str:
     """A document's file name: its id, when that is a plain file name."""
     if not ident or ident in (".", "..") or any(c in ident for c in "/\\\0"):
-        raise ValueError(f"document {s}: id {ident!r} cannot name a brat file; give the documents plain ids")
+        raise ValueError(f"document {s}: id {quote(ident)} cannot name a brat file; give the documents plain ids")
     return ident
 
 
@@ -166,19 +167,19 @@ def brat_files(corpus: Corpus) -> dict[str, str]:
     for s, (text, ents) in enumerate(zip(texts, corpus.entities)):
         stem = _stem(corpus.sentence_ids[s] if corpus.sentence_ids is not None else str(s), s)
         if f"{stem}.txt" in files:
-            raise ValueError(f"document {s}: id {stem!r} is given twice; each brat document needs its own")
+            raise ValueError(f"document {s}: id {quote(stem)} is given twice; each brat document needs its own")
         lines = []
         for k, entity in enumerate(ents, 1):
             pieces = entity[0] if is_fragmented(entity) else ((entity[0], entity[1]),)
             label = entity[-1]
             if not isinstance(label, str) or not_a_word(label):
-                raise ValueError(f"document {s} (id {stem!r}): label {label!r} of entity {entity!r} is empty or holds "
+                raise ValueError(f"document {s} (id {quote(stem)}): label {quote(label)} of entity {quote(entity)} is empty or holds "
                                  "whitespace, which a brat T line cannot hold (its type ends at the first space)")
             offsets = ";".join(f"{a} {b}" for a, b in pieces)
             said = covered_text(text, entity)
             if "\n" in said or "\r" in said:
                 # brat's one-line T lines cannot hold a line end: the fragments are split at each one
-                raise ValueError(f"document {stem!r}: entity {entity!r} covers a line end, which a brat T line "
+                raise ValueError(f"document {quote(stem)}: entity {quote(entity)} covers a line end, which a brat T line "
                                  "cannot hold; split it into fragments at the line end")
             lines.append(f"T{k}\t{label} {offsets}\t{said}\n")
         files[f"{stem}.txt"], files[f"{stem}.ann"] = text, "".join(lines)

@@ -46,6 +46,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from ..core.wording import quote
 from .corpus import Corpus
 from .records import field, json_line, jsonl_records
 from .text import Mismatches, document_ids, document_records, text_of
@@ -130,9 +131,9 @@ def merge_subtokens(items: list[Mapping[str, Any]], where: str) -> list[tuple[An
         except KeyError:
             entity, index = field(item, "entity", where), field(item, "index", where)
         if type(entity) is not str or not entity:
-            raise TypeError(f"{where}: sub-token {dict(item)!r:.120} needs a non-empty string 'entity'")
+            raise TypeError(f"{where}: sub-token {quote(dict(item))} needs a non-empty string 'entity'")
         if type(index) is not int:
-            raise TypeError(f"{where}: sub-token {dict(item)!r:.120} needs an integer 'index'")
+            raise TypeError(f"{where}: sub-token {quote(dict(item))} needs an integer 'index'")
         rows.append((index, item))
     rows.sort(key=lambda row: row[0])
     spans: list[list[Any]] = []
@@ -155,13 +156,13 @@ def _check_offsets(item: Mapping[str, Any], where: str, length: int) -> None:
     except KeyError:
         start, end = field(item, "start", where), field(item, "end", where)
     if type(start) is not int or type(end) is not int:  # the common case at once; bool and floats named below
-        odd = [f"{key} {x!r}" for key, x in (("start", start), ("end", end))
+        odd = [f"{key} {quote(x)}" for key, x in (("start", start), ("end", end))
                if isinstance(x, bool) or not isinstance(x, int)]
         if odd:
-            raise TypeError(f"{where}: item {dict(item)!r:.160} has non-integer offsets ({', '.join(odd)}); "
+            raise TypeError(f"{where}: item {quote(dict(item))} has non-integer offsets ({', '.join(odd)}); "
                             "offsets must be ints, never truncated")
     if not 0 <= start <= end <= length:
-        raise ValueError(f"{where}: item {dict(item)!r:.160} is out of range; offsets need 0 <= start <= end <= "
+        raise ValueError(f"{where}: item {quote(dict(item))} is out of range; offsets need 0 <= start <= end <= "
                          f"{length} (the text's length in characters)")
 
 
@@ -169,7 +170,7 @@ def entity_spans(items: Any, where: str, length: int, left_out: Counter[str]) ->
     """The spans of one document's pipeline output, and which output it was (``aggregated`` or ``sub-tokens``);
     the ``O`` and the empty spans are left out and counted in ``left_out``."""
     if not isinstance(items, list) or not all(type(item) is dict or isinstance(item, Mapping) for item in items):
-        raise TypeError(f"{where}: 'entities' must be the pipeline's list of dicts, got {items!r:.80}")
+        raise TypeError(f"{where}: 'entities' must be the pipeline's list of dicts, got {quote(items)}")
     for item in items:
         _check_offsets(item, where, length)
     grouped = ["entity_group" in item for item in items]
@@ -239,7 +240,7 @@ def write_pipeline(corpus: Corpus) -> str:
         items = []
         for entity in entities:
             if len(entity) != 3:
-                raise ValueError(f"document {s} (id {record['id']!r}): discontinuous entity {entity!r} cannot be written as pipeline "
+                raise ValueError(f"document {s} (id {quote(record['id'])}): discontinuous entity {quote(entity)} cannot be written as pipeline "
                                  "output; write text spans or brat, which keep fragments")
             start, end, label = entity
             items.append({"entity_group": label, "score": 1.0, "word": document[start:end], "start": start,

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..core.entities import is_fragmented, normalize_fragments
 from ..core.spans import Span
+from ..core.wording import quote
 from .corpus import Corpus
 
 Record = tuple[str, Mapping[str, Any]]
@@ -45,7 +46,7 @@ def json_records(text: str, source: str) -> Iterator[Record]:
         raise TypeError(f"{source}: expected a json list of sentences, got {type(data).__name__}")
     for number, item in enumerate(data):
         if not isinstance(item, Mapping):
-            raise TypeError(f"{source}, item {number}: expected a json object, got {as_json(item)}")
+            raise TypeError(f"{source}, item {number}: expected a json object, got {quote(item, as_json=True)}")
         yield f"{source}, item {number}", item
 
 
@@ -61,23 +62,17 @@ def _loads(text: str, where: str) -> Any:
 def _parse(line: str, where: str) -> Record:
     record = _loads(line, where)
     if not isinstance(record, Mapping):
-        raise TypeError(f"{where}: expected a json object, got {as_json(record)}")
+        raise TypeError(f"{where}: expected a json object, got {quote(record, as_json=True)}")
     return where, record
-
-
-def as_json(value: Any, limit: int = 80) -> str:
-    """A json value as the file spells it (``null``, ``"PER"``), shortened for a one-line message."""
-    text = json.dumps(value, ensure_ascii=False, default=repr)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def field(record: Mapping[str, Any], key: str, where: str) -> Any:
     """``record[key]``; a TypeError naming the place when ``record`` is not a json object, a ValueError naming
     the place and the missing key."""
     if not isinstance(record, Mapping):
-        raise TypeError(f"{where}: expected a json object with {key!r}, got {as_json(record)}")
+        raise TypeError(f"{where}: expected a json object with {quote(key)}, got {quote(record, as_json=True)}")
     if key not in record:
-        raise ValueError(f"{where}: {record!r:.120} has no {key!r} key")
+        raise ValueError(f"{where}: {quote(record)} has no {quote(key)} key")
     return record[key]
 
 
@@ -89,7 +84,7 @@ def list_field(record: Mapping[str, Any], key: str, where: str) -> list[Any]:
 def json_list(value: Any, key: str, where: str) -> list[Any]:
     """``value`` (the record's ``key``) checked to be a json list."""
     if not isinstance(value, list):
-        raise TypeError(f"{where}: {key!r} must be a list, got {as_json(value)}")
+        raise TypeError(f"{where}: {quote(key)} must be a list, got {quote(value, as_json=True)}")
     return value
 
 
@@ -101,7 +96,7 @@ def tokens(record: Mapping[str, Any], key: str, where: str) -> list[str]:
 def token_list(value: Any, key: str, where: str) -> list[str]:
     """``value`` (the record's ``key``) checked to be a list of token strings."""
     if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
-        raise TypeError(f"{where}: {key!r} must be a list of token strings, got {as_json(value)}")
+        raise TypeError(f"{where}: {quote(key)} must be a list of token strings, got {quote(value, as_json=True)}")
     return value
 
 
@@ -109,7 +104,7 @@ def _spans_of(corpus: Corpus, name: str) -> Iterator[list[Any]]:
     for s, ents in enumerate(corpus.entities):
         for e in ents:
             if is_fragmented(e):
-                raise ValueError(f"sentence {s}: discontinuous entity {e!r} cannot be written as {name}; "
+                raise ValueError(f"sentence {s}: discontinuous entity {quote(e)} cannot be written as {name}; "
                                  "write w2ner, which keeps fragments")
         yield list(ents)
 
@@ -188,7 +183,7 @@ def write_triaffine(corpus: Corpus) -> str:
 def _pyramid_span(m: Any, where: str) -> Span:
     span = field(m, "span", where)
     if not isinstance(span, list) or len(span) != 2:
-        raise ValueError(f"{where}: entity {m!r} needs span: [start, end]")
+        raise ValueError(f"{where}: entity {quote(m)} needs span: [start, end]")
     return span[0], span[1], field(m, "entity_type", where)
 
 
@@ -210,10 +205,10 @@ def write_pyramid(corpus: Corpus) -> str:
 
 def _inclusive(triple: Any, where: str) -> Span:
     if not isinstance(triple, list) or len(triple) != 3:
-        raise ValueError(f"{where}: entity {triple!r} must be [start, end, label]")
+        raise ValueError(f"{where}: entity {quote(triple)} must be [start, end, label]")
     start, end, label = triple
     if not isinstance(end, int) or isinstance(end, bool):
-        raise TypeError(f"{where}: entity {triple!r} has non-integer offsets")
+        raise TypeError(f"{where}: entity {quote(triple)} has non-integer offsets")
     return start, end + 1, label
 
 
@@ -254,9 +249,9 @@ def write_biaffine(corpus: Corpus) -> str:
 def _w2ner_entity(m: Any, where: str) -> Any:
     index, label = field(m, "index", where), field(m, "type", where)
     if not isinstance(index, list) or not index:
-        raise ValueError(f"{where}: entity {m!r} needs a non-empty index list")
+        raise ValueError(f"{where}: entity {quote(m)} needs a non-empty index list")
     if len(set(map(repr, index))) != len(index):
-        raise ValueError(f"{where}: entity {m!r} repeats a token index")
+        raise ValueError(f"{where}: entity {quote(m)} repeats a token index")
     fragments = normalize_fragments([(i, i + 1) if isinstance(i, int) else (i, i) for i in index], None, where)
     if len(fragments) == 1:
         return fragments[0][0], fragments[0][1], label

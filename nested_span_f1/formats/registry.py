@@ -9,6 +9,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from ..core.wording import quote
 from . import blocks as tx
 from . import brat
 from . import pipeline as pl
@@ -79,7 +80,7 @@ def get_format(name: str) -> Format:
     key = ALIASES.get(key, key)
     if key not in FORMATS:
         choices = ", ".join([*FORMATS, *ALIASES])
-        raise ValueError(f"unknown format {name!r}; choose one of {choices}")
+        raise ValueError(f"unknown format {quote(name)}; choose one of {choices}")
     return FORMATS[key]
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .. import sample_path
+from ..core.wording import quote
 from ..formats import Corpus, align, read_corpus
 from ..formats.columns import BOM, check_same_tokens, read_columns
 from ..formats.places import Place, for_people, span_positions_from_1
@@ -180,7 +181,7 @@ def preset(name: str) -> str:
         return _flat_example()
     if name == "nested":
         return _nested_example()
-    raise ValueError(f"unknown example {name!r}; choose one of {', '.join(PRESETS)}")
+    raise ValueError(f"unknown example {quote(name)}; choose one of {', '.join(PRESETS)}")
 
 
 def _flat_example() -> str:

@@ -27,6 +27,7 @@ import re
 import sys
 
 from ...align.project import join_tokens, split_text
+from ...core.wording import quote
 from ...flat.pipeline import tags_to_spans
 from ...flat.schemes import SCHEMES
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format, get_format, write_corpus
@@ -150,15 +151,15 @@ def column_spans(side: ColumnFile, text: str, scheme: str | None) -> tuple[list[
             covered = {t for start, end, _ in found for t in range(start, end)}
             lost = next((t for t, tag in enumerate(sentence) if tag != "O" and t not in covered), None)
             if lost is not None:
-                raise ValueError(f"{side.name}, line {side.lines[s] + lost}: tag {sentence[lost]!r} is in no entity "
+                raise ValueError(f"{side.name}, line {side.lines[s] + lost}: tag {quote(sentence[lost])} is in no entity "
                                  f"of {scheme} (decoded strictly), so it would be lost")
         return spans, f"{scheme}, strict; written back as IOB2"
     for s, (sentence, found) in enumerate(zip(tags, spans)):
         written = iob2_tags(len(sentence), found, f"sentence {s}")
         if written != sentence:
             t = next(t for t, (a, b) in enumerate(zip(sentence, written)) if a != b)
-            raise ValueError(f"{side.name}, line {side.lines[s] + t}: tag {sentence[t]!r} would come back as "
-                             f"{written[t]!r} (tags are written as IOB2); pass --scheme to read another scheme "
+            raise ValueError(f"{side.name}, line {side.lines[s] + t}: tag {quote(sentence[t])} would come back as "
+                             f"{quote(written[t])} (tags are written as IOB2); pass --scheme to read another scheme "
                              "(IOB1, IOBES, ...), whose tags come back as IOB2")
     return spans, "IOB2"
 
@@ -169,7 +170,7 @@ def _kept_ids(corpus: Corpus, target: str) -> None:
     for ids, kept, what in ((corpus.sentence_ids, SENTENCE_IDS, "sentence ids"), (corpus.doc_ids, DOC_IDS,
                                                                                     "document ids")):
         if ids is not None and list(ids) != positions and target not in kept:
-            raise ValueError(f"--to {target} would lose the {what} of {corpus.source} (first: {ids[0]!r}); "
+            raise ValueError(f"--to {target} would lose the {what} of {corpus.source} (first: {quote(ids[0])}); "
                              f"write {', '.join(kept)}, which keep them")
 
 
@@ -183,7 +184,7 @@ def convert(corpus: Corpus, target: str) -> Corpus:
             t = next((t for t, token in enumerate(tokens) if not_a_word(token)), None)
             if t is not None:
                 where = f" ({corpus.places[s]})" if corpus.places is not None else ""
-                raise ValueError(f"{corpus.source}, sentence {s}, token {t}{where}: {tokens[t]!r} is empty or holds "
+                raise ValueError(f"{corpus.source}, sentence {s}, token {t}{where}: {quote(tokens[t])} is empty or holds "
                                  f"whitespace, so a text of tokens joined by spaces cannot give the tokens back; "
                                  f"--to {target} would change them (write a token format)")
     return join_tokens(corpus) if characters else split_text(corpus)

@@ -21,6 +21,7 @@ from typing import Any
 
 from ...core.matching import DuplicateSpanWarning
 from ...core.progress import bar
+from ...core.wording import quote
 from ...flat.schemes import SCHEMES
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format, get_format, read_corpus
 from ...formats.columns import Block, ColumnFile, iter_columns, read_columns, read_text
@@ -75,7 +76,7 @@ def column_index(value: str) -> int:
     try:
         number = int(value)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a column number is an integer, got {value!r}") from None
+        raise argparse.ArgumentTypeError(f"a column number is an integer, got {quote(value)}") from None
     if number == 0:
         raise argparse.ArgumentTypeError("columns count from 1 (the token) or from the end (-1, the last); 0 is none")
     if number == 1:
@@ -120,7 +121,7 @@ def read_delimiter(text: str) -> str:
             return _ESCAPED_CHARACTERS[code]
         if code and not code.isalnum():
             return code
-        raise ValueError(f"{text!r}: \\{code} stands for no one character; a delimiter is fixed text in which "
+        raise ValueError(f"{quote(text)}: \\{code} stands for no one character; a delimiter is fixed text in which "
                          "\\t is a tab and \\x09 a character by its code (to split on runs of ASCII whitespace, give no "
                          "delimiter)")
 

@@ -16,7 +16,7 @@ import warnings
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ...core.wording import plural
+from ...core.wording import plural, quote
 from ...formats.parquet import data_files, is_parquet, parquet_files
 from .inputs import duplicates_in_output, for_people
 
@@ -26,7 +26,7 @@ _POSITION = re.compile(r"\(position (\d+) ")
 def workers(value: str) -> int:
     """An argparse type: a number of processes, 1 or more."""
     if not value.isdigit() or int(value) < 1:
-        raise argparse.ArgumentTypeError(f"--workers takes a number of processes, 1 or more; got {value!r}")
+        raise argparse.ArgumentTypeError(f"--workers takes a number of processes, 1 or more; got {quote(value)}")
     return int(value)
 
 

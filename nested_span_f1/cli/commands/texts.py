@@ -19,6 +19,7 @@ from typing import Any
 
 from ...align.score import SIDES, TextPair, pair_texts, score_pair
 from ...core.entities import check_entities
+from ...core.wording import quote
 from ...flat.pipeline import tags_to_spans
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format, read_corpus
 from ...formats.columns import ColumnFile
@@ -202,8 +203,8 @@ def alignment_lines(alignment: Mapping[str, Any]) -> list[str]:
     if read:
         lines.append("read: " + ", ".join(read))
     for example in alignment["examples"]:
-        lines.append(f"  {example['side']}, id {example['id']!r}: {example['category'].replace('_', ' ')}: "
-                     f"{example['span']} {example['text']!r} in {example['context']!r}")
+        lines.append(f"  {example['side']}, id {quote(example['id'])}: {example['category'].replace('_', ' ')}: "
+                     f"{example['span']} {quote(example['text'])} in {quote(example['context'])}")
     return lines
 
 
