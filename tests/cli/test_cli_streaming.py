@@ -204,7 +204,7 @@ def test_a_long_line_is_cut_in_the_column_count_message(capsys, tmp_path):
     assert (code, out) == (2, "")
     assert err == (f"nested-span-f1 score: error: {tmp_path / 'gold.txt'}, line 2: 300 columns where earlier lines "
                    f"have 2: {quote(long_line)}\n")
-    assert quote(long_line) == f"'{long_line[:57]}...' (1,389 characters)"
+    assert quote(long_line) == f"'{long_line[:56]}...' (1,389 characters)"
 
 
 def test_nested_given_tag_columns_points_to_score(capsys):
