@@ -39,7 +39,7 @@ from ..lenient.counts import BREAKDOWN
 from ..lenient.score import LenientMatch, match_spans_lenient, summarize_lenient
 from ..nested.score import count_match, summarize_nested
 from .buckets import WIDTH, bucket_matrix, layout
-from .generated import generated_pair, is_generated, string_scores
+from .generated import GENERATED, generated_pair, is_generated, string_scores
 from .html import Sentences
 from .inputs import Pair, Side, Source, checkpoints, is_brat_folder, pair, read_side, units
 from .pairs import choose, describe, pairs, rounds_needed
@@ -427,7 +427,8 @@ def _directories(predictions: Predictions) -> Predictions:
 
 
 def _development(references: Source, predictions: Predictions, tested: Mapping[str, Source], *,
-                 named: bool, duplicates: list[str], format: str | None, scheme: str | None, mode: str | None,
+                 named: bool, duplicates: list[str], formats: tuple[str | None, str | None], scheme: str | None,
+                 mode: str | None,
                  units_by: str, n_resamples: int, seed: int, confidence: float,
                  progress: bool, reading: Mapping[str, Any],
                  aligning: Mapping[str, Any]) -> tuple[str, dict[str, dict[str, Any]]]:
@@ -439,7 +440,7 @@ def _development(references: Source, predictions: Predictions, tested: Mapping[s
     Raises:
         ValueError: development predictions of a system that is not tested, or that are its test predictions.
     """
-    gold = read_side(references, format, "dev_references", **reading)
+    gold = read_side(references, formats[0], "dev_references", **reading)
     entries = _systems(predictions, gold.holds, part="dev", option="dev_predictions", named=named)
     unknown = [name for name, _, _, _ in entries if name not in tested]
     if unknown:
@@ -453,7 +454,7 @@ def _development(references: Source, predictions: Predictions, tested: Mapping[s
                              "is selected on predictions of the development set")
     unit_of, _ = units(gold, units_by)
     n_units = int(unit_of.max(initial=-1)) + 1
-    found = [pair(gold, read_side(source, format, name, **reading), scheme=scheme, mode=mode, **aligning)
+    found = [pair(gold, read_side(source, formats[1], name, **reading), scheme=scheme, mode=mode, **aligning)
              for name, _, _, source in entries]
     labels = sorted(set().union(*(f.predictions.labels + f.references.labels for f in found)))
     built = _matched(found, [name for name, _, _, _ in entries], unit_of, n_units, labels, duplicates,
@@ -509,6 +510,8 @@ def benchmark(
     alpha: float = 0.05,
     units_by: str = "auto",
     format: str | None = None,
+    gold_format: str | None = None,
+    pred_format: str | None = None,
     scheme: str | None = None,
     mode: str | None = None,
     dataset: str | None = None,
@@ -552,7 +555,10 @@ def benchmark(
             over the comparisons made, under both tests.
         units_by: ``"auto"`` (documents when the gold has document ids, else
             sentences), ``"documents"`` or ``"sentences"``.
-        format: the files' format (a reader's name, ``"conll"``), detected when None.
+        format: every file's format (a reader's name, ``"conll"``), detected when None.
+        gold_format, pred_format: the format of the gold (and the development gold),
+            and of every prediction file (development ones too), each in place of
+            ``format``; ``pred_format="generated"``: a language model's answers.
         scheme, mode: decoding of tag columns, as ``span_f1`` takes them.
         dataset: the dataset's name for the report and model card (default: the gold's
             file name); a dataset of :data:`~nested_span_f1.benchmark.splits.SPLITS`
@@ -583,14 +589,19 @@ def benchmark(
         n_permutations = check_rounds(n_permutations, "n_permutations")
     seed = check_seed(seed, "seed")
     confidence, alpha = check_level(confidence, "confidence"), check_level(alpha, "alpha")
-    for option, value in (("units_by", units_by), ("format", format), ("scheme", scheme), ("mode", mode),
-                          ("dataset", dataset), ("comparisons", comparisons), ("baseline", baseline)):
+    for option, value in (("units_by", units_by), ("format", format), ("gold_format", gold_format),
+                          ("pred_format", pred_format), ("scheme", scheme), ("mode", mode), ("dataset", dataset),
+                          ("comparisons", comparisons), ("baseline", baseline)):
         if not isinstance(value, str) and (value is not None or option in ("units_by", "comparisons")):
             raise TypeError(f"{option} must be a string{'' if option in ('units_by', 'comparisons') else ' or None'}, "
                             f"got {quote(value)}")
     if dev_predictions is not None and dev_references is None:
         raise ValueError("dev_predictions are scored against dev_references: give the development gold too")
-    gold = read_side(references, format, "references", **reading)
+    gold_format, pred_format = gold_format or format, pred_format or format
+    if gold_format == GENERATED:
+        raise ValueError(f"the gold's format {GENERATED!r}: a gold needs offsets, and a language model's answers are "
+                         "predictions (pred_format, --pred-format)")
+    gold = read_side(references, gold_format, "references", **reading)
     if gold.n_sentences == 0:
         given = "" if gold.name == "references" else f" ({gold.name})"
         raise ValueError(f"references{given}: no sentences, so nothing to benchmark")
@@ -603,11 +614,11 @@ def benchmark(
     generated: dict[int, GeneratedRun] = {}  # generated systems: their strings placed on the gold's texts
     found, formats = [], {gold.corpus.format if gold.corpus is not None else None}
     for s, (name, _, _, source) in enumerate(entries):
-        if is_generated(source):
+        if pred_format == GENERATED or (pred_format is None and is_generated(source)):
             located, generated[s] = generated_pair(gold, source, name)
             found.append(located)
         else:
-            side = read_side(source, format, name, **reading)
+            side = read_side(source, pred_format, name, **reading)
             formats.add(side.corpus.format if side.corpus is not None else None)
             found.append(pair(gold, side, scheme=scheme, mode=mode, **aligning))
     _check_text_options(found, formats, reading, aligning)
@@ -629,7 +640,8 @@ def benchmark(
     if dev_references is not None:
         dev_gold, dev = _development(dev_references, dev_predictions if dev_predictions is not None else
                                      _directories(predictions), {name: source for name, _, _, source in entries},
-                                     named=dev_predictions is None, duplicates=duplicates, format=format,
+                                     named=dev_predictions is None, duplicates=duplicates,
+                                     formats=(gold_format, pred_format),
                                      scheme=scheme, mode=mode, units_by=units_by, n_resamples=n_resamples,
                                      seed=seed, confidence=confidence, progress=progress, reading=reading,
                                      aligning=aligning)

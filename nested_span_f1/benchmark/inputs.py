@@ -31,7 +31,7 @@ from ..flat.kinds import first_kind
 from ..flat.pipeline import decode_pair, tags_to_spans
 from ..formats import PATH_FORMATS, Corpus, UnknownFormat, align, detect_format, get_format, read_corpus
 from ..formats.columns import ColumnFile, check_same_tokens, read_columns, read_text
-from ..formats.registry import path_format
+from ..formats.registry import looks_like_json, path_format
 
 Source = Union[str, "os.PathLike[str]", Corpus, Sequence[Any]]
 COLUMNS = "conll"
@@ -125,9 +125,7 @@ def _file(path: str | os.PathLike[str], format: str | None, types: Sequence[str]
     if format is None:
         try:
             format = detect_format(text, name)
-        except UnknownFormat:
-            if text.lstrip().startswith(("{", "[")):
-                raise
+        except UnknownFormat:  # text that is not json and fits no span format: tag columns (json never is)
             return _columns(read_columns(io.StringIO(text), name=name))
     return _corpus(get_format(format).read(text, name))
 
@@ -235,23 +233,24 @@ def units(gold: Side, by: str = "auto") -> tuple[np.ndarray, str]:
 
 
 HEAD = 1 << 16
-"""Bytes of a file read to tell what it holds (more when its first json record is longer)."""
+"""Bytes of a file read first to tell what it holds (more, doubling, until its first json record is whole)."""
 
 _TAG = re.compile(r"O|[BIESLU]-\S+|\S+-[BIESLU]")
 
 
 def _excerpt(path: Path) -> tuple[str, bool] | None:
     """The text of the file's first :data:`HEAD` bytes, or more up to the end of a first json record that is
-    longer, and whether that is the whole file; None when the bytes hold a NUL, which no text file holds."""
+    longer however long (what holds it is never told from a record cut short), and whether that is the whole file;
+    None when the first bytes hold a NUL, which no text file holds (model weights, a binary)."""
     with open(path, "rb") as handle:
         data, size = handle.read(HEAD), HEAD
+        if b"\0" in data:
+            return None
         while True:
             whole = len(data) < size
-            if b"\0" in data:
-                return None
             text = data.decode("utf-8", errors="replace").removeprefix("\ufeff").lstrip()
-            cut_short = "\n" not in text if text.startswith("{") else text.startswith("[") and not _first_record(text)
-            if whole or not cut_short or size >= 64 * HEAD:
+            cut_short = looks_like_json(text) and ("\n" not in text if text.startswith("{") else not _first_record(text))
+            if whole or not cut_short:
                 return text, whole
             data += handle.read(size)
             size *= 2
@@ -290,7 +289,7 @@ def holds(path: str | os.PathLike[str]) -> str | None:
     if excerpt is None or not excerpt[0].strip():
         return None
     text, whole = excerpt
-    if text.startswith(("[", "{")):
+    if looks_like_json(text):
         record = _first_record(text)
         return SPANS if record is not None and _detected(record) else None
     lines = text if whole else text[:text.rfind("\n") + 1]

@@ -36,31 +36,34 @@ def jsonl_records(text: str, source: str, first_line: int = 1) -> Iterator[Recor
     of the file (lines end at ``\n`` only: :func:`file_lines`)."""
     for number, line in enumerate(file_lines(text), first_line):
         if line.strip():
-            yield _parse(line, f"{source}, line {number}")
+            yield _parse(line, f"{source}, line {number}", number)
 
 
 def json_records(text: str, source: str) -> Iterator[Record]:
     """``(where, record)`` for each item of a json list."""
-    data = _loads(text, source)
+    data = loads(text, source)
     if not isinstance(data, list):
         raise TypeError(f"{source}: expected a json list of sentences, got {type(data).__name__}")
-    for number, item in enumerate(data):
+    for number, item in enumerate(data, 1):
         if not isinstance(item, Mapping):
             raise TypeError(f"{source}, item {number}: expected a json object, got {quote(item, as_json=True)}")
         yield f"{source}, item {number}", item
 
 
-def _loads(text: str, where: str) -> Any:
+def loads(text: str, where: str, *, line: int | None = None) -> Any:
+    """The json value of ``text``; ValueError naming ``where`` and the line and column of a syntax error, counted
+    from 1 (``line``: the file line ``text`` is, for one line of json lines; else the line in ``text``)."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise ValueError(f"{where}: not valid json ({error.msg}, line {error.lineno} column {error.colno})") from None
+        at = f"column {error.colno}" if line is not None else f"line {error.lineno}, column {error.colno}"
+        raise ValueError(f"{where}, {at}: not valid JSON ({error.msg})") from None
     except RecursionError:
         raise ValueError(f"{where}: json nested too deeply for Python's json reader") from None
 
 
-def _parse(line: str, where: str) -> Record:
-    record = _loads(line, where)
+def _parse(line: str, where: str, number: int) -> Record:
+    record = loads(line, where, line=number)
     if not isinstance(record, Mapping):
         raise TypeError(f"{where}: expected a json object, got {quote(record, as_json=True)}")
     return where, record
@@ -225,11 +228,13 @@ def read_biaffine(text: str, source: str = "biaffine", first_line: int = 1) -> C
         sentences, ners = list_field(record, "sentences", where), list_field(record, "ners", where)
         if len(sentences) != len(ners):
             raise ValueError(f"{where}: {len(sentences)} sentences but {len(ners)} lists of ners")
-        for k, (sent, ner) in enumerate(zip(sentences, ners)):
-            words.append(token_list(sent, "sentences", f"{where}, sentence {k}"))
-            entities.append([_inclusive(t, f"{where}, sentence {k}") for t in json_list(ner, "ners", f"{where}, sentence {k}")])
+        for k, (sent, ner) in enumerate(zip(sentences, ners), 1):
+            # "#": a place in the file, counted from 1, that messages never renumber (formats.places)
+            place = f"{where}, sentence #{k}"
+            words.append(token_list(sent, "sentences", place))
+            entities.append([_inclusive(t, place) for t in json_list(ner, "ners", place)])
             docs.append(str(record.get("doc_key", where)))
-            places.append(f"{where}, sentence {k}")
+            places.append(place)
     return Corpus(words, entities, None, docs, "biaffine", "end inclusive: converted to exclusive (end + 1)", source,
                   places)
 

@@ -124,7 +124,7 @@ def _json_lines(lines: list[str]) -> Iterator[Any]:
     for line in lines:
         try:
             yield json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             continue
 
 
@@ -153,43 +153,89 @@ class UnknownFormat(ValueError):
     """A text whose shape fits none of the formats (a caller may then read it another way, as columns)."""
 
 
+def looks_like_json(text: str) -> bool:
+    """Whether a text is json, by how it starts: a ``{`` or ``[`` first (blanks aside), and after it what json goes
+    on with there (a quote, a bracket, a brace, a digit, a minus) or nothing.
+
+    A column file whose first token is a bracket goes on with its tag instead.
+
+    >>> looks_like_json('{"id": "d1", "text": "Barack'), looks_like_json("[\\n  {"), looks_like_json("[ O\\n")
+    (True, True, False)
+    """
+    stripped = text.lstrip()
+    if not stripped.startswith(("{", "[")):
+        return False
+    rest = stripped[1:].lstrip()
+    return not rest or rest[0] in '"{}[]-0123456789'
+
+
+def _no_format(source: str, held: str = "") -> str:
+    """The message for a text no format fits; ``held`` says what it holds."""
+    known = "; ".join(f.describe() for f in FORMATS.values())
+    return f"{source}: cannot tell the format{f' ({held})' if held else ''}; pass it explicitly, one of: {known}"
+
+
+def _json_format(text: str, source: str) -> str:
+    """The format of a json text: a list by its items' keys, json lines by the first record's.
+
+    Raises:
+        ValueError: json that does not parse (its line and column named, from 1), json nested too deeply, json of
+            no known format (named with what it holds). Never :class:`UnknownFormat`: json is never read as columns.
+    """
+    if text.lstrip().startswith("["):
+        items = js.loads(text, source)
+        kind = _list_kind(items) if isinstance(items, list) else None
+        if kind is None:
+            first = quote(items[0] if isinstance(items, list) and items else items, as_json=True)
+            raise ValueError(_no_format(source, f"a json list whose first item is {first}"))
+        return kind
+    lines = js.file_lines(text)
+    number = next(n for n, line in enumerate(lines, 1) if line.strip())
+    first = js.loads(lines[number - 1], f"{source}, line {number}", line=number)
+    kind = _json_kind(first)
+    if kind == "text":
+        return _text_kind(_json_lines(lines))
+    if kind is None:
+        held = f"an object with the keys {quote(list(first), as_json=True)}" if isinstance(first, dict) else \
+            f"{quote(first, as_json=True)}"
+        raise ValueError(_no_format(source, f"line {number} holds {held}"))
+    return kind
+
+
 def detect_format(text: str, source: str = "file") -> str:
     """Name the format of a file's text from its shape (see :data:`FORMATS`).
+
+    Text that starts as json (:func:`looks_like_json`) is json: its first record
+    (the first line of json lines; a json list whole) decides, and a syntax error
+    there is named by line and column. Other text is text blocks or columns.
 
     >>> detect_format('{"doc_key": "d", "sentences": [["a"]], "ners": [[[0, 0, "X"]]]}\\n')
     'biaffine'
 
     Raises:
-        UnknownFormat: the text fits no known format; pass the format explicitly.
-        ValueError: json nested too deeply to read.
+        UnknownFormat: text that is not json fits no known format; pass the format explicitly.
+        ValueError: json that does not parse (file, line and column), or of no known format, or nested too deeply.
     """
-    stripped = text.lstrip()
-    kind = None
-    if stripped.startswith("["):
-        try:
-            kind = _list_kind(json.loads(stripped))
-        except json.JSONDecodeError:
-            kind = None
-        except RecursionError:
-            raise ValueError(f"{source}: json nested too deeply for Python's json reader") from None
-    elif stripped.startswith("{"):
-        lines = js.file_lines(stripped)
-        try:
-            kind = _json_kind(json.loads(lines[0]))
-            if kind == "text":
-                kind = _text_kind(_json_lines(lines))
-        except json.JSONDecodeError:
-            kind = None
-        except RecursionError:
-            raise ValueError(f"{source}, line 1: json nested too deeply for Python's json reader") from None
-    elif not stripped:
+    if looks_like_json(text):
+        return _json_format(text, source)
+    if not text.strip():
         raise ValueError(f"{source}: the file is empty (no sentences to read)")
-    else:
-        kind = _block_kind(text, source)
+    kind = _block_kind(text, source)
     if kind is None:
-        known = "; ".join(f.describe() for f in FORMATS.values())
-        raise UnknownFormat(f"{source}: cannot tell the format; pass it explicitly, one of: {known}")
+        raise UnknownFormat(_no_format(source))
     return kind
+
+
+LOOKED_AT = 100
+"""Lines :func:`head` reads: enough records of any line-based format for detection to decide."""
+
+
+def head(path: PathLike, lines: int = LOOKED_AT) -> str:
+    """The first ``lines`` lines of a file, each whole however long, as detection reads them (a byte-order mark
+    dropped, bytes that are not UTF-8 replaced: the reader names them): detection never decides from a line cut
+    short."""
+    with open(os.fsdecode(path), encoding="utf-8-sig", errors="replace") as handle:
+        return "".join(islice(handle, lines))
 
 
 PATH_FORMATS = {
@@ -258,7 +304,7 @@ def read_batches(path: PathLike, format: str | None = None, lines: int | None = 
     head = list(islice(rest, lines))
     text = "".join(head)
     # a json list is one value: detection and reading need all of it, read once
-    whole = read_text(path) if text.lstrip().startswith("[") else None
+    whole = read_text(path) if looks_like_json(text) and text.lstrip().startswith("[") else None
     name = get_format(format).name if format else detect_format(text if whole is None else whole, source)
 
     def counted(text: str) -> str:

@@ -27,6 +27,7 @@ from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_form
 from ...formats.columns import Block, ColumnFile, iter_columns, read_columns, read_text
 from ...formats.places import Place as Place
 from ...formats.places import for_people as for_people
+from ...formats.registry import head, looks_like_json
 
 LARGE_FILE = 10_000_000
 """Bytes from which reading a column file shows a progress bar: about a million ``token tag`` lines."""
@@ -69,6 +70,17 @@ def column_or_format(value: str) -> str:
     if value.lower() == GENERATED:
         return GENERATED
     return COLUMNS if value.lower() in (COLUMNS, "columns") else format_name(value)
+
+
+def add_format_options(parser: argparse.ArgumentParser) -> None:
+    """``--gold-format`` and ``--pred-format``: the same two options, with the same values, on every command that
+    reads a gold and a prediction file (``score``, ``lenient``, ``nested``, ``generated``, ``benchmark``)."""
+    parser.add_argument("--gold-format", type=column_or_format, metavar="FORMAT",
+                        help="format of --gold: conll (tag columns) or a span format or alias `nested-span-f1 "
+                             "formats` lists, brat, spacy (default: detected from the whole first records)")
+    parser.add_argument("--pred-format", type=column_or_format, metavar="FORMAT",
+                        help="format of --pred, as --gold-format takes it, or generated (a language model's "
+                             "answers; default: detected)")
 
 
 def column_index(value: str) -> int:
@@ -250,16 +262,15 @@ def read_side(path: str, format: str | None = None, delimiter: str | None = None
     """A column file (``format="conll"``, or a file no span format recognises) or a span corpus.
 
     Detection reads files below :data:`LARGE_FILE` only; a larger file is a span
-    corpus when it starts with ``{`` or ``[`` and a column file otherwise.
+    corpus when it starts as json (:func:`~nested_span_f1.formats.registry.looks_like_json`) and a column file
+    otherwise.
     """
     if format == COLUMNS:
         return read_column_file(path, delimiter)
     if format:
         return read_corpus(path, format)
     if os.path.getsize(path) >= LARGE_FILE:
-        with open(path, encoding="utf-8-sig", errors="replace") as handle:
-            json_like = handle.read(1) in ("{", "[")
-        return read_corpus(path) if json_like else read_column_file(path, delimiter)
+        return read_corpus(path) if looks_like_json(head(path, 2)) else read_column_file(path, delimiter)
     text = read_text(path)  # read once: a pipe cannot be read again
     try:
         name = detect_format(text, path)

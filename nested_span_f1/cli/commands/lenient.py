@@ -20,9 +20,9 @@ from . import generated, texts
 from .inputs import (
     HelpFormatter,
     Side,
+    add_format_options,
     add_tag_options,
     check_outputs,
-    column_or_format,
     duplicates_in_output,
     for_people,
     read_side,
@@ -49,9 +49,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--gold", required=True, help="gold file: column file or span format")
     p.add_argument("--pred", required=True, help="prediction file, the same sentences as --gold")
-    p.add_argument("--gold-format", type=column_or_format, metavar="FORMAT",
-                   help="conll (columns) or a span format name or alias (default: detected)")
-    p.add_argument("--pred-format", type=column_or_format, metavar="FORMAT", help="as --gold-format, for --pred")
+    add_format_options(p)
     add_tag_options(p, " of column files")
     p.add_argument("--partial-weight", type=float, default=0.5, help="credit of a partial match, 0 to 1 (default: 0.5)")
     p.add_argument("--min-iou", type=float, default=None, help="least intersection over union of a matched pair "

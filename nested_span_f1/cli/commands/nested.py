@@ -21,7 +21,15 @@ from ...nested.score import NestedCounts, count_entities, count_nested, describe
 from ...views.tables import table
 from . import generated, texts
 from .batches import UnequalLengths, add_counts, side_by_side
-from .inputs import COLUMNS, HelpFormatter, check_outputs, column_or_format, duplicates_in_output, for_people, progress
+from .inputs import (
+    COLUMNS,
+    HelpFormatter,
+    add_format_options,
+    check_outputs,
+    duplicates_in_output,
+    for_people,
+    progress,
+)
 from .tables import Counted, add_table_options, count_table, header, is_table, length_unit
 from .texts import add_text_options
 
@@ -56,9 +64,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--gold", required=True, help="gold file in one of the nested-NER formats")
     p.add_argument("--pred", required=True, help="prediction file (same sentences as --gold)")
-    p.add_argument("--gold-format", type=column_or_format, metavar="FORMAT", help="format of --gold (default: detected; "
-                   "conll: tag columns, scored here against texts only)")
-    p.add_argument("--pred-format", type=column_or_format, metavar="FORMAT", help="format of --pred (default: detected)")
+    add_format_options(p)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     add_table_options(p, spans=True)
     add_text_options(p)

@@ -23,12 +23,16 @@ from ...core.wording import quote
 from ...flat.pipeline import tags_to_spans
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format, read_corpus
 from ...formats.columns import ColumnFile
-from ...formats.registry import path_format
+from ...formats.registry import BATCH_LINES, head, looks_like_json, path_format
 from ...nested.score import describe_spans
 from .inputs import COLUMNS, duplicates_in_output, for_people, read_side, tag_column
 
 HEAD = 1 << 16
-"""Characters read to tell a file's format without reading it whole."""
+"""Characters ``generated.holds_generated`` reads to tell a generated system's file (the other commands' detection
+reads whole lines: :func:`input_format`)."""
+
+JSON = "json"
+"""What :func:`input_format` calls a json file that no format fits (or that does not parse): its reader names why."""
 
 
 def add_text_options(parser: argparse.ArgumentParser) -> None:
@@ -42,25 +46,30 @@ def add_text_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--spans-key", metavar="KEY", help="spaCy DocBin: read doc.spans[KEY] instead of doc.ents")
 
 
-def input_unit(path: str, format: str | None) -> str:
-    """``characters`` when the file holds texts, else ``tokens``, read from its format or its first lines."""
+def input_format(path: str, format: str | None) -> str | None:
+    """The format a side is read in: the one named, a path's (brat, spacy), else the one its first lines show,
+    each line read whole however long (:func:`~nested_span_f1.formats.registry.head`): ``conll`` when no span
+    format fits text that is not json, :data:`JSON` for json no format fits (its reader names why); None for a
+    pipe, which only its reader reads (once)."""
     if format:
-        return "characters" if format in PATH_FORMATS or (format in FORMATS and FORMATS[format].unit == "characters") \
-            else "tokens"
-    if path_format(path):
-        return "characters"
-    if not os.path.isfile(path):
-        # a pipe can be read once, by the reader: texts through one are named with --gold-format/--pred-format
-        return "tokens"
-    with open(path, encoding="utf-8-sig", errors="replace") as handle:
-        head = handle.read(HEAD)
-    if not head.lstrip().startswith("{"):
-        return "tokens"
+        return format
+    named = path_format(path)
+    if named or not os.path.isfile(path):
+        return named
+    text = head(path, BATCH_LINES)
     try:
-        # the head's last line may be cut: it is left out
-        return FORMATS[detect_format(head.rsplit("\n", 1)[0] if "\n" in head.strip() else head, path)].unit
-    except (UnknownFormat, ValueError):
-        return "tokens"
+        return detect_format(text, path)
+    except UnknownFormat:
+        return COLUMNS
+    except ValueError:  # json that does not parse or that no format fits, json nested too deeply, an empty file
+        return JSON if looks_like_json(text) else COLUMNS
+
+
+def input_unit(path: str, format: str | None) -> str:
+    """``characters`` when the file holds texts, else ``tokens`` (:func:`input_format`)."""
+    name = input_format(path, format)
+    return "characters" if name in PATH_FORMATS or (name in FORMATS and FORMATS[name].unit == "characters") \
+        else "tokens"
 
 
 def holds_texts(args: argparse.Namespace) -> bool:
@@ -69,6 +78,12 @@ def holds_texts(args: argparse.Namespace) -> bool:
     if args.trim or args.snap:
         return True
     return any(input_unit(path, fmt) == "characters" for path, fmt in formats(args))
+
+
+def holds_spans(args: argparse.Namespace) -> bool:
+    """Whether a side is anything but tag columns (texts, or spans of a format read or named), or an option for texts
+    is given: ``score`` then scores both sides as spans (:func:`score_files`)."""
+    return holds_texts(args) or any(input_format(path, fmt) not in (COLUMNS, None) for path, fmt in formats(args))
 
 
 def formats(args: argparse.Namespace) -> list[tuple[str, str | None]]:
@@ -181,7 +196,9 @@ def describe_inputs(args: argparse.Namespace, sides: Mapping[str, Corpus], pair:
     by = "id" if sides["references"].sentence_ids is not None and sides["predictions"].sentence_ids is not None \
         else "order"
     projected = pair.report.projected
+    tokens = all(corpus.unit == "tokens" for corpus in sides.values())
     how = (f"the {projected}' character spans placed against the other side's tokens" if projected
+           else "both sides tokens, compared token by token" if tokens
            else "both sides texts, compared character by character")
     lines.append(f"aligned by {by}: {how}")
     return lines
