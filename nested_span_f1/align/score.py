@@ -16,6 +16,7 @@
    ``boundary_inside_token``, ``boundary_between_tokens``, ``no_token``), every
    gold span likewise (``matched``, ``missed``, ``duplicate``, ...), the spans
    trimmed and snapped, what each side's reader counted (``read``: pipeline words unlike their text, ...),
+   each side's suspicious entities (``suspicious``: labelled ``O``, or over blanks only; scored as given),
    and examples of each span that could not be aligned.
 """
 from __future__ import annotations
@@ -36,7 +37,7 @@ from ..core.spans import spans_from_lists
 from ..core.wording import quote
 from ..flat.encoding import check_sides
 from ..formats import Corpus, align, read_corpus
-from ..formats.corpus import first_difference, in_characters, look_alike, paired_order
+from ..formats.corpus import first_difference, in_characters, look_alike, paired_order, suspicious
 from ..lenient.score import score_lenient
 from ..nested.nesting import CHARACTER_LENGTH_BINS
 from ..nested.score import count_entities, summarize_nested
@@ -64,6 +65,9 @@ class Report:
     examples: list[dict[str, Any]] = field(default_factory=list)
     read: dict[str, dict[str, int]] = field(default_factory=dict)
     """What each side's reader found and kept (pipeline words unlike their text, ...): ``Corpus.notes``."""
+    suspicious: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Each side's entities labelled ``O`` or covering blanks only (:func:`~nested_span_f1.formats.corpus.suspicious`):
+    scored as given, counted so that a conversion bug is seen."""
     limit: int = 5
     """Examples kept per side and category."""
 
@@ -146,7 +150,9 @@ def pair_texts(predictions: Source, references: Source, *, trim: bool = False, s
         raise ValueError(f"snap={quote(snap)} moves character spans to token boundaries, but both sides are texts; "
                          "give one side as tokens, or leave snap out")
     report = Report(snap=snap, trim=trim, limit=examples,
-                    read={"predictions": dict(pred.notes), "references": dict(ref.notes)})
+                    read={"predictions": dict(pred.notes), "references": dict(ref.notes)},
+                    suspicious={"predictions": suspicious(pred.tokens, pred.entities),
+                                "references": suspicious(ref.tokens, ref.entities)})
     ids = _ids(ref)
     texts: list[str]
     sides: dict[str, list[Sequence[Any]]]
@@ -240,6 +246,7 @@ def alignment(pair: TextPair, checked: Checked | None = None, counts: Counts | N
         out[f"trimmed_{side}"] = report.trimmed[side]
         out[f"snapped_{side}"] = report.snapped[side]
     out["read"] = {side: dict(report.read.get(side, {})) for side in SIDES}
+    out["suspicious"] = {side: dict(report.suspicious.get(side, {})) for side in SIDES}
     out["examples"] = list(report.examples)
     return out
 

@@ -22,6 +22,7 @@ from ..align.project import locate_tokens
 from ..align.score import words
 from ..flat.pipeline import tags_to_spans
 from ..formats import Corpus
+from ..formats.places import in_file
 from ..formats.registry import head, path_format
 from ..generated.read import Generated, looks_generated
 from ..generated.score import GeneratedRun, count_generated, report
@@ -46,7 +47,11 @@ def generated_pair(gold: Side, source: Any, name: str) -> tuple[Pair, GeneratedR
     units are the gold's tokens located in its texts, or the texts' words for a gold of texts."""
     corpus = gold.corpus
     if corpus is None and gold.columns is not None:
-        corpus = Corpus(gold.columns.tokens, tags_to_spans(gold.columns.column(-1)), source=gold.name)
+        try:
+            decoded = tags_to_spans(gold.columns.column(-1))
+        except ValueError as error:
+            raise in_file(error, gold.columns) from None
+        corpus = Corpus(gold.columns.tokens, decoded, source=gold.name)
     if corpus is None:
         raise ValueError(f"{name} is a generated system, whose strings are placed on the gold's text, but the gold "
                          f"({gold.name}) holds neither texts nor tokens")

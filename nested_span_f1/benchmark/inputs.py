@@ -31,6 +31,7 @@ from ..flat.kinds import first_kind
 from ..flat.pipeline import decode_pair, tags_to_spans
 from ..formats import PATH_FORMATS, Corpus, UnknownFormat, align, detect_format, get_format, read_corpus
 from ..formats.columns import ColumnFile, check_same_tokens, read_columns, read_text
+from ..formats.places import in_file
 from ..formats.registry import looks_like_json, path_format
 
 Source = Union[str, "os.PathLike[str]", Corpus, Sequence[Any]]
@@ -180,8 +181,11 @@ def pair(gold: Side, predicted: Side, *, scheme: str | None = None, mode: str | 
     columns = next((side.columns for side in (gold, predicted) if side.columns is not None), None)
     if has_texts and columns is not None:
         # tag columns against texts: the tags decoded (scheme, mode) into token spans, then projected
-        spans = _corpus(Corpus(columns.tokens, tags_to_spans(columns.column(-1), scheme=scheme, mode=mode),
-                               source=columns.name))
+        try:
+            decoded = tags_to_spans(columns.column(-1), scheme=scheme, mode=mode)
+        except ValueError as error:
+            raise in_file(error, columns) from None
+        spans = _corpus(Corpus(columns.tokens, decoded, source=columns.name))
         gold, predicted = (spans, predicted) if gold.columns is not None else (gold, spans)
         scheme = mode = None
     if (gold.tags is None) != (predicted.tags is None):

@@ -191,6 +191,29 @@ def not_a_word(token: str) -> bool:
     return not token or token.split() != [token]
 
 
+SUSPICIOUS = {"labelled_O": ("entity labelled O", "entities labelled O", "a label named like the outside tag"),
+              "blank": ("span of blanks", "spans of blanks", "it covers whitespace only")}
+"""Entities a conversion bug is the likelier cause of, counted (never dropped: they are scored as given): key ->
+(one, several, why)."""
+
+
+def suspicious(units: Sequence[Any], entities: Sequence[Sequence[Any]]) -> dict[str, int]:
+    """How many entities of a side are :data:`SUSPICIOUS` (keys with a count of 0 left out): labelled ``O`` (in
+    any case), or covering only whitespace (a text's characters, or tokens that are blank). ``units``: each
+    sentence's tokens, or each document's text.
+
+    >>> suspicious(["Paris is  big"], [[(0, 5, "O"), (9, 13, "LOC"), (8, 10, "LOC")]])
+    {'labelled_O': 1, 'blank': 1}
+    """
+    found = {"labelled_O": 0, "blank": 0}
+    for sentence, ents in zip(units, entities):
+        for entity in ents:
+            pieces = entity[0] if is_fragmented(entity) else ((entity[0], entity[1]),)
+            found["labelled_O"] += isinstance(entity[-1], str) and entity[-1].upper() == "O"
+            found["blank"] += all(not "".join(sentence[start:end]).strip() for start, end in pieces)
+    return {key: n for key, n in found.items() if n}
+
+
 UNITS = ("tokens", "characters")
 """What a corpus's offsets count."""
 

@@ -46,7 +46,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..core.wording import quote
+from ..core.wording import plural, quote
 from .corpus import Corpus
 from .records import field, json_line, jsonl_records
 from .text import Mismatches, document_ids, document_records, text_of
@@ -166,11 +166,26 @@ def _check_offsets(item: Mapping[str, Any], where: str, length: int) -> None:
                          f"{length} (the text's length in characters)")
 
 
+def unbatched(items: Any, where: str, left_out: Counter[str]) -> Any:
+    """One document's pipeline output: ``pipe([text])``'s list holding one list (the output of a batch of one text)
+    is that list, counted in ``left_out``; a list holding several lists (the output of a batch of several texts) is
+    refused, saying how to save it."""
+    if not isinstance(items, list) or not items or not all(isinstance(item, list) for item in items):
+        return items
+    if len(items) > 1:
+        raise ValueError(f"{where}: 'entities' holds {len(items)} lists, the pipeline's output for a batch of "
+                         f"{len(items)} texts (pipe(texts)); save each text's output beside its text, one line a "
+                         "text: {\"text\": texts[i], \"entities\": output[i]}")
+    left_out["pipeline_batches_unwrapped"] += 1
+    return items[0]
+
+
 def entity_spans(items: Any, where: str, length: int, left_out: Counter[str]) -> tuple[list[Any], str]:
     """The spans of one document's pipeline output, and which output it was (``aggregated`` or ``sub-tokens``);
     the ``O`` and the empty spans are left out and counted in ``left_out``."""
     if not isinstance(items, list) or not all(type(item) is dict or isinstance(item, Mapping) for item in items):
-        raise TypeError(f"{where}: 'entities' must be the pipeline's list of dicts, got {quote(items)}")
+        raise TypeError(f"{where}: 'entities' must be the pipeline's list of dicts (one text's output), got "
+                        f"{quote(items)}")
     for item in items:
         _check_offsets(item, where, length)
     grouped = ["entity_group" in item for item in items]
@@ -194,22 +209,28 @@ def read_pipeline(text: str, source: str = "pipeline", first_line: int = 1) -> C
     """Pipeline output JSON lines (see the module docstring) as a corpus of texts."""
     records = list(jsonl_records(text, source, first_line))
     texts, entities, kinds, left_out = [], [], set(), Counter[str]()
+    outputs = []
     for where, record in records:
         texts.append(text_of(record, where))
-        spans, kind = entity_spans(field(record, "entities", where), where, len(texts[-1]), left_out)
-        if record["entities"]:
+        outputs.append(unbatched(field(record, "entities", where), where, left_out))
+        spans, kind = entity_spans(outputs[-1], where, len(texts[-1]), left_out)
+        if outputs[-1]:
             kinds.add(kind)
         entities.append(spans)
     how = {"aggregated": "aggregated entities (entity_group) taken as spans",
            "sub-tokens": "sub-tokens (entity, index) merged into spans as the pipeline's simple strategy merges them"}
     conversion = "; ".join(how[k] for k in sorted(kinds)) or "no entities"
-    dropped = {"pipeline_outside_items": "items tagged O left out", "pipeline_empty_spans": "empty spans left out"}
-    conversion += "".join(f"; {left_out[key]} {what}" for key, what in dropped.items() if left_out[key])
+    dropped = {"pipeline_batches_unwrapped": (("document's output", "documents' outputs"),
+                                              "given as a batch of one text (a list holding one list), read as that list"),
+               "pipeline_outside_items": (("item", "items"), "tagged O left out"),
+               "pipeline_empty_spans": (("empty span", "empty spans"), "left out")}
+    conversion += "".join(f"; {plural(left_out[key], *nouns)} {what}" for key, (nouns, what) in dropped.items()
+                          if left_out[key])
     corpus = Corpus(texts, entities, document_ids(records), document_ids(records, "doc_id"), "pipeline", conversion, source,
                     [w for w, _ in records], "characters")
     mismatches = Mismatches("word")
-    for (where, record), document in zip(records, texts):
-        for item in record["entities"]:
+    for (where, _), document, output in zip(records, texts, outputs):
+        for item in output:
             if item.get("entity", item.get("entity_group")) == OUTSIDE:
                 continue
             word, found = item.get("word"), document[item["start"]:item["end"]]

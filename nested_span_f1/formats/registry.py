@@ -91,9 +91,11 @@ def aliases_of(name: str) -> list[str]:
 
 def _text_kind(records: Iterable[Any]) -> str:
     """``pipeline`` when the first entity of the text records is a pipeline item (``entity_group`` or ``entity``),
-    else ``text``."""
+    also inside a list (the pipeline's output for a batch of texts), else ``text``."""
     entity: Any = next((e for r in records if isinstance(r, dict) and isinstance(r.get("entities"), list)
                         for e in r["entities"]), {})
+    if isinstance(entity, list) and entity:
+        entity = entity[0]
     return "pipeline" if isinstance(entity, dict) and ("entity_group" in entity or "entity" in entity) else "text"
 
 

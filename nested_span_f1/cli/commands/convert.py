@@ -28,7 +28,6 @@ import sys
 
 from ...align.project import join_tokens, split_text
 from ...core.wording import quote
-from ...flat.pipeline import tags_to_spans
 from ...flat.schemes import SCHEMES
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format, get_format, write_corpus
 from ...formats.columns import DOCSTART, ColumnFile, read_columns, read_text
@@ -36,7 +35,7 @@ from ...formats.corpus import not_a_word
 from ...formats.output import write_file
 from ...formats.records import file_lines
 from ...formats.tagged import iob2_tags, write_columns
-from .inputs import COLUMNS, HelpFormatter, check_outputs, for_people, tag_column
+from .inputs import COLUMNS, HelpFormatter, check_outputs, decode_tags, for_people, tag_column
 from .texts import check_reader_options
 
 SENTENCE_IDS = ("oneie", "text", "pipeline", "brat")
@@ -137,15 +136,7 @@ def column_spans(side: ColumnFile, text: str, scheme: str | None) -> tuple[list[
         raise ValueError(f"{side.name}, line {marker}: a {DOCSTART} line; no target keeps document markers, so they "
                          f"would be lost: remove them first")
     tags = tag_column(side, -1)
-    try:
-        spans = tags_to_spans(tags, scheme=scheme, mode="strict" if scheme else None)
-    except ValueError as error:
-        # "sentences, sentence 3, token 2" (the decoder's 0-based place) as the file's line
-        place = re.match(r"sentences, sentence (\d+), token (\d+)", str(error))
-        if place is None:
-            raise
-        line = side.lines[int(place.group(1))] + int(place.group(2))
-        raise ValueError(f"{side.name}, line {line}{str(error)[place.end():]}") from None
+    spans = decode_tags(side, scheme=scheme, mode="strict" if scheme else None)
     if scheme:
         for s, (sentence, found) in enumerate(zip(tags, spans)):
             covered = {t for start, end, _ in found for t in range(start, end)}

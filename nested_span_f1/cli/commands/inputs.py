@@ -22,11 +22,13 @@ from typing import Any
 from ...core.matching import DuplicateSpanWarning
 from ...core.progress import bar
 from ...core.wording import quote
+from ...flat.pipeline import tags_to_spans
 from ...flat.schemes import SCHEMES
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format, get_format, read_corpus
 from ...formats.columns import Block, ColumnFile, iter_columns, read_columns, read_text
 from ...formats.places import Place as Place
 from ...formats.places import for_people as for_people
+from ...formats.places import in_file
 from ...formats.registry import head, looks_like_json
 
 LARGE_FILE = 10_000_000
@@ -232,6 +234,16 @@ def tag_column(file: ColumnFile, index: int) -> list[list[str]]:
     if file.blocks and index in (0, -width):
         raise ValueError(f"{file.name}: column 1 holds the tokens ({width} columns); pass the tag column")
     return file.column(index)
+
+
+def decode_tags(file: ColumnFile, column: int = -1, **options: Any) -> list[list[tuple[int, int, str]]]:
+    """The spans of a column file's tags (:func:`tag_column`, then ``tags_to_spans`` with ``options``: scheme, mode,
+    suffix); a bad tag named by the file and its line."""
+    tags = tag_column(file, column)
+    try:
+        return tags_to_spans(tags, **options)
+    except ValueError as error:
+        raise in_file(error, file) from None
 
 
 def progress(path: str) -> Any:

@@ -230,7 +230,8 @@ def run(args: argparse.Namespace) -> int:
         counted = count_table(args, "nested_span_f1", tokens=True)
         size = counted_test_set(counted, length_unit(args) if args.lengths_column else "tokens")
         return write(args, summarize_nested(counted.counts, zero_division=0), size,
-                     [header(args, counted.rows).rstrip(), size_line(size)])
+                     [header(args, counted.rows).rstrip(), size_line(size),
+                      *texts.outside_tallies(counted.counts.counts.labels)])
     if generated.holds_generated(args):
         return generated.run_generated(args, "nested", _breakdowns)
     if texts.holds_texts(args):
@@ -260,6 +261,7 @@ def run(args: argparse.Namespace) -> int:
         f"predictions: {args.pred} ({pred.format}; {pred.conversion})",
         f"aligned by {'sentence id' if gold.has_ids and pred.has_ids else 'order'}",
         size_line(size),
+        *texts.outside_tallies(total.counts.counts.labels),
     ]
     return write(args, summarize_nested(total.counts, zero_division=0), size, about)
 

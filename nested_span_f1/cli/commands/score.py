@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ...core.counts import Counts
 from ...core.scores import summarize
+from ...core.wording import plural
 from ...flat.pipeline import count_tags
 from ...flat.tags import reference_prefixes, scheme_from_prefixes
 from ...formats.columns import Block, ColumnFile, check_same_tokens
@@ -114,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     if parquet:
         counted = count_table(args, "span_f1", scheme=args.scheme, mode=args.mode, suffix=args.suffix)
         result = summarize(counted.counts, zero_division=0)
-        head = header(args, counted.rows).rstrip("\n")
+        head = "\n".join([header(args, counted.rows).rstrip("\n"), *texts.outside_tallies(counted.counts.labels)])
     elif generated.holds_generated(args):
         if args.plot:
             raise ValueError("--plot draws the per-type scores of two span files; a generated system's located "
@@ -129,7 +130,8 @@ def run(args: argparse.Namespace) -> int:
         texts.refuse_text_options(args, "column files")
         counts, sentences = count_files(args)
         result = summarize(counts, zero_division=0)
-        head = f"{args.pred} against {args.gold}: {sentences} sentences"
+        head = "\n".join([f"{args.pred} against {args.gold}: {plural(sentences, 'sentence')}",
+                          *texts.outside_tallies(counts.labels)])
     broken = result.get("invalid_reference_chunks", 0)
     if args.mode == "strict" and broken:
         # gold tags seldom break their own scheme: a wrong --scheme is the likelier cause

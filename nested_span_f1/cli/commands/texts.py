@@ -19,13 +19,13 @@ from typing import Any
 
 from ...align.score import SIDES, TextPair, pair_texts, score_pair
 from ...core.entities import check_entities
-from ...core.wording import quote
-from ...flat.pipeline import tags_to_spans
+from ...core.wording import plural, quote
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format, read_corpus
 from ...formats.columns import ColumnFile
+from ...formats.corpus import SUSPICIOUS
 from ...formats.registry import BATCH_LINES, head, looks_like_json, path_format
 from ...nested.score import describe_spans
-from .inputs import COLUMNS, duplicates_in_output, for_people, read_side, tag_column
+from .inputs import COLUMNS, decode_tags, duplicates_in_output, for_people, read_side
 
 HEAD = 1 << 16
 """Characters ``generated.holds_generated`` reads to tell a generated system's file (the other commands' detection
@@ -156,8 +156,7 @@ def read_any(path: str, format: str | None, args: argparse.Namespace) -> Corpus:
     if not isinstance(side, ColumnFile):
         return side
     options = {key: getattr(args, key, None) for key in ("scheme", "mode")}
-    spans = tags_to_spans(tag_column(side, getattr(args, "column", -1)), suffix=getattr(args, "suffix", False),
-                          **options)
+    spans = decode_tags(side, getattr(args, "column", -1), suffix=getattr(args, "suffix", False), **options)
     mode = f"strict mode, {options['scheme'] or 'scheme detected'}" if options["mode"] else "seqeval's default mode"
     return Corpus(side.tokens, spans, format=COLUMNS, conversion=f"tags decoded to spans ({mode})", source=side.name)
 
@@ -204,6 +203,34 @@ def describe_inputs(args: argparse.Namespace, sides: Mapping[str, Corpus], pair:
     return lines
 
 
+SIDE_NAMES = {"references": "gold", "predictions": "predictions"}
+
+
+def suspicious_lines(found: Mapping[str, Mapping[str, int]]) -> list[str]:
+    """The header's line of suspicious entities (:data:`~nested_span_f1.formats.corpus.SUSPICIOUS`) of each side,
+    ``{side: {key: count}}``; none when there are none."""
+    said = []
+    for side in ("references", "predictions"):
+        counts = found.get(side, {})
+        kinds = [f"{plural(counts[key], one, many)} ({why})" for key, (one, many, why) in SUSPICIOUS.items()
+                 if counts.get(key)]
+        if kinds:
+            said.append(f"{SIDE_NAMES[side]}: {', '.join(kinds)}")
+    return [f"suspicious, scored as given (a conversion bug?): {'; '.join(said)}"] if said else []
+
+
+def labelled_outside(gold: int, predicted: int) -> list[str]:
+    """:func:`suspicious_lines` of sides of tokens (tag columns, token spans, tables), whose entities labelled ``O``
+    the metric's per-label counts give (a token is never blank)."""
+    return suspicious_lines({"references": {"labelled_O": gold}, "predictions": {"labelled_O": predicted}})
+
+
+def outside_tallies(labels: Mapping[str, Any]) -> list[str]:
+    """:func:`labelled_outside` from an exact-match count's per-label tallies (``Counts.labels``)."""
+    outside = [tally for label, tally in labels.items() if label.upper() == "O"]
+    return labelled_outside(sum(t.gold for t in outside), sum(t.predicted for t in outside))
+
+
 def alignment_lines(alignment: Mapping[str, Any]) -> list[str]:
     """The alignment report for people: each side's categories, the spans trimmed and snapped, examples."""
     lines = []
@@ -219,6 +246,7 @@ def alignment_lines(alignment: Mapping[str, Any]) -> list[str]:
     read = [f"{side}: {key.replace('_', ' ')} {value}" for side in SIDES for key, value in alignment["read"][side].items()]
     if read:
         lines.append("read: " + ", ".join(read))
+    lines += suspicious_lines(alignment["suspicious"])
     for example in alignment["examples"]:
         lines.append(f"  {example['side']}, id {quote(example['id'])}: {example['category'].replace('_', ' ')}: "
                      f"{example['span']} {quote(example['text'])} in {quote(example['context'])}")
