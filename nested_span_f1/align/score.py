@@ -27,7 +27,7 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, NamedTuple, Union
 
 from ..core.counts import Counts
 from ..core.entities import Entities, check_entities
@@ -71,15 +71,28 @@ class Report:
     limit: int = 5
     """Examples kept per side and category."""
 
-    def example(self, side: str, category: str, ident: str, text: str, entity: Any) -> None:
+    def example(self, side: str, category: str, where: Where, text: str, entity: Any) -> None:
+        """Keep a span that could not be aligned, with where it is: the gold document's id (its position when it
+        has none) and index, the prediction's id (or position) and index, and how the two were paired."""
         if self.categories[side][category] > self.limit:
             return
         start, end = (entity[0][0][0], entity[0][-1][1]) if len(entity) == 2 else (entity[0], entity[1])
         self.examples.append({
-            "side": side, "id": ident, "category": category,
+            "side": side, **where._asdict(), "category": category,
             "span": [list(map(list, entity[0])), entity[1]] if len(entity) == 2 else list(entity),
             "text": text[start:end], "context": text[max(0, start - 20):end + 20],
         })
+
+
+class Where(NamedTuple):
+    """Where an example is: the gold document (its id, None when it has none; its index from 0), the prediction
+    paired with it (the same), and ``paired_by``: ``"id"`` or ``"order"``."""
+
+    id: str | None
+    document: int
+    prediction_id: str | None
+    prediction: int
+    paired_by: str
 
 
 @dataclass(frozen=True)
@@ -166,6 +179,8 @@ def pair_texts(predictions: Source, references: Source, *, trim: bool = False, s
                 sides[side] = [_trimmed(report, side, text, ents) for text, ents in zip(texts, sides[side])]
         return TextPair(texts, ids, sides["predictions"], sides["references"], unaligned, report)
     order = paired_order(ref, pred)
+    paired_by = "id" if ref.sentence_ids is not None and pred.sentence_ids is not None else "order"
+    gold_ids, pred_ids = ([None] * len(c) if c.sentence_ids is None else c.sentence_ids for c in (ref, pred))
     characters, tokens = ("predictions", "references") if pred.unit == "characters" else ("references", "predictions")
     report.projected = characters
     texts, sides, unaligned = [], {side: [] for side in SIDES}, {side: [] for side in SIDES}
@@ -186,7 +201,8 @@ def pair_texts(predictions: Source, references: Source, *, trim: bool = False, s
             report.snapped[characters] += placed.moved
             if placed.category != "aligned":
                 lost.append(placed.entity)
-                report.example(characters, placed.category, ids[s], str(text), placed.entity)
+                report.example(characters, placed.category, Where(gold_ids[s], s, pred_ids[p], p, paired_by),
+                               str(text), placed.entity)
             kept.append(placed.entity)
         sides[characters].append(kept)
         unaligned[characters].append(lost)

@@ -405,6 +405,9 @@ def _check_text_options(found: Sequence[Pair], formats: set[str | None], reading
         if reading[option] and format not in formats:
             raise ValueError(f"{option}={quote(reading[option])} (--{option.replace('_', '-')}) {what}, but neither the "
                              "gold nor a system is one; leave it out")
+    if not reading["event_triggers"] and "brat" not in formats:
+        raise ValueError("event_triggers=False (--no-event-triggers) leaves out a brat corpus's event triggers, but "
+                         "neither the gold nor a system is one; leave it out")
     texts = [f.alignment for f in found if f.alignment is not None]
     if aligning["trim"] and not texts:
         raise ValueError("trim (--trim) takes whitespace off the edges of character spans, but neither the gold nor "
@@ -520,6 +523,7 @@ def benchmark(
     snap: str | None = None,
     types: Sequence[str] | None = None,
     spans_key: str | None = None,
+    event_triggers: bool = True,
 ) -> BenchmarkResult:
     """Score prediction sets against one gold with bootstrap intervals and paired significance tests.
 
@@ -573,6 +577,8 @@ def benchmark(
             spans that could not be aligned.
         types, spans_key: a brat corpus's ``T`` line types to keep; a DocBin's span
             group to read instead of ``doc.ents``.
+        event_triggers: False leaves out a brat corpus's event triggers (the ``T``
+            lines its ``E`` lines use), read as entities by default and counted.
 
     Raises:
         ValueError: unreadable or misaligned inputs, an empty gold, repeated names,
@@ -581,7 +587,7 @@ def benchmark(
         TypeError: an option or a source of the wrong type (named with its value).
     """
     snap = check_snap(snap)
-    reading: dict[str, Any] = {"types": types, "spans_key": spans_key}
+    reading: dict[str, Any] = {"types": types, "spans_key": spans_key, "event_triggers": bool(event_triggers)}
     aligning: dict[str, Any] = {"trim": bool(trim), "snap": snap}
     if n_resamples is not None:
         n_resamples = check_rounds(n_resamples, "n_resamples")

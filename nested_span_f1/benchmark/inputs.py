@@ -116,10 +116,10 @@ def alignment(report: Any) -> dict[str, Any]:
 
 
 def _file(path: str | os.PathLike[str], format: str | None, types: Sequence[str] | None = None,
-          spans_key: str | None = None) -> Side:
+          spans_key: str | None = None, event_triggers: bool = True) -> Side:
     name = str(path)
     if format in PATH_FORMATS or (format is None and path_format(name)):
-        return _corpus(read_corpus(path, format, types=types, spans_key=spans_key))
+        return _corpus(read_corpus(path, format, types=types, spans_key=spans_key, event_triggers=event_triggers))
     if format == COLUMNS:
         return _columns(read_columns(path))
     text = read_text(path)  # read once: a pipe cannot be read again
@@ -140,16 +140,17 @@ def _corpus(corpus: Corpus) -> Side:
 
 
 def read_side(source: Source, format: str | None = None, name: str = "corpus", *, types: Sequence[str] | None = None,
-              spans_key: str | None = None) -> Side:
+              spans_key: str | None = None, event_triggers: bool = True) -> Side:
     """Read one side (see the module docstring); ``format`` is a reader's name, ``"conll"`` or None (detected);
-    ``types`` keeps a brat corpus's ``T`` lines of those types, ``spans_key`` reads a DocBin's ``doc.spans[key]``.
+    ``types`` keeps a brat corpus's ``T`` lines of those types, ``event_triggers=False`` leaves out its event
+    triggers, ``spans_key`` reads a DocBin's ``doc.spans[key]``.
 
     Raises:
         ValueError: an unreadable file or malformed spans or tags (named by the readers).
         TypeError: a source of another kind.
     """
     if isinstance(source, (str, os.PathLike)):
-        return _file(source, format, types, spans_key)
+        return _file(source, format, types, spans_key, event_triggers)
     if isinstance(source, Corpus):
         return _corpus(source)
     if isinstance(source, SpanArrays):

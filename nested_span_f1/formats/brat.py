@@ -7,10 +7,13 @@ byte-order mark included, as brat counts them: its server reads the text with
 Python's ``utf8`` codec, which keeps a byte-order mark as the character U+FEFF;
 this is the one reader that does not skip it). Lines of the ``.ann`` file end at
 ``\\n`` (a ``\\r`` before it dropped) and nowhere else. ``types`` keeps the ``T`` lines
-of chosen types only (event triggers are ``T`` lines too: ``types={"Protein"}``
-scores the proteins of a BioNLP event corpus). Every other line brat writes is
-read past and counted: ``E`` events, ``R`` relations, ``A``/``M`` attributes,
-``N`` normalisations, ``*`` equivalences, ``#`` notes. The ``TEXT`` of a ``T``
+of chosen types only. Event triggers are ``T`` lines too (those an ``E`` line names as
+its trigger, ``E1<TAB>Binding:T12 Theme:T3``): they are read as entities, as brat
+shows them, and counted apart (``brat_event_triggers``: BioNLP-ST 2011 GE's 520 ``T``
+lines are 335 entities and 185 triggers); ``event_triggers=False`` leaves them out,
+counted. Every other line brat writes is read past and counted: ``E`` events,
+``R`` relations, ``A``/``M`` attributes, ``N`` normalisations, ``*`` equivalences,
+``#`` notes. The ``TEXT`` of a ``T``
 line is compared with the document at its offsets (fragments joined by a
 space, as brat writes them); a difference is counted and warned about, never
 refused. A document's id is its file name without ``.ann`` (a brat document is
@@ -28,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.entities import is_fragmented, normalize_fragments
-from ..core.wording import quote
+from ..core.wording import plural, quote
 from .columns import _not_utf8
 from .corpus import Corpus, not_a_word
 from .output import write_folder
@@ -102,8 +105,22 @@ def ann_pairs(path: str | os.PathLike[str]) -> list[tuple[Path, Path]]:
     return pairs
 
 
-def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None) -> Corpus:
-    """A brat folder (every ``.ann``/``.txt`` pair in it) or one pair (either file's path) as a corpus of texts.
+def triggers(lines: Sequence[str]) -> set[str]:
+    """The ids of the ``T`` lines that the ``E`` lines of an ``.ann`` file name as their triggers (``E1<TAB>TYPE:T12
+    ROLE:ID ...``: the first argument)."""
+    found = set()
+    for line in lines:
+        if line.startswith("E"):
+            fields = line.split("\t", 2)
+            trigger = fields[1].split(" ", 1)[0] if len(fields) > 1 else ""
+            found.add(trigger.partition(":")[2])
+    return found
+
+
+def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None, *,
+              event_triggers: bool = True) -> Corpus:
+    """A brat folder (every ``.ann``/``.txt`` pair in it) or one pair (either file's path) as a corpus of texts;
+    ``event_triggers=False`` leaves out the ``T`` lines that ``E`` lines use as triggers (counted).
 
     Raises:
         ValueError: a malformed ``T`` line or offsets out of range (naming the file and line), a missing file,
@@ -112,12 +129,15 @@ def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None
     texts, entities, ids, places = [], [], [], []
     lines_read: Counter[str] = Counter()
     left_out = Counter[str]()
+    trigger_lines = 0
     mismatches = Mismatches("text")
     claims: list[list[tuple[str, str, Any]]] = []
     for txt, ann in ann_pairs(path):
         text, found, claimed = _read(txt), [], []
         seen: dict[str, int] = {}
-        for number, line in enumerate(file_lines(_read(ann).removeprefix("\ufeff")), 1):
+        lines = file_lines(_read(ann).removeprefix("\ufeff"))
+        used = triggers(lines)
+        for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
             kind = line[0]
@@ -131,6 +151,9 @@ def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None
                 raise ValueError(f"{where}: {ident} is given twice (first on line {seen[ident]}); each T line needs "
                                  "its own id")
             seen[ident] = number
+            trigger_lines += ident in used
+            if ident in used and not event_triggers:
+                continue
             if types is not None and label not in types:
                 left_out[label] += 1
                 continue
@@ -141,8 +164,12 @@ def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None
         ids.append(ann.stem)
         places.append(f"{ann}")
         claims.append(claimed)
-    read = ", ".join(f"{n} {k}" for k, n in sorted(lines_read.items()))
-    conversion = f"brat standoff, character offsets: entities from T lines ({read or 'no lines'})"
+    others = ", ".join(f"{n} {k}" for k, n in sorted(lines_read.items()) if k != "T")
+    t_lines = lines_read["T"]
+    conversion = (f"brat standoff, character offsets: {plural(t_lines, 'T line')}: "
+                  f"{plural(t_lines - trigger_lines, 'entity', 'entities')}, {plural(trigger_lines, 'event trigger')}"
+                  f"{'' if not trigger_lines else ' (left out)' if not event_triggers else ' (T lines that E lines use, scored as entities)'}"
+                  f"{f'; read past: {others}' if others else ''}")
     if left_out:
         conversion += "; T lines of other types left out: " + ", ".join(f"{n} {k}" for k, n in sorted(left_out.items()))
     corpus = Corpus(texts, entities, ids, None, "brat", conversion, str(path), places, "characters")
@@ -150,6 +177,8 @@ def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None
         for where, said, entity in claimed:
             mismatches.check(said, covered_text(text, entity), where)
     conversion, notes = mismatches.report(conversion, "brat_text_mismatches")
+    if trigger_lines:
+        notes = {("brat_event_triggers" if event_triggers else "brat_event_triggers_left_out"): trigger_lines, **notes}
     return replace(corpus, conversion=conversion, notes=notes, checked=True)
 
 

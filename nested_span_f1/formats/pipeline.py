@@ -34,13 +34,24 @@ and spaces, and the byte-level alphabet of GPT-2 and RoBERTa tokenizers
 (``Ã©`` is the two bytes of ``é``), decoded as their byte decoder decodes it; the
 bytes of a character cut between two pieces decode to ``�``, and a run of ``n``
 of them stands for 1 to ``n`` characters. The pipeline detokenizes words, so
-``jean-baptiste`` for ``Jean-Baptiste`` is expected and not counted; any other
-difference is counted (``pipeline_word_mismatches``) and warned about once,
+``jean-baptiste`` for ``Jean-Baptiste`` is expected and not counted. An uncased
+tokenizer (``do_lower_case``, ``strip_accents``: BERT's uncased models) also
+strips accents (``café`` is ``cafe`` in ``word``): a word that equals the text
+once both are normalised as it normalises (NFD, combining marks removed, lower
+case) is counted as such (``pipeline_words_unaccented``), not warned about. Any
+other difference is counted (``pipeline_word_mismatches``) and warned about once,
 never refused: the offsets are what is scored.
+
+Sub-tokens of one word may carry different entities (``Par`` ``B-LOC``, ``##is``
+``B-PER``): they become two spans that meet inside the word, scored as they are
+(neither can match a gold entity of the whole word). Every two spans of a
+document that meet between two letters or digits are counted
+(``pipeline_words_split_across_entities``), the first ones shown.
 """
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
@@ -106,6 +117,47 @@ def _same_word(word: Any, found: str) -> bool:
         return True
     decoded = byte_decoded(word)
     return decoded is not None and _spells("".join(decoded.split()).casefold(), found)
+
+
+def unaccented(text: str) -> str:
+    """``text`` as an uncased tokenizer normalises it: lower case, then NFD with the combining marks removed
+    (BERT's ``BasicTokenizer._run_strip_accents``).
+
+    >>> unaccented("Café Zürich")
+    'cafe zurich'
+    """
+    return "".join(c for c in unicodedata.normalize("NFD", text.lower()) if unicodedata.category(c) != "Mn")
+
+
+SHOWN = 3
+"""Words split across entities shown in a reader's conversion line."""
+
+
+def split_words(text: str, spans: list[tuple[Any, Any, str]], where: str) -> list[str]:
+    """The words of a document's text that two of its spans split between them: one ends where the other starts,
+    between two letters or digits; each said as the word and the two parts with their labels."""
+    starts: dict[int, list[tuple[Any, Any, str]]] = {}
+    for span in spans:
+        starts.setdefault(span[0], []).append(span)
+    found = []
+    for left in spans:
+        at = left[1]
+        if 0 < at < len(text) and text[at - 1].isalnum() and text[at].isalnum():
+            for right in starts.get(at, []):
+                begin, end = _word(text, at)
+                found.append(f"{where}: {quote(text[begin:end])} as {quote(text[left[0]:at])} {left[2]} and "
+                             f"{quote(text[at:right[1]])} {right[2]}")
+    return found
+
+
+def _word(text: str, at: int) -> tuple[int, int]:
+    """The run of letters and digits around offset ``at``."""
+    begin, end = at, at
+    while begin > 0 and text[begin - 1].isalnum():
+        begin -= 1
+    while end < len(text) and text[end].isalnum():
+        end += 1
+    return begin, end
 
 
 def _group(entity: str) -> tuple[str, str]:
@@ -209,7 +261,7 @@ def read_pipeline(text: str, source: str = "pipeline", first_line: int = 1) -> C
     """Pipeline output JSON lines (see the module docstring) as a corpus of texts."""
     records = list(jsonl_records(text, source, first_line))
     texts, entities, kinds, left_out = [], [], set(), Counter[str]()
-    outputs = []
+    outputs, split = [], []
     for where, record in records:
         texts.append(text_of(record, where))
         outputs.append(unbatched(field(record, "entities", where), where, left_out))
@@ -217,6 +269,7 @@ def read_pipeline(text: str, source: str = "pipeline", first_line: int = 1) -> C
         if outputs[-1]:
             kinds.add(kind)
         entities.append(spans)
+        split += split_words(texts[-1], spans, where)
     how = {"aggregated": "aggregated entities (entity_group) taken as spans",
            "sub-tokens": "sub-tokens (entity, index) merged into spans as the pipeline's simple strategy merges them"}
     conversion = "; ".join(how[k] for k in sorted(kinds)) or "no entities"
@@ -226,6 +279,10 @@ def read_pipeline(text: str, source: str = "pipeline", first_line: int = 1) -> C
                "pipeline_empty_spans": (("empty span", "empty spans"), "left out")}
     conversion += "".join(f"; {plural(left_out[key], *nouns)} {what}" for key, (nouns, what) in dropped.items()
                           if left_out[key])
+    if split:
+        left_out["pipeline_words_split_across_entities"] = len(split)
+        conversion += (f"; {plural(len(split), 'word')} split across entities, each part scored as a span (first: "
+                       f"{'; '.join(split[:SHOWN])})")
     corpus = Corpus(texts, entities, document_ids(records), document_ids(records, "doc_id"), "pipeline", conversion, source,
                     [w for w, _ in records], "characters")
     mismatches = Mismatches("word")
@@ -234,10 +291,18 @@ def read_pipeline(text: str, source: str = "pipeline", first_line: int = 1) -> C
             if item.get("entity", item.get("entity_group")) == OUTSIDE:
                 continue
             word, found = item.get("word"), document[item["start"]:item["end"]]
-            if word != found:
-                mismatches.check(word, found, where, _same_word)
+            if word == found or _same_word(word, found):
+                continue
+            if isinstance(word, str) and _same_word(unaccented(word), unaccented(found)):
+                left_out["pipeline_words_unaccented"] += 1
+                continue
+            mismatches.check(word, found, where)
+    if left_out["pipeline_words_unaccented"]:
+        conversion += (f"; {plural(left_out['pipeline_words_unaccented'], 'word')} equal to the text once accents are "
+                       "stripped, as an uncased tokenizer does")
     conversion, notes = mismatches.report(conversion, "pipeline_word_mismatches")
-    notes = {**{key: left_out[key] for key in dropped if left_out[key]}, **notes}
+    kept = [*dropped, "pipeline_words_split_across_entities", "pipeline_words_unaccented"]
+    notes = {**{key: left_out[key] for key in kept if left_out[key]}, **notes}
     return replace(corpus, conversion=conversion, notes=notes, checked=True)
 
 

@@ -258,11 +258,13 @@ def path_format(path: PathLike) -> str | None:
 
 
 def read_corpus(path: PathLike, format: str | None = None, *, types: Collection[str] | None = None,
-                spans_key: str | None = None) -> Corpus:
+                spans_key: str | None = None, event_triggers: bool = True) -> Corpus:
     """Read a nested-NER, text-span, brat or spaCy file; ``format`` overrides detection.
 
-    ``types`` keeps brat's ``T`` lines of those types only; ``spans_key`` reads a
-    DocBin's ``doc.spans[spans_key]`` instead of ``doc.ents``.
+    ``types`` keeps brat's ``T`` lines of those types only, ``event_triggers=False``
+    leaves out the ``T`` lines brat's ``E`` lines use as triggers (read as entities by
+    default, and counted); ``spans_key`` reads a DocBin's ``doc.spans[spans_key]``
+    instead of ``doc.ents``.
 
     Raises:
         ValueError: undetectable format, malformed records or bad spans (naming file,
@@ -272,7 +274,7 @@ def read_corpus(path: PathLike, format: str | None = None, *, types: Collection[
     source = os.fsdecode(path)
     name = format.lower() if format and format.lower() in PATH_FORMATS else path_format(source) if not format else None
     if name == "brat":
-        return brat.read_brat(source, types)
+        return brat.read_brat(source, types, event_triggers=event_triggers)
     if name == "spacy":
         from . import spacy_docs
 

@@ -106,7 +106,7 @@ def test_score_lenient_nested_take_pipeline_output_against_conll_gold(capsys, co
     assert result["alignment"]["predictions"]["boundary_inside_token"] == 0
     code, out, _ = _run(capsys, "score", "--gold", gold, "--pred", pred)
     assert "the predictions' character spans placed against the other side's tokens" in out
-    assert "predictions: 5658 spans: matched 5213, spurious 445" in out
+    assert "predictions: 5,658 spans: matched 5213, spurious 445" in out
     code, out, _ = _run(capsys, "lenient", "--gold", gold, "--pred", pred, "--json")
     assert code == 0 and round(100 * json.loads(out)["strict_f1"], 2) == 92.22
     code, out, _ = _run(capsys, "nested", "--gold", gold, "--pred", pred)

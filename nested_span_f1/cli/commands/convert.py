@@ -87,6 +87,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--from", dest="source", type=source_format, metavar="FORMAT",
                    help="the input's format (default: detected)")
     p.add_argument("--types", nargs="+", metavar="TYPE", help="brat input: keep the T lines of these types only")
+    p.add_argument("--no-event-triggers", action="store_true",
+                   help="brat input: leave out the T lines that E lines use as event triggers (kept by default)")
     p.add_argument("--spans-key", metavar="KEY", help="spaCy input: read doc.spans[KEY] instead of doc.ents")
     p.add_argument("--scheme", choices=sorted(SCHEMES),
                    help="CoNLL input: decode the tags as this scheme, strictly (default: they must be IOB2 as written "
@@ -100,7 +102,8 @@ def read_input(args: argparse.Namespace) -> Corpus:
     from ...formats.registry import path_format
 
     if args.source in PATH_FORMATS or (args.source is None and path_format(args.input)):
-        corpus = read_corpus(args.input, args.source, types=args.types, spans_key=args.spans_key)
+        corpus = read_corpus(args.input, args.source, types=args.types, spans_key=args.spans_key,
+                             event_triggers=not args.no_event_triggers)
         check_reader_options(args, [corpus], "the input is not one")
         return corpus
     check_reader_options(args, [], "the input is not one")

@@ -55,7 +55,7 @@ def add_table_options(parser: argparse.ArgumentParser, spans: bool = False) -> N
 NOT_FOR_TABLES = {
     "--column": ("column", -1), "--delimiter": ("delimiter", None), "--gold-format": ("gold_format", None),
     "--pred-format": ("pred_format", None), "--trim": ("trim", False), "--snap": ("snap", None),
-    "--types": ("types", None), "--spans-key": ("spans_key", None), "--normalization": ("normalization", "all"),
+    "--types": ("types", None), "--no-event-triggers": ("no_event_triggers", False), "--spans-key": ("spans_key", None), "--normalization": ("normalization", "all"),
     "--multiset": ("multiset", False), "--policy": ("policy", "kth"), "--no-fallback": ("fallback", True),
     "--no-inner-last": ("inner_last", True), "--show": ("show", 5),
 }

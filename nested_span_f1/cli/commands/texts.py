@@ -43,6 +43,10 @@ def add_text_options(parser: argparse.ArgumentParser) -> None:
                        help="move character spans whose boundaries are not token boundaries onto the other side's "
                             "tokens (counted); default: keep their characters, so they cannot match")
     group.add_argument("--types", nargs="+", metavar="TYPE", help="brat: keep the T lines of these types only")
+    group.add_argument("--no-event-triggers", action="store_true",
+                       help="brat: leave out the T lines that E lines use as event triggers (by default they are "
+                            "scored as entities, as brat shows them; the header counts T lines as entities and event "
+                            "triggers)")
     group.add_argument("--spans-key", metavar="KEY", help="spaCy DocBin: read doc.spans[KEY] instead of doc.ents")
 
 
@@ -92,6 +96,7 @@ def formats(args: argparse.Namespace) -> list[tuple[str, str | None]]:
 
 
 READER_OPTIONS = {"types": ("brat", "keeps the T lines of these types in brat files"),
+                  "no_event_triggers": ("brat", "leaves out the T lines brat's E lines use as triggers"),
                   "spans_key": ("spacy", "reads doc.spans[KEY] of spaCy DocBins")}
 """Options of one reader: the format they apply to and what they do."""
 
@@ -151,7 +156,8 @@ def check_units(references: Corpus, predictions: Corpus) -> None:
 def read_any(path: str, format: str | None, args: argparse.Namespace) -> Corpus:
     """A side as a corpus: texts, span formats, or tag columns decoded to spans (seqeval's default mode)."""
     if format in PATH_FORMATS or (format is None and path_format(path)):
-        return read_corpus(path, format, types=args.types, spans_key=args.spans_key)
+        return read_corpus(path, format, types=args.types, spans_key=args.spans_key,
+                           event_triggers=not getattr(args, "no_event_triggers", False))
     side = read_side(path, format, getattr(args, "delimiter", None))
     if not isinstance(side, ColumnFile):
         return side
@@ -238,7 +244,7 @@ def alignment_lines(alignment: Mapping[str, Any]) -> list[str]:
         counts = alignment[side]
         shown = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in counts.items()
                           if key != "total" and (value or key in ("matched", "spurious", "missed")))
-        lines.append(f"{side}: {counts['total']} spans: {shown}")
+        lines.append(f"{side}: {plural(counts['total'], 'span')}: {shown}")
     changed = [f"{what} {alignment[f'{what}_{side}']} {side}" for what in ("trimmed", "snapped") for side in SIDES
                if alignment[f"{what}_{side}"]]
     if changed:
@@ -248,9 +254,19 @@ def alignment_lines(alignment: Mapping[str, Any]) -> list[str]:
         lines.append("read: " + ", ".join(read))
     lines += suspicious_lines(alignment["suspicious"])
     for example in alignment["examples"]:
-        lines.append(f"  {example['side']}, id {quote(example['id'])}: {example['category'].replace('_', ' ')}: "
+        lines.append(f"  {example['side']}, {example_place(example)}: {example['category'].replace('_', ' ')}: "
                      f"{example['span']} {quote(example['text'])} in {quote(example['context'])}")
     return lines
+
+
+def example_place(example: Mapping[str, Any]) -> str:
+    """Where an example of the alignment report is: its id when the documents were paired by id; else the document
+    (counted from 1), paired by order, and the ids the gold and the prediction have."""
+    if example.get("paired_by", "id") == "id":
+        return f"id {quote(example['id'])}"
+    ids = [f"{side} id {quote(example[key])}" for side, key in (("gold", "id"), ("prediction", "prediction_id"))
+           if example.get(key) is not None]
+    return f"document {example['document'] + 1} ({', '.join([*ids, 'paired by order'])})"
 
 
 def dump(value: Any) -> str:
