@@ -1002,7 +1002,7 @@ CATALOGUE: list[Bad] = [
         text_files(pred=[{"id": "d1", "text": TEXT, "entities": [
             {"entity_group": "PER", "word": "peter blackburn", "start": 0, "end": 15},
             {"entity_group": "LOC", "word": "london", "start": 24, "end": 29}]}, ("d2", "Ann", [])]), None,
-        ("1 entities whose word differs from the text", "word 'london', text 'Paris'"),
+        ("1 entity whose word differs from the text", "word 'london', text 'Paris'"),
         cli=("warning: ", "word 'london', text 'Paris'"),
         same_as=text_files(pred=[("d1", TEXT, [(0, 15, "PER"), (24, 29, "LOC")]), ("d2", "Ann", [])])),
     # issue 29: generated lists

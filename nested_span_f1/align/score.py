@@ -158,6 +158,7 @@ def pair_texts(predictions: Source, references: Source, *, trim: bool = False, s
     snap = check_snap(snap)
     pred, ref = _read(predictions, "predictions"), _read(references, "references")
     if pred.unit == ref.unit == "tokens":
+        align(ref, pred)  # tokens that differ are named as tokens, before the texts they are joined into
         pred, ref = join_tokens(pred), join_tokens(ref)
     if snap is not None and pred.unit == ref.unit:
         raise ValueError(f"snap={quote(snap)} moves character spans to token boundaries, but both sides are texts; "

@@ -81,7 +81,9 @@ def _cut_text(value: str | bytes, limit: int, as_json: bool) -> str:
     while keep > 1 and len(_spelling(value[:keep], as_json)) > room:
         keep -= max(1, (len(_spelling(value[:keep], as_json)) - room) // 4)
     shown = _spelling(value[:keep], as_json)
-    return f"{shown[:-1]}...{shown[-1]}{suffix}"
+    cut = f"{shown[:-1]}...{shown[-1]}{suffix}"
+    whole = _spelling(value, as_json)
+    return whole if len(whole) <= len(cut) else cut
 
 
 def _cut_items(opening: str, closing: str, items: list[tuple[str, Any]], limit: int, as_json: bool) -> str:
@@ -96,6 +98,8 @@ def _cut_items(opening: str, closing: str, items: list[tuple[str, Any]], limit: 
         if shown and room < _SMALLEST:
             break
         piece = prefix + quote(item, max(room, _SMALLEST), as_json=as_json)
+        if shown and len(piece) > room + len(prefix):  # it would not fit even shortened: counted among the rest
+            break
         shown.append(piece)
         used += len(piece) + (2 if len(shown) > 1 else 0)
     left = len(items) - len(shown)

@@ -10,7 +10,7 @@ from itertools import accumulate, repeat
 from pathlib import Path
 from typing import Protocol, TextIO, Union
 
-from ..core.wording import quote
+from ..core.wording import plural, quote
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 """A file's path as ``open()`` takes it: text, bytes (decoded as the file system encodes names, with
@@ -149,7 +149,7 @@ def read_blocks(
                 if width is None:
                     width = len(row)
                 elif len(row) != width:
-                    raise ValueError(f"{name}, line {number}: {len(row)} columns where earlier lines have {width}: "
+                    raise ValueError(f"{name}, line {number}: {plural(len(row), 'column')} where earlier lines have {width}: "
                                      f"{quote(line.rstrip())}")
             if not row or row[0] == boundary:
                 if fields:

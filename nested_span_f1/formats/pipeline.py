@@ -214,8 +214,8 @@ def _check_offsets(item: Mapping[str, Any], where: str, length: int) -> None:
             raise TypeError(f"{where}: item {quote(dict(item))} has non-integer offsets ({', '.join(odd)}); "
                             "offsets must be ints, never truncated")
     if not 0 <= start <= end <= length:
-        raise ValueError(f"{where}: item {quote(dict(item))} is out of range; offsets need 0 <= start <= end <= "
-                         f"{length} (the text's length in characters)")
+        raise ValueError(f"{where}: item {quote(dict(item))} is out of range (start {start}, end {end}); offsets "
+                         f"need 0 <= start <= end <= {length} (the text's length in characters)")
 
 
 def unbatched(items: Any, where: str, left_out: Counter[str]) -> Any:

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..core.entities import is_fragmented, normalize_fragments
 from ..core.spans import Span
-from ..core.wording import quote
+from ..core.wording import plural, quote
 from .corpus import Corpus
 
 Record = tuple[str, Mapping[str, Any]]
@@ -227,7 +227,7 @@ def read_biaffine(text: str, source: str = "biaffine", first_line: int = 1) -> C
     for where, record in jsonl_records(text, source, first_line):
         sentences, ners = list_field(record, "sentences", where), list_field(record, "ners", where)
         if len(sentences) != len(ners):
-            raise ValueError(f"{where}: {len(sentences)} sentences but {len(ners)} lists of ners")
+            raise ValueError(f"{where}: {plural(len(sentences), 'sentence')} but {plural(len(ners), 'list')} of ners")
         for k, (sent, ner) in enumerate(zip(sentences, ners), 1):
             # "#": a place in the file, counted from 1, that messages never renumber (formats.places)
             place = f"{where}, sentence #{k}"

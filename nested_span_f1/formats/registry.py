@@ -114,10 +114,12 @@ def _json_kind(first: Any) -> str | None:
 
 
 def _list_kind(items: list[Any]) -> str | None:
+    """The format of a json list, by its first item's keys (the reader names any item that is otherwise)."""
     kind = _json_kind(items[0]) if items else None
-    if kind or not all(isinstance(i, dict) and "tokens" in i and "entities" in i for i in items):
+    if kind or not (items and isinstance(items[0], dict) and "tokens" in items[0] and "entities" in items[0]):
         return kind
-    mention: Any = next((m for i in items for m in i["entities"]), {})
+    mention: Any = next((m for i in items if isinstance(i, dict) and isinstance(i.get("entities"), list)
+                         for m in i["entities"]), {})
     return "pyramid" if isinstance(mention, dict) and "span" in mention else "triaffine"
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..core.caller import warn_caller
 from ..core.entities import is_fragmented
-from ..core.wording import quote
+from ..core.wording import plural, quote
 from .corpus import Corpus
 from .records import field, json_line, jsonl_records
 
@@ -87,7 +87,8 @@ class Mismatches:
         """The reader's conversion line and notes, with a warning when anything differed."""
         if not self.count:
             return conversion, {}
-        message = f"{self.count} entities whose {self.what} differs from the text at their offsets (first: {self.first})"
+        message = (f"{plural(self.count, 'entity', 'entities')} whose {self.what} differs from the text at "
+                   f"{'its' if self.count == 1 else 'their'} offsets (first: {self.first})")
         warn_caller(f"{message}; the offsets are scored", TextMismatchWarning)
         return f"{conversion}; {message}", {key: self.count}
 

@@ -201,7 +201,7 @@ def test_two_token_column_files_stay_column_files_at_every_door(capsys, tmp_path
     gold = tmp_path / "two.conll"
     gold.write_text("Peter\tB-PER\nBlack\tI-PER\n\n", encoding="utf-8")
     code, out, err = _run(capsys, "convert", gold, "--to", "text", "-o", tmp_path / "two.jsonl")
-    assert code == 0 and "(conll)" in out and "1 entities" in out, (out, err)
+    assert code == 0 and "(conll)" in out and "1 entity " in out, (out, err)
     assert read_corpus(tmp_path / "two.jsonl").texts == ["Peter Black"]
     pred = tmp_path / "pred.jsonl"
     write_corpus(Corpus(["Peter Black"], [[(0, 11, "PER")]], unit="characters"), pred, "pipeline")

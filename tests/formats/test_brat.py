@@ -138,7 +138,7 @@ def test_ann_lines_end_at_line_ends_only(tmp_path, separator):
 def test_a_t_line_whose_text_differs_is_counted_and_missing_files_are_named(tmp_path):
     (tmp_path / "d.txt").write_text("IL-2 gene", encoding="utf-8")
     (tmp_path / "d.ann").write_text("T1\tDNA 0 4\tIL-3\n", encoding="utf-8")
-    with pytest.warns(TextMismatchWarning, match="1 entities whose text differs"):
+    with pytest.warns(TextMismatchWarning, match="1 entity whose text differs"):
         assert read_brat(tmp_path).notes == {"brat_text_mismatches": 1}
     (tmp_path / "e.ann").write_text("", encoding="utf-8")
     with pytest.raises(ValueError, match=r"e\.txt: not found"):

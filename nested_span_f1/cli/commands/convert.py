@@ -27,7 +27,7 @@ import re
 import sys
 
 from ...align.project import join_tokens, split_text
-from ...core.wording import quote
+from ...core.wording import plural, quote
 from ...flat.schemes import SCHEMES
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format, get_format, write_corpus
 from ...formats.columns import DOCSTART, ColumnFile, read_columns, read_text
@@ -185,7 +185,8 @@ def convert(corpus: Corpus, target: str) -> Corpus:
 
 
 def run(args: argparse.Namespace) -> int:
-    check_outputs([(args.input, args.input)], [("--output", args.output)])
+    check_outputs([(args.input, args.input)], [("--output", args.output)],
+                  folders=("--output",) if args.to == "brat" else ())
     try:
         corpus = read_input(args)
         converted = convert(corpus, args.to)
@@ -199,8 +200,8 @@ def run(args: argparse.Namespace) -> int:
         named = f"{args.input}, {error}" if re.match(r"(sentence|document) \d", str(error)) else str(error)
         raise for_people(type(error)(named)) from None
     entities = sum(map(len, converted.entities))
-    unit = "documents" if converted.unit == "characters" else "sentences"
-    sys.stdout.write(f"{args.input} ({corpus.format}) -> {args.output} ({args.to}): {len(converted)} {unit}, "
-                     f"{entities} entities ({converted.discontinuous()} discontinuous); "
+    unit = "document" if converted.unit == "characters" else "sentence"
+    sys.stdout.write(f"{args.input} ({corpus.format}) -> {args.output} ({args.to}): {plural(len(converted), unit)}, "
+                     f"{plural(entities, 'entity', 'entities')} ({converted.discontinuous()} discontinuous); "
                      f"{'; '.join(dict.fromkeys(filter(None, (corpus.conversion, converted.conversion))))}\n")
     return 0

@@ -172,7 +172,7 @@ def _same(a: Identity | None, b: Identity | None) -> bool:
 
 
 def check_outputs(inputs: Sequence[tuple[str, FilePath | int | None]],
-                  outputs: Sequence[tuple[str, FilePath | None]] = ()) -> None:
+                  outputs: Sequence[tuple[str, FilePath | None]] = (), folders: Sequence[str] = ()) -> None:
     """Refuse a command line whose output would be written over one of its inputs, before anything is read.
 
     ``inputs`` are ``(how the message names it, path)`` pairs (``("--gold g.jsonl",
@@ -181,11 +181,23 @@ def check_outputs(inputs: Sequence[tuple[str, FilePath | int | None]],
     Two paths are one file when they resolve to the same path (symbolic links
     followed) or are the same device and inode (hard links). Standard output
     counts as an output when it is redirected to a file, and the outputs may not
-    name one file twice. Every command that writes calls this first.
+    name one file twice; an output in a folder that does not exist, and one that
+    is a folder (but for the options in ``folders``, which write one), are refused
+    too, so that nothing is scored that cannot be written. Every command that
+    writes calls this first.
 
     Raises:
         ValueError: naming the output and the input.
     """
+    for option, path in outputs:
+        if path is None:
+            continue
+        parent = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(parent):
+            state = "is not a folder" if os.path.exists(parent) else "does not exist"
+            raise ValueError(f"{option} {path}: the folder {parent} {state}")
+        if option not in folders and os.path.isdir(path):
+            raise ValueError(f"{option} {path} is a folder; give the name of a file to write")
     written: list[tuple[str, FilePath | int]] = [(what, path) for what, path in outputs if path is not None]
     try:
         if stat.S_ISREG(os.fstat(sys.stdout.fileno()).st_mode):

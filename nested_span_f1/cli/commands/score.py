@@ -136,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
     if args.mode == "strict" and broken:
         # gold tags seldom break their own scheme: a wrong --scheme is the likelier cause
         scheme = f"scheme {args.scheme}" if args.scheme else "the scheme detected from the gold"
-        warnings.warn(f"{broken} gold chunks break {scheme} and strict mode drops them; "
+        warnings.warn(f"{plural(broken, 'gold chunk')} {'breaks' if broken == 1 else 'break'} {scheme} and strict "
+                      "mode drops them; "
                       "check that it is the scheme the gold tags use", UserWarning, stacklevel=1)
     if args.json:
         json.dump(result, sys.stdout, indent=2)

@@ -133,7 +133,7 @@ def write_space(name: str, out_dir: Path, wheel: Path | None = None, space: str 
         )
     check_outputs([(f"--wheel {wheel}", wheel), *((f"the metric module's {path}", path)
                                                   for path in sorted(source.iterdir()) if path.is_file())],
-                  [("OUT_DIR", out_dir)])
+                  [("OUT_DIR", out_dir)], folders=("OUT_DIR",))
     if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
         raise ValueError(f"{out_dir} exists and is not an empty folder; choose a new folder")
     if wheel is not None and not wheel.name.startswith(f"nested_span_f1-{__version__}-"):
