@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import shutil
 import signal
 import sys
 from collections.abc import Callable
@@ -1033,7 +1031,8 @@ def _spark(columns: dict[str, Any], metric: str = "span_f1", **options: Any) -> 
         from nested_span_f1.spark import score_spark
 
         pa = pytest.importorskip("pyarrow")
-        result = score_spark(spark.createDataFrame(pa.table(columns)), metric, zero_division=0, **options)
+        frame = spark.createDataFrame(pa.table(columns)).coalesce(1)  # one partition: its rows counted from 0
+        result = score_spark(frame, metric, zero_division=0, **options)
         return f"f1 {result['overall_f1']}"
     return call
 
@@ -1276,23 +1275,6 @@ def metrics() -> dict[str, Any]:
     evaluate = pytest.importorskip("evaluate")
     return {name: evaluate.load(nested_span_f1.metric_path(name))
             for name in ("span_f1", "lenient_span_f1", "nested_span_f1")}
-
-
-@pytest.fixture(scope="module")
-def spark() -> Any:
-    """One local Spark session for the Spark cases."""
-    pytest.importorskip("pyspark")
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        pytest.skip("no Java runtime, which pyspark needs: apt-get install openjdk-17-jre-headless (.ci/run does)")
-    from nested_span_f1.spark import session
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PYSPARK_PYTHON", sys.executable)
-        spark = session("local[1]", "nested-span-f1 catalogue", **{"spark.ui.enabled": "false",
-                                                                    "spark.sql.shuffle.partitions": "2"})
-        spark.sparkContext.setLogLevel("ERROR")
-        yield spark
-        spark.stop()
 
 
 @pytest.fixture(scope="module")
