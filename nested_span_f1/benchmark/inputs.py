@@ -183,10 +183,10 @@ def pair(gold: Side, predicted: Side, *, scheme: str | None = None, mode: str | 
     if has_texts and columns is not None:
         # tag columns against texts: the tags decoded (scheme, mode) into token spans, then projected
         try:
-            decoded = tags_to_spans(columns.column(-1), scheme=scheme, mode=mode)
+            token_spans = tags_to_spans(columns.column(-1), scheme=scheme, mode=mode)
         except ValueError as error:
             raise in_file(error, columns) from None
-        spans = _corpus(Corpus(columns.tokens, decoded, source=columns.name))
+        spans = _corpus(Corpus(columns.tokens, token_spans, source=columns.name))
         gold, predicted = (spans, predicted) if gold.columns is not None else (gold, spans)
         scheme = mode = None
     if (gold.tags is None) != (predicted.tags is None):

@@ -189,15 +189,15 @@ def check_outputs(inputs: Sequence[tuple[str, FilePath | int | None]],
     Raises:
         ValueError: naming the output and the input.
     """
-    for option, path in outputs:
-        if path is None:
+    for flag, target in outputs:
+        if target is None:
             continue
-        parent = os.path.dirname(os.path.abspath(path))
+        parent = os.path.dirname(os.path.abspath(target))
         if not os.path.isdir(parent):
             state = "is not a folder" if os.path.exists(parent) else "does not exist"
-            raise ValueError(f"{option} {path}: the folder {parent} {state}")
-        if option not in folders and os.path.isdir(path):
-            raise ValueError(f"{option} {path} is a folder; give the name of a file to write")
+            raise ValueError(f"{flag} {target}: the folder {parent} {state}")
+        if flag not in folders and os.path.isdir(target):
+            raise ValueError(f"{flag} {target} is a folder; give the name of a file to write")
     written: list[tuple[str, FilePath | int]] = [(what, path) for what, path in outputs if path is not None]
     try:
         if stat.S_ISREG(os.fstat(sys.stdout.fileno()).st_mode):
