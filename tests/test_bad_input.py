@@ -516,7 +516,7 @@ CATALOGUE: list[Bad] = [
     Bad("triaffine-not-a-list", "corpus", ("triaffine", b'{"tokens": ["a"], "entities": []}'), TypeError,
         ("gold.json", "list"), cli=("gold.json", "list")),
     Bad("triaffine-tokens-string", "corpus", ("triaffine", b'[{"tokens": "IL-2 gene", "entities": []}]'), TypeError,
-        ("gold.json", "item 0", "tokens"), cli=("gold.json", "tokens")),
+        ("gold.json", "item 1", "tokens"), cli=("gold.json", "tokens")),
     Bad("pyramid-span-of-three", "corpus", ("pyramid", b'[{"tokens": ["a", "b"], "entities": '
                                                       b'[{"entity_type": "X", "span": [0, 1, 2]}]}]'),
         ValueError, ("gold.json", "[0, 1, 2]"), cli=("gold.json", "[0, 1, 2]")),
@@ -756,16 +756,16 @@ CATALOGUE: list[Bad] = [
     Bad("oneie-tokens-null", "corpus", ("oneie", b'{"tokens": null, "entity_mentions": []}\n'), TypeError,
         ("gold.json", "line 1", "'tokens'", "null"), cli=("gold.json", "line 1", "'tokens'", "null")),
     Bad("triaffine-entities-null", "corpus", ("triaffine", b'[{"tokens": ["IL-2"], "entities": null}]'), TypeError,
-        ("gold.json", "item 0", "'entities'", "null"), cli=("gold.json", "item 0", "'entities'", "null")),
+        ("gold.json", "item 1", "'entities'", "null"), cli=("gold.json", "item 1", "'entities'", "null")),
     Bad("pyramid-entities-null", "corpus", ("pyramid", b'[{"tokens": ["IL-2"], "entities": null}]'), TypeError,
-        ("gold.json", "item 0", "'entities'", "null"), cli=("gold.json", "item 0", "'entities'", "null")),
+        ("gold.json", "item 1", "'entities'", "null"), cli=("gold.json", "item 1", "'entities'", "null")),
     Bad("biaffine-ners-null", "corpus", ("biaffine", b'{"doc_key": "d", "sentences": [["IL-2"]], "ners": null}\n'),
         TypeError, ("gold.json", "line 1", "'ners'", "null"), cli=("gold.json", "line 1", "'ners'", "null")),
     Bad("biaffine-sentence-ners-null", "corpus",
         ("biaffine", b'{"doc_key": "d", "sentences": [["IL-2"]], "ners": [null]}\n'), TypeError,
-        ("gold.json", "line 1, sentence 0", "'ners'", "null"), cli=("gold.json", "line 1, sentence 0", "null")),
+        ("gold.json", "line 1, sentence #1", "'ners'", "null"), cli=("gold.json", "line 1, sentence #1", "null")),
     Bad("w2ner-ner-null", "corpus", ("w2ner", b'[{"sentence": ["IL-2"], "ner": null}]'), TypeError,
-        ("gold.json", "item 0", "'ner'", "null"), cli=("gold.json", "item 0", "'ner'", "null")),
+        ("gold.json", "item 1", "'ner'", "null"), cli=("gold.json", "item 1", "'ner'", "null")),
     # ---------------------------------------------------------------- the Space: every bad request is one plain sentence
     Bad("space-deep-json", "space", ("[" * 5000, None, ""), ValueError, ("JSON input", "nests", "more than 8 deep")),
     Bad("space-deep-json-in-an-object", "space", ('{"predictions": ' + "[" * 5000, None, ""), ValueError,
@@ -1032,7 +1032,7 @@ CATALOGUE: list[Bad] = [
         text_files(pred=[{"id": "d1", "text": TEXT, "entities": [
             {"entity_group": "PER", "word": "peter blackburn", "start": 0, "end": 15},
             {"entity_group": "LOC", "word": "london", "start": 24, "end": 29}]}, ("d2", "Ann", [])]), None,
-        ("1 entities whose word differs from the text", "word 'london', text 'Paris'"),
+        ("1 entity whose word differs from the text", "word 'london', text 'Paris'"),
         cli=("warning: ", "word 'london', text 'Paris'"),
         same_as=text_files(pred=[("d1", TEXT, [(0, 15, "PER"), (24, 29, "LOC")]), ("d2", "Ann", [])])),
     # issue 29: generated lists

@@ -22,6 +22,7 @@ import numpy as np
 
 from .sequences import check_each, check_sequence
 from .spans import SpanArrays, empty_spans, spans_from_lists
+from .wording import quote
 
 Fragments = tuple[tuple[int, int], ...]
 """Sorted, non-touching ``(start, end)`` pieces of one entity, end exclusive."""
@@ -58,11 +59,11 @@ def normalize_fragments(fragments: Iterable[Sequence[int]], length: int | None, 
     pieces = []
     for piece in fragments:
         if not isinstance(piece, (list, tuple)) or len(piece) != 2 or not all(map(_is_int, piece)):
-            raise TypeError(f"{where}: fragment {piece!r} must be a (start, end) pair of integers")
+            raise TypeError(f"{where}: fragment {quote(piece)} must be a (start, end) pair of integers")
         start, end = int(piece[0]), int(piece[1])
         if start < 0 or start >= end or (length is not None and end > length):
             bound = f" and end <= {length} (the sentence length)" if length is not None else ""
-            raise ValueError(f"{where}: fragment {tuple(piece)!r} is out of range; fragments need 0 <= start < end{bound}")
+            raise ValueError(f"{where}: fragment {quote(tuple(piece))} is out of range; fragments need 0 <= start < end{bound}")
         pieces.append((start, end))
     if not pieces:
         raise ValueError(f"{where}: an entity needs at least one fragment")
@@ -70,7 +71,7 @@ def normalize_fragments(fragments: Iterable[Sequence[int]], length: int | None, 
     merged = [pieces[0]]
     for start, end in pieces[1:]:
         if start < merged[-1][1]:
-            raise ValueError(f"{where}: fragments {merged[-1]!r} and {(start, end)!r} overlap")
+            raise ValueError(f"{where}: fragments {quote(merged[-1])} and {quote((start, end))} overlap")
         if start == merged[-1][1]:
             merged[-1] = (merged[-1][0], end)
         else:
@@ -96,7 +97,7 @@ def split_entities(
             if not is_fragmented(item):
                 kept.append(item)
                 continue
-            where = f"{side}, sentence {s}: entity {item!r}"
+            where = f"{side}, sentence {s}: entity {quote(item)}"
             pieces, label = (item["fragments"], item.get("label")) if isinstance(item, Mapping) else item
             if not isinstance(label, str) or not label:
                 raise TypeError(f"{where} needs a non-empty string label")

@@ -15,7 +15,7 @@ import numpy as np
 from .caller import warn_caller
 from .counts import Counts, Tally
 from .spans import SpanArrays, shared_labels
-from .wording import misaligned, plural
+from .wording import misaligned, plural, quote
 
 
 class DuplicateSpanWarning(UserWarning):
@@ -78,7 +78,7 @@ def _too_large(sides: tuple[SpanArrays, ...], names: tuple[str, ...], n_sentence
     side, row = sides[i], int(np.argmax(sides[i].end))
     end = int(side.end[row])
     where = f"{names[i]}, " if i < len(names) else ""
-    span = f"{where}sentence {int(side.sentence[row])}: span ({int(side.start[row])}, {end}, {side.labels[side.label[row]]!r})"
+    span = f"{where}sentence {int(side.sentence[row])}: span ({int(side.start[row])}, {end}, {quote(side.labels[side.label[row]])})"
     sizes = f"{plural(n_sentences, 'sentence')}, {plural(n_labels, 'label')}"
     packed = "each span's sentence, start, end and label are packed into one 64-bit key"
     if (end + 1) ** 2 * n_labels < KEYS:

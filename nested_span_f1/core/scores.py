@@ -15,6 +15,7 @@ import numpy as np
 
 from .caller import warn_caller
 from .counts import Counts, Tally
+from .wording import quote
 
 ZeroDivision = str | int | float
 
@@ -27,10 +28,10 @@ def check_zero_division(zero_division: ZeroDivision) -> float:
     """Validate ``zero_division`` and return the value it stands for."""
     if isinstance(zero_division, str):
         if zero_division != "warn":
-            raise ValueError(f'zero_division must be "warn", 0 or 1, got {zero_division!r}')
+            raise ValueError(f'zero_division must be "warn", 0 or 1, got {quote(zero_division)}')
         return 0.0
     if isinstance(zero_division, bool) or zero_division not in (0, 1):
-        raise ValueError(f'zero_division must be "warn", 0 or 1, got {zero_division!r}')
+        raise ValueError(f'zero_division must be "warn", 0 or 1, got {quote(zero_division)}')
     return float(zero_division)
 
 

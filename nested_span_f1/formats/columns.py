@@ -10,6 +10,8 @@ from itertools import accumulate, repeat
 from pathlib import Path
 from typing import Protocol, TextIO, Union
 
+from ..core.wording import plural, quote
+
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 """A file's path as ``open()`` takes it: text, bytes (decoded as the file system encodes names, with
 :func:`os.fsdecode`) or a path object. Every reader takes all three and names the file as text."""
@@ -91,7 +93,7 @@ def _not_utf8(path: PathLike) -> ValueError:
             try:
                 raw.decode("utf-8")
             except UnicodeDecodeError as error:
-                return ValueError(f"{os.fsdecode(path)}, line {number}: bytes {raw[error.start:error.end + 3]!r} "
+                return ValueError(f"{os.fsdecode(path)}, line {number}: bytes {quote(raw[error.start:error.end + 3])} "
                                   "are not UTF-8; save the file as UTF-8")
     return ValueError(f"{os.fsdecode(path)}: not UTF-8; save the file as UTF-8")
 
@@ -139,7 +141,7 @@ def read_blocks(
             if number == start:
                 if not isinstance(line, str):
                     raise TypeError(f"{name}, line {number}: expected lines of text (str), got {type(line).__name__} "
-                                    f"{line!r:.60}; decode bytes first, or pass the file's path")
+                                    f"{quote(line)}; decode bytes first, or pass the file's path")
                 if start == 1:
                     line = line.removeprefix(BOM)
             row = split(line)
@@ -147,10 +149,8 @@ def read_blocks(
                 if width is None:
                     width = len(row)
                 elif len(row) != width:
-                    shown = line.rstrip()
-                    shown = shown if len(shown) <= 80 else shown[:77] + "..."
-                    raise ValueError(f"{name}, line {number}: {len(row)} columns where earlier lines have {width}: "
-                                     f"{shown!r}")
+                    raise ValueError(f"{name}, line {number}: {plural(len(row), 'column')} where earlier lines have {width}: "
+                                     f"{quote(line.rstrip())}")
             if not row or row[0] == boundary:
                 if fields:
                     yield Block(fields, width or 0, first)
@@ -342,7 +342,7 @@ def check_same_tokens(gold: ColumnFile, pred: ColumnFile) -> None:
             if gt != pt:
                 raise ValueError(
                     f"files do not align at sentence {s}, token {t}: {gold.name} line {gold.lines[s] + t} "
-                    f"has {gt!r} but {pred.name} line {pred.lines[s] + t} has {pt!r}"
+                    f"has {quote(gt)} but {pred.name} line {pred.lines[s] + t} has {quote(pt)}"
                 )
         raise ValueError(
             f"files do not align at sentence {s} ({gold.name} line {gold.lines[s]}, {pred.name} line "

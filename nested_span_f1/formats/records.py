@@ -12,6 +12,7 @@ from typing import Any
 
 from ..core.entities import is_fragmented, normalize_fragments
 from ..core.spans import Span
+from ..core.wording import plural, quote
 from .corpus import Corpus
 
 Record = tuple[str, Mapping[str, Any]]
@@ -35,49 +36,46 @@ def jsonl_records(text: str, source: str, first_line: int = 1) -> Iterator[Recor
     of the file (lines end at ``\n`` only: :func:`file_lines`)."""
     for number, line in enumerate(file_lines(text), first_line):
         if line.strip():
-            yield _parse(line, f"{source}, line {number}")
+            yield _parse(line, f"{source}, line {number}", number)
 
 
 def json_records(text: str, source: str) -> Iterator[Record]:
     """``(where, record)`` for each item of a json list."""
-    data = _loads(text, source)
+    data = loads(text, source)
     if not isinstance(data, list):
         raise TypeError(f"{source}: expected a json list of sentences, got {type(data).__name__}")
-    for number, item in enumerate(data):
+    for number, item in enumerate(data, 1):
         if not isinstance(item, Mapping):
-            raise TypeError(f"{source}, item {number}: expected a json object, got {as_json(item)}")
+            raise TypeError(f"{source}, item {number}: expected a json object, got {quote(item, as_json=True)}")
         yield f"{source}, item {number}", item
 
 
-def _loads(text: str, where: str) -> Any:
+def loads(text: str, where: str, *, line: int | None = None) -> Any:
+    """The json value of ``text``; ValueError naming ``where`` and the line and column of a syntax error, counted
+    from 1 (``line``: the file line ``text`` is, for one line of json lines; else the line in ``text``)."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise ValueError(f"{where}: not valid json ({error.msg}, line {error.lineno} column {error.colno})") from None
+        at = f"column {error.colno}" if line is not None else f"line {error.lineno}, column {error.colno}"
+        raise ValueError(f"{where}, {at}: not valid JSON ({error.msg})") from None
     except RecursionError:
         raise ValueError(f"{where}: json nested too deeply for Python's json reader") from None
 
 
-def _parse(line: str, where: str) -> Record:
-    record = _loads(line, where)
+def _parse(line: str, where: str, number: int) -> Record:
+    record = loads(line, where, line=number)
     if not isinstance(record, Mapping):
-        raise TypeError(f"{where}: expected a json object, got {as_json(record)}")
+        raise TypeError(f"{where}: expected a json object, got {quote(record, as_json=True)}")
     return where, record
-
-
-def as_json(value: Any, limit: int = 80) -> str:
-    """A json value as the file spells it (``null``, ``"PER"``), shortened for a one-line message."""
-    text = json.dumps(value, ensure_ascii=False, default=repr)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def field(record: Mapping[str, Any], key: str, where: str) -> Any:
     """``record[key]``; a TypeError naming the place when ``record`` is not a json object, a ValueError naming
     the place and the missing key."""
     if not isinstance(record, Mapping):
-        raise TypeError(f"{where}: expected a json object with {key!r}, got {as_json(record)}")
+        raise TypeError(f"{where}: expected a json object with {quote(key)}, got {quote(record, as_json=True)}")
     if key not in record:
-        raise ValueError(f"{where}: {record!r:.120} has no {key!r} key")
+        raise ValueError(f"{where}: {quote(record)} has no {quote(key)} key")
     return record[key]
 
 
@@ -89,7 +87,7 @@ def list_field(record: Mapping[str, Any], key: str, where: str) -> list[Any]:
 def json_list(value: Any, key: str, where: str) -> list[Any]:
     """``value`` (the record's ``key``) checked to be a json list."""
     if not isinstance(value, list):
-        raise TypeError(f"{where}: {key!r} must be a list, got {as_json(value)}")
+        raise TypeError(f"{where}: {quote(key)} must be a list, got {quote(value, as_json=True)}")
     return value
 
 
@@ -101,7 +99,7 @@ def tokens(record: Mapping[str, Any], key: str, where: str) -> list[str]:
 def token_list(value: Any, key: str, where: str) -> list[str]:
     """``value`` (the record's ``key``) checked to be a list of token strings."""
     if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
-        raise TypeError(f"{where}: {key!r} must be a list of token strings, got {as_json(value)}")
+        raise TypeError(f"{where}: {quote(key)} must be a list of token strings, got {quote(value, as_json=True)}")
     return value
 
 
@@ -109,7 +107,7 @@ def _spans_of(corpus: Corpus, name: str) -> Iterator[list[Any]]:
     for s, ents in enumerate(corpus.entities):
         for e in ents:
             if is_fragmented(e):
-                raise ValueError(f"sentence {s}: discontinuous entity {e!r} cannot be written as {name}; "
+                raise ValueError(f"sentence {s}: discontinuous entity {quote(e)} cannot be written as {name}; "
                                  "write w2ner, which keeps fragments")
         yield list(ents)
 
@@ -188,7 +186,7 @@ def write_triaffine(corpus: Corpus) -> str:
 def _pyramid_span(m: Any, where: str) -> Span:
     span = field(m, "span", where)
     if not isinstance(span, list) or len(span) != 2:
-        raise ValueError(f"{where}: entity {m!r} needs span: [start, end]")
+        raise ValueError(f"{where}: entity {quote(m)} needs span: [start, end]")
     return span[0], span[1], field(m, "entity_type", where)
 
 
@@ -210,10 +208,10 @@ def write_pyramid(corpus: Corpus) -> str:
 
 def _inclusive(triple: Any, where: str) -> Span:
     if not isinstance(triple, list) or len(triple) != 3:
-        raise ValueError(f"{where}: entity {triple!r} must be [start, end, label]")
+        raise ValueError(f"{where}: entity {quote(triple)} must be [start, end, label]")
     start, end, label = triple
     if not isinstance(end, int) or isinstance(end, bool):
-        raise TypeError(f"{where}: entity {triple!r} has non-integer offsets")
+        raise TypeError(f"{where}: entity {quote(triple)} has non-integer offsets")
     return start, end + 1, label
 
 
@@ -229,12 +227,14 @@ def read_biaffine(text: str, source: str = "biaffine", first_line: int = 1) -> C
     for where, record in jsonl_records(text, source, first_line):
         sentences, ners = list_field(record, "sentences", where), list_field(record, "ners", where)
         if len(sentences) != len(ners):
-            raise ValueError(f"{where}: {len(sentences)} sentences but {len(ners)} lists of ners")
-        for k, (sent, ner) in enumerate(zip(sentences, ners)):
-            words.append(token_list(sent, "sentences", f"{where}, sentence {k}"))
-            entities.append([_inclusive(t, f"{where}, sentence {k}") for t in json_list(ner, "ners", f"{where}, sentence {k}")])
+            raise ValueError(f"{where}: {plural(len(sentences), 'sentence')} but {plural(len(ners), 'list')} of ners")
+        for k, (sent, ner) in enumerate(zip(sentences, ners), 1):
+            # "#": a place in the file, counted from 1, that messages never renumber (formats.places)
+            place = f"{where}, sentence #{k}"
+            words.append(token_list(sent, "sentences", place))
+            entities.append([_inclusive(t, place) for t in json_list(ner, "ners", place)])
             docs.append(str(record.get("doc_key", where)))
-            places.append(f"{where}, sentence {k}")
+            places.append(place)
     return Corpus(words, entities, None, docs, "biaffine", "end inclusive: converted to exclusive (end + 1)", source,
                   places)
 
@@ -254,9 +254,9 @@ def write_biaffine(corpus: Corpus) -> str:
 def _w2ner_entity(m: Any, where: str) -> Any:
     index, label = field(m, "index", where), field(m, "type", where)
     if not isinstance(index, list) or not index:
-        raise ValueError(f"{where}: entity {m!r} needs a non-empty index list")
+        raise ValueError(f"{where}: entity {quote(m)} needs a non-empty index list")
     if len(set(map(repr, index))) != len(index):
-        raise ValueError(f"{where}: entity {m!r} repeats a token index")
+        raise ValueError(f"{where}: entity {quote(m)} repeats a token index")
     fragments = normalize_fragments([(i, i + 1) if isinstance(i, int) else (i, i) for i in index], None, where)
     if len(fragments) == 1:
         return fragments[0][0], fragments[0][1], label

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..core.wording import quote
 from .corpus import Corpus
 
 
@@ -26,13 +27,13 @@ def docs_to_corpus(docs: Iterable[Any], spans_key: str | None = None, source: st
     texts, entities, ids = [], [], []
     for d, doc in enumerate(docs):
         if spans_key is not None and spans_key not in doc.spans:
-            raise ValueError(f"{source}, document {first + d}: no span group {spans_key!r} (it has "
+            raise ValueError(f"{source}, document {first + d}: no span group {quote(spans_key)} (it has "
                              f"{', '.join(map(repr, doc.spans)) or 'none'})")
         spans = doc.ents if spans_key is None else doc.spans[spans_key]
         texts.append(doc.text)
         entities.append([(span.start_char, span.end_char, span.label_) for span in spans])
         ids.append(doc.user_data.get("id"))
-    where = "doc.ents" if spans_key is None else f"doc.spans[{spans_key!r}]"
+    where = "doc.ents" if spans_key is None else f"doc.spans[{quote(spans_key)}]"
     known = [str(i) for i in ids] if all(i is not None for i in ids) else None
     places = [f"{source}, document {first + d}" for d in range(len(texts))] if first else None
     return Corpus(texts, entities, known, None, "spacy", f"spaCy Docs, {where}: character offsets", source,

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..core.caller import warn_caller
 from ..core.entities import is_fragmented
+from ..core.wording import plural, quote
 from .corpus import Corpus
 from .records import field, json_line, jsonl_records
 
@@ -34,7 +35,7 @@ def text_of(record: Mapping[str, Any], where: str) -> str:
     """The record's ``text``, checked to be a string."""
     text = field(record, "text", where)
     if not isinstance(text, str):
-        raise TypeError(f"{where}: 'text' must be a string, got {text!r:.80}")
+        raise TypeError(f"{where}: 'text' must be a string, got {quote(text)}")
     return text
 
 
@@ -48,16 +49,16 @@ def _entity(item: Any, where: str) -> Any:
     """A span ``(start, end, label)`` or a discontinuous ``(fragments, label)`` from an entity dict; the
     offsets are checked by :class:`Corpus` (integers, in range)."""
     if not isinstance(item, Mapping):
-        raise TypeError(f"{where}: entity {item!r:.80} must be a json object with start, end and label")
+        raise TypeError(f"{where}: entity {quote(item)} must be a json object with start, end and label")
     label = field(item, "label", where)
     if "fragments" in item:
         both = [key for key in ("start", "end") if key in item]
         if both:
-            raise ValueError(f"{where}: entity {item!r:.80} has fragments and {' and '.join(both)}; give one or the "
+            raise ValueError(f"{where}: entity {quote(item)} has fragments and {' and '.join(both)}; give one or the "
                              "other (a span is start and end, a discontinuous entity its fragments)")
         fragments = item["fragments"]
         if not isinstance(fragments, list):
-            raise TypeError(f"{where}: entity {item!r:.80} needs fragments as a list of [start, end] pairs")
+            raise TypeError(f"{where}: entity {quote(item)} needs fragments as a list of [start, end] pairs")
         return tuple(tuple(piece) if isinstance(piece, list) else piece for piece in fragments), label
     return field(item, "start", where), field(item, "end", where), label
 
@@ -80,13 +81,14 @@ class Mismatches:
             return
         self.count += 1
         if not self.first:
-            self.first = f"{where}: {self.what} {claimed!r}, text {found!r}"
+            self.first = f"{where}: {self.what} {quote(claimed)}, text {quote(found)}"
 
     def report(self, conversion: str, key: str) -> tuple[str, dict[str, int]]:
         """The reader's conversion line and notes, with a warning when anything differed."""
         if not self.count:
             return conversion, {}
-        message = f"{self.count} entities whose {self.what} differs from the text at their offsets (first: {self.first})"
+        message = (f"{plural(self.count, 'entity', 'entities')} whose {self.what} differs from the text at "
+                   f"{'its' if self.count == 1 else 'their'} offsets (first: {self.first})")
         warn_caller(f"{message}; the offsets are scored", TextMismatchWarning)
         return f"{conversion}; {message}", {key: self.count}
 
@@ -104,7 +106,7 @@ def documents_corpus(records: Sequence[Record], source: str) -> Corpus:
         document = text_of(record, where)
         items = field(record, "entities", where)
         if not isinstance(items, list):
-            raise TypeError(f"{where}: 'entities' must be a list, got {items!r:.80}")
+            raise TypeError(f"{where}: 'entities' must be a list, got {quote(items)}")
         texts.append(document)
         entities.append([_entity(item, where) for item in items])
     corpus = Corpus(texts, entities, document_ids(records), document_ids(records, "doc_id"), "text",

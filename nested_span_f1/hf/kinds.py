@@ -18,6 +18,7 @@ import numpy as np
 
 from ..core.sequences import check_sequence, is_sequence, shown
 from ..core.spans import INT64_MAX, spans_from_lists
+from ..core.wording import quote
 from ..flat.encoding import check_aligned, check_sides
 from ..flat.kinds import INPUT_KINDS as ITEM_KINDS
 from ..flat.kinds import item_kind, not_a_string
@@ -60,9 +61,9 @@ def _bad_item(item: Any, where: str, position: int, expected: str | None, kinds:
     if expected == "tags":
         return TypeError(f"{where}, token {position}: {not_a_string(item, label_list='ids' in kinds)}")
     if expected == "ids":
-        return TypeError(f"{where}, token {position}: label id {item!r} is not an integer (ids are never truncated)")
+        return TypeError(f"{where}, token {position}: label id {quote(item)} is not an integer (ids are never truncated)")
     if expected == "spans":
-        return TypeError(f"{where}, span {position}: {item!r} is not a span; spans are {{'start', 'end', 'label'}} dicts")
+        return TypeError(f"{where}, span {position}: {quote(item)} is not a span; spans are {{'start', 'end', 'label'}} dicts")
     if expected == "layers":
         return TypeError(f"{where}, layer {position}: {shown(item)} is not a tag layer (a list of tags)")
     unit = "token" if set(kinds) <= {"tags", "ids"} else "position"
@@ -77,7 +78,7 @@ def _mixed_with_spans(sentence: Sequence[Any], where: str) -> TypeError:
         kind = item_kind(type(item))
         if kind is not None:
             first.setdefault(kind, (position, item))
-    shown = " and ".join(f"{ITEM_WORDS[k]} at position {p}: {x!r}" for k, (p, x) in first.items())
+    shown = " and ".join(f"{ITEM_WORDS[k]} at position {p}: {quote(x)}" for k, (p, x) in first.items())
     return TypeError(f"{where} holds {shown}; give each sentence in one form")
 
 
@@ -219,7 +220,7 @@ def _generated(predictions: Any, references: Any, kinds: Sequence[str]) -> str:
     if any(strings) and not all(strings):
         answer, listed = strings.index(True), strings.index(False)
         raise TypeError(f"predictions, sentence {answer} is a model's answer (a string) but sentence {listed} is "
-                        f"{predictions[listed]!r:.60}; give every document's predictions in one form")
+                        f"{quote(predictions[listed])}; give every document's predictions in one form")
     if kind not in kinds:
         raise TypeError(f"predictions hold {KIND_WORDS[kind]}; this module takes {_either(KIND_WORDS, kinds)}")
     if kind == "generated":
@@ -230,10 +231,10 @@ def _generated(predictions: Any, references: Any, kinds: Sequence[str]) -> str:
                                 f"dicts, got {shown(document)}")
             for k, item in enumerate(document):
                 if not isinstance(item, Mapping) or set(item) != {"text", "label"}:
-                    raise TypeError(f"{where}, entity {k}: {item!r:.80} is not a {{'text', 'label'}} dict")
+                    raise TypeError(f"{where}, entity {k}: {quote(item)} is not a {{'text', 'label'}} dict")
                 for key in ("text", "label"):
                     if not isinstance(item[key], str):
-                        raise TypeError(f"{where}, entity {k}: {key} {item[key]!r:.80} is not a string")
+                        raise TypeError(f"{where}, entity {k}: {key} {quote(item[key])} is not a string")
     return kind
 
 
@@ -269,7 +270,7 @@ def refuse_unencodable(predictions: Any, references: Any) -> None:
                     try:
                         text.encode("utf-8")
                     except UnicodeEncodeError as error:
-                        raise ValueError(f"{name}, sentence {s}, {where}: {text!r:.80} is not valid UTF-8 text (a lone "
+                        raise ValueError(f"{name}, sentence {s}, {where}: {quote(text)} is not valid UTF-8 text (a lone "
                                          f"surrogate U+{ord(text[error.start]):04X} at offset {error.start}); evaluate "
                                          "stores text as UTF-8") from None
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import evaluate
 
+from ..core.wording import quote
 from .kinds import INPUT_KINDS, KIND_WORDS, data_kind, refuse_unencodable
 
 PROJECT_URL = "https://github.com/nested-span-f1/nested-span-f1"
@@ -213,7 +214,7 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         options = [name for name in inspect.signature(self._compute).parameters if name not in ("predictions", "references")]
         unknown = [key for key in kwargs if key not in options]
         if unknown:
-            raise TypeError(f"{self.name} takes no option {unknown[0]!r}; its options are {', '.join(options)}")
+            raise TypeError(f"{self.name} takes no option {quote(unknown[0])}; its options are {', '.join(options)}")
         if predictions is not None or references is not None:
             self.add_batch(predictions=predictions, references=references)
         if self.writer is None and self._held_back is not None:
