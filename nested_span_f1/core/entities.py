@@ -78,6 +78,19 @@ def normalize_fragments(fragments: Iterable[Sequence[int]], length: int | None, 
     return tuple(merged)
 
 
+def fragment_parts(item: Any, length: int | None, where: str) -> tuple[Fragments, str]:
+    """A fragmented entity's fragments, validated and merged (:func:`normalize_fragments`), and its label; one
+    fragment left means the entity is contiguous.
+
+    Raises:
+        TypeError, ValueError: as :func:`normalize_fragments`, or a label that is not a non-empty string.
+    """
+    pieces, label = (item["fragments"], item.get("label")) if isinstance(item, Mapping) else item
+    if not isinstance(label, str) or not label:
+        raise TypeError(f"{where} needs a non-empty string label")
+    return normalize_fragments(pieces, length, where), label
+
+
 def split_entities(
     sentences: Sequence[Iterable[Any]], lengths: Sequence[int] | None, side: str
 ) -> tuple[list[list[Any]], list[Record]]:
@@ -96,12 +109,8 @@ def split_entities(
             if not is_fragmented(item):
                 kept.append(item)
                 continue
-            where = f"{side}, sentence {s}: entity {item!r}"
-            pieces, label = (item["fragments"], item.get("label")) if isinstance(item, Mapping) else item
-            if not isinstance(label, str) or not label:
-                raise TypeError(f"{where} needs a non-empty string label")
             length = lengths[s] if lengths is not None and s < len(lengths) else None
-            fragments = normalize_fragments(pieces, length, where)
+            fragments, label = fragment_parts(item, length, f"{side}, sentence {s}: entity {item!r}")
             if len(fragments) == 1:
                 kept.append((fragments[0][0], fragments[0][1], label))
             else:

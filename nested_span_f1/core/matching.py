@@ -90,9 +90,14 @@ def _too_large(sides: tuple[SpanArrays, ...], names: tuple[str, ...], n_sentence
                       f"({sizes}); offsets are token positions counted from 0 in each sentence, so give them that way")
 
 
+def _keys(spans: SpanArrays, width: int, n_labels: int) -> np.ndarray:
+    """Each row's (sentence, start, end, label) packed into one int64, ordered as the rows sort."""
+    return ((spans.sentence * width + spans.start) * width + spans.end) * n_labels + spans.label
+
+
 def _distinct_keys(spans: SpanArrays, width: int, n_labels: int) -> tuple[np.ndarray, int]:
     """The side's keys, sorted as the rows (sentence, start, end, label) sort, repeats removed; and how many went."""
-    keys = np.sort(((spans.sentence * width + spans.start) * width + spans.end) * n_labels + spans.label)
+    keys = np.sort(_keys(spans, width, n_labels))
     unique = _drop_repeats(keys)
     return unique, len(keys) - len(unique)
 
@@ -122,6 +127,17 @@ def distinct(spans: SpanArrays) -> tuple[SpanArrays, int]:
     width, n_labels = _key_space(spans)
     keys, removed = _distinct_keys(spans, width, n_labels)
     return _spans(keys, width, n_labels, spans), removed
+
+
+def best_of_repeats(spans: SpanArrays, values: np.ndarray) -> tuple[SpanArrays, np.ndarray, int]:
+    """A side's distinct spans, sorted as :func:`distinct` sorts them, each with the largest ``values`` of its
+    repeats (a span predicted twice is kept at its higher score), and how many repeats went."""
+    width, n_labels = _key_space(spans)
+    keys = _keys(spans, width, n_labels)
+    order = np.lexsort((-values, keys))
+    keys, values = keys[order], values[order]
+    first = np.concatenate(([True], keys[1:] != keys[:-1])) if len(keys) else np.zeros(0, dtype=bool)
+    return _spans(keys[first], width, n_labels, spans), values[first], len(keys) - int(first.sum())
 
 
 def warn_duplicates(predictions: int, references: int) -> None:
