@@ -216,11 +216,11 @@ def read_pipeline(text: str, source: str = "pipeline", first_line: int = 1) -> C
     texts, entities, scores, kinds, left_out = [], [], [], set(), Counter[str]()
     for where, record in records:
         texts.append(text_of(record, where))
-        spans, kind, found = entity_spans(field(record, "entities", where), where, len(texts[-1]), left_out)
+        spans, kind, span_scores = entity_spans(field(record, "entities", where), where, len(texts[-1]), left_out)
         if record["entities"]:
             kinds.add(kind)
         entities.append(spans)
-        scores.append(found)
+        scores.append(span_scores)
     how = {"aggregated": "aggregated entities (entity_group) taken as spans",
            "sub-tokens": "sub-tokens (entity, index) merged into spans as the pipeline's simple strategy merges them"}
     conversion = "; ".join(how[k] for k in sorted(kinds)) or "no entities"

@@ -77,7 +77,8 @@ def _label(entity: Any) -> str:
     return str(entity[-1])
 
 
-def _corpus(side: Side) -> Side:
+def _corpus(side: Side) -> Corpus | Sequence[Any]:
+    """A file read as a corpus; a corpus or lists as they are."""
     if isinstance(side, (str, os.PathLike)):
         from ..formats import read_corpus
 
@@ -94,6 +95,8 @@ def scored_pair(references: Side, predictions: Side, *, scores: Sequence[Sequenc
         TypeError: a side of another type, a score that is not a number.
     """
     references, predictions = _corpus(references), _corpus(predictions)
+    entities: Sequence[Sequence[Any]]
+    found: Sequence[Sequence[Any]] | None
     if isinstance(predictions, Corpus):
         if scores is not None and predictions.scores is not None:
             raise ValueError(f"{predictions.source} carries scores, and scores= gives them again; give them once")

@@ -141,7 +141,7 @@ def hits_and_scores(curve_input):
     """The distinct predictions' hit flags and (highest) scores, as scikit-learn takes them."""
     gold, pred = curve_input
     best = {}
-    for s, (g, p) in enumerate(zip(gold, pred)):
+    for s, p in enumerate(pred):
         for start, end, lab, score in p:
             key = (s, start, end, lab)
             best[key] = max(score, best.get(key, score))
