@@ -16,6 +16,7 @@ included, with per-type and untyped tallies.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -103,6 +104,9 @@ def split_entities(
     contiguous: list[list[Any]] = []
     records: list[Record] = []
     check_each(sentences, f"{side}, sentence {{}}", "spans")
+    flat = list(chain.from_iterable(sentences))
+    if set(map(type, flat)) <= {tuple} and set(map(len, flat)) <= {3}:
+        return [list(items) for items in sentences], records  # (start, end, label) tuples: nothing discontinuous
     for s, items in enumerate(sentences):
         kept = []
         for item in items:

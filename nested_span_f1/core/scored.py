@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
+from operator import itemgetter
 from numbers import Real
 from typing import Any
 
@@ -39,7 +41,7 @@ def check_score(value: Any, where: str, position: str) -> float:
     if not math.isfinite(number):
         raise ValueError(f"{where} has score {value!r}; a score must be a finite number (scores outside [0, 1], such "
                          f"as logits, are allowed){position}")
-    return number + 0.0  # -0.0 is the threshold 0.0
+    return number
 
 
 def check_scores(scores: Sequence[Any], entities: Sequence[Sequence[Any]], side: str = "predictions") -> list[
@@ -55,21 +57,15 @@ def check_scores(scores: Sequence[Any], entities: Sequence[Sequence[Any]], side:
     if len(scores) != len(entities):
         raise ValueError(f"{side}: {len(scores)} sentences of scores but {len(entities)} of entities")
     check_each(scores, f"{side}, sentence {{}}", "scores (one per entity)")
-    out = []
-    for s, (row, ents) in enumerate(zip(scores, entities)):
-        if len(row) != len(ents):
-            raise ValueError(f"{side}, sentence {s}: {len(row)} scores for {len(ents)} entities; give one score an "
-                             "entity")
-        try:
-            # the common case at once: Python floats, all finite (a NaN fails the comparison)
-            if all(type(x) is float and -math.inf < x < math.inf for x in row):
-                out.append([x + 0.0 for x in row])
-                continue
-        except TypeError:
-            pass
-        out.append([check_score(x, _where(side, s, e), f" (position {j} in the sentence)")
-                    for j, (x, e) in enumerate(zip(row, ents))])
-    return out
+    if list(map(len, scores)) != list(map(len, entities)):
+        s = next(s for s, (row, ents) in enumerate(zip(scores, entities)) if len(row) != len(ents))
+        raise ValueError(f"{side}, sentence {s}: {len(scores[s])} scores for {len(entities[s])} entities; give one "
+                         "score an entity")
+    flat = list(chain.from_iterable(scores))
+    if set(map(type, flat)) <= {float} and np.isfinite(np.array(flat, dtype=np.float64)).all():
+        return [list(row) for row in scores]  # the common case at once: Python floats, all finite
+    return [[check_score(x, _where(side, s, e), f" (position {j} in the sentence)")
+             for j, (x, e) in enumerate(zip(row, ents))] for s, (row, ents) in enumerate(zip(scores, entities))]
 
 
 def scored_item(item: Any) -> tuple[Any, Any, bool]:
@@ -91,6 +87,11 @@ def split_scored(sentences: Sequence[Iterable[Any]], side: str = "predictions") 
     refuses)."""
     check_sequence(sentences, side, "sentences (one list of spans per sentence)")
     check_each(sentences, f"{side}, sentence {{}}", "spans")
+    flat = list(chain.from_iterable(sentences))
+    if flat and set(map(type, flat)) == {tuple} and set(map(len, flat)) == {4}:
+        # the common case at once: (start, end, label, score) tuples
+        span, score = itemgetter(0, 1, 2), itemgetter(3)
+        return [list(map(span, items)) for items in sentences], [list(map(score, items)) for items in sentences]
     entities, scores, any_score = [], [], False
     for items in sentences:
         row_entities, row_scores = [], []

@@ -28,7 +28,7 @@ def running_counts(score: np.ndarray, gain: np.ndarray) -> tuple[np.ndarray, np.
     decreasing score, their gains summed as they come, read at the last prediction of each distinct score (ties
     are kept together, as a threshold keeps them)."""
     order = np.argsort(-score, kind="stable")
-    ranked = score[order]
+    ranked = score[order] + 0.0  # -0.0 is the threshold 0.0
     last = np.flatnonzero(np.append(ranked[1:] != ranked[:-1], True)) if len(ranked) else np.zeros(0, np.int64)
     return ranked[last], np.cumsum(gain[order], dtype=np.int64)[last], (last + 1).astype(np.int64)
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Mapping, Sequence
+from itertools import chain
 from dataclasses import dataclass, replace
 from typing import Any, Union
 
@@ -158,11 +159,13 @@ def _contiguous_only(side: Entities, name: str, why: str) -> None:
                          "contiguous spans")
 
 
-def _split_scores(entities: Sequence[Sequence[Any]], scores: Sequence[Sequence[float]]) -> tuple[np.ndarray,
-                                                                                                  np.ndarray]:
+def _split_scores(entities: Sequence[Sequence[Any]], scores: Sequence[Sequence[float]], fragmented: bool) -> tuple[
+        np.ndarray, np.ndarray]:
     """The scores of the contiguous entities and of the discontinuous ones, each in the order
     :func:`~nested_span_f1.core.entities.check_entities` lists them (a fragmented entity whose fragments merge
-    into one is contiguous)."""
+    into one is contiguous); ``fragmented``: whether there is a discontinuous entity at all."""
+    if not fragmented:
+        return np.fromiter(chain.from_iterable(scores), dtype=np.float64), np.zeros(0)
     contiguous: list[float] = []
     fragmented: list[float] = []
     for items, row in zip(entities, scores):
@@ -200,7 +203,7 @@ def gains(pair: ScoredPair, metric: str = "nested", decode: str = "nested", min_
         _contiguous_only(pred, "predictions", why)
         if metric == "lenient":
             _contiguous_only(ref, "references", why)
-    contiguous, fragmented = _split_scores(pair.predictions, pair.scores)
+    contiguous, fragmented = _split_scores(pair.predictions, pair.scores, bool(pred.fragmented))
     names = tuple(sorted(set(pred.spans.labels) | set(ref.spans.labels)
                          | {label for _, _, label in pred.fragmented + ref.fragmented}))
     predicted, scores, repeats = best_of_repeats(pred.spans.relabel(names), contiguous)
