@@ -57,6 +57,7 @@ setup(
             "hypothesis>=6",
             "seqeval==1.2.2",
             "nervaluate==1.2.1",
+            "scikit-learn>=1.3",
             "evaluate>=0.4.1",
             "datasets>=2.14",
             "matplotlib>=3.5",

@@ -1,4 +1,4 @@
-"""Scored predictions: one confidence a predicted entity, beside the spans (docs/DESIGN.md, 'Scored predictions').
+"""Scored predictions: one confidence a predicted entity, beside the spans (docs/DESIGN.md, 'Scores beside the spans').
 
 Spans stay ``(start, end, label)`` tuples; a side's scores are a parallel
 structure, one list of floats a sentence aligned with its entities, checked once

@@ -57,8 +57,8 @@ class Corpus:
     notes: Mapping[str, int] = field(default_factory=dict)
     """What the reader found and kept (pipeline words that differ from the text at their offsets, ...), counted."""
     scores: Sequence[Sequence[float]] | None = None
-    """A predicted side's confidences, one list a sentence aligned with ``entities`` (docs/DESIGN.md, 'Scored
-    predictions'), when the file carries them; checked once (finite numbers, one an entity), else None."""
+    """A predicted side's confidences, one list a sentence aligned with ``entities``, when the file carries them;
+    checked once (finite numbers, one an entity), else None (docs/DESIGN.md, 'Scores beside the spans')."""
     checked: InitVar[bool] = False
     """True when every sentence comes from a corpus already built (a batch of its sentences, a reordering):
     their entities were checked then and are not checked again."""

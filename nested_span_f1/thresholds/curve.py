@@ -7,7 +7,7 @@ score, :mod:`.lenient`). A prediction is kept when its score is at least the
 threshold, so at the ``k``-th distinct score from the top the kept predictions
 are the first rows of the predictions sorted by decreasing score: one sort, then
 cumulative sums read at the last row of each distinct score give ``tp`` and the
-number predicted at every threshold (docs/DESIGN.md, 'Scored predictions').
+number predicted at every threshold (docs/DESIGN.md, 'The curve: one sort, running counts').
 """
 from __future__ import annotations
 
