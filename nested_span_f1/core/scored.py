@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
-from operator import itemgetter
 from numbers import Real
+from operator import itemgetter
 from typing import Any
 
 import numpy as np

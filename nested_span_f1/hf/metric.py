@@ -169,7 +169,7 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         curve = curve_of(pair, decode=decode, zero_division=zero_division)
         kept = kept_at(pair, -math.inf if threshold is None else threshold, decode=decode)
         result = summarize_nested(count_nested(kept, pair.references), zero_division)
-        best = curve.best or {"threshold": None, "precision": None, "recall": None, "f1": None}
+        best: dict[str, float | None] = dict(curve.best or dict.fromkeys(("threshold", "precision", "recall", "f1")))
         return {**result, "average_precision": curve.average_precision,
                 **{f"best_{key}": value for key, value in best.items()}}
 

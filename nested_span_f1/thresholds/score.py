@@ -23,8 +23,8 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Mapping, Sequence
-from itertools import chain
 from dataclasses import dataclass, replace
+from itertools import chain
 from typing import Any, Union
 
 import numpy as np
@@ -159,12 +159,12 @@ def _contiguous_only(side: Entities, name: str, why: str) -> None:
                          "contiguous spans")
 
 
-def _split_scores(entities: Sequence[Sequence[Any]], scores: Sequence[Sequence[float]], fragmented: bool) -> tuple[
+def _split_scores(entities: Sequence[Sequence[Any]], scores: Sequence[Sequence[float]], any_fragmented: bool) -> tuple[
         np.ndarray, np.ndarray]:
     """The scores of the contiguous entities and of the discontinuous ones, each in the order
     :func:`~nested_span_f1.core.entities.check_entities` lists them (a fragmented entity whose fragments merge
-    into one is contiguous); ``fragmented``: whether there is a discontinuous entity at all."""
-    if not fragmented:
+    into one is contiguous); ``any_fragmented``: whether there is a discontinuous entity at all."""
+    if not any_fragmented:
         return np.fromiter(chain.from_iterable(scores), dtype=np.float64), np.zeros(0)
     contiguous: list[float] = []
     fragmented: list[float] = []

@@ -60,7 +60,7 @@ def test_the_curve_and_the_system_threshold(files, capsys):
     assert {k: at[k] for k in ("threshold", "tp", "fp", "fn", "precision", "recall", "f1")} == {
         "threshold": 0.5, "tp": 2, "fp": 1, "fn": 1, "precision": 2 / 3, "recall": 2 / 3, "f1": 2 / 3}
     assert (result["metric"], result["decode"]) == ("nested", "nested")
-    code, text, _ = run(capsys, "--gold", files["gold"], "--pred", files["pred"])
+    _, text, _ = run(capsys, "--gold", files["gold"], "--pred", files["pred"])
     assert "overall: 4 thresholds, average precision 0.8056" in text
     assert "best F1 at threshold 0.4: precision 0.7500, recall 1.0000, F1 0.8571 (chosen on these files" in text
     assert "at the system's threshold 0.5: precision 0.6667, recall 0.6667, F1 0.6667 (tp 2, fp 1, fn 1)" in text
@@ -84,8 +84,8 @@ def test_a_threshold_chosen_on_dev_is_reported_beside_the_oracle(files, capsys):
     assert "best" not in test and all("best" not in row for row in test["per_type"].values())
     assert test["average_precision"] == 0.8055555555555556 and len(test["curve"]) == 4
     assert result["dev"]["curve"]["best"]["threshold"] == 0.7
-    code, text, _ = run(capsys, "--gold", files["gold"], "--pred", files["pred"], "--dev-gold", files["dev_gold"],
-                        "--dev-pred", files["dev_pred"])
+    _, text, _ = run(capsys, "--gold", files["gold"], "--pred", files["pred"], "--dev-gold", files["dev_gold"],
+                     "--dev-pred", files["dev_pred"])
     assert "at the dev threshold (report this)" in text and "ORACLE: best on test (do not report)" in text
     assert "labels only in test: ORG" in text
 
@@ -93,6 +93,7 @@ def test_a_threshold_chosen_on_dev_is_reported_beside_the_oracle(files, capsys):
 def test_per_type_thresholds_and_a_type_dev_never_predicted(files, capsys):
     code, out, _ = run(capsys, "--gold", files["gold"], "--pred", files["pred"], "--dev-gold", files["dev_gold"],
                        "--dev-pred", files["dev_pred"], "--per-type", "--json")
+    assert code == 0
     result = json.loads(out)
     assert result["selection"]["thresholds"] == {"LOC": 0.3, "PER": 0.7}
     assert result["selection"]["types_without_dev_threshold"] == ["ORG"]  # takes the overall 0.7
@@ -105,6 +106,7 @@ def test_per_type_thresholds_and_a_type_dev_never_predicted(files, capsys):
                                      ["--metric", "lenient", "--decode", "flat", "--min-iou", "0.5"]])
 def test_the_json_curve_is_threshold_curves(files, capsys, options):
     code, out, _ = run(capsys, "--gold", files["gold"], "--pred", files["pred"], "--json", *options)
+    assert code == 0
     result = json.loads(out)
     settings = dict(zip(options[::2], options[1::2]))
     expected = threshold_curve(files["gold"], files["pred"], metric=settings.get("--metric", "nested"),

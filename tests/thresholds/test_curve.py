@@ -261,3 +261,15 @@ def test_nothing_predicted_has_no_best_and_an_area_of_zero():
     assert (len(curve), curve.best, curve.average_precision) == (0, None, 0.0)
     assert curve.to_dict()["per_type"] == {"A": {"curve": [], "best": None, "average_precision": 0.0, "number": 1,
                                                  "predicted": 0, "thresholds": 0}}
+
+
+def test_discontinuous_entities_count_as_the_nested_metric_counts_them():
+    gold = [[(((0, 1), (2, 3)), "X"), (0, 3, "X")]]
+    entities = [[(((0, 1), (2, 3)), "X"), (((0, 1), (1, 2)), "X"), (0, 3, "X")]]  # the second merges into (0, 2)
+    curve = threshold_curve(gold, entities, scores=[[0.9, 0.7, 0.4]])
+    for threshold, expected in ((0.9, (1, 0, 1)), (0.7, (1, 1, 1)), (0.4, (2, 1, 0))):
+        kept = [[e for e, s in zip(entities[0], (0.9, 0.7, 0.4)) if s >= threshold]]
+        r = score_nested(kept, gold, zero_division=0)
+        assert point_at(curve, threshold) == expected == (r["tp"], r["fp"], r["fn"])
+    with pytest.raises(ValueError, match=r"predictions, sentence 0: entity .* is discontinuous; the lenient metric"):
+        threshold_curve(gold, entities, scores=[[0.9, 0.7, 0.4]], metric="lenient")

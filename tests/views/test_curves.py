@@ -1,6 +1,7 @@
 """Precision-recall curves drawn: the step curve whose area is the average precision, iso-F1 lines, the marked
 points, small multiples; matplotlib figures and SVG text alike."""
 import re
+from itertools import pairwise
 
 import pytest
 
@@ -16,7 +17,7 @@ def test_the_steps_enclose_the_average_precision():
     points = list(zip(curve.recall.tolist(), curve.precision.tolist()))
     vertices = steps(points)
     assert vertices[:4] == [(0.0, 1.0), (1 / 3, 1.0), (1 / 3, 2 / 3), (2 / 3, 2 / 3)]
-    area = sum((b[0] - a[0]) * a[1] for a, b in zip(vertices, vertices[1:]))
+    area = sum((b[0] - a[0]) * a[1] for a, b in pairwise(vertices))
     assert area == pytest.approx(curve.average_precision, abs=1e-15)
 
 

@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
             report: dict[str, Any] = {"at_system_threshold": {
                 "threshold": args.threshold, **apply_thresholds(test, args.threshold, **settings)}}
         else:
-            dev, dev_gold, dev_pred = read_pair(args.dev_gold, args.dev_pred, args)
+            dev = read_pair(args.dev_gold, args.dev_pred, args)[0]
             dev_curve = curve_of(dev, zero_division=0, **settings)
             report = dev_then_test(dev, dev_curve, test, curve, per_type=args.per_type,
                                    system_threshold=args.threshold, names=(args.dev_gold, args.gold), **settings)
