@@ -20,8 +20,10 @@ DRAWN_POINTS = 2000
 
 ISO_F1 = (0.2, 0.4, 0.6, 0.8)
 
-MARKS = {"chosen": ("#d62728", "o"), "system": ("#1f77b4", "s"), "oracle": ("#7f7f7f", "X"), "best": ("#d62728", "o")}
-"""Colour and matplotlib marker of each kind of marked point."""
+MARKS = {"system": ("#1f77b4", "s", 10), "chosen": ("#d62728", "o", 7), "best": ("#d62728", "o", 7),
+         "oracle": ("#7f7f7f", "X", 8)}
+"""Colour, matplotlib marker and size of each kind of marked point, in the order they are drawn (a smaller mark on a
+larger one where two points coincide)."""
 
 Panel = Mapping[str, Any]
 """``{"title", "points": [(recall, precision), ...] (thresholds decreasing), "average_precision", "marks":
@@ -77,9 +79,10 @@ def plot_curves(panels: Sequence[Panel], path: str | None = None, title: str = "
         if shown["points"]:
             ax.plot(*zip(*steps(shown["points"])), color="#222222", linewidth=1.4)
         for mark in shown["marks"]:
-            colour, marker = MARKS[mark["kind"]]
-            ax.plot(mark["recall"], mark["precision"], marker=marker, color=colour, markersize=8, linestyle="none",
-                    label=mark["label"], markeredgecolor="#222222", markeredgewidth=0.6)
+            colour, marker, size = MARKS[mark["kind"]]
+            ax.plot(mark["recall"], mark["precision"], marker=marker, color=colour, markersize=size, linestyle="none",
+                    label=mark["label"], markeredgecolor="#222222", markeredgewidth=0.6,
+                    zorder=3 + list(MARKS).index(mark["kind"]))
         ax.set_xlim(0, 1.02)
         ax.set_ylim(0, 1.05)
         ax.set_xlabel("recall")
@@ -134,8 +137,8 @@ def curve_svg(shown: Panel, element_id: str = "", width: int = 340) -> str:
     if shown["points"]:
         points = " ".join(f"{x(r):.1f},{y(p):.1f}" for r, p in steps(shown["points"]))
         parts.append(f'<polyline class="curve" points="{points}" fill="none" stroke="#222" stroke-width="1.5"/>')
-    for k, mark in enumerate(shown["marks"]):
-        colour, marker = MARKS[mark["kind"]]
+    for k, mark in sorted(enumerate(shown["marks"]), key=lambda item: list(MARKS).index(item[1]["kind"])):
+        colour, marker, _ = MARKS[mark["kind"]]
         mx, my = x(mark["recall"]), y(mark["precision"])
         label = html.escape(mark["label"])
         tip = f'<title>{label}: precision {mark["precision"]:.4f}, recall {mark["recall"]:.4f}</title>'

@@ -169,8 +169,8 @@ def _about(args: argparse.Namespace, gold: Corpus, pred: Corpus, curve: Threshol
     """What was read and how it is scored."""
     scores = [s for row in pair.scores for s in row]
     span = f"scores {min(scores):.4g} to {max(scores):.4g}" if scores else "no entity"
-    how = {"exact": "exact (start, end, label) matching", "nested": "exact (start, end, label) matching",
-           "lenient": "lenient (overlap with the same label, one to one: the type scheme)"}[args.metric]
+    how = {"exact": "(start, end, label) matched exactly", "nested": "(start, end, label) matched exactly",
+           "lenient": "overlap with the same label, matched one to one: the type scheme"}[args.metric]
     decoding = {"nested": "every span at or above the threshold",
                 "flat": "the highest-scoring spans that do not overlap"}[args.decode]
     notes = curve.notes
@@ -180,7 +180,7 @@ def _about(args: argparse.Namespace, gold: Corpus, pred: Corpus, curve: Threshol
         found += f"; flat decoding left out {notes['flat_decoding_left_out']} predicted spans"
     lines = [f"gold:        {args.gold} ({gold.format}; {gold.conversion})",
              f"predictions: {args.pred} ({pred.format}; {pred.conversion}); {len(scores)} scored entities, {span}",
-             f"metric: {args.metric}, {how}; decoding: {args.decode}, {decoding}", found]
+             f"metric: {args.metric} ({how}); decoding: {args.decode} ({decoding})", found]
     if pair.texts is not None:
         lines += ["alignment (every predicted span, whatever its score):", *alignment_lines(alignment(pair.texts))]
     return lines
