@@ -6,7 +6,7 @@ a span file, text spans as GLiNER writes them, the pipeline's output, a span
 group's ``attrs["scores"]`` in a DocBin, or a CoNLL column named with
 ``--score-column``). The report gives average precision and the best-F1
 threshold, overall and per type, the figures at the system's own threshold,
-and with ``--json`` every point of the curve. With ``--dev-gold``/``--dev-pred`` the
+and with ``--json`` every point of the curve. With ``--dev-gold`` and ``--dev-pred`` the
 threshold is chosen on dev (overall, or per type with ``--per-type``) and test is
 reported at it, beside test at the system's threshold and the oracle (best on
 test itself), which is labelled as such.
@@ -56,7 +56,8 @@ CURVE_PLOTS = (".png", ".svg", ".pdf", ".html")
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "thresholds", help="precision-recall curves of scored predictions, average precision, thresholds chosen on dev",
-        description=__doc__.split("\n\n", 1)[1].replace("\n", " "), epilog=EXAMPLE, formatter_class=HelpFormatter,
+        description=__doc__.split("\n\n", 1)[1].replace("\n", " ").replace("``", ""), epilog=EXAMPLE,
+        formatter_class=HelpFormatter,
     )
     p.add_argument("--gold", required=True, help="gold file (any format the readers take)")
     p.add_argument("--pred", required=True, help="scored predictions (the same sentences or documents as --gold)")
