@@ -42,6 +42,7 @@ from nested_span_f1.formats.text import TextMismatchWarning
 from nested_span_f1.generated import read_generated, score_generated
 from nested_span_f1.lenient import score as lenient
 from nested_span_f1.nested import score as nested
+from nested_span_f1.thresholds import threshold_curve
 
 evaluate = pytest.importorskip("evaluate")
 
@@ -243,6 +244,29 @@ VALID_IDS = ("score_tags", "count_tags", "decode_pair", "score_lenient", "count_
 METRIC_DOORS = tuple(f"{m}.{call}" for m in ("span_f1", "lenient_span_f1", "nested_span_f1") for call in ("compute", "add_batch"))
 """The evaluate modules: valid rows of tags or spans check them against the core."""
 
+# issue 39: scored predictions
+def scored(*items: Any) -> tuple[Any, Any]:
+    """Scored predictions of one sentence (span dicts with a score, or without one) against the good spans."""
+    return [list(items), []], [list(GOOD_SPANS[0]), []]
+
+
+def _mention(start: int, end: int, label: str, **score: Any) -> dict[str, Any]:
+    return {"start": start, "end": end, "entity_type": label, **score}
+
+
+def scored_files(*mentions: Any, dev: bool = False, gold: bytes = GOOD_ONEIE) -> dict[str, Any]:
+    """A OneIE gold (the good file) and predictions of its two sentences, the first with the mentions given; with
+    ``dev``, the same pair again as development files."""
+    tokens = [["IL-2", "gene", "expression"], ["NF-kappa", "B"]]
+    lines = [{"tokens": tokens[0], "entity_mentions": list(mentions)},
+             {"tokens": tokens[1], "entity_mentions": [_mention(0, 2, "protein", score=0.8)]}]
+    pred = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    return {"gold": gold, "pred": pred, **({"dev_gold": gold, "dev_pred": pred} if dev else {})}
+
+
+SCORED_FILES = ("read_corpus", "cli thresholds")
+"""The doors of a scored prediction file: read alone, and the thresholds command against the gold."""
+
 # issue 26: commands and benchmark (what the rows of that block use)
 
 @dataclass(frozen=True)
@@ -384,8 +408,9 @@ CATALOGUE: list[Bad] = [
         ("sentence 0", "{'start': 0, 'end': 2}", "label"), side="predictions"),
     Bad("span-missing-end", "spans", spans({"start": 0, "label": "PER"}, side=1), ValueError,
         ("sentence 0", "'start': 0", "end"), side="references"),
+    # the nested module takes scored spans (issue 39): there the other spans of the sentence lack their score
     Bad("span-extra-key", "spans", spans(_span(0, 2, score=0.9)), ValueError, ("sentence 0", "'score'"),
-        side="predictions"),
+        side="predictions", metric_match=("sentence 0", "score")),
     Bad("span-misspelt-key", "spans", spans({"start": 0, "stop": 2, "label": "PER"}), ValueError,
         ("sentence 0", "'stop'"), side="predictions"),
     Bad("span-start-half", "spans", spans(_span(0.5, 2)), TypeError, ("sentence 0", "0.5"), side="predictions"),
@@ -1240,6 +1265,59 @@ CATALOGUE: list[Bad] = [
                               (["Ann"], ["B-PER"])), "B": ONE_AGREEMENT["B"]},
         None, same_as={"A": annotator(("0", TEXT, [(0, 15, "PER"), (24, 29, "LOC")]), ("1", "Ann", [(0, 3, "PER")])),
                        "B": annotator(("0", TEXT, [(0, 5, "PER"), (24, 29, "LOC")]), ("1", "Ann", [(0, 3, "PER")]))}),
+    # issue 39: scored predictions, in Python (threshold_curve, the nested module) and in files (read, and the
+    # thresholds command): a span without a score where others have one, NaN, an infinity, a string or a bool for
+    # a score, each refused with its place; scores outside [0, 1] are scores
+    Bad("scored-span-without-a-score", "scored", scored(_span(0, 2, score=0.9), _span(0, 1, "LOC")), ValueError,
+        ("predictions, sentence 0: entity {'start': 0, 'end': 1, 'label': 'LOC'} has no score, but other entities "
+         "have one", "(position 1 in the sentence)")),
+    Bad("scored-nan", "scored", scored(_span(0, 2, score=float("nan"))), ValueError,
+        ("predictions, sentence 0: entity {'start': 0, 'end': 2, 'label': 'PER'} has score nan",
+         "a score must be a finite number", "(position 0 in the sentence)")),
+    Bad("scored-infinity", "scored", scored(_span(0, 2, score=float("-inf"))), ValueError,
+        ("predictions, sentence 0", "has score -inf")),
+    Bad("scored-string", "scored", scored(_span(0, 2, score=0.2), _span(0, 1, "LOC", score="0.9")), TypeError,
+        ("predictions, sentence 0: entity {'start': 0, 'end': 1, 'label': 'LOC'} has score '0.9', which is not a "
+         "number", "(position 1 in the sentence)")),
+    Bad("scored-bool", "scored", scored(_span(0, 2, score=True)), TypeError, ("has score True, which is not a number",)),
+    Bad("scored-span-out-of-range", "scored", scored(_span(3, 2, score=0.5)), ValueError,
+        ("predictions, sentence 0", "'start': 3, 'end': 2", "0 <= start < end")),
+    Bad("scored-threshold-with-plain-spans", "spans", _ones("spans"), ValueError,
+        ("threshold applies to scored predictions",), options={"threshold": 0.5}),
+    Bad("scored-file-mention-without-a-score", "scored-files",
+        scored_files(_mention(0, 2, "DNA", score=0.9), _mention(0, 1, "protein")), ValueError,
+        ("pred.jsonl, line 1: entity (0, 1, 'protein') has no score, but other entities have one",
+         "(position 2 in the sentence)"), cli=("pred.jsonl, line 1: entity (0, 1, 'protein') has no score",)),
+    Bad("scored-file-nan", "scored-files", scored_files(_mention(0, 2, "DNA", score=float("nan"))), ValueError,
+        ("pred.jsonl, line 1: entity (0, 2, 'DNA') has score nan",), cli=("pred.jsonl, line 1", "has score nan")),
+    Bad("scored-file-string", "scored-files", scored_files(_mention(0, 2, "DNA", prob="high")), TypeError,
+        ("pred.jsonl, line 1: entity (0, 2, 'DNA') has score 'high', which is not a number",),
+        cli=("pred.jsonl, line 1", "'high'")),
+    Bad("scored-file-without-scores", "scored-files", {"gold": GOOD_ONEIE, "pred": GOOD_ONEIE}, ValueError,
+        cli=("pred.jsonl: the predictions carry no scores; give each entity a 'score' (or 'prob')",),
+        entries=("cli thresholds",)),
+    Bad("scored-file-dev-shares-no-label", "scored-files",
+        {**scored_files(_mention(0, 2, "DNA", score=0.9)),
+         "dev_gold": b'{"tokens": ["a"], "entity_mentions": [{"start": 0, "end": 1, "entity_type": "GENE"}]}\n',
+         "dev_pred": b'{"tokens": ["a"], "entity_mentions": [{"start": 0, "end": 1, "entity_type": "GENE", '
+                     b'"score": 0.5}]}\n'}, ValueError,
+        cli=("share no label (GENE against DNA, protein)",), entries=("cli thresholds",)),
+    Bad("scored-file-dev-types-unseen-are-counted", "scored-files",
+        {**scored_files(_mention(0, 2, "DNA", score=0.9), _mention(0, 1, "protein", score=0.4)),
+         "dev_gold": b'{"tokens": ["a"], "entity_mentions": [{"start": 0, "end": 1, "entity_type": "DNA"}]}\n',
+         "dev_pred": b'{"tokens": ["a"], "entity_mentions": [{"start": 0, "end": 1, "entity_type": "DNA", '
+                     b'"score": 0.5}]}\n', "args": ["--per-type"]}, None,
+        ('"types_without_dev_threshold": ["protein"]', '"labels_only_in_test": ["protein"]'),
+        entries=("cli thresholds",)),
+    Bad("scored-file-logits-are-scores", "scored-files",
+        scored_files(_mention(0, 2, "DNA", score=-2.5), _mention(0, 1, "protein", score=3.5)), None,
+        ('"threshold": 3.5', '"threshold": -2.5'), entries=("cli thresholds",)),
+    Bad("scored-file-conll-score-not-a-number", "scored-files",
+        {"gold": GOOD_COLUMNS, "pred": b"EU B-ORG 0.9\nrejects O 0.1\nGerman B-MISC high\ncall O 0.2\n\n"
+                                       b"Peter B-PER 0.7\nBlackburn I-PER 0.6\n",
+         "args": ["--gold-format", "conll", "--pred-format", "conll", "--column", "2", "--score-column", "3"]},
+        ValueError, cli=("pred.conll, line 3, column 3: score 'high' is not a finite number",),
+        entries=("cli thresholds",)),
 ]
 
 
@@ -1289,19 +1367,21 @@ CORE_DOORS = {
     "count_nested": _door("spans", "lengths", nested.count_nested),
     "count_layered": _door("layers", "", nested.count_layered),
     "score_documents": _door("texts", "zero_division", score_documents),
+    "threshold_curve": _door("scored", "zero_division", lambda p, r, **o: threshold_curve(r, p, **o).to_dict()),
 }
 METRICS = {
     "span_f1": _door("tags ids texts", "scheme mode suffix zero_division label_list", nested_span_f1.score_tags),
     "lenient_span_f1": _door("tags spans texts generated",
                              "partial_weight min_iou zero_division scheme mode suffix " + GENERATED_OPTIONS,
                              lenient.score_lenient),
-    "nested_span_f1": _door("tags spans layers texts generated", "zero_division scheme mode suffix " + GENERATED_OPTIONS,
-                            _nested_core),
+    "nested_span_f1": _door("tags spans layers texts generated scored",
+                            "zero_division scheme mode suffix threshold decode " + GENERATED_OPTIONS, _nested_core),
 }
 RECOVERY = {
     "span_f1": {"tags": "ids", "ids": "tags", "texts": "tags"},
     "lenient_span_f1": {"tags": "spans", "spans": "tags", "texts": "spans", "generated": "spans"},
-    "nested_span_f1": {"tags": "spans", "spans": "tags", "layers": "spans", "texts": "spans", "generated": "spans"},
+    "nested_span_f1": {"tags": "spans", "spans": "tags", "layers": "spans", "texts": "spans", "generated": "spans",
+                       "scored": "spans"},
 }
 """After a failed call of one input kind, a valid call of another kind must work on the same instance."""
 RECOVERY_INPUT = {
@@ -1320,6 +1400,7 @@ FILE_DOORS = {
     "text-files": ("read_corpus", "score_text", "cli score", "cli nested", "cli lenient"),
     "generated-files": ("read_generated", "score_generated", "cli generated", "cli nested", "cli lenient"),
     "agreement": ("agreement", "cli agreement"),
+    "scored-files": SCORED_FILES,
 }
 PATH_DOORS = {"columns": ("read_columns", "iter_columns"), "corpus": ("read_corpus", "read_batches", "read_dataset")}
 """The readers of a file by its kind: a ``path`` row gives each the file in another form (a bytes path, a binary
@@ -1374,6 +1455,7 @@ def test_catalogue_is_large_and_covers_every_door():
                 "Corpus", *PATH_DOORS["columns"], *PATH_DOORS["corpus"], *SPACE_DOORS,
                 "benchmark", "benchmark dir", "cli benchmark", "cli space",
                 "read_generated", "score_generated", "cli generated", "agreement", "cli agreement",
+                "threshold_curve", "cli thresholds",
                 *(f"{m}.{call}" for m in METRICS for call in ("compute", "add_batch"))}
     assert covered >= expected, expected - covered
 
@@ -1850,6 +1932,8 @@ def test_bad_input(row, entry, metrics, tmp_path, capsys, monkeypatch):
         _generated_file_row(row, entry, tmp_path, capsys)
     elif row.kind == "agreement":
         _agreement_row(row, entry, tmp_path, capsys, monkeypatch)
+    elif row.kind == "scored-files":
+        _scored_file_row(row, entry, tmp_path, capsys)
     elif row.kind in FILE_DOORS:
         _file_row(row, entry, tmp_path, capsys, monkeypatch)
     else:
@@ -1994,6 +2078,32 @@ def _agreement_row(row: Bad, entry: str, tmp_path: Any, capsys: Any, monkeypatch
             k: v for k, v in json.loads(expected[1]).items() if k != "notes"}
         return
     _one_line_error(entry, code, out, err, row.cli or row.match)
+# --------------------------------------------------------------------------- issue 39: scored predictions
+
+def _scored_file_row(row: Bad, entry: str, tmp_path: Any, capsys: Any) -> None:
+    """A scored prediction file: read alone (read_corpus), and on the thresholds command against the gold (and the
+    development files, when the row has them): exit 2 and one line, or (a valid row) exit 0 with the row's
+    fragments in its JSON."""
+    names = {"gold": "gold.jsonl", "pred": "pred.jsonl", "dev_gold": "dev_gold.jsonl", "dev_pred": "dev_pred.jsonl"}
+    if row.data["pred"].startswith(b"EU"):
+        names.update(gold="gold.conll", pred="pred.conll")
+    paths = {key: _write(tmp_path, names[key], row.data[key]) for key in names if key in row.data}
+    if entry == "read_corpus":
+        _expect(row, lambda: read_corpus(paths["pred"]), None)
+        return
+    args = ["thresholds", "--gold", paths["gold"], "--pred", paths["pred"], "--json", *row.data.get("args", [])]
+    if "dev_gold" in paths:
+        args += ["--dev-gold", paths["dev_gold"], "--dev-pred", paths["dev_pred"]]
+    capsys.readouterr()
+    code = main(args)
+    out, err = capsys.readouterr()
+    if row.error is None:
+        assert (code, err) == (0, ""), err
+        text = json.dumps(json.loads(out))
+        for fragment in row.match:
+            assert fragment in text, f"{fragment!r} not in {text[:300]!r}"
+        return
+    _one_line_error(entry, code, out, err, row.cli)
 
 
 # --------------------------------------------------------------------------- the process edge (a real subprocess)

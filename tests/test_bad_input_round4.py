@@ -607,7 +607,7 @@ CASES += [
         '{tmp}/g.jsonl, line 1: 2 sentences but 1 list of ners'),
         {"g.jsonl": jl({"doc_key": "d", "sentences": [["a"], ["b"]], "ners": [[]]})}),
     cli("nested-biaffine-second-sentence-bad", "refused", "nested --gold {tmp}/g.jsonl --pred {tmp}/g.jsonl", (
-        '{tmp}/g.jsonl, line 1, sentence #2: entity [0, 0] must be [start, end, label]'),
+        '{tmp}/g.jsonl, line 1, sentence #2: entity [0, 0] must be [start, end, label] (or [start, end, label, score])'),
         {"g.jsonl": jl({"doc_key": "d", "sentences": [["a"], ["b"]], "ners": [[], [[0, 0]]]})}),
     cli("nested-triaffine-item-not-an-object", "refused", "nested --gold {tmp}/g.json --pred {tmp}/g.json", (
         '{tmp}/g.json, item 2: expected a json object, got ["a"]'),

@@ -99,7 +99,7 @@ def join_tokens(corpus: Corpus) -> Corpus:
     entities = [to_characters(ents, joined_offsets(list(tokens))) for tokens, ents in zip(corpus.tokens, corpus.entities)]
     return Corpus(texts, entities, corpus.sentence_ids, corpus.doc_ids, "text",
                   f"{corpus.format or 'tokens'} tokens joined by single spaces; token offsets turned into characters",
-                  corpus.source, corpus.places, "characters", corpus.notes, checked=True)
+                  corpus.source, corpus.places, "characters", corpus.notes, corpus.scores, checked=True)
 
 
 class Placement(NamedTuple):
@@ -221,4 +221,4 @@ def split_text(corpus: Corpus) -> Corpus:
         entities.append(placed)
     return Corpus(tokens, entities, corpus.sentence_ids, corpus.doc_ids, corpus.format,
                   f"{corpus.format} texts split at single spaces", corpus.source, corpus.places, "tokens", corpus.notes,
-                  checked=True)
+                  corpus.scores, checked=True)

@@ -39,6 +39,7 @@ from ..lenient.counts import BREAKDOWN
 from ..lenient.score import LenientMatch, match_spans_lenient, summarize_lenient
 from ..nested.score import count_match, summarize_nested
 from .buckets import WIDTH, bucket_matrix, layout
+from .curves import system_curve
 from .generated import GENERATED, generated_pair, is_generated, string_scores
 from .html import Sentences
 from .inputs import Pair, Side, Source, checkpoints, is_brat_folder, pair, read_side, units
@@ -622,6 +623,7 @@ def benchmark(
     runs = [run for _, run, _, _ in entries]
     kind = choose(comparisons, baseline, runs)
     generated: dict[int, GeneratedRun] = {}  # generated systems: their strings placed on the gold's texts
+    curves: dict[int, dict[str, Any] | None] = {}  # systems whose predictions carry scores: their curves
     found, formats = [], {gold.corpus.format if gold.corpus is not None else None}
     for s, (name, _, _, source) in enumerate(entries):
         if pred_format == GENERATED or (pred_format is None and is_generated(source)):
@@ -631,6 +633,7 @@ def benchmark(
             side = read_side(source, pred_format, name, **reading)
             formats.add(side.corpus.format if side.corpus is not None else None)
             found.append(pair(gold, side, scheme=scheme, mode=mode, **aligning))
+            curves[s] = system_curve(gold, side, **aligning)
     _check_text_options(found, formats, reading, aligning)
     labels = sorted(set().union(*(f.predictions.labels + f.references.labels for f in found),
                                 *(run.counts.strings.labels for run in generated.values())))
@@ -673,9 +676,11 @@ def benchmark(
     for system, figures in zip(systems, _bucketed([match for _, match in built], found, gold, unit_of, n_units,
                                                   n_resamples, seed, confidence, progress)):
         system["buckets"] = figures
-    for system, found_pair in zip(systems, found):
+    for s, (system, found_pair) in enumerate(zip(systems, found)):
         system["dev"] = None if dev is None else dev.get(system["name"])
         system["alignment"] = found_pair.alignment
+        if curves.get(s) is not None:
+            system["thresholds"] = curves[s]
     for s, run in generated.items():
         systems[s].update(string_scores(run, unit_of, n_units, labels, n_resamples, seed,
                                         lambda totals, drawn: _scored(totals, drawn, confidence)))

@@ -16,6 +16,7 @@ included, with per-type and untyped tallies.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -79,6 +80,19 @@ def normalize_fragments(fragments: Iterable[Sequence[int]], length: int | None, 
     return tuple(merged)
 
 
+def fragment_parts(item: Any, length: int | None, where: str) -> tuple[Fragments, str]:
+    """A fragmented entity's fragments, validated and merged (:func:`normalize_fragments`), and its label; one
+    fragment left means the entity is contiguous.
+
+    Raises:
+        TypeError, ValueError: as :func:`normalize_fragments`, or a label that is not a non-empty string.
+    """
+    pieces, label = (item["fragments"], item.get("label")) if isinstance(item, Mapping) else item
+    if not isinstance(label, str) or not label:
+        raise TypeError(f"{where} needs a non-empty string label")
+    return normalize_fragments(pieces, length, where), label
+
+
 def split_entities(
     sentences: Sequence[Iterable[Any]], lengths: Sequence[int] | None, side: str
 ) -> tuple[list[list[Any]], list[Record]]:
@@ -91,18 +105,17 @@ def split_entities(
     contiguous: list[list[Any]] = []
     records: list[Record] = []
     check_each(sentences, f"{side}, sentence {{}}", "spans")
+    flat = list(chain.from_iterable(sentences))
+    if set(map(type, flat)) <= {tuple} and set(map(len, flat)) <= {3}:
+        return [list(items) for items in sentences], records  # (start, end, label) tuples: nothing discontinuous
     for s, items in enumerate(sentences):
         kept = []
         for item in items:
             if not is_fragmented(item):
                 kept.append(item)
                 continue
-            where = f"{side}, sentence {s}: entity {quote(item)}"
-            pieces, label = (item["fragments"], item.get("label")) if isinstance(item, Mapping) else item
-            if not isinstance(label, str) or not label:
-                raise TypeError(f"{where} needs a non-empty string label")
             length = lengths[s] if lengths is not None and s < len(lengths) else None
-            fragments = normalize_fragments(pieces, length, where)
+            fragments, label = fragment_parts(item, length, f"{side}, sentence {s}: entity {quote(item)}")
             if len(fragments) == 1:
                 kept.append((fragments[0][0], fragments[0][1], label))
             else:

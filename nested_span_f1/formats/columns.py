@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import io
+import math
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, repeat
 from pathlib import Path
 from typing import Protocol, TextIO, Union
 
+from ..core.scored import mean_score
 from ..core.wording import plural, quote
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
@@ -353,3 +355,34 @@ def check_same_tokens(gold: ColumnFile, pred: ColumnFile) -> None:
             f"{gold.name} has {len(gold.tokens)} sentences but {pred.name} has {len(pred.tokens)}; "
             "they must align sentence by sentence"
         )
+
+
+def column_scores(file: ColumnFile, spans: Sequence[Sequence[tuple[int, int, str]]], index: int) -> list[list[float]]:
+    """Each span's score from column ``index`` (a list index) of a column file: the mean of its tokens' scores
+    (:func:`~nested_span_f1.core.scored.mean_score`, so a tagger that writes its span's score on every token gives
+    that score); only the tokens of spans are read.
+
+    Raises:
+        ValueError: a token's score that is not a finite number, naming the file, the line, the column (from 1)
+            and the value.
+    """
+    column = file.column(index)
+    out = []
+    for s, (found, values) in enumerate(zip(spans, column)):
+        row = []
+        for start, end, _ in found:
+            pieces = []
+            for t in range(start, end):
+                try:
+                    number = float(values[t])
+                except ValueError:
+                    number = math.nan
+                if not math.isfinite(number):
+                    place = index + 1 if index >= 0 else file.width + index + 1
+                    raise ValueError(f"{file.name}, line {file.lines[s] + t}, column {place}: score {values[t]!r} is "
+                                     "not a finite number; the score column holds a number a token (scores outside "
+                                     "[0, 1], such as logits, are allowed)")
+                pieces.append(number + 0.0)
+            row.append(mean_score(pieces))
+        out.append(row)
+    return out

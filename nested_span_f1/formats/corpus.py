@@ -20,6 +20,7 @@ from itertools import chain
 from typing import Any
 
 from ..core.entities import check_entities, is_fragmented
+from ..core.scored import check_scores
 from ..core.sequences import check_each, check_sequence
 from ..core.spans import SpanArrays, spans_from_lists
 from ..core.wording import plural, quote
@@ -55,6 +56,9 @@ class Corpus:
     every offset counts its characters."""
     notes: Mapping[str, int] = field(default_factory=dict)
     """What the reader found and kept (pipeline words that differ from the text at their offsets, ...), counted."""
+    scores: Sequence[Sequence[float]] | None = None
+    """A predicted side's confidences, one list a sentence aligned with ``entities``, when the file carries them;
+    checked once (finite numbers, one an entity), else None (docs/DESIGN.md, 'Scores beside the spans')."""
     checked: InitVar[bool] = False
     """True when every sentence comes from a corpus already built (a batch of its sentences, a reordering):
     their entities were checked then and are not checked again."""
@@ -79,6 +83,8 @@ class Corpus:
         try:
             (check_tokens if self.unit == "tokens" else check_texts)(self.tokens, self.source)
             check_entities(self.entities, self.lengths, self.source)
+            if self.scores is not None:
+                object.__setattr__(self, "scores", check_scores(self.scores, self.entities, self.source))
         except (ValueError, TypeError) as error:
             raise self._placed(error) from None
 
@@ -330,6 +336,7 @@ def align(references: Corpus, predictions: Corpus) -> Corpus:
     ids = [predictions.sentence_ids[p] for p in order] if predictions.sentence_ids is not None else None
     docs = [predictions.doc_ids[p] for p in order] if predictions.doc_ids is not None else None
     places = [predictions.places[p] for p in order] if predictions.places is not None else None
+    scores = [predictions.scores[p] for p in order] if predictions.scores is not None else None
     return Corpus([predictions.tokens[p] for p in order], pick, ids, docs, predictions.format,
-                  predictions.conversion, predictions.source, places, predictions.unit, predictions.notes,
+                  predictions.conversion, predictions.source, places, predictions.unit, predictions.notes, scores,
                   checked=True)

@@ -47,6 +47,10 @@ Sub-tokens of one word may carry different entities (``Par`` ``B-LOC``, ``##is``
 (neither can match a gold entity of the whole word). Every two spans of a
 document that meet between two letters or digits are counted
 (``pipeline_words_split_across_entities``), the first ones shown.
+
+An item's ``score`` is its span's confidence (``Corpus.scores``); a span merged
+from sub-tokens has the mean of their scores, as the pipeline's ``"simple"``
+strategy scores a group (the score itself when they all hold one).
 """
 from __future__ import annotations
 
@@ -57,6 +61,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from ..core.scored import check_score, file_scores, mean_score
 from ..core.wording import plural, quote
 from .corpus import Corpus
 from .records import field, json_line, jsonl_records
@@ -176,6 +181,11 @@ def label_of(entity: str) -> str:
 
 def merge_subtokens(items: list[Mapping[str, Any]], where: str) -> list[tuple[Any, Any, str]]:
     """Spans of not-aggregated pipeline items, merged by the rule of the module docstring (``O`` spans left out)."""
+    return [(start, end, label) for start, end, label, _ in _merged(items, where)]
+
+
+def _merged(items: list[Mapping[str, Any]], where: str) -> list[tuple[Any, Any, str, list[Mapping[str, Any]]]]:
+    """:func:`merge_subtokens`, each span with the sub-tokens merged into it."""
     rows = []
     for item in items:
         try:
@@ -194,10 +204,19 @@ def merge_subtokens(items: list[Mapping[str, Any]], where: str) -> list[tuple[An
         prefix, group = _group(item["entity"])
         if previous == (index - 1, group) and prefix != "B":
             spans[-1][1] = item["end"]
+            spans[-1][3].append(item)
         else:
-            spans.append([item["start"], item["end"], label_of(item["entity"])])
+            spans.append([item["start"], item["end"], label_of(item["entity"]), [item]])
         previous = (index, group)
-    return [(start, end, label) for start, end, label in spans if label != OUTSIDE]
+    return [(start, end, label, members) for start, end, label, members in spans if label != OUTSIDE]
+
+
+def _score(members: list[Mapping[str, Any]], where: str) -> float | None:
+    """The score of a span made of pipeline items: None when none of them has one, else the mean of theirs
+    (:func:`~nested_span_f1.core.scored.mean_score`), each checked to be a finite number."""
+    if all("score" not in item for item in members):
+        return None
+    return mean_score([check_score(item.get("score"), f"{where}: item {dict(item)!r:.120}", "") for item in members])
 
 
 def _check_offsets(item: Mapping[str, Any], where: str, length: int) -> None:
@@ -232,9 +251,10 @@ def unbatched(items: Any, where: str, left_out: Counter[str]) -> Any:
     return items[0]
 
 
-def entity_spans(items: Any, where: str, length: int, left_out: Counter[str]) -> tuple[list[Any], str]:
-    """The spans of one document's pipeline output, and which output it was (``aggregated`` or ``sub-tokens``);
-    the ``O`` and the empty spans are left out and counted in ``left_out``."""
+def entity_spans(items: Any, where: str, length: int, left_out: Counter[str]) -> tuple[list[Any], str,
+                                                                                      list[float | None]]:
+    """The spans of one document's pipeline output, which output it was (``aggregated`` or ``sub-tokens``), and each
+    span's score (None where it has none); the ``O`` and the empty spans are left out and counted in ``left_out``."""
     if not isinstance(items, list) or not all(type(item) is dict or isinstance(item, Mapping) for item in items):
         raise TypeError(f"{where}: 'entities' must be the pipeline's list of dicts (one text's output), got "
                         f"{quote(items)}")
@@ -246,29 +266,31 @@ def entity_spans(items: Any, where: str, length: int, left_out: Counter[str]) ->
                          "give one pipeline output a line")
     if all(grouped):
         outside = sum(item["entity_group"] == OUTSIDE for item in items)
-        spans = [(i["start"], i["end"], i["entity_group"]) for i in items if i["entity_group"] != OUTSIDE]
+        merged = [(i["start"], i["end"], i["entity_group"], [i]) for i in items if i["entity_group"] != OUTSIDE]
         kind = "aggregated"
     else:
-        spans, kind = merge_subtokens(items, where), "sub-tokens"
+        merged, kind = _merged(items, where), "sub-tokens"
         outside = sum(label_of(item["entity"]) == OUTSIDE for item in items)
-    kept = [span for span in spans if span[0] < span[1]]
+    kept = [(start, end, label) for start, end, label, _ in merged if start < end]
+    scores = [_score(members, where) for start, end, _, members in merged if start < end]
     left_out["pipeline_outside_items"] += outside
-    left_out["pipeline_empty_spans"] += len(spans) - len(kept)
-    return kept, kind
+    left_out["pipeline_empty_spans"] += len(merged) - len(kept)
+    return kept, kind, scores
 
 
 def read_pipeline(text: str, source: str = "pipeline", first_line: int = 1) -> Corpus:
     """Pipeline output JSON lines (see the module docstring) as a corpus of texts."""
     records = list(jsonl_records(text, source, first_line))
-    texts, entities, kinds, left_out = [], [], set(), Counter[str]()
+    texts, entities, scores, kinds, left_out = [], [], [], set(), Counter[str]()
     outputs, split = [], []
     for where, record in records:
         texts.append(text_of(record, where))
         outputs.append(unbatched(field(record, "entities", where), where, left_out))
-        spans, kind = entity_spans(outputs[-1], where, len(texts[-1]), left_out)
+        spans, kind, span_scores = entity_spans(outputs[-1], where, len(texts[-1]), left_out)
         if outputs[-1]:
             kinds.add(kind)
         entities.append(spans)
+        scores.append(span_scores)
         split += split_words(texts[-1], spans, where)
     how = {"aggregated": "aggregated entities (entity_group) taken as spans",
            "sub-tokens": "sub-tokens (entity, index) merged into spans as the pipeline's simple strategy merges them"}
@@ -284,7 +306,7 @@ def read_pipeline(text: str, source: str = "pipeline", first_line: int = 1) -> C
         conversion += (f"; {plural(len(split), 'word')} split across entities, each part scored as a span (first: "
                        f"{'; '.join(split[:SHOWN])})")
     corpus = Corpus(texts, entities, document_ids(records), document_ids(records, "doc_id"), "pipeline", conversion, source,
-                    [w for w, _ in records], "characters")
+                    [w for w, _ in records], "characters", scores=file_scores(scores))
     mismatches = Mismatches("word")
     for (where, _), document, output in zip(records, texts, outputs):
         for item in output:
@@ -320,16 +342,18 @@ def pipeline_record(text: str, output: list[Mapping[str, Any]], id: str | None =
 
 def write_pipeline(corpus: Corpus) -> str:
     """A corpus of texts as aggregated pipeline output (``entity_group``, ``word`` the text at the offsets,
-    ``score`` 1.0); discontinuous entities cannot be written (the pipeline has none)."""
+    ``score`` the corpus's, or 1.0 without scores); discontinuous entities cannot be written (the pipeline has
+    none)."""
     lines = []
     for s, (record, document, entities) in enumerate(document_records(corpus)):
         items = []
-        for entity in entities:
+        for k, entity in enumerate(entities):
             if len(entity) != 3:
                 raise ValueError(f"document {s} (id {quote(record['id'])}): discontinuous entity {quote(entity)} cannot be written as pipeline "
                                  "output; write text spans or brat, which keep fragments")
             start, end, label = entity
-            items.append({"entity_group": label, "score": 1.0, "word": document[start:end], "start": start,
+            score = corpus.scores[s][k] if corpus.scores is not None else 1.0
+            items.append({"entity_group": label, "score": score, "word": document[start:end], "start": start,
                           "end": end})
         record["entities"] = items
         lines.append(json_line(record) + "\n")

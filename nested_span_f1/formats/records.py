@@ -2,7 +2,9 @@
 
 Each reader takes the file's text and a source name (for messages) and returns
 a :class:`Corpus`; each writer returns the text of a file that reads back to the
-same sentences and entities.
+same sentences and entities. A mention's ``score`` (or ``prob``; in biaffine's
+``[start, end, label]`` lists a fourth item) is its confidence
+(``Corpus.scores``), written back when the corpus has scores.
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..core.entities import is_fragmented, normalize_fragments
+from ..core.scored import entity_score, file_scores
 from ..core.spans import Span
 from ..core.wording import plural, quote
 from .corpus import Corpus
@@ -112,6 +115,18 @@ def _spans_of(corpus: Corpus, name: str) -> Iterator[list[Any]]:
         yield list(ents)
 
 
+def _scores(mentions: list[list[Any]]) -> list[list[Any]] | None:
+    """The scores of each sentence's mention objects (``score``, or ``prob``): None when no mention has one."""
+    return file_scores([[entity_score(m) if isinstance(m, Mapping) else None for m in row] for row in mentions])
+
+
+def _scored(item: dict[str, Any], corpus: Corpus, s: int, k: int) -> dict[str, Any]:
+    """A written mention with its ``score`` when the corpus has scores."""
+    if corpus.scores is not None:
+        item["score"] = corpus.scores[s][k]
+    return item
+
+
 def _ids(records: list[Record], key: str) -> list[str] | None:
     values = [r.get(key) for _, r in records]
     return [str(v) for v in values] if all(v is not None for v in values) else None
@@ -134,13 +149,14 @@ def _json_list(items: list[Any]) -> str:
 def read_oneie(text: str, source: str = "oneie", first_line: int = 1) -> Corpus:
     """CNN_Nested_NER / OneIE jsonl: ``tokens`` + ``entity_mentions: [{start, end, entity_type}]``."""
     records = list(jsonl_records(text, source, first_line))
+    mentions = [list_field(r, "entity_mentions", w) for w, r in records]
     entities = [
-        [(field(m, "start", w), field(m, "end", w), field(m, "entity_type", w)) for m in list_field(r, "entity_mentions", w)]
-        for w, r in records
+        [(field(m, "start", w), field(m, "end", w), field(m, "entity_type", w)) for m in row]
+        for (w, _), row in zip(records, mentions)
     ]
     return Corpus([tokens(r, "tokens", w) for w, r in records], entities, _ids(records, "sent_id"),
                   _ids(records, "doc_id"), "oneie", "end exclusive: offsets kept as they are", source,
-                  [w for w, _ in records])
+                  [w for w, _ in records], scores=_scores(mentions))
 
 
 def write_oneie(corpus: Corpus) -> str:
@@ -154,7 +170,8 @@ def write_oneie(corpus: Corpus) -> str:
         if corpus.sentence_ids is not None:
             record["sent_id"] = corpus.sentence_ids[s]
         record["entity_mentions"] = [
-            {"start": b, "end": e, "entity_type": lab, "text": " ".join(tokens[b:e])} for b, e, lab in spans
+            _scored({"start": b, "end": e, "entity_type": lab, "text": " ".join(tokens[b:e])}, corpus, s, k)
+            for k, (b, e, lab) in enumerate(spans)
         ]
         lines.append(json_line(record) + "\n")
     return "".join(lines)
@@ -163,12 +180,12 @@ def write_oneie(corpus: Corpus) -> str:
 def read_triaffine(text: str, source: str = "triaffine") -> Corpus:
     """Locate-and-Label / Triaffine / spERT json list: ``tokens`` + ``entities: [{type, start, end}]``."""
     records = list(json_records(text, source))
-    entities = [
-        [(field(m, "start", w), field(m, "end", w), field(m, "type", w)) for m in list_field(r, "entities", w)]
-        for w, r in records
-    ]
+    mentions = [list_field(r, "entities", w) for w, r in records]
+    entities = [[(field(m, "start", w), field(m, "end", w), field(m, "type", w)) for m in row]
+                for (w, _), row in zip(records, mentions)]
     return Corpus([tokens(r, "tokens", w) for w, r in records], entities, None, _ids(records, "org_id"),
-                  "triaffine", "end exclusive: offsets kept as they are", source, [w for w, _ in records])
+                  "triaffine", "end exclusive: offsets kept as they are", source, [w for w, _ in records],
+                  scores=_scores(mentions))
 
 
 def write_triaffine(corpus: Corpus) -> str:
@@ -176,7 +193,8 @@ def write_triaffine(corpus: Corpus) -> str:
     items = []
     for s, spans in enumerate(_spans_of(corpus, "triaffine")):
         item: dict[str, Any] = {"tokens": list(corpus.tokens[s]),
-                                "entities": [{"type": lab, "start": b, "end": e} for b, e, lab in spans]}
+                                "entities": [_scored({"type": lab, "start": b, "end": e}, corpus, s, k)
+                                             for k, (b, e, lab) in enumerate(spans)]}
         if corpus.doc_ids is not None:
             item["org_id"] = corpus.doc_ids[s]
         items.append(item)
@@ -193,23 +211,26 @@ def _pyramid_span(m: Any, where: str) -> Span:
 def read_pyramid(text: str, source: str = "pyramid") -> Corpus:
     """Pyramid json list: ``tokens`` + ``entities: [{entity_type, span: [start, end]}]``."""
     records = list(json_records(text, source))
-    entities = [[_pyramid_span(m, w) for m in list_field(r, "entities", w)] for w, r in records]
+    mentions = [list_field(r, "entities", w) for w, r in records]
+    entities = [[_pyramid_span(m, w) for m in row] for (w, _), row in zip(records, mentions)]
     return Corpus([tokens(r, "tokens", w) for w, r in records], entities, None, None,
-                  "pyramid", "end exclusive: offsets kept as they are", source, [w for w, _ in records])
+                  "pyramid", "end exclusive: offsets kept as they are", source, [w for w, _ in records],
+                  scores=_scores(mentions))
 
 
 def write_pyramid(corpus: Corpus) -> str:
     """The corpus as a Pyramid json list."""
     return _json_list([
-        {"tokens": list(corpus.tokens[s]), "entities": [{"entity_type": lab, "span": [b, e]} for b, e, lab in spans]}
+        {"tokens": list(corpus.tokens[s]), "entities": [_scored({"entity_type": lab, "span": [b, e]}, corpus, s, k)
+                                                        for k, (b, e, lab) in enumerate(spans)]}
         for s, spans in enumerate(_spans_of(corpus, "pyramid"))
     ])
 
 
 def _inclusive(triple: Any, where: str) -> Span:
-    if not isinstance(triple, list) or len(triple) != 3:
-        raise ValueError(f"{where}: entity {quote(triple)} must be [start, end, label]")
-    start, end, label = triple
+    if not isinstance(triple, list) or len(triple) not in (3, 4):
+        raise ValueError(f"{where}: entity {quote(triple)} must be [start, end, label] (or [start, end, label, score])")
+    start, end, label = triple[:3]
     if not isinstance(end, int) or isinstance(end, bool):
         raise TypeError(f"{where}: entity {quote(triple)} has non-integer offsets")
     return start, end + 1, label
@@ -222,6 +243,7 @@ def read_biaffine(text: str, source: str = "biaffine", first_line: int = 1) -> C
     """
     words: list[Any] = []
     entities: list[list[Span]] = []
+    scores: list[list[Any]] = []
     docs: list[str] = []
     places: list[str] = []
     for where, record in jsonl_records(text, source, first_line):
@@ -232,11 +254,13 @@ def read_biaffine(text: str, source: str = "biaffine", first_line: int = 1) -> C
             # "#": a place in the file, counted from 1, that messages never renumber (formats.places)
             place = f"{where}, sentence #{k}"
             words.append(token_list(sent, "sentences", place))
-            entities.append([_inclusive(t, place) for t in json_list(ner, "ners", place)])
+            triples = json_list(ner, "ners", place)
+            entities.append([_inclusive(t, place) for t in triples])
+            scores.append([t[3] if len(t) == 4 else None for t in triples])
             docs.append(str(record.get("doc_key", where)))
             places.append(place)
     return Corpus(words, entities, None, docs, "biaffine", "end inclusive: converted to exclusive (end + 1)", source,
-                  places)
+                  places, scores=file_scores(scores))
 
 
 def write_biaffine(corpus: Corpus) -> str:
@@ -247,7 +271,8 @@ def write_biaffine(corpus: Corpus) -> str:
         if not lines or lines[-1]["doc_key"] != doc:
             lines.append({"doc_key": doc, "sentences": [], "ners": []})
         lines[-1]["sentences"].append(list(corpus.tokens[s]))
-        lines[-1]["ners"].append([[b, e - 1, lab] for b, e, lab in spans])
+        lines[-1]["ners"].append([[b, e - 1, lab] + ([corpus.scores[s][k]] if corpus.scores is not None else [])
+                                  for k, (b, e, lab) in enumerate(spans)])
     return "".join(json_line(line) + "\n" for line in lines)
 
 
@@ -270,19 +295,21 @@ def read_w2ner(text: str, source: str = "w2ner") -> Corpus:
     stays a discontinuous entity of fragments.
     """
     records = list(json_records(text, source))
-    entities = [[_w2ner_entity(m, w) for m in list_field(r, "ner", w)] for w, r in records]
+    mentions = [list_field(r, "ner", w) for w, r in records]
+    entities = [[_w2ner_entity(m, w) for m in row] for (w, _), row in zip(records, mentions)]
     return Corpus([tokens(r, "sentence", w) for w, r in records], entities, None, None, "w2ner",
                   "token index lists: converted to exclusive spans (last index + 1); "
-                  "lists with gaps kept as discontinuous fragments", source, [w for w, _ in records])
+                  "lists with gaps kept as discontinuous fragments", source, [w for w, _ in records],
+                  scores=_scores(mentions))
 
 
 def write_w2ner(corpus: Corpus) -> str:
     """The corpus as a W2NER json list (discontinuous entities keep their index lists)."""
     items = []
-    for tokens, ents in zip(corpus.tokens, corpus.entities):
+    for s, (tokens, ents) in enumerate(zip(corpus.tokens, corpus.entities)):
         ner = []
-        for e in ents:
+        for k, e in enumerate(ents):
             pieces = e[0] if is_fragmented(e) else ((e[0], e[1]),)
-            ner.append({"index": [i for b, end in pieces for i in range(b, end)], "type": e[-1]})
+            ner.append(_scored({"index": [i for b, end in pieces for i in range(b, end)], "type": e[-1]}, corpus, s, k))
         items.append({"sentence": list(tokens), "ner": ner})
     return _json_list(items)

@@ -7,8 +7,9 @@ Offsets are Python string indices (code points), ``end`` exclusive, as
 ``{"fragments": [[start, end], ...], "label": ...}`` (brat's ``0 5;10 15``). An
 entity may carry the ``text`` it covers: it is compared with the document's
 text at its offsets and every difference is counted (never refused: it is the
-offsets that are scored). Other keys of an entity (``score``, ``id``) are not
-read. ``id`` is optional; documents without ids are paired by order. ``doc_id``
+offsets that are scored). An entity's ``score`` (or ``prob``), as GLiNER writes
+it, is its confidence (``Corpus.scores``: every entity of the file has one, or
+none has); other keys of an entity (``id``) are not read. ``id`` is optional; documents without ids are paired by order. ``doc_id``
 (optional) names the larger document a record belongs to (a sentence of an
 abstract), as the benchmark's resampling units.
 """
@@ -20,6 +21,7 @@ from typing import Any
 
 from ..core.caller import warn_caller
 from ..core.entities import is_fragmented
+from ..core.scored import entity_score, file_scores
 from ..core.wording import plural, quote
 from .corpus import Corpus
 from .records import field, json_line, jsonl_records
@@ -101,7 +103,7 @@ def read_text_spans(text: str, source: str = "text", first_line: int = 1) -> Cor
 def documents_corpus(records: Sequence[Record], source: str) -> Corpus:
     """``(where, record)`` pairs of text-span records (``text``, ``entities``, optional ``id`` and ``doc_id``) as a
     corpus of texts; ``where`` names each record in messages."""
-    texts, entities = [], []
+    texts, entities, scores = [], [], []
     for where, record in records:
         document = text_of(record, where)
         items = field(record, "entities", where)
@@ -109,9 +111,10 @@ def documents_corpus(records: Sequence[Record], source: str) -> Corpus:
             raise TypeError(f"{where}: 'entities' must be a list, got {quote(items)}")
         texts.append(document)
         entities.append([_entity(item, where) for item in items])
+        scores.append([entity_score(item) for item in items])
     corpus = Corpus(texts, entities, document_ids(records), document_ids(records, "doc_id"), "text",
                     "character offsets, end exclusive: kept as they are", source, [w for w, _ in records],
-                    "characters")
+                    "characters", scores=file_scores(scores))
     # offsets are known to be in range now: compare the mentions' own texts
     mismatches = Mismatches("text")
     for (where, record), document, spans in zip(records, texts, entities):
@@ -150,9 +153,13 @@ def require_texts(corpus: Corpus) -> Sequence[str]:
 
 
 def write_text_spans(corpus: Corpus) -> str:
-    """A corpus of texts as text-span JSON lines (each entity with the text it covers)."""
+    """A corpus of texts as text-span JSON lines (each entity with the text it covers, and its score when the corpus
+    has scores)."""
     lines = []
-    for record, document, entities in document_records(corpus):
+    for s, (record, document, entities) in enumerate(document_records(corpus)):
         record["entities"] = [entity_dict(document, e) for e in entities]
+        if corpus.scores is not None:
+            for item, score in zip(record["entities"], corpus.scores[s]):
+                item["score"] = score
         lines.append(json_line(record) + "\n")
     return "".join(lines)

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.scored import check_scores, split_scored
 from ..core.sequences import check_sequence, is_sequence, shown
 from ..core.spans import INT64_MAX, spans_from_lists
 from ..core.wording import quote
@@ -23,10 +24,10 @@ from ..flat.encoding import check_aligned, check_sides
 from ..flat.kinds import INPUT_KINDS as ITEM_KINDS
 from ..flat.kinds import item_kind, not_a_string
 
-INPUT_KINDS = (*ITEM_KINDS, "texts", "generated", "answers")
+INPUT_KINDS = (*ITEM_KINDS, "texts", "generated", "answers", "scored")
 """The item kinds; texts: a sentence that is a whole document (``{"text", "entities"}``); generated and
 answers: a language model's entity list (``{"text", "label"}`` dicts) or raw answer (a string) a document,
-against texts."""
+against texts; scored: predicted spans with a score each (``{"start", "end", "label", "score"}``) against spans."""
 
 KIND_WORDS = {
     "spans": "spans ({'start', 'end', 'label'} dicts)",
@@ -36,6 +37,7 @@ KIND_WORDS = {
     "texts": "texts ({'text', 'entities'} dicts, a document each)",
     "generated": "generated entity lists ({'text', 'label'} dicts, a list a document) against texts",
     "answers": "a model's raw answers (a string a document) against texts",
+    "scored": "scored spans ({'start', 'end', 'label', 'score'} dicts) against spans",
 }
 """How messages name each input kind."""
 
@@ -47,12 +49,13 @@ ITEM_WORDS = {
     "texts": "a text ({'text', 'entities'} dict)",
     "generated": "a generated entity ({'text', 'label'} dict)",
     "answers": "a model's answer (string)",
+    "scored": "a scored span ({'start', 'end', 'label', 'score'} dict)",
 }
 """How messages name one item of each input kind."""
 
 def _either(words: dict[str, str], kinds: Sequence[str]) -> str:
     """The kinds' words joined by "or", tags first (the words every door uses for tag input)."""
-    order = ("tags", "ids", "spans", "layers", "texts", "generated", "answers")
+    order = ("tags", "ids", "spans", "layers", "texts", "generated", "answers", "scored")
     return " or ".join(words[k] for k in sorted(kinds, key=order.index))
 
 
@@ -167,6 +170,8 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
     TypeError: predictions, sentence 0, token 1: tag None is not a string
     """
     check_sides(predictions, references)
+    if "scored" in kinds and _has_scores(predictions):
+        return _scored(predictions, references)
     if ({"generated", "answers"} & set(kinds) and len(references)
             and all(isinstance(document, Mapping) for document in references)
             and not any(isinstance(document, Mapping) for document in predictions)):
@@ -177,7 +182,7 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
     if "texts" in kinds and any(documents):
         return _texts(predictions, references)
     # texts are whole sentences, never an item of one: the walk below names the kinds of items
-    kinds = [kind for kind in kinds if kind not in ("texts", "generated", "answers")]
+    kinds = [kind for kind in kinds if kind not in ("texts", "generated", "answers", "scored")]
     for name, side in (("predictions", predictions), ("references", references)):
         if isinstance(side, np.ndarray) and side.ndim != 2:
             raise ValueError(f"{name}: expected a list of sentences or a 2-D array of label ids (a row a sentence), "
@@ -199,6 +204,21 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
                 raise TypeError(f"{where} holds {KIND_WORDS[kind]} but {first[1]} holds {KIND_WORDS[first[0]]}; "
                                 "give every sentence of both sides in one form")
     return _checked(first[0] if first else None, predictions, references)
+
+
+def _has_scores(predictions: Any) -> bool:
+    """Whether a predicted item is a mapping with a ``score``: the call holds scored spans."""
+    return any(isinstance(item, Mapping) and "score" in item for sentence in predictions
+               if is_sequence(sentence) for item in sentence)
+
+
+def _scored(predictions: Any, references: Any) -> str:
+    """``"scored"``, once every predicted span has a finite score and both sides' spans are well formed."""
+    entities, scores = split_scored(predictions, "predictions")
+    spans_from_lists(entities, side="predictions")
+    check_scores(scores or [], entities, "predictions")
+    spans_from_lists(references, side="references")
+    return "scored"
 
 
 def _texts(predictions: Any, references: Any) -> str:

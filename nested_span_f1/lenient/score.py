@@ -129,7 +129,7 @@ def _tally(gold: np.ndarray, possible: int, predicted: np.ndarray, actual: int) 
                         predicted_incorrect=p[1], predicted_partial=p[2], actual=actual)
 
 
-def _check_options(partial_weight: Any, min_iou: Any) -> None:
+def check_options(partial_weight: Any, min_iou: Any) -> None:
     if isinstance(partial_weight, bool) or not isinstance(partial_weight, Real) or not 0 <= float(partial_weight) <= 1:
         raise ValueError(f"partial_weight must be a number from 0 to 1 (credit of a partial match), got {quote(partial_weight)}")
     if min_iou is not None and (isinstance(min_iou, bool) or not isinstance(min_iou, Real) or not 0 <= float(min_iou) <= 1):
@@ -158,7 +158,7 @@ def match_spans_lenient(
         ValueError: the sides have different numbers of sentences, or an option is
             out of range.
     """
-    _check_options(partial_weight, min_iou)
+    check_options(partial_weight, min_iou)
     # the exact matcher's distinct spans, sorted by (sentence, start, end, label): the canonical
     # order the lenient matching is invariant under
     if isinstance(predictions, ExactMatch):

@@ -17,7 +17,9 @@ What round-trips byte for byte: CoNLL columns of a token and an IOB2 tag split
 by a tab, LF line ends, no byte-order mark and one blank line after every
 sentence; text-span and pipeline JSON lines and brat folders as this command
 writes them. Output is written whole or not at all (a new or empty folder for
-brat).
+brat). Entity scores (of a predicted file) are written by the json formats and
+text spans; the others have no place for them, and the summary line says how
+many were not written.
 """
 from __future__ import annotations
 
@@ -42,6 +44,8 @@ SENTENCE_IDS = ("oneie", "text", "pipeline", "brat")
 """The targets that keep each sentence's (document's) id."""
 DOC_IDS = ("oneie", "triaffine", "biaffine", "text", "pipeline")
 """The targets that keep the id of the document each sentence belongs to."""
+SCORES = ("oneie", "triaffine", "biaffine", "w2ner", "pyramid", "text", "pipeline")
+"""The targets that keep each entity's score (a predicted corpus's confidences)."""
 
 EXAMPLE = """examples:
   nested-span-f1 convert test.conll --to text --output test.jsonl          # CoNLL columns to text spans
@@ -201,7 +205,10 @@ def run(args: argparse.Namespace) -> int:
         raise for_people(type(error)(named)) from None
     entities = sum(map(len, converted.entities))
     unit = "document" if converted.unit == "characters" else "sentence"
+    scores = "" if corpus.scores is None or args.to in SCORES else (
+        f"; {plural(entities, 'entity score')} not written ({args.to} has no place for them; {', '.join(SCORES)} "
+        "keep them)")
     sys.stdout.write(f"{args.input} ({corpus.format}) -> {args.output} ({args.to}): {plural(len(converted), unit)}, "
                      f"{plural(entities, 'entity', 'entities')} ({converted.discontinuous()} discontinuous); "
-                     f"{'; '.join(dict.fromkeys(filter(None, (corpus.conversion, converted.conversion))))}\n")
+                     f"{'; '.join(dict.fromkeys(filter(None, (corpus.conversion, converted.conversion))))}{scores}\n")
     return 0

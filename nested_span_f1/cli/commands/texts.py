@@ -21,7 +21,7 @@ from ...align.score import SIDES, TextPair, pair_texts, score_pair
 from ...core.entities import check_entities
 from ...core.wording import plural, quote
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format, read_corpus
-from ...formats.columns import ColumnFile
+from ...formats.columns import ColumnFile, column_scores
 from ...formats.corpus import SUSPICIOUS
 from ...formats.registry import BATCH_LINES, head, looks_like_json, path_format
 from ...nested.score import describe_spans
@@ -153,18 +153,38 @@ def check_units(references: Corpus, predictions: Corpus) -> None:
                      "(the character spans are then placed against the tokens, every boundary inside a token counted)")
 
 
-def read_any(path: str, format: str | None, args: argparse.Namespace) -> Corpus:
-    """A side as a corpus: texts, span formats, or tag columns decoded to spans (seqeval's default mode)."""
+def read_any(path: str, format: str | None, args: argparse.Namespace, score_column: int | None = None) -> Corpus:
+    """A side as a corpus: texts, span formats, or tag columns decoded to spans (seqeval's default mode);
+    ``score_column`` (a list index) gives a column file's spans the mean score of their tokens."""
     if format in PATH_FORMATS or (format is None and path_format(path)):
-        return read_corpus(path, format, types=args.types, spans_key=args.spans_key,
-                           event_triggers=not getattr(args, "no_event_triggers", False))
-    side = read_side(path, format, getattr(args, "delimiter", None))
-    if not isinstance(side, ColumnFile):
-        return side
+        corpus = read_corpus(path, format, types=args.types, spans_key=args.spans_key,
+                             event_triggers=not getattr(args, "no_event_triggers", False))
+    else:
+        side = read_side(path, format, getattr(args, "delimiter", None))
+        corpus = _decoded(side, args, score_column) if isinstance(side, ColumnFile) else side
+    if score_column is not None and corpus.format != COLUMNS:
+        raise ValueError(f"--score-column names a column of a CoNLL column file, but {path} holds {corpus.format}; "
+                         "leave it out (the scores of span files are read from their entities)")
+    return corpus
+
+
+def _decoded(side: ColumnFile, args: argparse.Namespace, score_column: int | None) -> Corpus:
+    """A column file's tags decoded to spans, with their scores when a score column is named."""
     options = {key: getattr(args, key, None) for key in ("scheme", "mode")}
-    spans = decode_tags(side, getattr(args, "column", -1), suffix=getattr(args, "suffix", False), **options)
+    tags = getattr(args, "column", -1)
+    if score_column is not None and side.blocks:
+        number = score_column + 1 if score_column >= 0 else score_column
+        if not -side.width <= score_column < side.width:
+            raise ValueError(f"{side.name}: --score-column {number} is beyond the file's {side.width} columns "
+                             f"(line {side.lines[0]}); columns count from 1, or from the end with -1")
+        if score_column % side.width == tags % side.width:
+            raise ValueError(f"{side.name}: --score-column {number} is the tag column; name the tag column with "
+                             "--column")
+    spans = decode_tags(side, tags, suffix=getattr(args, "suffix", False), **options)
+    scores = None if score_column is None else column_scores(side, spans, score_column)
     mode = f"strict mode, {options['scheme'] or 'scheme detected'}" if options["mode"] else "seqeval's default mode"
-    return Corpus(side.tokens, spans, format=COLUMNS, conversion=f"tags decoded to spans ({mode})", source=side.name)
+    return Corpus(side.tokens, spans, format=COLUMNS, conversion=f"tags decoded to spans ({mode})", source=side.name,
+                  scores=scores)
 
 
 def score_files(args: argparse.Namespace, metric: str, **options: Any) -> tuple[dict[str, Any], TextPair,
