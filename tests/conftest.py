@@ -1,5 +1,7 @@
 """Shared test set-up: offline Hugging Face settings, Hypothesis's profiles and the optional real data."""
 import os
+import shutil
+import sys
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
@@ -28,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # longest first, and the many short files fill in behind them: a long file handed out last would run alone.
 LONGEST_FILES = ("spark/test_spark.py", "space/test_space_browser.py", "scripts/test_train_scripts.py",
                  "space/test_space_folder.py", "test_bad_input.py", "space/test_space_scorer.py", "test_readme.py",
+                 "test_bad_input_round4.py",
                  "hf/test_distributed.py", "flat/test_reference.py", "flat/test_flat_seqeval.py", "test_types.py",
                  "benchmark/test_comparisons.py")
 
@@ -42,6 +45,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
     items.sort(key=rank)
 SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+@pytest.fixture(scope="module")
+def spark():
+    """A local Spark session (local[2]) for the tests of one module; skips without pyspark or a Java runtime."""
+    pytest.importorskip("pyspark")
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        pytest.skip("no Java runtime, which pyspark needs: apt-get install openjdk-17-jre-headless (.ci/run does)")
+    from nested_span_f1.spark import session
+
+    with pytest.MonkeyPatch.context() as patch:
+        # the executors' Python workers start PYSPARK_PYTHON (else the python3 on PATH): this interpreter
+        patch.setenv("PYSPARK_PYTHON", sys.executable)
+        spark = session("local[2]", "nested-span-f1 tests", **{"spark.ui.enabled": "false",
+                                                                "spark.sql.shuffle.partitions": "4"})
+        spark.sparkContext.setLogLevel("ERROR")
+        yield spark
+        spark.stop()
 
 
 @pytest.fixture(scope="session")

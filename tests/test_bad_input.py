@@ -42,6 +42,7 @@ from nested_span_f1.formats.columns import read_text
 from nested_span_f1.formats.text import TextMismatchWarning
 from nested_span_f1.lenient import score as lenient
 from nested_span_f1.nested import score as nested
+from nested_span_f1.thresholds import threshold_curve
 
 evaluate = pytest.importorskip("evaluate")
 
@@ -208,12 +209,63 @@ GENERATED_PAIRING = ("score_generated", "cli generated", "cli nested", "cli leni
 
 
 
+# issue 40: agreement between annotators
+def annotator(*documents: Any) -> tuple[str, bytes]:
+    """An annotator's text-span file: ``(id, text, spans)`` documents."""
+    return "ann.jsonl", b"".join(map(_text_line, documents))
+
+
+def brat_annotator(*documents: Any) -> tuple[str, dict[str, bytes]]:
+    """An annotator's brat folder: ``(id, text, spans)`` documents as .txt and .ann pairs."""
+    files: dict[str, bytes] = {}
+    for ident, text, spans in documents:
+        files[f"{ident}.txt"] = text.encode()
+        files[f"{ident}.ann"] = "".join(f"T{k}\t{lab} {s} {e}\t{text[s:e]}\n"
+                                        for k, (s, e, lab) in enumerate(spans, 1)).encode()
+    return "brat", files
+
+
+def conll_annotator(*sentences: Any) -> tuple[str, bytes]:
+    """An annotator's CoNLL file: ``(tokens, tags)`` sentences."""
+    return "ann.conll", "\n".join("".join(f"{t} {g}\n" for t, g in zip(tokens, tags))
+                                  for tokens, tags in sentences).encode()
+
+
+DOC1 = ("d1", TEXT, [(0, 15, "PER"), (24, 29, "LOC")])
+DOC2 = ("d2", "Ann", [(0, 3, "PER")])
+ONE_AGREEMENT = {"A": annotator(DOC1, DOC2), "B": annotator(("d1", TEXT, [(0, 5, "PER"), (24, 29, "LOC")]), DOC2)}
+"""Two annotators of two documents who disagree on one boundary."""
+
+
 ID = {"label_list": LABELS}
 VALID_IDS = ("score_tags", "count_tags", "decode_pair", "score_lenient", "count_lenient", "span_f1.compute",
              "span_f1.add_batch")
 """Where ids must give the result of the same tags: the core (another input form) and the span_f1 module."""
 METRIC_DOORS = tuple(f"{m}.{call}" for m in ("span_f1", "lenient_span_f1", "nested_span_f1") for call in ("compute", "add_batch"))
 """The evaluate modules: valid rows of tags or spans check them against the core."""
+
+# issue 39: scored predictions
+def scored(*items: Any) -> tuple[Any, Any]:
+    """Scored predictions of one sentence (span dicts with a score, or without one) against the good spans."""
+    return [list(items), []], [list(GOOD_SPANS[0]), []]
+
+
+def _mention(start: int, end: int, label: str, **score: Any) -> dict[str, Any]:
+    return {"start": start, "end": end, "entity_type": label, **score}
+
+
+def scored_files(*mentions: Any, dev: bool = False, gold: bytes = GOOD_ONEIE) -> dict[str, Any]:
+    """A OneIE gold (the good file) and predictions of its two sentences, the first with the mentions given; with
+    ``dev``, the same pair again as development files."""
+    tokens = [["IL-2", "gene", "expression"], ["NF-kappa", "B"]]
+    lines = [{"tokens": tokens[0], "entity_mentions": list(mentions)},
+             {"tokens": tokens[1], "entity_mentions": [_mention(0, 2, "protein", score=0.8)]}]
+    pred = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    return {"gold": gold, "pred": pred, **({"dev_gold": gold, "dev_pred": pred} if dev else {})}
+
+
+SCORED_FILES = ("read_corpus", "cli thresholds")
+"""The doors of a scored prediction file: read alone, and the thresholds command against the gold."""
 
 # issue 26: commands and benchmark (what the rows of that block use)
 
@@ -356,8 +408,9 @@ CATALOGUE: list[Bad] = [
         ("sentence 0", "{'start': 0, 'end': 2}", "label"), side="predictions"),
     Bad("span-missing-end", "spans", spans({"start": 0, "label": "PER"}, side=1), ValueError,
         ("sentence 0", "'start': 0", "end"), side="references"),
+    # the nested module takes scored spans (issue 39): there the other spans of the sentence lack their score
     Bad("span-extra-key", "spans", spans(_span(0, 2, score=0.9)), ValueError, ("sentence 0", "'score'"),
-        side="predictions"),
+        side="predictions", metric_match=("sentence 0", "score")),
     Bad("span-misspelt-key", "spans", spans({"start": 0, "stop": 2, "label": "PER"}), ValueError,
         ("sentence 0", "'stop'"), side="predictions"),
     Bad("span-start-half", "spans", spans(_span(0.5, 2)), TypeError, ("sentence 0", "0.5"), side="predictions"),
@@ -488,7 +541,7 @@ CATALOGUE: list[Bad] = [
     Bad("triaffine-not-a-list", "corpus", ("triaffine", b'{"tokens": ["a"], "entities": []}'), TypeError,
         ("gold.json", "list"), cli=("gold.json", "list")),
     Bad("triaffine-tokens-string", "corpus", ("triaffine", b'[{"tokens": "IL-2 gene", "entities": []}]'), TypeError,
-        ("gold.json", "item 0", "tokens"), cli=("gold.json", "tokens")),
+        ("gold.json", "item 1", "tokens"), cli=("gold.json", "tokens")),
     Bad("pyramid-span-of-three", "corpus", ("pyramid", b'[{"tokens": ["a", "b"], "entities": '
                                                       b'[{"entity_type": "X", "span": [0, 1, 2]}]}]'),
         ValueError, ("gold.json", "[0, 1, 2]"), cli=("gold.json", "[0, 1, 2]")),
@@ -728,16 +781,16 @@ CATALOGUE: list[Bad] = [
     Bad("oneie-tokens-null", "corpus", ("oneie", b'{"tokens": null, "entity_mentions": []}\n'), TypeError,
         ("gold.json", "line 1", "'tokens'", "null"), cli=("gold.json", "line 1", "'tokens'", "null")),
     Bad("triaffine-entities-null", "corpus", ("triaffine", b'[{"tokens": ["IL-2"], "entities": null}]'), TypeError,
-        ("gold.json", "item 0", "'entities'", "null"), cli=("gold.json", "item 0", "'entities'", "null")),
+        ("gold.json", "item 1", "'entities'", "null"), cli=("gold.json", "item 1", "'entities'", "null")),
     Bad("pyramid-entities-null", "corpus", ("pyramid", b'[{"tokens": ["IL-2"], "entities": null}]'), TypeError,
-        ("gold.json", "item 0", "'entities'", "null"), cli=("gold.json", "item 0", "'entities'", "null")),
+        ("gold.json", "item 1", "'entities'", "null"), cli=("gold.json", "item 1", "'entities'", "null")),
     Bad("biaffine-ners-null", "corpus", ("biaffine", b'{"doc_key": "d", "sentences": [["IL-2"]], "ners": null}\n'),
         TypeError, ("gold.json", "line 1", "'ners'", "null"), cli=("gold.json", "line 1", "'ners'", "null")),
     Bad("biaffine-sentence-ners-null", "corpus",
         ("biaffine", b'{"doc_key": "d", "sentences": [["IL-2"]], "ners": [null]}\n'), TypeError,
-        ("gold.json", "line 1, sentence 0", "'ners'", "null"), cli=("gold.json", "line 1, sentence 0", "null")),
+        ("gold.json", "line 1, sentence #1", "'ners'", "null"), cli=("gold.json", "line 1, sentence #1", "null")),
     Bad("w2ner-ner-null", "corpus", ("w2ner", b'[{"sentence": ["IL-2"], "ner": null}]'), TypeError,
-        ("gold.json", "item 0", "'ner'", "null"), cli=("gold.json", "item 0", "'ner'", "null")),
+        ("gold.json", "item 1", "'ner'", "null"), cli=("gold.json", "item 1", "'ner'", "null")),
     # ---------------------------------------------------------------- the Space: every bad request is one plain sentence
     Bad("space-deep-json", "space", ("[" * 5000, None, ""), ValueError, ("JSON input", "nests", "more than 8 deep")),
     Bad("space-deep-json-in-an-object", "space", ('{"predictions": ' + "[" * 5000, None, ""), ValueError,
@@ -864,6 +917,8 @@ CATALOGUE: list[Bad] = [
         options={"stdout": "{gold}"}, cli=("standard output is redirected to --gold {gold}",)),
     Bad("outputs-conlleval-stdout-into-stdin", "outputs", ["conlleval"], None, options={"stdout": "{stdin}"},
         cli=("standard output is redirected to standard input",)),
+    Bad("outputs-agreement-stdout-into-an-annotator", "outputs", ["agreement", "a={gold}", "b={pred}"], None,
+        options={"stdout": "{pred}"}, cli=("standard output is redirected to annotator b={pred}",)),
     # issue 30: the benchmark's comparisons, its development data, and the views it added
     Bad("benchmark-comparisons-unknown", "benchmark", GOOD_ONEIE, ValueError,
         ("comparisons must be one of auto, baseline, consecutive, best, all, got 'pairs'",),
@@ -1002,7 +1057,7 @@ CATALOGUE: list[Bad] = [
         text_files(pred=[{"id": "d1", "text": TEXT, "entities": [
             {"entity_group": "PER", "word": "peter blackburn", "start": 0, "end": 15},
             {"entity_group": "LOC", "word": "london", "start": 24, "end": 29}]}, ("d2", "Ann", [])]), None,
-        ("1 entities whose word differs from the text", "word 'london', text 'Paris'"),
+        ("1 entity whose word differs from the text", "word 'london', text 'Paris'"),
         cli=("warning: ", "word 'london', text 'Paris'"),
         same_as=text_files(pred=[("d1", TEXT, [(0, 15, "PER"), (24, 29, "LOC")]), ("d2", "Ann", [])])),
     # issue 29: generated lists
@@ -1160,6 +1215,123 @@ CATALOGUE: list[Bad] = [
     Bad("tables-folder-with-a-plain-subfolder", "tables", ["score", "--gold", "{folder}", "--pred", "{folder}"],
         ValueError, options={"add": {"sub/part-1.parquet": "table"}},
         cli=("{folder}/sub: a folder inside a Parquet table that is no partition (key=value)",)),
+    # issue 40: agreement between annotators ({name: (file name, bytes or a brat folder's files)}); each refused in
+    # one message by agreement() and in one line by the command, which counts sentences from 1
+    Bad("agreement-one-annotator", "agreement", {"A": annotator(DOC1)}, ValueError,
+        ("agreement needs two annotators or more, got 1 (A)",)),
+    Bad("agreement-same-folder-twice", "agreement", {"A": brat_annotator(DOC1), "B": brat_annotator(DOC1)}, ValueError,
+        ("annotator A and annotator B are the same file or folder", "give each its own annotations"),
+        options={"same": True}),
+    Bad("agreement-same-file-twice", "agreement", ONE_AGREEMENT, ValueError,
+        ("annotator A and annotator B are the same file or folder",), options={"same": True}),
+    Bad("agreement-empty-annotator-file", "agreement", {**ONE_AGREEMENT, "B": ("empty.jsonl", b"")}, ValueError,
+        ("empty.jsonl: the file is empty",)),
+    Bad("agreement-empty-annotator-folder", "agreement", {**ONE_AGREEMENT, "B": ("empty", {})}, ValueError,
+        ("no .ann files",)),
+    Bad("agreement-annotator-who-marked-nothing", "agreement",
+        {**ONE_AGREEMENT, "B": annotator(("d1", TEXT, []), ("d2", "Ann", []))}, ValueError,
+        ("annotator B", "no annotation in any of its 2 documents", "was it exported empty?")),
+    Bad("agreement-texts-differ-between-formats", "agreement",
+        {"A": brat_annotator(DOC1, DOC2), "B": annotator(("d1", "Peter Blackburn visited Pariz", []), DOC2)},
+        ValueError, ("document 'd1': texts differ at offset 28 between A (29 characters, 's') and B "
+                     "(29 characters, 'z')",)),
+    Bad("agreement-tokens-do-not-spell-the-text", "agreement",
+        {"A": annotator(DOC1, DOC2), "B": conll_annotator((["Peter", "Blackburn", "visits", "Paris"], ["B-PER", "I-PER",
+                                                                                                    "O", "B-LOC"]),
+                                                       (["Ann"], ["B-PER"]))}, ValueError,
+        ("annotator B, document 0: token 2 ('visits') is not found at character 16",),
+        cli=("annotator B, document 1: token 2 ('visits') is not found at character 16",)),
+    Bad("agreement-tokens-differ", "agreement",
+        {"A": conll_annotator((["Peter", "Blackburn"], ["B-PER", "I-PER"]), (["Ann"], ["B-PER"])),
+         "B": conll_annotator((["Peter", "Blackburn"], ["B-PER", "I-PER"]), (["Anne"], ["B-PER"]))}, ValueError,
+        ("sentence 1: tokens differ at position 0 between A (1 tokens, ['Ann']) and B (1 tokens, ['Anne'])",),
+        cli=("sentence 2: tokens differ at position 1 between A",)),
+    Bad("agreement-sizes-differ-without-ids", "agreement",
+        {"A": conll_annotator((["Ann"], ["B-PER"]), (["Bob"], ["B-PER"])), "B": conll_annotator((["Ann"], ["B-PER"]))},
+        ValueError, ("A carries no document ids, so documents pair by position", "A 2 sentences, B 1 sentence")),
+    Bad("agreement-no-shared-document", "agreement",
+        {"A": annotator(DOC1), "B": annotator(("d9", TEXT, [(0, 5, "PER")]))}, ValueError,
+        ("no document is held by every set (A 1 document, B 1 document; first ids 'd1', 'd9')",)),
+    Bad("agreement-an-id-given-twice", "agreement", {"A": annotator(DOC1, DOC1), "B": annotator(DOC1)}, ValueError,
+        ("annotator A", "document id 'd1' is given to two documents",)),
+    Bad("agreement-model-without-reference", "agreement", ONE_AGREEMENT, ValueError,
+        ("a model is compared with the reference: name the reference",), options={"models": {"crf": "B"}}),
+    Bad("agreement-reference-unknown", "agreement", ONE_AGREEMENT, ValueError,
+        ("no annotator's name (A, B) and no file or folder",),
+        options={"reference": "C"}, cli=("--reference C: no annotator is named so (A, B)",)),
+    Bad("agreement-name-with-a-bar", "agreement", ONE_AGREEMENT, ValueError,
+        ("a name must be non-empty and hold no '|'",), options={"names": ("A|x", "B")}),
+    Bad("agreement-examples-negative", "agreement", ONE_AGREEMENT, ValueError, ("examples must be 0 or more, got -1",),
+        options={"examples": -1}, cli=("--show takes a number of disagreements, 0 or more; got -1",)),
+    Bad("agreement-resamples-zero", "agreement", ONE_AGREEMENT, ValueError, ("n_resamples must be from 1",),
+        options={"n_resamples": 0}, cli=("n_resamples must be from 1",)),
+    Bad("agreement-models-a-list", "agreement", ONE_AGREEMENT, TypeError,
+        ("models: expected a dict of name to a model's predictions, got list",),
+        options={"reference": "A", "models": ["B"]}, entries=("agreement",)),
+    Bad("agreement-annotations-a-string", "agreement", ONE_AGREEMENT, TypeError,
+        ("annotations: expected a list of annotators' annotations or a dict", "got str"),
+        options={"given": "one string"}, entries=("agreement",)),
+    # formats mixed between annotators are compared when their texts agree: the figures of one format
+    Bad("agreement-brat-against-text-spans", "agreement", {"A": brat_annotator(DOC1, DOC2), **{"B": ONE_AGREEMENT["B"]}},
+        None, same_as={"A": ONE_AGREEMENT["A"], "B": ONE_AGREEMENT["B"]}),
+    Bad("agreement-conll-tokens-against-text-spans", "agreement",
+        {"A": conll_annotator((["Peter", "Blackburn", "visited", "Paris"], ["B-PER", "I-PER", "O", "B-LOC"]),
+                              (["Ann"], ["B-PER"])), "B": ONE_AGREEMENT["B"]},
+        None, same_as={"A": annotator(("0", TEXT, [(0, 15, "PER"), (24, 29, "LOC")]), ("1", "Ann", [(0, 3, "PER")])),
+                       "B": annotator(("0", TEXT, [(0, 5, "PER"), (24, 29, "LOC")]), ("1", "Ann", [(0, 3, "PER")]))}),
+    # issue 39: scored predictions, in Python (threshold_curve, the nested module) and in files (read, and the
+    # thresholds command): a span without a score where others have one, NaN, an infinity, a string or a bool for
+    # a score, each refused with its place; scores outside [0, 1] are scores
+    Bad("scored-span-without-a-score", "scored", scored(_span(0, 2, score=0.9), _span(0, 1, "LOC")), ValueError,
+        ("predictions, sentence 0: entity {'start': 0, 'end': 1, 'label': 'LOC'} has no score, but other entities "
+         "have one", "(position 1 in the sentence)")),
+    Bad("scored-nan", "scored", scored(_span(0, 2, score=float("nan"))), ValueError,
+        ("predictions, sentence 0: entity {'start': 0, 'end': 2, 'label': 'PER'} has score nan",
+         "a score must be a finite number", "(position 0 in the sentence)")),
+    Bad("scored-infinity", "scored", scored(_span(0, 2, score=float("-inf"))), ValueError,
+        ("predictions, sentence 0", "has score -inf")),
+    Bad("scored-string", "scored", scored(_span(0, 2, score=0.2), _span(0, 1, "LOC", score="0.9")), TypeError,
+        ("predictions, sentence 0: entity {'start': 0, 'end': 1, 'label': 'LOC'} has score '0.9', which is not a "
+         "number", "(position 1 in the sentence)")),
+    Bad("scored-bool", "scored", scored(_span(0, 2, score=True)), TypeError, ("has score True, which is not a number",)),
+    Bad("scored-span-out-of-range", "scored", scored(_span(3, 2, score=0.5)), ValueError,
+        ("predictions, sentence 0", "'start': 3, 'end': 2", "0 <= start < end")),
+    Bad("scored-threshold-with-plain-spans", "spans", _ones("spans"), ValueError,
+        ("threshold applies to scored predictions",), options={"threshold": 0.5}),
+    Bad("scored-file-mention-without-a-score", "scored-files",
+        scored_files(_mention(0, 2, "DNA", score=0.9), _mention(0, 1, "protein")), ValueError,
+        ("pred.jsonl, line 1: entity (0, 1, 'protein') has no score, but other entities have one",
+         "(position 2 in the sentence)"), cli=("pred.jsonl, line 1: entity (0, 1, 'protein') has no score",)),
+    Bad("scored-file-nan", "scored-files", scored_files(_mention(0, 2, "DNA", score=float("nan"))), ValueError,
+        ("pred.jsonl, line 1: entity (0, 2, 'DNA') has score nan",), cli=("pred.jsonl, line 1", "has score nan")),
+    Bad("scored-file-string", "scored-files", scored_files(_mention(0, 2, "DNA", prob="high")), TypeError,
+        ("pred.jsonl, line 1: entity (0, 2, 'DNA') has score 'high', which is not a number",),
+        cli=("pred.jsonl, line 1", "'high'")),
+    Bad("scored-file-without-scores", "scored-files", {"gold": GOOD_ONEIE, "pred": GOOD_ONEIE}, ValueError,
+        cli=("pred.jsonl: the predictions carry no scores; give each entity a 'score' (or 'prob')",),
+        entries=("cli thresholds",)),
+    Bad("scored-file-dev-shares-no-label", "scored-files",
+        {**scored_files(_mention(0, 2, "DNA", score=0.9)),
+         "dev_gold": b'{"tokens": ["a"], "entity_mentions": [{"start": 0, "end": 1, "entity_type": "GENE"}]}\n',
+         "dev_pred": b'{"tokens": ["a"], "entity_mentions": [{"start": 0, "end": 1, "entity_type": "GENE", '
+                     b'"score": 0.5}]}\n'}, ValueError,
+        cli=("share no label (GENE against DNA, protein)",), entries=("cli thresholds",)),
+    Bad("scored-file-dev-types-unseen-are-counted", "scored-files",
+        {**scored_files(_mention(0, 2, "DNA", score=0.9), _mention(0, 1, "protein", score=0.4)),
+         "dev_gold": b'{"tokens": ["a"], "entity_mentions": [{"start": 0, "end": 1, "entity_type": "DNA"}]}\n',
+         "dev_pred": b'{"tokens": ["a"], "entity_mentions": [{"start": 0, "end": 1, "entity_type": "DNA", '
+                     b'"score": 0.5}]}\n', "args": ["--per-type"]}, None,
+        ('"types_without_dev_threshold": ["protein"]', '"labels_only_in_test": ["protein"]'),
+        entries=("cli thresholds",)),
+    Bad("scored-file-logits-are-scores", "scored-files",
+        scored_files(_mention(0, 2, "DNA", score=-2.5), _mention(0, 1, "protein", score=3.5)), None,
+        ('"threshold": 3.5', '"threshold": -2.5'), entries=("cli thresholds",)),
+    Bad("scored-file-conll-score-not-a-number", "scored-files",
+        {"gold": GOOD_COLUMNS, "pred": b"EU B-ORG 0.9\nrejects O 0.1\nGerman B-MISC high\ncall O 0.2\n\n"
+                                       b"Peter B-PER 0.7\nBlackburn I-PER 0.6\n",
+         "args": ["--gold-format", "conll", "--pred-format", "conll", "--column", "2", "--score-column", "3"]},
+        ValueError, cli=("pred.conll, line 3, column 3: score 'high' is not a finite number",),
+        entries=("cli thresholds",)),
 ]
 
 
@@ -1209,19 +1381,21 @@ CORE_DOORS = {
     "count_nested": _door("spans", "lengths", nested.count_nested),
     "count_layered": _door("layers", "", nested.count_layered),
     "score_documents": _door("texts", "zero_division", score_documents),
+    "threshold_curve": _door("scored", "zero_division", lambda p, r, **o: threshold_curve(r, p, **o).to_dict()),
 }
 METRICS = {
     "span_f1": _door("tags ids texts", "scheme mode suffix zero_division label_list", nested_span_f1.score_tags),
     "lenient_span_f1": _door("tags spans texts generated",
                              "partial_weight min_iou zero_division scheme mode suffix " + GENERATED_OPTIONS,
                              lenient.score_lenient),
-    "nested_span_f1": _door("tags spans layers texts generated", "zero_division scheme mode suffix " + GENERATED_OPTIONS,
-                            _nested_core),
+    "nested_span_f1": _door("tags spans layers texts generated scored",
+                            "zero_division scheme mode suffix threshold decode " + GENERATED_OPTIONS, _nested_core),
 }
 RECOVERY = {
     "span_f1": {"tags": "ids", "ids": "tags", "texts": "tags"},
     "lenient_span_f1": {"tags": "spans", "spans": "tags", "texts": "spans", "generated": "spans"},
-    "nested_span_f1": {"tags": "spans", "spans": "tags", "layers": "spans", "texts": "spans", "generated": "spans"},
+    "nested_span_f1": {"tags": "spans", "spans": "tags", "layers": "spans", "texts": "spans", "generated": "spans",
+                       "scored": "spans"},
 }
 """After a failed call of one input kind, a valid call of another kind must work on the same instance."""
 RECOVERY_INPUT = {
@@ -1239,6 +1413,8 @@ FILE_DOORS = {
     "checkpoints": ("benchmark", "benchmark dir", "cli benchmark"),
     "text-files": ("read_corpus", "score_text", "cli score", "cli nested", "cli lenient"),
     "generated-files": ("read_generated", "score_generated", "cli generated", "cli nested", "cli lenient"),
+    "agreement": ("agreement", "cli agreement"),
+    "scored-files": SCORED_FILES,
 }
 PATH_DOORS = {"columns": ("read_columns", "iter_columns"), "corpus": ("read_corpus", "read_batches", "read_dataset")}
 """The readers of a file by its kind: a ``path`` row gives each the file in another form (a bytes path, a binary
@@ -1292,7 +1468,8 @@ def test_catalogue_is_large_and_covers_every_door():
                 "cli nested", "cli lenient", "compute_metrics_for", "span_metrics_for", "layered_metrics_for",
                 "Corpus", *PATH_DOORS["columns"], *PATH_DOORS["corpus"], *SPACE_DOORS,
                 "benchmark", "benchmark dir", "cli benchmark", "cli space",
-                "read_generated", "score_generated", "cli generated",
+                "read_generated", "score_generated", "cli generated", "agreement", "cli agreement",
+                "threshold_curve", "cli thresholds",
                 *(f"{m}.{call}" for m in METRICS for call in ("compute", "add_batch"))}
     assert covered >= expected, expected - covered
 
@@ -1767,6 +1944,10 @@ def test_bad_input(row, entry, metrics, tmp_path, capsys, monkeypatch):
         _text_file_row(row, entry, tmp_path, capsys)
     elif row.kind == "generated-files":
         _generated_file_row(row, entry, tmp_path, capsys)
+    elif row.kind == "agreement":
+        _agreement_row(row, entry, tmp_path, capsys, monkeypatch)
+    elif row.kind == "scored-files":
+        _scored_file_row(row, entry, tmp_path, capsys)
     elif row.kind in FILE_DOORS:
         _file_row(row, entry, tmp_path, capsys, monkeypatch)
     else:
@@ -1851,6 +2032,93 @@ def _generated_file_row(row: Bad, entry: str, tmp_path: Any, capsys: Any) -> Non
     assert lines[0].startswith(f"nested-span-f1 {entry.split()[1]}: error: "), lines[0]
     for fragment in row.cli:
         assert fragment in lines[0], f"{fragment!r} not in {lines[0]!r}"
+
+
+# --------------------------------------------------------------------------- issue 40: agreement
+
+def _annotators(data: dict[str, Any], folder: Any, same: bool = False) -> dict[str, str]:
+    """Each annotator's file (or brat folder) written into ``folder``, by name; ``same``: the second annotator is
+    given the first one's path."""
+    folder.mkdir(exist_ok=True)
+    paths: dict[str, str] = {}
+    for k, (name, (file, content)) in enumerate(data.items()):
+        where = folder / f"{k}-{file}"
+        if same and k:
+            paths[name] = next(iter(paths.values()))
+        elif isinstance(content, dict):
+            where.mkdir()
+            for child, text in content.items():
+                (where / child).write_bytes(text)
+            paths[name] = str(where)
+        else:
+            paths[name] = _write(folder, where.name, content)
+    return paths
+
+
+def _agreement_row(row: Bad, entry: str, tmp_path: Any, capsys: Any, monkeypatch: Any) -> None:
+    """Annotators' files through agreement() and the command: a refused row in one message (the command: exit 2
+    and one line, counting sentences from 1); a valid row gives the figures of ``same_as``'s files. ``options``:
+    ``same`` (the second annotator given the first one's path), ``names`` (the annotators' names), ``given`` (the
+    call's first argument instead of the files), and agreement()'s own options."""
+    from nested_span_f1.agreement import agreement
+
+    options = dict(row.options)
+    paths = _annotators(row.data, tmp_path / "row", options.pop("same", False))
+    names = options.pop("names", None)
+    if names:
+        paths = dict(zip(names, paths.values()))
+    annotations: Any = options.pop("given", paths)
+    if isinstance(options.get("models"), dict):
+        options["models"] = {model: paths[name] for model, name in options["models"].items()}
+    if entry == "agreement":
+        if row.error is not None:
+            _expect(row, lambda: agreement(annotations, **options), None)
+            return
+        got = agreement(annotations, n_resamples=50, **options)
+        plain = agreement(_annotators(row.same_as, tmp_path / "plain"), n_resamples=50, **options)
+        assert {k: v for k, v in got.items() if k != "notes"} == {k: v for k, v in plain.items() if k != "notes"}
+        return
+    flags = {"reference": "--reference", "examples": "--show", "n_resamples": "--bootstrap"}
+    args = ["agreement", *(f"{name}={path}" for name, path in paths.items()), "--bootstrap", "50",
+            *(text for key, value in options.items() if key in flags for text in (flags[key], str(value))),
+            *(text for model, path in options.get("models", {}).items() for text in ("--model", f"{model}={path}"))]
+    code, out, err = _run_cli(args, None, capsys, monkeypatch, tmp_path)
+    if row.error is None:
+        plain = _annotators(row.same_as, tmp_path / "plain")
+        expected = _run_cli(["agreement", *(f"{n}={p}" for n, p in plain.items()), "--bootstrap", "50", "--json"],
+                            None, capsys, monkeypatch, tmp_path)
+        assert code == 0 and expected[0] == 0 and not err, err
+        got = _run_cli([*args, "--json"], None, capsys, monkeypatch, tmp_path)
+        assert {k: v for k, v in json.loads(got[1]).items() if k != "notes"} == {
+            k: v for k, v in json.loads(expected[1]).items() if k != "notes"}
+        return
+    _one_line_error(entry, code, out, err, row.cli or row.match)
+# --------------------------------------------------------------------------- issue 39: scored predictions
+
+def _scored_file_row(row: Bad, entry: str, tmp_path: Any, capsys: Any) -> None:
+    """A scored prediction file: read alone (read_corpus), and on the thresholds command against the gold (and the
+    development files, when the row has them): exit 2 and one line, or (a valid row) exit 0 with the row's
+    fragments in its JSON."""
+    names = {"gold": "gold.jsonl", "pred": "pred.jsonl", "dev_gold": "dev_gold.jsonl", "dev_pred": "dev_pred.jsonl"}
+    if row.data["pred"].startswith(b"EU"):
+        names.update(gold="gold.conll", pred="pred.conll")
+    paths = {key: _write(tmp_path, names[key], row.data[key]) for key in names if key in row.data}
+    if entry == "read_corpus":
+        _expect(row, lambda: read_corpus(paths["pred"]), None)
+        return
+    args = ["thresholds", "--gold", paths["gold"], "--pred", paths["pred"], "--json", *row.data.get("args", [])]
+    if "dev_gold" in paths:
+        args += ["--dev-gold", paths["dev_gold"], "--dev-pred", paths["dev_pred"]]
+    capsys.readouterr()
+    code = main(args)
+    out, err = capsys.readouterr()
+    if row.error is None:
+        assert (code, err) == (0, ""), err
+        text = json.dumps(json.loads(out))
+        for fragment in row.match:
+            assert fragment in text, f"{fragment!r} not in {text[:300]!r}"
+        return
+    _one_line_error(entry, code, out, err, row.cli)
 
 
 # --------------------------------------------------------------------------- the process edge (a real subprocess)

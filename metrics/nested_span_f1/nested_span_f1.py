@@ -86,6 +86,10 @@ Args:
         the string protocol's normalisation ("lowercase+punctuation+articles+whitespace", UniversalNER's,
         by default) and sets or multisets, and how strings are placed on the text ("kth" or "every"); the
         result is then ``{"strings", "located", "generated"}`` (see the card).
+    threshold, decode: for scored predictions (per sentence ``{"start", "end", "label", "score"}`` dicts, any
+        finite score): the figures are those of the spans whose score is at least ``threshold`` (None, the
+        default: every span), decoded ``"nested"`` (every span) or ``"flat"`` (the highest-scoring spans that do
+        not overlap, as GLiNER's flat mode).
 Returns:
     overall_precision, overall_recall, overall_f1: micro scores over all spans.
     {LABEL}: {precision, recall, f1, number} per type (number = reference spans).
@@ -98,6 +102,9 @@ Returns:
     overall_accuracy: token accuracy, for flat tag input only.
     alignment: only for texts: per side the spans matched, spurious or missed, and duplicates.
     invalid_predicted_chunks, invalid_reference_chunks: for tag input with ``scheme`` given.
+    average_precision, best_threshold, best_precision, best_recall, best_f1: for scored predictions: the area
+        under the step precision-recall curve over every distinct score, and its point of best F1 (None when
+        nothing is predicted).
 Examples:
     >>> import evaluate, nested_span_f1
     >>> metric = evaluate.load(nested_span_f1.metric_path("nested_span_f1"))
@@ -112,7 +119,7 @@ Examples:
 class NestedSpanF1(SpanMetric):
     """Exact span F1 with nested, depth and length breakdowns."""
 
-    input_kinds = ("spans", "layers", "tags", "texts", "generated", "answers")
+    input_kinds = ("spans", "layers", "tags", "texts", "generated", "answers", "scored")
     empty_kind = "spans"
 
     def _info(self) -> evaluate.MetricInfo:
@@ -139,11 +146,17 @@ class NestedSpanF1(SpanMetric):
         policy: str = "kth",
         fallback: bool = True,
         inner_last: bool = True,
+        threshold: float | None = None,
+        decode: str = "nested",
     ) -> dict[str, Any]:
         kind = self.stored_kind
         generated = {"normalization": normalization, "multiset": multiset, "policy": policy, "fallback": fallback,
                      "inner_last": inner_last}
         self.refuse_generated_options(**generated)
+        self.refuse_scored_options(threshold, decode)
+        if kind == "scored":
+            return self.score_scored(predictions, references, {"scheme": scheme, "mode": mode, "suffix": suffix},
+                                     threshold=threshold, decode=decode, zero_division=zero_division)
         if kind in ("generated", "answers"):
             return self.score_generated(predictions, references, "nested", {"scheme": scheme, "mode": mode,
                                         "suffix": suffix}, zero_division=zero_division, **generated)

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ..core.entities import is_fragmented
+from ..core.wording import quote
 from ..formats.corpus import Corpus, not_a_word
 
 Offsets = Sequence[tuple[int, int]]
@@ -66,14 +67,14 @@ def locate_tokens(tokens: Sequence[str], text: str, where: str = "text") -> list
         while position < n and text[position].isspace():
             position += 1
         if not token or not text.startswith(token, position):
-            raise ValueError(f"{where}: token {t} ({token!r}) is not found at character {position} of the text "
-                             f"(which reads {text[position:position + 20]!r} there); the tokens must spell the text, "
+            raise ValueError(f"{where}: token {t} ({quote(token)}) is not found at character {position} of the text "
+                             f"(which reads {quote(text[position:position + 20])} there); the tokens must spell the text, "
                              "whitespace aside")
         offsets.append((position, position + len(token)))
         position += len(token)
     if text[position:].strip():
         raise ValueError(f"{where}: the text goes on after the last token at character {position} "
-                         f"({text[position:position + 20]!r}); the tokens must spell the text, whitespace aside")
+                         f"({quote(text[position:position + 20])}); the tokens must spell the text, whitespace aside")
     return offsets
 
 
@@ -98,7 +99,7 @@ def join_tokens(corpus: Corpus) -> Corpus:
     entities = [to_characters(ents, joined_offsets(list(tokens))) for tokens, ents in zip(corpus.tokens, corpus.entities)]
     return Corpus(texts, entities, corpus.sentence_ids, corpus.doc_ids, "text",
                   f"{corpus.format or 'tokens'} tokens joined by single spaces; token offsets turned into characters",
-                  corpus.source, corpus.places, "characters", corpus.notes, checked=True)
+                  corpus.source, corpus.places, "characters", corpus.notes, corpus.scores, checked=True)
 
 
 class Placement(NamedTuple):
@@ -183,7 +184,7 @@ def _merged(pieces: list[tuple[int, int]]) -> list[tuple[int, int]]:
 def check_snap(snap: Any) -> str | None:
     """``snap`` checked: None, ``"expand"`` or ``"contract"``."""
     if snap not in SNAPS:
-        raise ValueError(f"snap must be None (keep the characters), 'expand' or 'contract', got {snap!r}")
+        raise ValueError(f"snap must be None (keep the characters), 'expand' or 'contract', got {quote(snap)}")
     return snap
 
 
@@ -201,11 +202,11 @@ def split_text(corpus: Corpus) -> Corpus:
         return corpus
     tokens, entities = [], []
     for s, (text, ents) in enumerate(zip(corpus.texts, corpus.entities)):
-        name = f"document {s}" + (f" (id {corpus.sentence_ids[s]!r})" if corpus.sentence_ids is not None else "")
+        name = f"document {s}" + (f" (id {quote(corpus.sentence_ids[s])})" if corpus.sentence_ids is not None else "")
         words = text.split(" ") if text else []
         odd = next((w for w in words if not_a_word(w)), None)
         if odd is not None:
-            what = "an empty token (two spaces in a row, or one at an edge)" if not odd else f"token {odd!r}"
+            what = "an empty token (two spaces in a row, or one at an edge)" if not odd else f"token {quote(odd)}"
             raise ValueError(f"{name}: the text is not tokens joined by single spaces ({what}); "
                              "it cannot become tokens without choosing a tokenization")
         grid = Grid(joined_offsets(words))
@@ -213,11 +214,11 @@ def split_text(corpus: Corpus) -> Corpus:
         for entity in ents:
             where = grid.place(entity, None)
             if where.category != "aligned":
-                raise ValueError(f"{name}: entity {entity!r} ({where.category.replace('_', ' ')}) does not start and "
+                raise ValueError(f"{name}: entity {quote(entity)} ({where.category.replace('_', ' ')}) does not start and "
                                  "end at token boundaries; as tokens it would change")
             placed.append(where.tokens)
         tokens.append(words)
         entities.append(placed)
     return Corpus(tokens, entities, corpus.sentence_ids, corpus.doc_ids, corpus.format,
                   f"{corpus.format} texts split at single spaces", corpus.source, corpus.places, "tokens", corpus.notes,
-                  checked=True)
+                  corpus.scores, checked=True)

@@ -16,6 +16,7 @@
    ``boundary_inside_token``, ``boundary_between_tokens``, ``no_token``), every
    gold span likewise (``matched``, ``missed``, ``duplicate``, ...), the spans
    trimmed and snapped, what each side's reader counted (``read``: pipeline words unlike their text, ...),
+   each side's suspicious entities (``suspicious``: labelled ``O``, or over blanks only; scored as given),
    and examples of each span that could not be aligned.
 """
 from __future__ import annotations
@@ -26,16 +27,17 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, NamedTuple, Union
 
 from ..core.counts import Counts
 from ..core.entities import Entities, check_entities
 from ..core.matching import DuplicateSpanWarning
 from ..core.scores import ZeroDivision, summarize
 from ..core.spans import spans_from_lists
+from ..core.wording import quote
 from ..flat.encoding import check_sides
 from ..formats import Corpus, align, read_corpus
-from ..formats.corpus import first_difference, in_characters, look_alike, paired_order
+from ..formats.corpus import first_difference, in_characters, look_alike, paired_order, suspicious
 from ..lenient.score import score_lenient
 from ..nested.nesting import CHARACTER_LENGTH_BINS
 from ..nested.score import count_entities, summarize_nested
@@ -63,18 +65,34 @@ class Report:
     examples: list[dict[str, Any]] = field(default_factory=list)
     read: dict[str, dict[str, int]] = field(default_factory=dict)
     """What each side's reader found and kept (pipeline words unlike their text, ...): ``Corpus.notes``."""
+    suspicious: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Each side's entities labelled ``O`` or covering blanks only (:func:`~nested_span_f1.formats.corpus.suspicious`):
+    scored as given, counted so that a conversion bug is seen."""
     limit: int = 5
     """Examples kept per side and category."""
 
-    def example(self, side: str, category: str, ident: str, text: str, entity: Any) -> None:
+    def example(self, side: str, category: str, where: Where, text: str, entity: Any) -> None:
+        """Keep a span that could not be aligned, with where it is: the gold document's id (its position when it
+        has none) and index, the prediction's id (or position) and index, and how the two were paired."""
         if self.categories[side][category] > self.limit:
             return
         start, end = (entity[0][0][0], entity[0][-1][1]) if len(entity) == 2 else (entity[0], entity[1])
         self.examples.append({
-            "side": side, "id": ident, "category": category,
+            "side": side, **where._asdict(), "category": category,
             "span": [list(map(list, entity[0])), entity[1]] if len(entity) == 2 else list(entity),
             "text": text[start:end], "context": text[max(0, start - 20):end + 20],
         })
+
+
+class Where(NamedTuple):
+    """Where an example is: the gold document (its id, None when it has none; its index from 0), the prediction
+    paired with it (the same), and ``paired_by``: ``"id"`` or ``"order"``."""
+
+    id: str | None
+    document: int
+    prediction_id: str | None
+    prediction: int
+    paired_by: str
 
 
 @dataclass(frozen=True)
@@ -140,12 +158,15 @@ def pair_texts(predictions: Source, references: Source, *, trim: bool = False, s
     snap = check_snap(snap)
     pred, ref = _read(predictions, "predictions"), _read(references, "references")
     if pred.unit == ref.unit == "tokens":
+        align(ref, pred)  # tokens that differ are named as tokens, before the texts they are joined into
         pred, ref = join_tokens(pred), join_tokens(ref)
     if snap is not None and pred.unit == ref.unit:
-        raise ValueError(f"snap={snap!r} moves character spans to token boundaries, but both sides are texts; "
+        raise ValueError(f"snap={quote(snap)} moves character spans to token boundaries, but both sides are texts; "
                          "give one side as tokens, or leave snap out")
     report = Report(snap=snap, trim=trim, limit=examples,
-                    read={"predictions": dict(pred.notes), "references": dict(ref.notes)})
+                    read={"predictions": dict(pred.notes), "references": dict(ref.notes)},
+                    suspicious={"predictions": suspicious(pred.tokens, pred.entities),
+                                "references": suspicious(ref.tokens, ref.entities)})
     ids = _ids(ref)
     texts: list[str]
     sides: dict[str, list[Sequence[Any]]]
@@ -159,6 +180,8 @@ def pair_texts(predictions: Source, references: Source, *, trim: bool = False, s
                 sides[side] = [_trimmed(report, side, text, ents) for text, ents in zip(texts, sides[side])]
         return TextPair(texts, ids, sides["predictions"], sides["references"], unaligned, report)
     order = paired_order(ref, pred)
+    paired_by = "id" if ref.sentence_ids is not None and pred.sentence_ids is not None else "order"
+    gold_ids, pred_ids = ([None] * len(c) if c.sentence_ids is None else c.sentence_ids for c in (ref, pred))
     characters, tokens = ("predictions", "references") if pred.unit == "characters" else ("references", "predictions")
     report.projected = characters
     texts, sides, unaligned = [], {side: [] for side in SIDES}, {side: [] for side in SIDES}
@@ -166,7 +189,7 @@ def pair_texts(predictions: Source, references: Source, *, trim: bool = False, s
     for s, p in enumerate(order):
         text = pred.tokens[p] if characters == "predictions" else ref.tokens[s]
         words = ref.tokens[s] if tokens == "references" else pred.tokens[p]
-        where = f"{ref.sentence_word} {s} (id {ids[s]!r})" if ref.sentence_ids is not None else f"document {s}"
+        where = f"{ref.sentence_word} {s} (id {quote(ids[s])})" if ref.sentence_ids is not None else f"document {s}"
         offsets = locate_tokens(list(words), str(text), where)
         located.append(offsets)
         entities = {"predictions": pred.entities[p], "references": ref.entities[s]}
@@ -179,7 +202,8 @@ def pair_texts(predictions: Source, references: Source, *, trim: bool = False, s
             report.snapped[characters] += placed.moved
             if placed.category != "aligned":
                 lost.append(placed.entity)
-                report.example(characters, placed.category, ids[s], str(text), placed.entity)
+                report.example(characters, placed.category, Where(gold_ids[s], s, pred_ids[p], p, paired_by),
+                               str(text), placed.entity)
             kept.append(placed.entity)
         sides[characters].append(kept)
         unaligned[characters].append(lost)
@@ -239,6 +263,7 @@ def alignment(pair: TextPair, checked: Checked | None = None, counts: Counts | N
         out[f"trimmed_{side}"] = report.trimmed[side]
         out[f"snapped_{side}"] = report.snapped[side]
     out["read"] = {side: dict(report.read.get(side, {})) for side in SIDES}
+    out["suspicious"] = {side: dict(report.suspicious.get(side, {})) for side in SIDES}
     out["examples"] = list(report.examples)
     return out
 
@@ -278,7 +303,7 @@ def score_pair(pair: TextPair, metric: str = "nested", *, zero_division: ZeroDiv
                **options: Any) -> dict[str, Any]:
     """The metric's result for a :class:`TextPair`, with its ``alignment`` report."""
     if metric not in SCORERS:
-        raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
+        raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {quote(metric)}")
     checked = _checked({side: getattr(pair, side) for side in SIDES}, pair.lengths)
     result, counts = SCORERS[metric](pair, checked, zero_division, **options)
     result["alignment"] = alignment(pair, checked, counts)
@@ -329,7 +354,7 @@ def score_text(
     1.0
     """
     if metric not in SCORERS:
-        raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
+        raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {quote(metric)}")
     pair = pair_texts(predictions, references, trim=trim, snap=snap, examples=examples)
     return score_pair(pair, metric, zero_division=zero_division, **options)
 
@@ -350,15 +375,15 @@ def check_documents(predictions: Sequence[Any], references: Sequence[Any]) -> No
         for s, document in enumerate(side):
             where = f"{name}, sentence {s}"
             if not isinstance(document, Mapping):
-                raise TypeError(f"{where}: {document!r:.80} is not a text ({{'text', 'entities'}} dict); give every "
+                raise TypeError(f"{where}: {quote(document)} is not a text ({{'text', 'entities'}} dict); give every "
                                 "sentence of both sides as a text")
             if set(document) != set(TEXT_KEYS):
                 raise ValueError(f"{where}: a text has the keys 'text' and 'entities' and nothing else, got "
                                  f"{sorted(document)}")
             if not isinstance(document["text"], str):
-                raise TypeError(f"{where}: 'text' must be a string, got {document['text']!r:.80}")
+                raise TypeError(f"{where}: 'text' must be a string, got {quote(document['text'])}")
             if isinstance(document["entities"], (str, bytes, Mapping)) or not isinstance(document["entities"], Sequence):
-                raise TypeError(f"{where}: 'entities' must be a list of spans, got {document['entities']!r:.80}")
+                raise TypeError(f"{where}: 'entities' must be a list of spans, got {quote(document['entities'])}")
         lengths = [len(document["text"]) for document in side]
         lists[name] = [document["entities"] for document in side]
         try:
@@ -369,7 +394,7 @@ def check_documents(predictions: Sequence[Any], references: Sequence[Any]) -> No
         if pred["text"] != ref["text"]:
             at = first_difference(pred["text"], ref["text"])
             raise ValueError(f"sentence {s}: the predicted text differs from the reference text at offset {at} "
-                             f"(predicted {pred['text'][at:at + 10]!r}, reference {ref['text'][at:at + 10]!r}"
+                             f"(predicted {quote(pred['text'][at:at + 10])}, reference {quote(ref['text'][at:at + 10])}"
                              f"{look_alike(pred['text'], ref['text'], at)}); "
                              "a prediction is scored only against the text it was made on")
 

@@ -19,6 +19,7 @@ import pyarrow.compute as pc
 from ..core.counts import Mergeable
 from ..core.matching import DuplicateSpanWarning, warn_duplicates
 from ..core.scores import summarize
+from ..core.wording import quote
 from ..flat.encoding import read_label_list
 from ..flat.pipeline import count_tags, decode_pair
 from ..lenient.score import count_lenient, match_spans_lenient, read_sides, summarize_lenient
@@ -54,7 +55,7 @@ class Job:
 
     def __post_init__(self) -> None:
         if self.metric not in METRICS:
-            raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {self.metric!r}")
+            raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {quote(self.metric)}")
         unknown = sorted(set(self.options) - set(OPTIONS[self.metric]))
         if unknown:
             raise TypeError(f"{self.metric} takes no option {', '.join(unknown)} "

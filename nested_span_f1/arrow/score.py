@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from ..core.counts import Mergeable
 from ..core.progress import bar
 from ..core.scores import ZeroDivision, check_zero_division
+from ..core.wording import quote
 from ..flat.schemes import detect_scheme
 from ..flat.tags import reference_prefixes, scheme_from_prefixes
 from .columns import row_lengths
@@ -82,7 +83,7 @@ def in_order(function: Callable[[Part], R], parts: Iterable[Part], num_proc: int
 def _check_run(num_proc: Any, batch_size: Any) -> None:
     for name, value in (("num_proc", num_proc), ("batch_size", batch_size)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+            raise ValueError(f"{name} must be a positive integer, got {quote(value)}")
 
 
 def strict_scheme(job: Job, tags: Callable[[], set[str]], check: Callable[[Job], object]) -> Job:

@@ -34,12 +34,13 @@ from ..answers.score import GeneratedRun
 from ..core.caller import warn_caller
 from ..core.matching import DuplicateSpanWarning, ExactMatch, match_exact
 from ..core.spans import SpanArrays
-from ..core.wording import plural
+from ..core.wording import plural, quote
 from ..lenient.counts import BREAKDOWN
 from ..lenient.score import LenientMatch, match_spans_lenient, summarize_lenient
 from ..nested.score import count_match, summarize_nested
 from .buckets import WIDTH, bucket_matrix, layout
-from .generated import generated_pair, is_generated, string_scores
+from .curves import system_curve
+from .generated import GENERATED, generated_pair, is_generated, string_scores
 from .html import Sentences
 from .inputs import Pair, Side, Source, checkpoints, is_brat_folder, pair, read_side, units
 from .pairs import choose, describe, pairs, rounds_needed
@@ -155,14 +156,14 @@ def _systems(predictions: Predictions, kind: str, part: str = "test", option: st
         predictions = {str(predictions): predictions}
     if not isinstance(predictions, Mapping):
         raise TypeError(f"{option} must be {{name: source}} (a mapping of system names to prediction sets) or a "
-                        f"directory of checkpoints, got a {type(predictions).__name__}: {_short(predictions)}")
+                        f"directory of checkpoints, got a {type(predictions).__name__}: {quote(predictions)}")
     out: list[tuple[str, str | None, int | None, Source]] = []
     for name, source in predictions.items():
         if not isinstance(name, str):
-            raise TypeError(f"{option}: a system's name must be a string, got {name!r} "
+            raise TypeError(f"{option}: a system's name must be a string, got {quote(name)} "
                             f"({type(name).__name__}); name each prediction set with a string")
         if not name.strip():
-            raise ValueError(f"{option}: a system's name must not be empty, got {name!r}; name each prediction set")
+            raise ValueError(f"{option}: a system's name must not be empty, got {quote(name)}; name each prediction set")
         if isinstance(source, (str, os.PathLike)) and Path(source).is_dir() and not is_brat_folder(source):
             prefix = "" if name == str(source) else f"{name}/"
             out += [(prefix + ckpt, name, step, path) for ckpt, step, path in checkpoints(source, kind, part, named)]
@@ -171,16 +172,10 @@ def _systems(predictions: Predictions, kind: str, part: str = "test", option: st
     names = [name for name, _, _, _ in out]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
-        raise ValueError(f"two systems are named {repeated[0]!r}; give each prediction set its own name")
+        raise ValueError(f"two systems are named {quote(repeated[0])}; give each prediction set its own name")
     if not out:
         raise ValueError(f"no predictions to benchmark ({option} is empty)")
     return out
-
-
-def _short(value: Any, limit: int = 60) -> str:
-    """``repr(value)``, cut to ``limit`` characters for a message."""
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def unit_matrix(
@@ -188,18 +183,22 @@ def unit_matrix(
 ) -> tuple[np.ndarray, ExactMatch]:
     """``[n_units, 3, n_labels]`` int64 counts (tp, predicted, gold) of one system, and its match."""
     match = match_exact(found.predictions, found.references)
-    index = {name: i for i, name in enumerate(labels)}
-    remap = np.array([index[name] for name in match.predictions.labels], dtype=np.int64)
-    width = len(labels)
-
-    def tally(spans: SpanArrays, rows: np.ndarray | slice) -> np.ndarray:
-        cells = unit_of[spans.sentence[rows]] * width + remap[spans.label[rows]]
-        return np.bincount(cells, minlength=n_units * width).reshape(n_units, width)
-
     every = slice(None)
-    counts = [tally(match.predictions, match.predicted_hit), tally(match.predictions, every),
-              tally(match.references, every)]
+    counts = [unit_counts(match.predictions, match.predicted_hit, unit_of, n_units, labels),
+              unit_counts(match.predictions, every, unit_of, n_units, labels),
+              unit_counts(match.references, every, unit_of, n_units, labels)]
     return np.stack(counts, axis=1), match
+
+
+def unit_counts(spans: SpanArrays, rows: np.ndarray | slice, unit_of: np.ndarray, n_units: int,
+                labels: Sequence[str]) -> np.ndarray:
+    """``[n_units, n_labels]`` counts of the spans ``rows`` picks, by the unit of their sentence and their label
+    (``labels`` holds every label of ``spans``)."""
+    index = {name: i for i, name in enumerate(labels)}
+    remap = np.array([index[name] for name in spans.labels], dtype=np.int64)
+    width = len(labels)
+    cells = unit_of[spans.sentence[rows]] * width + remap[spans.label[rows]]
+    return np.bincount(cells, minlength=n_units * width).reshape(n_units, width)
 
 
 def _matched(found: Sequence[Pair], names: Sequence[str], unit_of: np.ndarray, n_units: int,
@@ -352,7 +351,7 @@ def check_rounds(value: Any, option: str) -> int:
         TypeError, ValueError: naming ``option`` and the value.
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{option} must be an integer, got {value!r}")
+        raise TypeError(f"{option} must be an integer, got {quote(value)}")
     if not 1 <= int(value) <= MAX_ROUNDS:
         raise ValueError(f"{option} must be from 1 to {MAX_ROUNDS:,} (the resamples are kept in memory, and more "
                          f"would change no reported digit), got {int(value):,}")
@@ -362,9 +361,9 @@ def check_rounds(value: Any, option: str) -> int:
 def check_level(value: Any, option: str) -> float:
     """``value`` as a level: a real number strictly between 0 and 1 (TypeError, ValueError naming ``option``)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{option} must be a number between 0 and 1, got {value!r}")
+        raise TypeError(f"{option} must be a number between 0 and 1, got {quote(value)}")
     if not 0 < float(value) < 1:
-        raise ValueError(f"{option} must be between 0 and 1 (exclusive), got {value!r}")
+        raise ValueError(f"{option} must be between 0 and 1 (exclusive), got {quote(value)}")
     return float(value)
 
 
@@ -372,7 +371,7 @@ def check_seed(value: Any, option: str) -> int:
     """``value`` as a seed: an integer from 0, as numpy's ``SeedSequence`` takes (TypeError, ValueError
     naming ``option``)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{option} must be an integer, got {value!r}")
+        raise TypeError(f"{option} must be an integer, got {quote(value)}")
     if int(value) < 0:
         raise ValueError(f"{option} must be 0 or more, got {value}")
     return int(value)
@@ -409,14 +408,17 @@ def _check_text_options(found: Sequence[Pair], formats: set[str | None], reading
     for option, format, what in (("types", "brat", "keeps a brat corpus's T lines of these types"),
                                  ("spans_key", "spacy", "reads a spaCy DocBin's doc.spans[spans_key]")):
         if reading[option] and format not in formats:
-            raise ValueError(f"{option}={reading[option]!r} (--{option.replace('_', '-')}) {what}, but neither the "
+            raise ValueError(f"{option}={quote(reading[option])} (--{option.replace('_', '-')}) {what}, but neither the "
                              "gold nor a system is one; leave it out")
+    if not reading["event_triggers"] and "brat" not in formats:
+        raise ValueError("event_triggers=False (--no-event-triggers) leaves out a brat corpus's event triggers, but "
+                         "neither the gold nor a system is one; leave it out")
     texts = [f.alignment for f in found if f.alignment is not None]
     if aligning["trim"] and not texts:
         raise ValueError("trim (--trim) takes whitespace off the edges of character spans, but neither the gold nor "
                          "a system holds texts; leave it out")
     if aligning["snap"] and not any(a["projected"] == "predictions" for a in texts):
-        raise ValueError(f"snap={aligning['snap']!r} (--snap) moves a text system's spans onto the gold's tokens, but "
+        raise ValueError(f"snap={quote(aligning['snap'])} (--snap) moves a text system's spans onto the gold's tokens, but "
                          "no system holds texts against a gold of tokens; leave it out")
 
 
@@ -433,7 +435,8 @@ def _directories(predictions: Predictions) -> Predictions:
 
 
 def _development(references: Source, predictions: Predictions, tested: Mapping[str, Source], *,
-                 named: bool, duplicates: list[str], format: str | None, scheme: str | None, mode: str | None,
+                 named: bool, duplicates: list[str], formats: tuple[str | None, str | None], scheme: str | None,
+                 mode: str | None,
                  units_by: str, n_resamples: int, seed: int, confidence: float,
                  progress: bool, reading: Mapping[str, Any],
                  aligning: Mapping[str, Any]) -> tuple[str, dict[str, dict[str, Any]]]:
@@ -445,7 +448,7 @@ def _development(references: Source, predictions: Predictions, tested: Mapping[s
     Raises:
         ValueError: development predictions of a system that is not tested, or that are its test predictions.
     """
-    gold = read_side(references, format, "dev_references", **reading)
+    gold = read_side(references, formats[0], "dev_references", **reading)
     entries = _systems(predictions, gold.holds, part="dev", option="dev_predictions", named=named)
     unknown = [name for name, _, _, _ in entries if name not in tested]
     if unknown:
@@ -459,7 +462,7 @@ def _development(references: Source, predictions: Predictions, tested: Mapping[s
                              "is selected on predictions of the development set")
     unit_of, _ = units(gold, units_by)
     n_units = int(unit_of.max(initial=-1)) + 1
-    found = [pair(gold, read_side(source, format, name, **reading), scheme=scheme, mode=mode, **aligning)
+    found = [pair(gold, read_side(source, formats[1], name, **reading), scheme=scheme, mode=mode, **aligning)
              for name, _, _, source in entries]
     labels = sorted(set().union(*(f.predictions.labels + f.references.labels for f in found)))
     built = _matched(found, [name for name, _, _, _ in entries], unit_of, n_units, labels, duplicates,
@@ -515,6 +518,8 @@ def benchmark(
     alpha: float = 0.05,
     units_by: str = "auto",
     format: str | None = None,
+    gold_format: str | None = None,
+    pred_format: str | None = None,
     scheme: str | None = None,
     mode: str | None = None,
     dataset: str | None = None,
@@ -523,6 +528,7 @@ def benchmark(
     snap: str | None = None,
     types: Sequence[str] | None = None,
     spans_key: str | None = None,
+    event_triggers: bool = True,
 ) -> BenchmarkResult:
     """Score prediction sets against one gold with bootstrap intervals and paired significance tests.
 
@@ -558,7 +564,10 @@ def benchmark(
             over the comparisons made, under both tests.
         units_by: ``"auto"`` (documents when the gold has document ids, else
             sentences), ``"documents"`` or ``"sentences"``.
-        format: the files' format (a reader's name, ``"conll"``), detected when None.
+        format: every file's format (a reader's name, ``"conll"``), detected when None.
+        gold_format, pred_format: the format of the gold (and the development gold),
+            and of every prediction file (development ones too), each in place of
+            ``format``; ``pred_format="generated"``: a language model's answers.
         scheme, mode: decoding of tag columns, as ``span_f1`` takes them.
         dataset: the dataset's name for the report and model card (default: the gold's
             file name); a dataset of :data:`~nested_span_f1.benchmark.splits.SPLITS`
@@ -573,6 +582,8 @@ def benchmark(
             spans that could not be aligned.
         types, spans_key: a brat corpus's ``T`` line types to keep; a DocBin's span
             group to read instead of ``doc.ents``.
+        event_triggers: False leaves out a brat corpus's event triggers (the ``T``
+            lines its ``E`` lines use), read as entities by default and counted.
 
     Raises:
         ValueError: unreadable or misaligned inputs, an empty gold, repeated names,
@@ -581,7 +592,7 @@ def benchmark(
         TypeError: an option or a source of the wrong type (named with its value).
     """
     snap = check_snap(snap)
-    reading: dict[str, Any] = {"types": types, "spans_key": spans_key}
+    reading: dict[str, Any] = {"types": types, "spans_key": spans_key, "event_triggers": bool(event_triggers)}
     aligning: dict[str, Any] = {"trim": bool(trim), "snap": snap}
     if n_resamples is not None:
         n_resamples = check_rounds(n_resamples, "n_resamples")
@@ -589,14 +600,19 @@ def benchmark(
         n_permutations = check_rounds(n_permutations, "n_permutations")
     seed = check_seed(seed, "seed")
     confidence, alpha = check_level(confidence, "confidence"), check_level(alpha, "alpha")
-    for option, value in (("units_by", units_by), ("format", format), ("scheme", scheme), ("mode", mode),
-                          ("dataset", dataset), ("comparisons", comparisons), ("baseline", baseline)):
+    for option, value in (("units_by", units_by), ("format", format), ("gold_format", gold_format),
+                          ("pred_format", pred_format), ("scheme", scheme), ("mode", mode), ("dataset", dataset),
+                          ("comparisons", comparisons), ("baseline", baseline)):
         if not isinstance(value, str) and (value is not None or option in ("units_by", "comparisons")):
             raise TypeError(f"{option} must be a string{'' if option in ('units_by', 'comparisons') else ' or None'}, "
-                            f"got {value!r}")
+                            f"got {quote(value)}")
     if dev_predictions is not None and dev_references is None:
         raise ValueError("dev_predictions are scored against dev_references: give the development gold too")
-    gold = read_side(references, format, "references", **reading)
+    gold_format, pred_format = gold_format or format, pred_format or format
+    if gold_format == GENERATED:
+        raise ValueError(f"the gold's format {GENERATED!r}: a gold needs offsets, and a language model's answers are "
+                         "predictions (pred_format, --pred-format)")
+    gold = read_side(references, gold_format, "references", **reading)
     if gold.n_sentences == 0:
         given = "" if gold.name == "references" else f" ({gold.name})"
         raise ValueError(f"references{given}: no sentences, so nothing to benchmark")
@@ -607,15 +623,17 @@ def benchmark(
     runs = [run for _, run, _, _ in entries]
     kind = choose(comparisons, baseline, runs)
     generated: dict[int, GeneratedRun] = {}  # generated systems: their strings placed on the gold's texts
+    curves: dict[int, dict[str, Any] | None] = {}  # systems whose predictions carry scores: their curves
     found, formats = [], {gold.corpus.format if gold.corpus is not None else None}
     for s, (name, _, _, source) in enumerate(entries):
-        if is_generated(source):
+        if pred_format == GENERATED or (pred_format is None and is_generated(source)):
             located, generated[s] = generated_pair(gold, source, name)
             found.append(located)
         else:
-            side = read_side(source, format, name, **reading)
+            side = read_side(source, pred_format, name, **reading)
             formats.add(side.corpus.format if side.corpus is not None else None)
             found.append(pair(gold, side, scheme=scheme, mode=mode, **aligning))
+            curves[s] = system_curve(gold, side, **aligning)
     _check_text_options(found, formats, reading, aligning)
     labels = sorted(set().union(*(f.predictions.labels + f.references.labels for f in found),
                                 *(run.counts.strings.labels for run in generated.values())))
@@ -635,7 +653,8 @@ def benchmark(
     if dev_references is not None:
         dev_gold, dev = _development(dev_references, dev_predictions if dev_predictions is not None else
                                      _directories(predictions), {name: source for name, _, _, source in entries},
-                                     named=dev_predictions is None, duplicates=duplicates, format=format,
+                                     named=dev_predictions is None, duplicates=duplicates,
+                                     formats=(gold_format, pred_format),
                                      scheme=scheme, mode=mode, units_by=units_by, n_resamples=n_resamples,
                                      seed=seed, confidence=confidence, progress=progress, reading=reading,
                                      aligning=aligning)
@@ -657,9 +676,11 @@ def benchmark(
     for system, figures in zip(systems, _bucketed([match for _, match in built], found, gold, unit_of, n_units,
                                                   n_resamples, seed, confidence, progress)):
         system["buckets"] = figures
-    for system, found_pair in zip(systems, found):
+    for s, (system, found_pair) in enumerate(zip(systems, found)):
         system["dev"] = None if dev is None else dev.get(system["name"])
         system["alignment"] = found_pair.alignment
+        if curves.get(s) is not None:
+            system["thresholds"] = curves[s]
     for s, run in generated.items():
         systems[s].update(string_scores(run, unit_of, n_units, labels, n_resamples, seed,
                                         lambda totals, drawn: _scored(totals, drawn, confidence)))

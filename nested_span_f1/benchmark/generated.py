@@ -24,10 +24,13 @@ from ..answers.read import Generated, looks_generated
 from ..answers.score import GeneratedRun, count_generated, report
 from ..flat.pipeline import tags_to_spans
 from ..formats import Corpus
-from ..formats.columns import read_text
-from ..formats.registry import path_format
+from ..formats.places import in_file
+from ..formats.registry import head, path_format
 from .inputs import Pair, Side
 from .stats import bootstrap_sums
+
+GENERATED = "generated"
+"""The format name of a language model's answers (``pred_format``): strings placed on the gold's text."""
 
 
 def is_generated(source: Any) -> bool:
@@ -35,7 +38,7 @@ def is_generated(source: Any) -> bool:
     if isinstance(source, Generated):
         return True
     if isinstance(source, (str, os.PathLike)) and os.path.isfile(source) and not path_format(os.fspath(source)):
-        return looks_generated(read_text(source)[:1 << 16].rsplit("\n", 1)[0])
+        return looks_generated(head(source))
     return False
 
 
@@ -44,7 +47,11 @@ def generated_pair(gold: Side, source: Any, name: str) -> tuple[Pair, GeneratedR
     units are the gold's tokens located in its texts, or the texts' words for a gold of texts."""
     corpus = gold.corpus
     if corpus is None and gold.columns is not None:
-        corpus = Corpus(gold.columns.tokens, tags_to_spans(gold.columns.column(-1)), source=gold.name)
+        try:
+            decoded = tags_to_spans(gold.columns.column(-1))
+        except ValueError as error:
+            raise in_file(error, gold.columns) from None
+        corpus = Corpus(gold.columns.tokens, decoded, source=gold.name)
     if corpus is None:
         raise ValueError(f"{name} is a generated system, whose strings are placed on the gold's text, but the gold "
                          f"({gold.name}) holds neither texts nor tokens")

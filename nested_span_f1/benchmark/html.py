@@ -21,6 +21,7 @@ import numpy as np
 from ..lenient.counts import BREAKDOWN
 from ..lenient.matching import Units, unit_range
 from ..lenient.score import LenientMatch
+from ..views.curves import curve_svg
 from .buckets import attributes
 from .colours import CATEGORIES, DARK, run_style, system_colour
 from .plots import log_steps
@@ -250,6 +251,26 @@ def _buckets(result: Mapping[str, Any], level: str) -> str:
     return "".join(parts)
 
 
+def _curves(systems: Sequence[Mapping[str, Any]]) -> str:
+    """The precision-recall curve of each system whose predictions carry scores, with its best-F1 point."""
+    charts = []
+    for k, system in enumerate(systems):
+        found = system.get("thresholds")
+        if not found:
+            continue
+        best = found["best"]
+        marks = [] if best is None else [{"kind": "best", "label": f"best F1 on this gold ({best['threshold']:.4g})",
+                                          "recall": best["recall"], "precision": best["precision"]}]
+        shown = {"title": f"{system['name']} (AP {found['average_precision']:.4f})",
+                 "points": [tuple(point) for point in found["drawn"]], "marks": marks}
+        charts.append(curve_svg(shown, f"pr-curve-{k}"))
+    return ("<p>Systems whose predictions carry scores: precision against recall as the threshold falls (a span kept "
+            "when its score is at least the threshold), by the nested metric, with iso-F1 lines. The best threshold is "
+            "chosen on this gold: on a test set it is an oracle figure; choose thresholds on development data "
+            "(<code>nested-span-f1 thresholds --dev-gold --dev-pred</code>).</p>"
+            f'<div class="pair">{"".join(charts)}</div>')
+
+
 def browser_data(result: Mapping[str, Any], sentences: Sentences) -> dict[str, Any]:
     """The error browser's data: tokens, gold spans and per system its predictions and the canonical matching's
     cases (gold index, prediction index, category), all per sentence, labels and categories as indices."""
@@ -456,6 +477,8 @@ def page(result: Mapping[str, Any], sentences: Sentences | None) -> str:
     if any(s["step"] is not None for s in systems):
         sections.append(("steps", "F1 against step", _step_chart(systems, level)))
     sections.append(("buckets", f"F1 by bucket ({level} intervals)", _buckets(result, level)))
+    if any(s.get("thresholds") for s in systems):
+        sections.append(("curves", "Precision-recall curves", _curves(systems)))
     legend = "".join(f'<span class="legend-box" style="background:{CATEGORIES[c]}"></span>{_e(ERROR_TITLES[c])}'
                      for c in BREAKDOWN)
     if sentences is not None:

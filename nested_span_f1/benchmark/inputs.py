@@ -26,11 +26,13 @@ import numpy as np
 from ..align.score import pair_texts
 from ..core.entities import check_entities
 from ..core.spans import SpanArrays, spans_from_lists
+from ..core.wording import quote
 from ..flat.kinds import first_kind
 from ..flat.pipeline import decode_pair, tags_to_spans
 from ..formats import PATH_FORMATS, Corpus, UnknownFormat, align, detect_format, get_format, read_corpus
 from ..formats.columns import ColumnFile, check_same_tokens, read_columns, read_text
-from ..formats.registry import path_format
+from ..formats.places import in_file
+from ..formats.registry import looks_like_json, path_format
 
 Source = Union[str, "os.PathLike[str]", Corpus, Sequence[Any]]
 COLUMNS = "conll"
@@ -114,19 +116,17 @@ def alignment(report: Any) -> dict[str, Any]:
 
 
 def _file(path: str | os.PathLike[str], format: str | None, types: Sequence[str] | None = None,
-          spans_key: str | None = None) -> Side:
+          spans_key: str | None = None, event_triggers: bool = True) -> Side:
     name = str(path)
     if format in PATH_FORMATS or (format is None and path_format(name)):
-        return _corpus(read_corpus(path, format, types=types, spans_key=spans_key))
+        return _corpus(read_corpus(path, format, types=types, spans_key=spans_key, event_triggers=event_triggers))
     if format == COLUMNS:
         return _columns(read_columns(path))
     text = read_text(path)  # read once: a pipe cannot be read again
     if format is None:
         try:
             format = detect_format(text, name)
-        except UnknownFormat:
-            if text.lstrip().startswith(("{", "[")):
-                raise
+        except UnknownFormat:  # text that is not json and fits no span format: tag columns (json never is)
             return _columns(read_columns(io.StringIO(text), name=name))
     return _corpus(get_format(format).read(text, name))
 
@@ -140,16 +140,17 @@ def _corpus(corpus: Corpus) -> Side:
 
 
 def read_side(source: Source, format: str | None = None, name: str = "corpus", *, types: Sequence[str] | None = None,
-              spans_key: str | None = None) -> Side:
+              spans_key: str | None = None, event_triggers: bool = True) -> Side:
     """Read one side (see the module docstring); ``format`` is a reader's name, ``"conll"`` or None (detected);
-    ``types`` keeps a brat corpus's ``T`` lines of those types, ``spans_key`` reads a DocBin's ``doc.spans[key]``.
+    ``types`` keeps a brat corpus's ``T`` lines of those types, ``event_triggers=False`` leaves out its event
+    triggers, ``spans_key`` reads a DocBin's ``doc.spans[key]``.
 
     Raises:
         ValueError: an unreadable file or malformed spans or tags (named by the readers).
         TypeError: a source of another kind.
     """
     if isinstance(source, (str, os.PathLike)):
-        return _file(source, format, types, spans_key)
+        return _file(source, format, types, spans_key, event_triggers)
     if isinstance(source, Corpus):
         return _corpus(source)
     if isinstance(source, SpanArrays):
@@ -181,8 +182,11 @@ def pair(gold: Side, predicted: Side, *, scheme: str | None = None, mode: str | 
     columns = next((side.columns for side in (gold, predicted) if side.columns is not None), None)
     if has_texts and columns is not None:
         # tag columns against texts: the tags decoded (scheme, mode) into token spans, then projected
-        spans = _corpus(Corpus(columns.tokens, tags_to_spans(columns.column(-1), scheme=scheme, mode=mode),
-                               source=columns.name))
+        try:
+            token_spans = tags_to_spans(columns.column(-1), scheme=scheme, mode=mode)
+        except ValueError as error:
+            raise in_file(error, columns) from None
+        spans = _corpus(Corpus(columns.tokens, token_spans, source=columns.name))
         gold, predicted = (spans, predicted) if gold.columns is not None else (gold, spans)
         scheme = mode = None
     if (gold.tags is None) != (predicted.tags is None):
@@ -223,7 +227,7 @@ def units(gold: Side, by: str = "auto") -> tuple[np.ndarray, str]:
         ValueError: ``by="documents"`` without document ids, or an unknown ``by``.
     """
     if by not in ("auto", "documents", "sentences"):
-        raise ValueError(f"units must be 'auto', 'documents' or 'sentences', got {by!r}")
+        raise ValueError(f"units must be 'auto', 'documents' or 'sentences', got {quote(by)}")
     docs = gold.doc_ids
     if by == "documents" and docs is None:
         raise ValueError(f"{gold.name} carries no document ids; resample sentences (units='sentences')")
@@ -234,23 +238,24 @@ def units(gold: Side, by: str = "auto") -> tuple[np.ndarray, str]:
 
 
 HEAD = 1 << 16
-"""Bytes of a file read to tell what it holds (more when its first json record is longer)."""
+"""Bytes of a file read first to tell what it holds (more, doubling, until its first json record is whole)."""
 
 _TAG = re.compile(r"O|[BIESLU]-\S+|\S+-[BIESLU]")
 
 
 def _excerpt(path: Path) -> tuple[str, bool] | None:
     """The text of the file's first :data:`HEAD` bytes, or more up to the end of a first json record that is
-    longer, and whether that is the whole file; None when the bytes hold a NUL, which no text file holds."""
+    longer however long (what holds it is never told from a record cut short), and whether that is the whole file;
+    None when the first bytes hold a NUL, which no text file holds (model weights, a binary)."""
     with open(path, "rb") as handle:
         data, size = handle.read(HEAD), HEAD
+        if b"\0" in data:
+            return None
         while True:
             whole = len(data) < size
-            if b"\0" in data:
-                return None
             text = data.decode("utf-8", errors="replace").removeprefix("\ufeff").lstrip()
-            cut_short = "\n" not in text if text.startswith("{") else text.startswith("[") and not _first_record(text)
-            if whole or not cut_short or size >= 64 * HEAD:
+            cut_short = looks_like_json(text) and ("\n" not in text if text.startswith("{") else not _first_record(text))
+            if whole or not cut_short:
                 return text, whole
             data += handle.read(size)
             size *= 2
@@ -289,7 +294,7 @@ def holds(path: str | os.PathLike[str]) -> str | None:
     if excerpt is None or not excerpt[0].strip():
         return None
     text, whole = excerpt
-    if text.startswith(("[", "{")):
+    if looks_like_json(text):
         record = _first_record(text)
         return SPANS if record is not None and _detected(record) else None
     lines = text if whole else text[:text.rfind("\n") + 1]

@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from ..core.wording import quote
+
 COMPARISONS = ("auto", "baseline", "consecutive", "best", "all")
 """The ``comparisons`` a benchmark takes (``auto``: see :func:`choose`)."""
 
@@ -28,7 +30,7 @@ def choose(comparisons: str, baseline: str | None, runs: Sequence[str | None]) -
         ValueError: an unknown ``comparisons``, or ``baseline`` comparisons without a baseline.
     """
     if comparisons not in COMPARISONS:
-        raise ValueError(f"comparisons must be one of {', '.join(COMPARISONS)}, got {comparisons!r}")
+        raise ValueError(f"comparisons must be one of {', '.join(COMPARISONS)}, got {quote(comparisons)}")
     if comparisons == "baseline" and baseline is None:
         raise ValueError("comparisons='baseline' compares every system with the baseline: name it (baseline=NAME)")
     if comparisons != "auto":
@@ -53,7 +55,7 @@ def pairs(kind: str, names: Sequence[str], runs: Sequence[str | None], baseline:
     n = len(names)
     if kind == "baseline":
         if baseline is None or baseline not in names:
-            raise ValueError(f"the baseline {baseline!r} is not one of the systems ({', '.join(names)})")
+            raise ValueError(f"the baseline {quote(baseline)} is not one of the systems ({', '.join(names)})")
         base = list(names).index(baseline)
         return [(i, base) for i in range(n) if i != base]
     if kind == "consecutive":

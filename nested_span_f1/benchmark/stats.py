@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 
 from ..core.progress import bar
+from ..core.wording import quote
 
 CHUNK_ELEMENTS = 1 << 17
 """Most unit draws held at once: resamples are drawn and summed a chunk of rows at a time."""
@@ -125,7 +126,7 @@ def prf(tp: np.ndarray, predicted: np.ndarray, gold: np.ndarray,
 def interval(samples: np.ndarray, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
     """Percentile interval along the first axis: the ``(1 - confidence) / 2`` and ``(1 + confidence) / 2`` quantiles."""
     if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be between 0 and 1 (exclusive), got {confidence!r}")
+        raise ValueError(f"confidence must be between 0 and 1 (exclusive), got {quote(confidence)}")
     low, high = np.percentile(samples, [50 * (1 - confidence), 50 * (1 + confidence)], axis=0)
     return low, high
 

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.wording import quote
 from .report import DASH, interval_text, pct, split_text, table_lines
 
 KEYS = ("precision", "recall", "f1")
@@ -62,7 +63,7 @@ def _check(results: Sequence[Mapping[str, Any]], names: Sequence[str]) -> None:
     for result, name in zip(results, names):
         dataset = result["settings"]["dataset"]
         if dataset in seen:
-            raise ValueError(f"{seen[dataset]} and {name} are both benchmarks on {dataset!r}; one result per dataset "
+            raise ValueError(f"{seen[dataset]} and {name} are both benchmarks on {quote(dataset)}; one result per dataset "
                              "(name them apart with --dataset-name when benchmarking)")
         seen[dataset] = name
 
@@ -94,7 +95,7 @@ def grid(results: Sequence[Mapping[str, Any]], baseline: str | None = None,
         datasets.append(dataset)
         listed = [s["name"] for s in result["systems"]]
         if baseline is not None and baseline not in listed:
-            raise ValueError(f"{name}: the baseline {baseline!r} is not one of its systems ({', '.join(listed)})")
+            raise ValueError(f"{name}: the baseline {quote(baseline)} is not one of its systems ({', '.join(listed)})")
         top = max(s["f1"]["value"] for s in result["systems"])
         for system in result["systems"]:
             if system["name"] not in systems:

@@ -12,8 +12,8 @@ from typing import NoReturn
 
 from .. import __version__
 
-COMMANDS = ("demo", "score", "conlleval", "nested", "lenient", "generated", "benchmark", "table", "convert", "formats",
-            "space")
+COMMANDS = ("demo", "score", "conlleval", "nested", "lenient", "generated", "thresholds", "benchmark", "table",
+            "agreement", "convert", "formats", "space")
 
 EXTRAS = {"matplotlib": "plots", "evaluate": "evaluate", "datasets": "evaluate", "gradio": "app",
           "torch": "train", "transformers": "train", "accelerate": "train", "pyarrow": "arrow", "pyspark": "spark",

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
+from .wording import quote
+
 M = TypeVar("M", bound="Mergeable")
 A = TypeVar("A", bound="Additive")
 
@@ -101,8 +103,8 @@ class Mergeable:
         for name in self.SETTINGS:
             if getattr(self, name) != getattr(other, name):
                 raise ValueError(
-                    f"cannot add {type(self).__name__} made with {name}={getattr(self, name)!r} to counts made "
-                    f"with {name}={getattr(other, name)!r}; score every batch with the same settings"
+                    f"cannot add {type(self).__name__} made with {name}={quote(getattr(self, name))} to counts made "
+                    f"with {name}={quote(getattr(other, name))}; score every batch with the same settings"
                 )
         return type(self)(**{
             f.name: getattr(self, f.name) if f.name in self.SETTINGS else _add(getattr(self, f.name), getattr(other, f.name))

@@ -16,12 +16,14 @@ included, with per-type and untyped tallies.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from .sequences import check_each, check_sequence
 from .spans import SpanArrays, empty_spans, spans_from_lists
+from .wording import quote
 
 Fragments = tuple[tuple[int, int], ...]
 """Sorted, non-touching ``(start, end)`` pieces of one entity, end exclusive."""
@@ -58,11 +60,11 @@ def normalize_fragments(fragments: Iterable[Sequence[int]], length: int | None, 
     pieces = []
     for piece in fragments:
         if not isinstance(piece, (list, tuple)) or len(piece) != 2 or not all(map(_is_int, piece)):
-            raise TypeError(f"{where}: fragment {piece!r} must be a (start, end) pair of integers")
+            raise TypeError(f"{where}: fragment {quote(piece)} must be a (start, end) pair of integers")
         start, end = int(piece[0]), int(piece[1])
         if start < 0 or start >= end or (length is not None and end > length):
             bound = f" and end <= {length} (the sentence length)" if length is not None else ""
-            raise ValueError(f"{where}: fragment {tuple(piece)!r} is out of range; fragments need 0 <= start < end{bound}")
+            raise ValueError(f"{where}: fragment {quote(tuple(piece))} is out of range; fragments need 0 <= start < end{bound}")
         pieces.append((start, end))
     if not pieces:
         raise ValueError(f"{where}: an entity needs at least one fragment")
@@ -70,12 +72,25 @@ def normalize_fragments(fragments: Iterable[Sequence[int]], length: int | None, 
     merged = [pieces[0]]
     for start, end in pieces[1:]:
         if start < merged[-1][1]:
-            raise ValueError(f"{where}: fragments {merged[-1]!r} and {(start, end)!r} overlap")
+            raise ValueError(f"{where}: fragments {quote(merged[-1])} and {quote((start, end))} overlap")
         if start == merged[-1][1]:
             merged[-1] = (merged[-1][0], end)
         else:
             merged.append((start, end))
     return tuple(merged)
+
+
+def fragment_parts(item: Any, length: int | None, where: str) -> tuple[Fragments, str]:
+    """A fragmented entity's fragments, validated and merged (:func:`normalize_fragments`), and its label; one
+    fragment left means the entity is contiguous.
+
+    Raises:
+        TypeError, ValueError: as :func:`normalize_fragments`, or a label that is not a non-empty string.
+    """
+    pieces, label = (item["fragments"], item.get("label")) if isinstance(item, Mapping) else item
+    if not isinstance(label, str) or not label:
+        raise TypeError(f"{where} needs a non-empty string label")
+    return normalize_fragments(pieces, length, where), label
 
 
 def split_entities(
@@ -90,18 +105,17 @@ def split_entities(
     contiguous: list[list[Any]] = []
     records: list[Record] = []
     check_each(sentences, f"{side}, sentence {{}}", "spans")
+    flat = list(chain.from_iterable(sentences))
+    if set(map(type, flat)) <= {tuple} and set(map(len, flat)) <= {3}:
+        return [list(items) for items in sentences], records  # (start, end, label) tuples: nothing discontinuous
     for s, items in enumerate(sentences):
         kept = []
         for item in items:
             if not is_fragmented(item):
                 kept.append(item)
                 continue
-            where = f"{side}, sentence {s}: entity {item!r}"
-            pieces, label = (item["fragments"], item.get("label")) if isinstance(item, Mapping) else item
-            if not isinstance(label, str) or not label:
-                raise TypeError(f"{where} needs a non-empty string label")
             length = lengths[s] if lengths is not None and s < len(lengths) else None
-            fragments = normalize_fragments(pieces, length, where)
+            fragments, label = fragment_parts(item, length, f"{side}, sentence {s}: entity {quote(item)}")
             if len(fragments) == 1:
                 kept.append((fragments[0][0], fragments[0][1], label))
             else:

@@ -15,7 +15,7 @@ import numpy as np
 from .caller import warn_caller
 from .counts import Counts, Tally
 from .spans import SpanArrays, shared_labels
-from .wording import misaligned, plural
+from .wording import misaligned, plural, quote
 
 
 class DuplicateSpanWarning(UserWarning):
@@ -57,8 +57,9 @@ KEYS = 2**62
 """Keys below this bound: a span's (sentence, start, end, label) packed into an int64, with room to compare."""
 
 
-def _key_space(*sides: SpanArrays, names: tuple[str, ...] = ()) -> tuple[int, int]:
-    """(width, labels) that pack each span of these sides into one int64 key (sentence, start, end, label).
+def _key_space(*sides: SpanArrays, names: tuple[str, ...] = ()) -> tuple[int, int, list[np.ndarray]]:
+    """(width, labels) that pack each span of these sides into one int64 key (sentence, start, end, label), and
+    each side's keys, in its rows' order (keys compare as the rows sort).
 
     Raises ValueError, naming the span with the largest end (on the side ``names`` gives), when the
     offsets or the sentences are too many for that.
@@ -68,7 +69,8 @@ def _key_space(*sides: SpanArrays, names: tuple[str, ...] = ()) -> tuple[int, in
     n_sentences = max(max(side.n_sentences for side in sides), 1)
     if n_sentences * width * width * n_labels >= KEYS:
         raise _too_large(sides, names, n_sentences, n_labels)
-    return width, n_labels
+    keys = [((side.sentence * width + side.start) * width + side.end) * n_labels + side.label for side in sides]
+    return width, n_labels, keys
 
 
 def _too_large(sides: tuple[SpanArrays, ...], names: tuple[str, ...], n_sentences: int, n_labels: int) -> ValueError:
@@ -78,7 +80,7 @@ def _too_large(sides: tuple[SpanArrays, ...], names: tuple[str, ...], n_sentence
     side, row = sides[i], int(np.argmax(sides[i].end))
     end = int(side.end[row])
     where = f"{names[i]}, " if i < len(names) else ""
-    span = f"{where}sentence {int(side.sentence[row])}: span ({int(side.start[row])}, {end}, {side.labels[side.label[row]]!r})"
+    span = f"{where}sentence {int(side.sentence[row])}: span ({int(side.start[row])}, {end}, {quote(side.labels[side.label[row]])})"
     sizes = f"{plural(n_sentences, 'sentence')}, {plural(n_labels, 'label')}"
     packed = "each span's sentence, start, end and label are packed into one 64-bit key"
     if (end + 1) ** 2 * n_labels < KEYS:
@@ -90,9 +92,9 @@ def _too_large(sides: tuple[SpanArrays, ...], names: tuple[str, ...], n_sentence
                       f"({sizes}); offsets are token positions counted from 0 in each sentence, so give them that way")
 
 
-def _distinct_keys(spans: SpanArrays, width: int, n_labels: int) -> tuple[np.ndarray, int]:
-    """The side's keys, sorted as the rows (sentence, start, end, label) sort, repeats removed; and how many went."""
-    keys = np.sort(((spans.sentence * width + spans.start) * width + spans.end) * n_labels + spans.label)
+def _distinct_keys(keys: np.ndarray) -> tuple[np.ndarray, int]:
+    """A side's keys sorted as its rows (sentence, start, end, label) sort, repeats removed; and how many went."""
+    keys = np.sort(keys)
     unique = _drop_repeats(keys)
     return unique, len(keys) - len(unique)
 
@@ -119,9 +121,20 @@ def _spans(keys: np.ndarray, width: int, n_labels: int, like: SpanArrays) -> Spa
 
 def distinct(spans: SpanArrays) -> tuple[SpanArrays, int]:
     """A side's distinct spans, sorted by (sentence, start, end, label), and how many repeats went."""
-    width, n_labels = _key_space(spans)
-    keys, removed = _distinct_keys(spans, width, n_labels)
-    return _spans(keys, width, n_labels, spans), removed
+    width, n_labels, (keys,) = _key_space(spans)
+    unique, removed = _distinct_keys(keys)
+    return _spans(unique, width, n_labels, spans), removed
+
+
+def best_of_repeats(spans: SpanArrays, values: np.ndarray) -> tuple[SpanArrays, np.ndarray, int]:
+    """A side's distinct spans, sorted as :func:`distinct` sorts them, each with the largest ``values`` of its
+    repeats (a span predicted twice is kept at its higher score), and how many repeats went."""
+    width, n_labels, (keys,) = _key_space(spans)
+    order = np.lexsort((-values, keys))  # by key, the highest value first among repeats
+    keys = keys[order]
+    unique = _drop_repeats(keys)
+    best = values[order][np.searchsorted(keys, unique)]
+    return _spans(unique, width, n_labels, spans), best, len(keys) - len(unique)
 
 
 def warn_duplicates(predictions: int, references: int) -> None:
@@ -149,9 +162,9 @@ def match_exact(predictions: SpanArrays, references: SpanArrays) -> ExactMatch:
     if pred.labels != ref.labels or list(pred.labels) != sorted(pred.labels):
         # one label list, sorted: the rows' order (and the lenient matching's ties) depends on no input order
         pred, ref = shared_labels(pred, ref)
-    width, n_labels = _key_space(pred, ref, names=("predictions", "references"))
-    pred_set, pred_repeats = _distinct_keys(pred, width, n_labels)
-    ref_set, ref_repeats = _distinct_keys(ref, width, n_labels)
+    width, n_labels, (pred_keys, ref_keys) = _key_space(pred, ref, names=("predictions", "references"))
+    pred_set, pred_repeats = _distinct_keys(pred_keys)
+    ref_set, ref_repeats = _distinct_keys(ref_keys)
     duplicates = pred_repeats, ref_repeats
     if any(duplicates):
         warn_duplicates(*duplicates)

@@ -15,6 +15,7 @@ import numpy as np
 
 from .caller import warn_caller
 from .counts import Counts, Tally
+from .wording import quote
 
 ZeroDivision = str | int | float
 
@@ -27,10 +28,10 @@ def check_zero_division(zero_division: ZeroDivision) -> float:
     """Validate ``zero_division`` and return the value it stands for."""
     if isinstance(zero_division, str):
         if zero_division != "warn":
-            raise ValueError(f'zero_division must be "warn", 0 or 1, got {zero_division!r}')
+            raise ValueError(f'zero_division must be "warn", 0 or 1, got {quote(zero_division)}')
         return 0.0
     if isinstance(zero_division, bool) or zero_division not in (0, 1):
-        raise ValueError(f'zero_division must be "warn", 0 or 1, got {zero_division!r}')
+        raise ValueError(f'zero_division must be "warn", 0 or 1, got {quote(zero_division)}')
     return float(zero_division)
 
 
@@ -63,6 +64,22 @@ def precision_recall_f1(
     recall = _divide([float(x) for x in gold_hits], [float(x) for x in gold], value)
     # scikit-learn's order of operations: 2 * p * r / (p + r), with 1 for an empty denominator
     return precision, recall, [2.0 * p * r / ((p + r) or 1.0) for p, r in zip(precision, recall)]
+
+
+def curve_scores(tp: np.ndarray, predicted: np.ndarray, gold: int, zero_division: ZeroDivision = 0) -> tuple[
+        np.ndarray, np.ndarray, np.ndarray]:
+    """Precision, recall and F1 at every point of a precision-recall curve, as float64 arrays: the operations of
+    :func:`precision_recall_f1` in its order, element by element, so each value is the float it gives for the
+    same counts (``tests/core/test_counts.py`` holds them equal). It never warns: the caller says once what was
+    undefined. ``predicted`` is positive at every point of a curve; ``gold`` is shared by all of them.
+    """
+    value = check_zero_division(zero_division)
+    tp_f, predicted_f = tp.astype(np.float64), predicted.astype(np.float64)
+    precision = np.divide(tp_f, predicted_f, out=np.full(len(tp_f), value), where=predicted_f > 0)
+    recall = tp_f / float(gold) if gold > 0 else np.full(len(tp_f), value)
+    total = precision + recall
+    f1 = 2.0 * precision * recall / np.where(total > 0, total, 1.0)
+    return precision, recall, f1
 
 
 def summarize(counts: Counts, zero_division: ZeroDivision = "warn") -> dict[str, Any]:

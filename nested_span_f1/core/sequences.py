@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence, Set
 from typing import Any
 
+from .wording import quote
+
 
 def is_sequence(value: Any) -> bool:
     """True for an ordered container that can be read more than once: a list, tuple, range, numpy array,
@@ -22,15 +24,9 @@ def is_sequence(value: Any) -> bool:
     return isinstance(value, Sequence) or hasattr(value, "__array__")
 
 
-def short_repr(value: Any, limit: int = 60) -> str:
-    """``repr(value)``, cut to a length a one-line message can hold."""
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
 def shown(value: Any) -> str:
     """The type and a shortened repr of a value, as messages show what was given: ``set {'O', 'B-PER'}``."""
-    return "None" if value is None else f"{type(value).__name__} {short_repr(value)}"
+    return "None" if value is None else f"{type(value).__name__} {quote(value)}"
 
 
 def _why(value: Any) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .sequences import check_sequence, is_sequence
+from .wording import quote
 
 Span = tuple[int, int, str]
 """``(start, end, label)``: token offsets, start inclusive, end exclusive."""
@@ -175,9 +176,9 @@ def _checked(sentences: Sequence[Iterable[Any]], lengths: Sequence[int] | None, 
     for s, spans in enumerate(sentences):
         check_sequence(spans, f"{side}, sentence {s}", "spans")
         for j, span in enumerate(spans):
-            where, position = f"{side}, sentence {s}: span {span!r}", f" (position {j} in the sentence)"
+            where, position = f"{side}, sentence {s}: span {quote(span)}", f" (position {j} in the sentence)"
             b, e, lab = _fields(span, where, position)
-            odd = [f"{key} {x!r}" for key, x in (("start", b), ("end", e))
+            odd = [f"{key} {quote(x)}" for key, x in (("start", b), ("end", e))
                    if isinstance(x, bool) or not isinstance(x, (int, np.integer))]
             if odd:
                 raise TypeError(f"{where} has non-integer offsets ({', '.join(odd)}); offsets must be ints, "

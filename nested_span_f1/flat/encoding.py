@@ -19,8 +19,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from ..core.sequences import check_each, check_sequence, is_sequence
-from ..core.sequences import short_repr as _short
-from ..core.wording import misaligned
+from ..core.wording import misaligned, quote
 from .kinds import not_a_string
 
 IGNORE_INDEX = -100
@@ -273,7 +272,7 @@ def read_label_list(label_list: Any) -> tuple[str, ...]:
     """
     what = "label_list must be the tag of each label id: a list, or a dict id -> tag (id2label) or tag -> id (label2id)"
     if label_list is None or isinstance(label_list, (str, bytes)):
-        raise TypeError(f"{what}; got {'None' if label_list is None else f'one string {_short(label_list)}'}")
+        raise TypeError(f"{what}; got {'None' if label_list is None else f'one string {quote(label_list)}'}")
     if isinstance(label_list, Mapping):
         labels = _from_mapping(label_list, what)
     elif not is_sequence(label_list):
@@ -282,10 +281,10 @@ def read_label_list(label_list: Any) -> tuple[str, ...]:
         labels = tuple(label_list)
     if not labels:
         raise ValueError(f"label_list is empty; it must hold the tag of each label id, id 0 first "
-                         f"(got {_short(label_list)})")
+                         f"(got {quote(label_list)})")
     for label_id, tag in enumerate(labels):
         if not isinstance(tag, str):
-            raise TypeError(f"{what}; label id {label_id} has {_short(tag)}, not a tag string")
+            raise TypeError(f"{what}; label id {label_id} has {quote(tag)}, not a tag string")
     return tuple(map(str, labels))
 
 
@@ -303,18 +302,16 @@ def _from_mapping(mapping: Mapping[Any, Any], what: str) -> tuple[str, ...]:
         key, value = next((k, v) for k, v in items if not (is_id(k) and isinstance(v, str)))
         # a config.json read as JSON has its id2label keys as strings
         hint = "; convert the id strings to int" if isinstance(key, str) and key.isdigit() else ""
-        raise TypeError(f"{what}; the dict holds {_short(key)}: {_short(value)}, and its items must all be "
+        raise TypeError(f"{what}; the dict holds {quote(key)}: {quote(value)}, and its items must all be "
                         f"int id: tag string, or all tag string: int id{hint}")
     tags: dict[int, str] = {}
     for label_id, tag in pairs:
         if label_id in tags:
-            raise ValueError(f"label_list gives label id {label_id} to both {tags[label_id]!r} and {tag!r}")
+            raise ValueError(f"label_list gives label id {label_id} to both {quote(tags[label_id])} and {quote(tag)}")
         tags[label_id] = tag
     missing = next((i for i in range(len(tags)) if i not in tags), None)
     if missing is not None:
-        given = ", ".join(map(str, sorted(tags)))
-        shown = given if len(given) <= 60 else given[:57] + "..."
-        raise ValueError(f"label_list has label ids {shown}; they must be exactly 0..{len(tags) - 1}, "
+        raise ValueError(f"label_list has label ids {quote(sorted(tags))}; they must be exactly 0..{len(tags) - 1}, "
                          f"and id {missing} is missing")
     return tuple(tags[i] for i in range(len(tags)))
 
@@ -398,9 +395,9 @@ def _refuse_id(sentences: Any, side: str) -> NoReturn:
     for s, sentence in enumerate(sentences):
         for p, value in enumerate(sentence):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-                raise TypeError(f"{side}, sentence {s}, token {p}: label id {value!r} is not an integer")
+                raise TypeError(f"{side}, sentence {s}, token {p}: label id {quote(value)} is not an integer")
             if not -(2**63) <= int(value) < 2**63:
-                raise ValueError(f"{side}, sentence {s}, token {p}: label id {value!r} is out of range")
+                raise ValueError(f"{side}, sentence {s}, token {p}: label id {quote(value)} is out of range")
     raise AssertionError("no bad label id found")
 
 

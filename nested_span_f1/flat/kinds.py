@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core.wording import quote
+
 INPUT_KINDS = ("spans", "layers", "tags", "ids")
 
 
@@ -72,4 +74,4 @@ def not_a_string(tag: Any, *, label_list: bool) -> str:
     'tag 3 is not a string (integer label ids need label_list)'
     """
     hint = " (integer label ids need label_list)" if label_list and isinstance(tag, (int, np.integer)) else ""
-    return f"tag {tag!r} is not a string{hint}"
+    return f"tag {quote(tag)} is not a string{hint}"

@@ -25,6 +25,7 @@ from ..core.counts import Counts, Tally
 from ..core.matching import match_exact
 from ..core.scores import ZeroDivision, summarize
 from ..core.spans import SpanArrays
+from ..core.wording import quote
 from .decoding import decode
 from .encoding import SIDES, Encoded, EncodedPair, LabelList, encode
 from .schemes import SEQEVAL_DEFAULT, DefaultRules, Scheme
@@ -60,7 +61,7 @@ def _read(
     invalid-chunk counts go under (:data:`INVALID_NOTES`; none when no scheme is known, or not
     ``count_invalid``: there is nothing to count)."""
     if mode not in MODES:
-        raise ValueError(f'mode must be None (conlleval-style repair) or "strict", got {mode!r}')
+        raise ValueError(f'mode must be None (conlleval-style repair) or "strict", got {quote(mode)}')
     strict = mode == "strict"
     pair = encode(predictions, references, label_list=label_list, names=names)
     parsed, chosen = read_vocabulary(pair, suffix=suffix, scheme=scheme, strict=strict)

@@ -24,6 +24,8 @@ from functools import cached_property
 
 import numpy as np
 
+from ..core.wording import quote
+
 PREFIXES = "OBIESUL"
 """Prefix alphabet; the position of a letter is its integer prefix code."""
 _CODE = {letter: code for code, letter in enumerate(PREFIXES)}
@@ -183,12 +185,12 @@ def get_scheme(name: str | Scheme) -> Scheme:
     # seqeval passes scheme classes; accept them by their class name.
     key = getattr(name, "__name__", name)
     if not isinstance(key, str):
-        raise TypeError(f"scheme must be a name such as 'IOB2', got {name!r}")
+        raise TypeError(f"scheme must be a name such as 'IOB2', got {quote(name)}")
     key = key.upper()
     key = ALIASES.get(key, key)
     if key not in SCHEMES:
         raise ValueError(
-            f"unknown scheme {name!r}; choose one of {', '.join(SCHEMES)} "
+            f"unknown scheme {quote(name)}; choose one of {', '.join(SCHEMES)} "
             f"(aliases: {', '.join(ALIASES)})"
         )
     return SCHEMES[key]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.wording import quote
 from .encoding import EncodedPair
 from .schemes import PREFIXES, Scheme, detect_scheme, get_scheme
 
@@ -102,7 +103,7 @@ def read_vocabulary(
     if problems:
         used = np.array([code for code in problems if present[code]], dtype=np.int64)
         if len(used):
-            pair.refuse(used, lambda code: f"tag {pair.tags[code]!r}: malformed: {problems[code]}")
+            pair.refuse(used, lambda code: f"tag {quote(pair.tags[code])}: malformed: {problems[code]}")
     chosen = get_scheme(scheme) if scheme is not None else None
     if not strict:
         # default mode decodes any prefix; a chunk holding one the scheme lacks is one it rejects
@@ -114,7 +115,7 @@ def read_vocabulary(
         chosen = _detected(found, "the reference prefixes")
     outside = np.flatnonzero(present & ~chosen.allowed[parsed.prefix])
     if len(outside):
-        pair.refuse(outside, lambda code: f"tag {pair.tags[code]!r}: {_outside(parsed, code, chosen)}")
+        pair.refuse(outside, lambda code: f"tag {quote(pair.tags[code])}: {_outside(parsed, code, chosen)}")
     return parsed, chosen
 
 
@@ -151,7 +152,7 @@ def label_list_scheme(labels: Sequence[str], *, scheme: str | Scheme | None = No
     parsed, problems = parse_tags(labels)
     if problems:
         code = min(problems)
-        raise ValueError(f"label_list: label id {code}, tag {labels[code]!r}: malformed: {problems[code]}")
+        raise ValueError(f"label_list: label id {code}, tag {quote(labels[code])}: malformed: {problems[code]}")
     chosen = get_scheme(scheme) if scheme is not None else None
     if not strict:
         return chosen
@@ -160,7 +161,7 @@ def label_list_scheme(labels: Sequence[str], *, scheme: str | Scheme | None = No
     outside = np.flatnonzero(~chosen.allowed[parsed.prefix])
     if len(outside):
         code = int(outside[0])
-        raise ValueError(f"label_list: label id {code}, tag {labels[code]!r}: {_outside(parsed, code, chosen)}")
+        raise ValueError(f"label_list: label id {code}, tag {quote(labels[code])}: {_outside(parsed, code, chosen)}")
     return chosen
 
 

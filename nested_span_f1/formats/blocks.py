@@ -11,6 +11,7 @@ import re
 
 from ..core.entities import is_fragmented
 from ..core.spans import Span
+from ..core.wording import quote
 from .corpus import Corpus, not_a_word
 from .records import file_lines
 
@@ -22,7 +23,7 @@ def _annotation(line: str, where: str) -> list[Span]:
     for piece in filter(None, line.strip().split("|")):
         match = _ENTITY.match(piece.strip())
         if match is None:
-            raise ValueError(f"{where}: entity {piece!r} must read 'start,end G#TYPE' with integer offsets")
+            raise ValueError(f"{where}: entity {quote(piece)} must read 'start,end G#TYPE' with integer offsets")
         spans.append((int(match[1]), int(match[2]), match[3]))
     return spans
 
@@ -55,13 +56,13 @@ def _write_blocks(corpus: Corpus, with_pos: bool, name: str) -> str:
     for s, (words, ents) in enumerate(zip(corpus.tokens, corpus.entities)):
         for e in ents:
             if is_fragmented(e):
-                raise ValueError(f"sentence {s}: discontinuous entity {e!r} cannot be written as {name}; write w2ner")
+                raise ValueError(f"sentence {s}: discontinuous entity {quote(e)} cannot be written as {name}; write w2ner")
         if not words:
             raise ValueError(f"sentence {s} is empty; a {name} block cannot hold an empty sentence (its tokens line "
                              "would be blank, which ends a block)")
         bad = [w for w in words if not_a_word(w)]
         if bad:
-            raise ValueError(f"sentence {s}: token {bad[0]!r} is empty or holds whitespace; {name} separates tokens by spaces")
+            raise ValueError(f"sentence {s}: token {quote(bad[0])} is empty or holds whitespace; {name} separates tokens by spaces")
         out.append(" ".join(words))
         if with_pos:
             out.append(" ".join("_" for _ in words))

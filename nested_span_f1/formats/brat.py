@@ -7,10 +7,13 @@ byte-order mark included, as brat counts them: its server reads the text with
 Python's ``utf8`` codec, which keeps a byte-order mark as the character U+FEFF;
 this is the one reader that does not skip it). Lines of the ``.ann`` file end at
 ``\\n`` (a ``\\r`` before it dropped) and nowhere else. ``types`` keeps the ``T`` lines
-of chosen types only (event triggers are ``T`` lines too: ``types={"Protein"}``
-scores the proteins of a BioNLP event corpus). Every other line brat writes is
-read past and counted: ``E`` events, ``R`` relations, ``A``/``M`` attributes,
-``N`` normalisations, ``*`` equivalences, ``#`` notes. The ``TEXT`` of a ``T``
+of chosen types only. Event triggers are ``T`` lines too (those an ``E`` line names as
+its trigger, ``E1<TAB>Binding:T12 Theme:T3``): they are read as entities, as brat
+shows them, and counted apart (``brat_event_triggers``: BioNLP-ST 2011 GE's 520 ``T``
+lines are 335 entities and 185 triggers); ``event_triggers=False`` leaves them out,
+counted. Every other line brat writes is read past and counted: ``E`` events,
+``R`` relations, ``A``/``M`` attributes, ``N`` normalisations, ``*`` equivalences,
+``#`` notes. The ``TEXT`` of a ``T``
 line is compared with the document at its offsets (fragments joined by a
 space, as brat writes them); a difference is counted and warned about, never
 refused. A document's id is its file name without ``.ann`` (a brat document is
@@ -28,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.entities import is_fragmented, normalize_fragments
+from ..core.wording import plural, quote
 from .columns import _not_utf8
 from .corpus import Corpus, not_a_word
 from .output import write_folder
@@ -56,10 +60,10 @@ def _text_bound(line: str, where: str, length: int) -> tuple[str, Any, str]:
     offsets are out of the text's range."""
     parts = line.split("\t", 2)
     if len(parts) < 2 or " " not in parts[1]:
-        raise ValueError(f"{where}: {line!r:.120} is not a text-bound line (ID<TAB>TYPE START END<TAB>TEXT)")
+        raise ValueError(f"{where}: {quote(line)} is not a text-bound line (ID<TAB>TYPE START END<TAB>TEXT)")
     kind, offsets = parts[1].split(" ", 1)
     if not _OFFSETS.fullmatch(offsets):
-        raise ValueError(f"{where}: offsets {offsets!r} of {parts[0]} must be 'START END' pairs of integers "
+        raise ValueError(f"{where}: offsets {quote(offsets)} of {parts[0]} must be 'START END' pairs of integers "
                          "separated by ';'")
     pieces = tuple(tuple(map(int, piece.split())) for piece in offsets.split(";"))
     bad = next((piece for piece in pieces if not piece[0] < piece[1] <= length), None)
@@ -101,8 +105,22 @@ def ann_pairs(path: str | os.PathLike[str]) -> list[tuple[Path, Path]]:
     return pairs
 
 
-def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None) -> Corpus:
-    """A brat folder (every ``.ann``/``.txt`` pair in it) or one pair (either file's path) as a corpus of texts.
+def triggers(lines: Sequence[str]) -> set[str]:
+    """The ids of the ``T`` lines that the ``E`` lines of an ``.ann`` file name as their triggers (``E1<TAB>TYPE:T12
+    ROLE:ID ...``: the first argument)."""
+    found = set()
+    for line in lines:
+        if line.startswith("E"):
+            fields = line.split("\t", 2)
+            trigger = fields[1].split(" ", 1)[0] if len(fields) > 1 else ""
+            found.add(trigger.partition(":")[2])
+    return found
+
+
+def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None, *,
+              event_triggers: bool = True) -> Corpus:
+    """A brat folder (every ``.ann``/``.txt`` pair in it) or one pair (either file's path) as a corpus of texts;
+    ``event_triggers=False`` leaves out the ``T`` lines that ``E`` lines use as triggers (counted).
 
     Raises:
         ValueError: a malformed ``T`` line or offsets out of range (naming the file and line), a missing file,
@@ -111,12 +129,15 @@ def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None
     texts, entities, ids, places = [], [], [], []
     lines_read: Counter[str] = Counter()
     left_out = Counter[str]()
+    trigger_lines = 0
     mismatches = Mismatches("text")
     claims: list[list[tuple[str, str, Any]]] = []
     for txt, ann in ann_pairs(path):
         text, found, claimed = _read(txt), [], []
         seen: dict[str, int] = {}
-        for number, line in enumerate(file_lines(_read(ann).removeprefix("\ufeff")), 1):
+        lines = file_lines(_read(ann).removeprefix("\ufeff"))
+        used = triggers(lines)
+        for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
             kind = line[0]
@@ -130,6 +151,9 @@ def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None
                 raise ValueError(f"{where}: {ident} is given twice (first on line {seen[ident]}); each T line needs "
                                  "its own id")
             seen[ident] = number
+            trigger_lines += ident in used
+            if ident in used and not event_triggers:
+                continue
             if types is not None and label not in types:
                 left_out[label] += 1
                 continue
@@ -140,8 +164,12 @@ def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None
         ids.append(ann.stem)
         places.append(f"{ann}")
         claims.append(claimed)
-    read = ", ".join(f"{n} {k}" for k, n in sorted(lines_read.items()))
-    conversion = f"brat standoff, character offsets: entities from T lines ({read or 'no lines'})"
+    others = ", ".join(f"{n} {k}" for k, n in sorted(lines_read.items()) if k != "T")
+    t_lines = lines_read["T"]
+    conversion = (f"brat standoff, character offsets: {plural(t_lines, 'T line')}: "
+                  f"{plural(t_lines - trigger_lines, 'entity', 'entities')}, {plural(trigger_lines, 'event trigger')}"
+                  f"{'' if not trigger_lines else ' (left out)' if not event_triggers else ' (T lines that E lines use, scored as entities)'}"
+                  f"{f'; read past: {others}' if others else ''}")
     if left_out:
         conversion += "; T lines of other types left out: " + ", ".join(f"{n} {k}" for k, n in sorted(left_out.items()))
     corpus = Corpus(texts, entities, ids, None, "brat", conversion, str(path), places, "characters")
@@ -149,13 +177,15 @@ def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None
         for where, said, entity in claimed:
             mismatches.check(said, covered_text(text, entity), where)
     conversion, notes = mismatches.report(conversion, "brat_text_mismatches")
+    if trigger_lines:
+        notes = {("brat_event_triggers" if event_triggers else "brat_event_triggers_left_out"): trigger_lines, **notes}
     return replace(corpus, conversion=conversion, notes=notes, checked=True)
 
 
 def _stem(ident: str, s: int) -> str:
     """A document's file name: its id, when that is a plain file name."""
     if not ident or ident in (".", "..") or any(c in ident for c in "/\\\0"):
-        raise ValueError(f"document {s}: id {ident!r} cannot name a brat file; give the documents plain ids")
+        raise ValueError(f"document {s}: id {quote(ident)} cannot name a brat file; give the documents plain ids")
     return ident
 
 
@@ -166,19 +196,19 @@ def brat_files(corpus: Corpus) -> dict[str, str]:
     for s, (text, ents) in enumerate(zip(texts, corpus.entities)):
         stem = _stem(corpus.sentence_ids[s] if corpus.sentence_ids is not None else str(s), s)
         if f"{stem}.txt" in files:
-            raise ValueError(f"document {s}: id {stem!r} is given twice; each brat document needs its own")
+            raise ValueError(f"document {s}: id {quote(stem)} is given twice; each brat document needs its own")
         lines = []
         for k, entity in enumerate(ents, 1):
             pieces = entity[0] if is_fragmented(entity) else ((entity[0], entity[1]),)
             label = entity[-1]
             if not isinstance(label, str) or not_a_word(label):
-                raise ValueError(f"document {s} (id {stem!r}): label {label!r} of entity {entity!r} is empty or holds "
+                raise ValueError(f"document {s} (id {quote(stem)}): label {quote(label)} of entity {quote(entity)} is empty or holds "
                                  "whitespace, which a brat T line cannot hold (its type ends at the first space)")
             offsets = ";".join(f"{a} {b}" for a, b in pieces)
             said = covered_text(text, entity)
             if "\n" in said or "\r" in said:
                 # brat's one-line T lines cannot hold a line end: the fragments are split at each one
-                raise ValueError(f"document {stem!r}: entity {entity!r} covers a line end, which a brat T line "
+                raise ValueError(f"document {quote(stem)}: entity {quote(entity)} covers a line end, which a brat T line "
                                  "cannot hold; split it into fragments at the line end")
             lines.append(f"T{k}\t{label} {offsets}\t{said}\n")
         files[f"{stem}.txt"], files[f"{stem}.ann"] = text, "".join(lines)

@@ -2,13 +2,17 @@
 from __future__ import annotations
 
 import io
+import math
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, repeat
 from pathlib import Path
 from typing import Protocol, TextIO, Union
+
+from ..core.scored import mean_score
+from ..core.wording import plural, quote
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 """A file's path as ``open()`` takes it: text, bytes (decoded as the file system encodes names, with
@@ -91,7 +95,7 @@ def _not_utf8(path: PathLike) -> ValueError:
             try:
                 raw.decode("utf-8")
             except UnicodeDecodeError as error:
-                return ValueError(f"{os.fsdecode(path)}, line {number}: bytes {raw[error.start:error.end + 3]!r} "
+                return ValueError(f"{os.fsdecode(path)}, line {number}: bytes {quote(raw[error.start:error.end + 3])} "
                                   "are not UTF-8; save the file as UTF-8")
     return ValueError(f"{os.fsdecode(path)}: not UTF-8; save the file as UTF-8")
 
@@ -139,7 +143,7 @@ def read_blocks(
             if number == start:
                 if not isinstance(line, str):
                     raise TypeError(f"{name}, line {number}: expected lines of text (str), got {type(line).__name__} "
-                                    f"{line!r:.60}; decode bytes first, or pass the file's path")
+                                    f"{quote(line)}; decode bytes first, or pass the file's path")
                 if start == 1:
                     line = line.removeprefix(BOM)
             row = split(line)
@@ -147,10 +151,8 @@ def read_blocks(
                 if width is None:
                     width = len(row)
                 elif len(row) != width:
-                    shown = line.rstrip()
-                    shown = shown if len(shown) <= 80 else shown[:77] + "..."
-                    raise ValueError(f"{name}, line {number}: {len(row)} columns where earlier lines have {width}: "
-                                     f"{shown!r}")
+                    raise ValueError(f"{name}, line {number}: {plural(len(row), 'column')} where earlier lines have {width}: "
+                                     f"{quote(line.rstrip())}")
             if not row or row[0] == boundary:
                 if fields:
                     yield Block(fields, width or 0, first)
@@ -342,7 +344,7 @@ def check_same_tokens(gold: ColumnFile, pred: ColumnFile) -> None:
             if gt != pt:
                 raise ValueError(
                     f"files do not align at sentence {s}, token {t}: {gold.name} line {gold.lines[s] + t} "
-                    f"has {gt!r} but {pred.name} line {pred.lines[s] + t} has {pt!r}"
+                    f"has {quote(gt)} but {pred.name} line {pred.lines[s] + t} has {quote(pt)}"
                 )
         raise ValueError(
             f"files do not align at sentence {s} ({gold.name} line {gold.lines[s]}, {pred.name} line "
@@ -353,3 +355,34 @@ def check_same_tokens(gold: ColumnFile, pred: ColumnFile) -> None:
             f"{gold.name} has {len(gold.tokens)} sentences but {pred.name} has {len(pred.tokens)}; "
             "they must align sentence by sentence"
         )
+
+
+def column_scores(file: ColumnFile, spans: Sequence[Sequence[tuple[int, int, str]]], index: int) -> list[list[float]]:
+    """Each span's score from column ``index`` (a list index) of a column file: the mean of its tokens' scores
+    (:func:`~nested_span_f1.core.scored.mean_score`, so a tagger that writes its span's score on every token gives
+    that score); only the tokens of spans are read.
+
+    Raises:
+        ValueError: a token's score that is not a finite number, naming the file, the line, the column (from 1)
+            and the value.
+    """
+    column = file.column(index)
+    out = []
+    for s, (found, values) in enumerate(zip(spans, column)):
+        row = []
+        for start, end, _ in found:
+            pieces = []
+            for t in range(start, end):
+                try:
+                    number = float(values[t])
+                except ValueError:
+                    number = math.nan
+                if not math.isfinite(number):
+                    place = index + 1 if index >= 0 else file.width + index + 1
+                    raise ValueError(f"{file.name}, line {file.lines[s] + t}, column {place}: score {values[t]!r} is "
+                                     "not a finite number; the score column holds a number a token (scores outside "
+                                     "[0, 1], such as logits, are allowed)")
+                pieces.append(number + 0.0)
+            row.append(mean_score(pieces))
+        out.append(row)
+    return out

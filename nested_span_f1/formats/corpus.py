@@ -20,9 +20,10 @@ from itertools import chain
 from typing import Any
 
 from ..core.entities import check_entities, is_fragmented
+from ..core.scored import check_scores
 from ..core.sequences import check_each, check_sequence
 from ..core.spans import SpanArrays, spans_from_lists
-from ..core.wording import plural
+from ..core.wording import plural, quote
 from .places import span_positions_from_1
 
 
@@ -55,13 +56,16 @@ class Corpus:
     every offset counts its characters."""
     notes: Mapping[str, int] = field(default_factory=dict)
     """What the reader found and kept (pipeline words that differ from the text at their offsets, ...), counted."""
+    scores: Sequence[Sequence[float]] | None = None
+    """A predicted side's confidences, one list a sentence aligned with ``entities``, when the file carries them;
+    checked once (finite numbers, one an entity), else None (docs/DESIGN.md, 'Scores beside the spans')."""
     checked: InitVar[bool] = False
     """True when every sentence comes from a corpus already built (a batch of its sentences, a reordering):
     their entities were checked then and are not checked again."""
 
     def __post_init__(self, checked: bool) -> None:
         if self.unit not in UNITS:
-            raise ValueError(f"{self.source}: unit must be one of {', '.join(UNITS)}, got {self.unit!r}")
+            raise ValueError(f"{self.source}: unit must be one of {', '.join(UNITS)}, got {quote(self.unit)}")
         what = "sentences (one list of token strings per sentence)" if self.unit == "tokens" else "texts (one a document)"
         check_sequence(self.tokens, f"{self.source}, tokens", what)
         check_sequence(self.entities, f"{self.source}, entities", "sentences (one list of entities per sentence)")
@@ -79,6 +83,8 @@ class Corpus:
         try:
             (check_tokens if self.unit == "tokens" else check_texts)(self.tokens, self.source)
             check_entities(self.entities, self.lengths, self.source)
+            if self.scores is not None:
+                object.__setattr__(self, "scores", check_scores(self.scores, self.entities, self.source))
         except (ValueError, TypeError) as error:
             raise self._placed(error) from None
 
@@ -160,7 +166,7 @@ def check_tokens(tokens: Sequence[Any], source: str) -> None:
     for s, sentence in enumerate(tokens):
         for t, token in enumerate(sentence):
             if not isinstance(token, str):
-                raise TypeError(f"{source}, sentence {s}, token {t}: token {token!r} is not a string; "
+                raise TypeError(f"{source}, sentence {s}, token {t}: token {quote(token)} is not a string; "
                                 "each sentence is a list of token strings")
     raise AssertionError("no token that is not a string found")
 
@@ -174,7 +180,7 @@ def check_texts(texts: Sequence[Any], source: str) -> None:
     file can be written with), and its offset."""
     bad = next((s for s, text in enumerate(texts) if not isinstance(text, str)), None)
     if bad is not None:
-        raise TypeError(f"{source}, sentence {bad}: {texts[bad]!r:.80} is not a text; a corpus of texts holds one "
+        raise TypeError(f"{source}, sentence {bad}: {quote(texts[bad])} is not a text; a corpus of texts holds one "
                         "string a document")
     for s, text in enumerate(texts):
         found = None if text.isascii() else _SURROGATE.search(text)
@@ -189,6 +195,29 @@ def not_a_word(token: str) -> bool:
     (columns, blocks, a text of tokens joined by single spaces, a brat T line's type) cannot hold, since splitting
     at the whitespace gives other tokens back."""
     return not token or token.split() != [token]
+
+
+SUSPICIOUS = {"labelled_O": ("entity labelled O", "entities labelled O", "a label named like the outside tag"),
+              "blank": ("span of blanks", "spans of blanks", "it covers whitespace only")}
+"""Entities a conversion bug is the likelier cause of, counted (never dropped: they are scored as given): key ->
+(one, several, why)."""
+
+
+def suspicious(units: Sequence[Any], entities: Sequence[Sequence[Any]]) -> dict[str, int]:
+    """How many entities of a side are :data:`SUSPICIOUS` (keys with a count of 0 left out): labelled ``O`` (in
+    any case), or covering only whitespace (a text's characters, or tokens that are blank). ``units``: each
+    sentence's tokens, or each document's text.
+
+    >>> suspicious(["Paris is  big"], [[(0, 5, "O"), (9, 13, "LOC"), (8, 10, "LOC")]])
+    {'labelled_O': 1, 'blank': 1}
+    """
+    found = {"labelled_O": 0, "blank": 0}
+    for sentence, ents in zip(units, entities):
+        for entity in ents:
+            pieces = entity[0] if is_fragmented(entity) else ((entity[0], entity[1]),)
+            found["labelled_O"] += isinstance(entity[-1], str) and entity[-1].upper() == "O"
+            found["blank"] += all(not "".join(sentence[start:end]).strip() for start, end in pieces)
+    return {key: n for key, n in found.items() if n}
 
 
 UNITS = ("tokens", "characters")
@@ -246,17 +275,17 @@ def paired_order(references: Corpus, predictions: Corpus) -> list[int]:
         for corpus in (references, predictions):
             twice = _repeated(corpus.sentence_ids)  # type: ignore[arg-type]
             if twice is not None:
-                raise ValueError(f"{corpus.source}: {word} id {twice!r} is given to two {word}s; "
+                raise ValueError(f"{corpus.source}: {word} id {quote(twice)} is given to two {word}s; "
                                  f"{word}s are paired by id, so each needs its own")
         index = {sid: i for i, sid in enumerate(predictions.sentence_ids)}
         missing = [sid for sid in references.sentence_ids if sid not in index]
         if missing:
-            raise ValueError(f"{predictions.source}: no prediction for {word} id {missing[0]!r} "
+            raise ValueError(f"{predictions.source}: no prediction for {word} id {quote(missing[0])} "
                              f"({plural(len(missing), 'gold ' + word)} missing)")
         known = set(references.sentence_ids)
         extra = [sid for sid in predictions.sentence_ids if sid not in known]
         if extra:
-            raise ValueError(f"{predictions.source}: {word} id {extra[0]!r} is not in {references.source} "
+            raise ValueError(f"{predictions.source}: {word} id {quote(extra[0])} is not in {references.source} "
                              f"({plural(len(extra), 'predicted ' + word)} without gold)")
         order = [index[sid] for sid in references.sentence_ids]
     if len(order) != len(references):
@@ -282,14 +311,14 @@ def align(references: Corpus, predictions: Corpus) -> Corpus:
     word = references.sentence_word
     order = paired_order(references, predictions)
     for s, p in enumerate(order):
-        name = f"{word} {s}" + (f" (id {references.sentence_ids[s]!r})" if references.sentence_ids else "")
+        name = f"{word} {s}" + (f" (id {quote(references.sentence_ids[s])})" if references.sentence_ids else "")
         gold, pred = references.tokens[s], predictions.tokens[p]
         if references.texts is not None:
             if gold != pred:
                 at = first_difference(gold, pred)
                 raise ValueError(
                     f"{name}: texts differ at offset {at} ({len(gold)} gold characters, {len(pred)} predicted; "
-                    f"gold {gold[at:at + 10]!r}, predicted {pred[at:at + 10]!r}"
+                    f"gold {quote(gold[at:at + 10])}, predicted {quote(pred[at:at + 10])}"
                     f"{look_alike(str(gold), str(pred), at)}); a prediction is scored only against the text "
                     "it was made on"
                 )
@@ -299,7 +328,7 @@ def align(references: Corpus, predictions: Corpus) -> Corpus:
             at = first_difference(gold, pred)
             raise ValueError(
                 f"{name}: tokens differ at position {at} ({len(gold)} gold tokens, {len(pred)} predicted; "
-                f"gold {gold[at:at + 3]!r}, predicted {pred[at:at + 3]!r}); both files must hold the same sentences"
+                f"gold {quote(gold[at:at + 3])}, predicted {quote(pred[at:at + 3])}); both files must hold the same sentences"
             )
     if order == list(range(len(predictions))):
         return predictions
@@ -307,6 +336,7 @@ def align(references: Corpus, predictions: Corpus) -> Corpus:
     ids = [predictions.sentence_ids[p] for p in order] if predictions.sentence_ids is not None else None
     docs = [predictions.doc_ids[p] for p in order] if predictions.doc_ids is not None else None
     places = [predictions.places[p] for p in order] if predictions.places is not None else None
+    scores = [predictions.scores[p] for p in order] if predictions.scores is not None else None
     return Corpus([predictions.tokens[p] for p in order], pick, ids, docs, predictions.format,
-                  predictions.conversion, predictions.source, places, predictions.unit, predictions.notes,
+                  predictions.conversion, predictions.source, places, predictions.unit, predictions.notes, scores,
                   checked=True)

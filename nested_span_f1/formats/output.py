@@ -12,6 +12,8 @@ import shutil
 from collections.abc import Mapping
 from pathlib import Path
 
+from ..core.wording import quote
+
 
 def _beside(path: Path) -> Path:
     """A new hidden name in ``path``'s folder for a temporary copy of it."""
@@ -24,7 +26,7 @@ def encoded(content: str, where: str) -> bytes:
     try:
         return content.encode("utf-8")
     except UnicodeEncodeError as error:
-        raise ValueError(f"{where}: character {error.object[error.start]!r} at offset {error.start} cannot be "
+        raise ValueError(f"{where}: character {quote(error.object[error.start])} at offset {error.start} cannot be "
                          f"written as UTF-8 ({error.reason}); nothing was written") from None
 
 

@@ -34,18 +34,35 @@ and spaces, and the byte-level alphabet of GPT-2 and RoBERTa tokenizers
 (``Ã©`` is the two bytes of ``é``), decoded as their byte decoder decodes it; the
 bytes of a character cut between two pieces decode to ``�``, and a run of ``n``
 of them stands for 1 to ``n`` characters. The pipeline detokenizes words, so
-``jean-baptiste`` for ``Jean-Baptiste`` is expected and not counted; any other
-difference is counted (``pipeline_word_mismatches``) and warned about once,
+``jean-baptiste`` for ``Jean-Baptiste`` is expected and not counted. An uncased
+tokenizer (``do_lower_case``, ``strip_accents``: BERT's uncased models) also
+strips accents (``café`` is ``cafe`` in ``word``): a word that equals the text
+once both are normalised as it normalises (NFD, combining marks removed, lower
+case) is counted as such (``pipeline_words_unaccented``), not warned about. Any
+other difference is counted (``pipeline_word_mismatches``) and warned about once,
 never refused: the offsets are what is scored.
+
+Sub-tokens of one word may carry different entities (``Par`` ``B-LOC``, ``##is``
+``B-PER``): they become two spans that meet inside the word, scored as they are
+(neither can match a gold entity of the whole word). Every two spans of a
+document that meet between two letters or digits are counted
+(``pipeline_words_split_across_entities``), the first ones shown.
+
+An item's ``score`` is its span's confidence (``Corpus.scores``); a span merged
+from sub-tokens has the mean of their scores, as the pipeline's ``"simple"``
+strategy scores a group (the score itself when they all hold one).
 """
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from ..core.scored import check_score, file_scores, mean_score
+from ..core.wording import plural, quote
 from .corpus import Corpus
 from .records import field, json_line, jsonl_records
 from .text import Mismatches, document_ids, document_records, text_of
@@ -107,6 +124,47 @@ def _same_word(word: Any, found: str) -> bool:
     return decoded is not None and _spells("".join(decoded.split()).casefold(), found)
 
 
+def unaccented(text: str) -> str:
+    """``text`` as an uncased tokenizer normalises it: lower case, then NFD with the combining marks removed
+    (BERT's ``BasicTokenizer._run_strip_accents``).
+
+    >>> unaccented("Café Zürich")
+    'cafe zurich'
+    """
+    return "".join(c for c in unicodedata.normalize("NFD", text.lower()) if unicodedata.category(c) != "Mn")
+
+
+SHOWN = 3
+"""Words split across entities shown in a reader's conversion line."""
+
+
+def split_words(text: str, spans: list[tuple[Any, Any, str]], where: str) -> list[str]:
+    """The words of a document's text that two of its spans split between them: one ends where the other starts,
+    between two letters or digits; each said as the word and the two parts with their labels."""
+    starts: dict[int, list[tuple[Any, Any, str]]] = {}
+    for span in spans:
+        starts.setdefault(span[0], []).append(span)
+    found = []
+    for left in spans:
+        at = left[1]
+        if 0 < at < len(text) and text[at - 1].isalnum() and text[at].isalnum():
+            for right in starts.get(at, []):
+                begin, end = _word(text, at)
+                found.append(f"{where}: {quote(text[begin:end])} as {quote(text[left[0]:at])} {left[2]} and "
+                             f"{quote(text[at:right[1]])} {right[2]}")
+    return found
+
+
+def _word(text: str, at: int) -> tuple[int, int]:
+    """The run of letters and digits around offset ``at``."""
+    begin, end = at, at
+    while begin > 0 and text[begin - 1].isalnum():
+        begin -= 1
+    while end < len(text) and text[end].isalnum():
+        end += 1
+    return begin, end
+
+
 def _group(entity: str) -> tuple[str, str]:
     """``(prefix, group tag)`` of a sub-token's tag, as the pipeline's ``get_tag`` reads it: ``B-X`` and ``I-X``
     give ``X``; any other tag is its own group tag, continuing (``I``)."""
@@ -123,6 +181,11 @@ def label_of(entity: str) -> str:
 
 def merge_subtokens(items: list[Mapping[str, Any]], where: str) -> list[tuple[Any, Any, str]]:
     """Spans of not-aggregated pipeline items, merged by the rule of the module docstring (``O`` spans left out)."""
+    return [(start, end, label) for start, end, label, _ in _merged(items, where)]
+
+
+def _merged(items: list[Mapping[str, Any]], where: str) -> list[tuple[Any, Any, str, list[Mapping[str, Any]]]]:
+    """:func:`merge_subtokens`, each span with the sub-tokens merged into it."""
     rows = []
     for item in items:
         try:
@@ -130,9 +193,9 @@ def merge_subtokens(items: list[Mapping[str, Any]], where: str) -> list[tuple[An
         except KeyError:
             entity, index = field(item, "entity", where), field(item, "index", where)
         if type(entity) is not str or not entity:
-            raise TypeError(f"{where}: sub-token {dict(item)!r:.120} needs a non-empty string 'entity'")
+            raise TypeError(f"{where}: sub-token {quote(dict(item))} needs a non-empty string 'entity'")
         if type(index) is not int:
-            raise TypeError(f"{where}: sub-token {dict(item)!r:.120} needs an integer 'index'")
+            raise TypeError(f"{where}: sub-token {quote(dict(item))} needs an integer 'index'")
         rows.append((index, item))
     rows.sort(key=lambda row: row[0])
     spans: list[list[Any]] = []
@@ -141,10 +204,19 @@ def merge_subtokens(items: list[Mapping[str, Any]], where: str) -> list[tuple[An
         prefix, group = _group(item["entity"])
         if previous == (index - 1, group) and prefix != "B":
             spans[-1][1] = item["end"]
+            spans[-1][3].append(item)
         else:
-            spans.append([item["start"], item["end"], label_of(item["entity"])])
+            spans.append([item["start"], item["end"], label_of(item["entity"]), [item]])
         previous = (index, group)
-    return [(start, end, label) for start, end, label in spans if label != OUTSIDE]
+    return [(start, end, label, members) for start, end, label, members in spans if label != OUTSIDE]
+
+
+def _score(members: list[Mapping[str, Any]], where: str) -> float | None:
+    """The score of a span made of pipeline items: None when none of them has one, else the mean of theirs
+    (:func:`~nested_span_f1.core.scored.mean_score`), each checked to be a finite number."""
+    if all("score" not in item for item in members):
+        return None
+    return mean_score([check_score(item.get("score"), f"{where}: item {dict(item)!r:.120}", "") for item in members])
 
 
 def _check_offsets(item: Mapping[str, Any], where: str, length: int) -> None:
@@ -155,21 +227,37 @@ def _check_offsets(item: Mapping[str, Any], where: str, length: int) -> None:
     except KeyError:
         start, end = field(item, "start", where), field(item, "end", where)
     if type(start) is not int or type(end) is not int:  # the common case at once; bool and floats named below
-        odd = [f"{key} {x!r}" for key, x in (("start", start), ("end", end))
+        odd = [f"{key} {quote(x)}" for key, x in (("start", start), ("end", end))
                if isinstance(x, bool) or not isinstance(x, int)]
         if odd:
-            raise TypeError(f"{where}: item {dict(item)!r:.160} has non-integer offsets ({', '.join(odd)}); "
+            raise TypeError(f"{where}: item {quote(dict(item))} has non-integer offsets ({', '.join(odd)}); "
                             "offsets must be ints, never truncated")
     if not 0 <= start <= end <= length:
-        raise ValueError(f"{where}: item {dict(item)!r:.160} is out of range; offsets need 0 <= start <= end <= "
-                         f"{length} (the text's length in characters)")
+        raise ValueError(f"{where}: item {quote(dict(item))} is out of range (start {start}, end {end}); offsets "
+                         f"need 0 <= start <= end <= {length} (the text's length in characters)")
 
 
-def entity_spans(items: Any, where: str, length: int, left_out: Counter[str]) -> tuple[list[Any], str]:
-    """The spans of one document's pipeline output, and which output it was (``aggregated`` or ``sub-tokens``);
-    the ``O`` and the empty spans are left out and counted in ``left_out``."""
+def unbatched(items: Any, where: str, left_out: Counter[str]) -> Any:
+    """One document's pipeline output: ``pipe([text])``'s list holding one list (the output of a batch of one text)
+    is that list, counted in ``left_out``; a list holding several lists (the output of a batch of several texts) is
+    refused, saying how to save it."""
+    if not isinstance(items, list) or not items or not all(isinstance(item, list) for item in items):
+        return items
+    if len(items) > 1:
+        raise ValueError(f"{where}: 'entities' holds {len(items)} lists, the pipeline's output for a batch of "
+                         f"{len(items)} texts (pipe(texts)); save each text's output beside its text, one line a "
+                         "text: {\"text\": texts[i], \"entities\": output[i]}")
+    left_out["pipeline_batches_unwrapped"] += 1
+    return items[0]
+
+
+def entity_spans(items: Any, where: str, length: int, left_out: Counter[str]) -> tuple[list[Any], str,
+                                                                                      list[float | None]]:
+    """The spans of one document's pipeline output, which output it was (``aggregated`` or ``sub-tokens``), and each
+    span's score (None where it has none); the ``O`` and the empty spans are left out and counted in ``left_out``."""
     if not isinstance(items, list) or not all(type(item) is dict or isinstance(item, Mapping) for item in items):
-        raise TypeError(f"{where}: 'entities' must be the pipeline's list of dicts, got {items!r:.80}")
+        raise TypeError(f"{where}: 'entities' must be the pipeline's list of dicts (one text's output), got "
+                        f"{quote(items)}")
     for item in items:
         _check_offsets(item, where, length)
     grouped = ["entity_group" in item for item in items]
@@ -178,44 +266,65 @@ def entity_spans(items: Any, where: str, length: int, left_out: Counter[str]) ->
                          "give one pipeline output a line")
     if all(grouped):
         outside = sum(item["entity_group"] == OUTSIDE for item in items)
-        spans = [(i["start"], i["end"], i["entity_group"]) for i in items if i["entity_group"] != OUTSIDE]
+        merged = [(i["start"], i["end"], i["entity_group"], [i]) for i in items if i["entity_group"] != OUTSIDE]
         kind = "aggregated"
     else:
-        spans, kind = merge_subtokens(items, where), "sub-tokens"
+        merged, kind = _merged(items, where), "sub-tokens"
         outside = sum(label_of(item["entity"]) == OUTSIDE for item in items)
-    kept = [span for span in spans if span[0] < span[1]]
+    kept = [(start, end, label) for start, end, label, _ in merged if start < end]
+    scores = [_score(members, where) for start, end, _, members in merged if start < end]
     left_out["pipeline_outside_items"] += outside
-    left_out["pipeline_empty_spans"] += len(spans) - len(kept)
-    return kept, kind
+    left_out["pipeline_empty_spans"] += len(merged) - len(kept)
+    return kept, kind, scores
 
 
 def read_pipeline(text: str, source: str = "pipeline", first_line: int = 1) -> Corpus:
     """Pipeline output JSON lines (see the module docstring) as a corpus of texts."""
     records = list(jsonl_records(text, source, first_line))
-    texts, entities, kinds, left_out = [], [], set(), Counter[str]()
+    texts, entities, scores, kinds, left_out = [], [], [], set(), Counter[str]()
+    outputs, split = [], []
     for where, record in records:
         texts.append(text_of(record, where))
-        spans, kind = entity_spans(field(record, "entities", where), where, len(texts[-1]), left_out)
-        if record["entities"]:
+        outputs.append(unbatched(field(record, "entities", where), where, left_out))
+        spans, kind, span_scores = entity_spans(outputs[-1], where, len(texts[-1]), left_out)
+        if outputs[-1]:
             kinds.add(kind)
         entities.append(spans)
+        scores.append(span_scores)
+        split += split_words(texts[-1], spans, where)
     how = {"aggregated": "aggregated entities (entity_group) taken as spans",
            "sub-tokens": "sub-tokens (entity, index) merged into spans as the pipeline's simple strategy merges them"}
     conversion = "; ".join(how[k] for k in sorted(kinds)) or "no entities"
-    dropped = {"pipeline_outside_items": "items tagged O left out", "pipeline_empty_spans": "empty spans left out"}
-    conversion += "".join(f"; {left_out[key]} {what}" for key, what in dropped.items() if left_out[key])
+    dropped = {"pipeline_batches_unwrapped": (("document's output", "documents' outputs"),
+                                              "given as a batch of one text (a list holding one list), read as that list"),
+               "pipeline_outside_items": (("item", "items"), "tagged O left out"),
+               "pipeline_empty_spans": (("empty span", "empty spans"), "left out")}
+    conversion += "".join(f"; {plural(left_out[key], *nouns)} {what}" for key, (nouns, what) in dropped.items()
+                          if left_out[key])
+    if split:
+        left_out["pipeline_words_split_across_entities"] = len(split)
+        conversion += (f"; {plural(len(split), 'word')} split across entities, each part scored as a span (first: "
+                       f"{'; '.join(split[:SHOWN])})")
     corpus = Corpus(texts, entities, document_ids(records), document_ids(records, "doc_id"), "pipeline", conversion, source,
-                    [w for w, _ in records], "characters")
+                    [w for w, _ in records], "characters", scores=file_scores(scores))
     mismatches = Mismatches("word")
-    for (where, record), document in zip(records, texts):
-        for item in record["entities"]:
+    for (where, _), document, output in zip(records, texts, outputs):
+        for item in output:
             if item.get("entity", item.get("entity_group")) == OUTSIDE:
                 continue
             word, found = item.get("word"), document[item["start"]:item["end"]]
-            if word != found:
-                mismatches.check(word, found, where, _same_word)
+            if word == found or _same_word(word, found):
+                continue
+            if isinstance(word, str) and _same_word(unaccented(word), unaccented(found)):
+                left_out["pipeline_words_unaccented"] += 1
+                continue
+            mismatches.check(word, found, where)
+    if left_out["pipeline_words_unaccented"]:
+        conversion += (f"; {plural(left_out['pipeline_words_unaccented'], 'word')} equal to the text once accents are "
+                       "stripped, as an uncased tokenizer does")
     conversion, notes = mismatches.report(conversion, "pipeline_word_mismatches")
-    notes = {**{key: left_out[key] for key in dropped if left_out[key]}, **notes}
+    kept = [*dropped, "pipeline_words_split_across_entities", "pipeline_words_unaccented"]
+    notes = {**{key: left_out[key] for key in kept if left_out[key]}, **notes}
     return replace(corpus, conversion=conversion, notes=notes, checked=True)
 
 
@@ -233,16 +342,18 @@ def pipeline_record(text: str, output: list[Mapping[str, Any]], id: str | None =
 
 def write_pipeline(corpus: Corpus) -> str:
     """A corpus of texts as aggregated pipeline output (``entity_group``, ``word`` the text at the offsets,
-    ``score`` 1.0); discontinuous entities cannot be written (the pipeline has none)."""
+    ``score`` the corpus's, or 1.0 without scores); discontinuous entities cannot be written (the pipeline has
+    none)."""
     lines = []
     for s, (record, document, entities) in enumerate(document_records(corpus)):
         items = []
-        for entity in entities:
+        for k, entity in enumerate(entities):
             if len(entity) != 3:
-                raise ValueError(f"document {s} (id {record['id']!r}): discontinuous entity {entity!r} cannot be written as pipeline "
+                raise ValueError(f"document {s} (id {quote(record['id'])}): discontinuous entity {quote(entity)} cannot be written as pipeline "
                                  "output; write text spans or brat, which keep fragments")
             start, end, label = entity
-            items.append({"entity_group": label, "score": 1.0, "word": document[start:end], "start": start,
+            score = corpus.scores[s][k] if corpus.scores is not None else 1.0
+            items.append({"entity_group": label, "score": score, "word": document[start:end], "start": start,
                           "end": end})
         record["entities"] = items
         lines.append(json_line(record) + "\n")

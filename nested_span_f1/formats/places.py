@@ -58,6 +58,20 @@ def for_people(error: Exception, gold: object = None, pred: object = None, first
     return type(error)(_POSITION.sub(lambda m: f"{m.group(1)} {int(m.group(2)) + 1}", text))
 
 
+_DECODED = re.compile(r"sentences, sentence (\d+), token (\d+)")
+"""Where ``tags_to_spans`` names a bad tag of the one side it decodes (0-based)."""
+
+
+def in_file(error: Exception, file: ColumnFile) -> Exception:
+    """A tag error of ``tags_to_spans`` on a column file's tags, the sentence and token it names (0-based) as the
+    file's name and line: ``sentences, sentence 3, token 2: tag 'X'`` becomes ``gold.conll, line 57: tag 'X'``."""
+    found = _DECODED.match(str(error))
+    if found is None or int(found.group(1)) >= len(file.lines):
+        return error
+    line = file.lines[int(found.group(1))] + int(found.group(2))
+    return type(error)(f"{file.name}, line {line}{str(error)[found.end():]}")
+
+
 def span_positions_from_1(text: str) -> str:
     """``text`` with a span's position in its sentence counted from 1: the core's ``(position 0 in the sentence)``
     becomes ``(position 1 in the sentence)``."""

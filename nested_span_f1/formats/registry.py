@@ -9,6 +9,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from ..core.wording import quote
 from . import blocks as tx
 from . import brat
 from . import pipeline as pl
@@ -79,7 +80,7 @@ def get_format(name: str) -> Format:
     key = ALIASES.get(key, key)
     if key not in FORMATS:
         choices = ", ".join([*FORMATS, *ALIASES])
-        raise ValueError(f"unknown format {name!r}; choose one of {choices}")
+        raise ValueError(f"unknown format {quote(name)}; choose one of {choices}")
     return FORMATS[key]
 
 
@@ -90,9 +91,11 @@ def aliases_of(name: str) -> list[str]:
 
 def _text_kind(records: Iterable[Any]) -> str:
     """``pipeline`` when the first entity of the text records is a pipeline item (``entity_group`` or ``entity``),
-    else ``text``."""
+    also inside a list (the pipeline's output for a batch of texts), else ``text``."""
     entity: Any = next((e for r in records if isinstance(r, dict) and isinstance(r.get("entities"), list)
                         for e in r["entities"]), {})
+    if isinstance(entity, list) and entity:
+        entity = entity[0]
     return "pipeline" if isinstance(entity, dict) and ("entity_group" in entity or "entity" in entity) else "text"
 
 
@@ -111,10 +114,12 @@ def _json_kind(first: Any) -> str | None:
 
 
 def _list_kind(items: list[Any]) -> str | None:
+    """The format of a json list, by its first item's keys (the reader names any item that is otherwise)."""
     kind = _json_kind(items[0]) if items else None
-    if kind or not all(isinstance(i, dict) and "tokens" in i and "entities" in i for i in items):
+    if kind or not (items and isinstance(items[0], dict) and "tokens" in items[0] and "entities" in items[0]):
         return kind
-    mention: Any = next((m for i in items for m in i["entities"]), {})
+    mention: Any = next((m for i in items if isinstance(i, dict) and isinstance(i.get("entities"), list)
+                         for m in i["entities"]), {})
     return "pyramid" if isinstance(mention, dict) and "span" in mention else "triaffine"
 
 
@@ -123,7 +128,7 @@ def _json_lines(lines: list[str]) -> Iterator[Any]:
     for line in lines:
         try:
             yield json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             continue
 
 
@@ -152,43 +157,89 @@ class UnknownFormat(ValueError):
     """A text whose shape fits none of the formats (a caller may then read it another way, as columns)."""
 
 
+def looks_like_json(text: str) -> bool:
+    """Whether a text is json, by how it starts: a ``{`` or ``[`` first (blanks aside), and after it what json goes
+    on with there (a quote, a bracket, a brace, a digit, a minus) or nothing.
+
+    A column file whose first token is a bracket goes on with its tag instead.
+
+    >>> looks_like_json('{"id": "d1", "text": "Barack'), looks_like_json("[\\n  {"), looks_like_json("[ O\\n")
+    (True, True, False)
+    """
+    stripped = text.lstrip()
+    if not stripped.startswith(("{", "[")):
+        return False
+    rest = stripped[1:].lstrip()
+    return not rest or rest[0] in '"{}[]-0123456789'
+
+
+def _no_format(source: str, held: str = "") -> str:
+    """The message for a text no format fits; ``held`` says what it holds."""
+    known = "; ".join(f.describe() for f in FORMATS.values())
+    return f"{source}: cannot tell the format{f' ({held})' if held else ''}; pass it explicitly, one of: {known}"
+
+
+def _json_format(text: str, source: str) -> str:
+    """The format of a json text: a list by its items' keys, json lines by the first record's.
+
+    Raises:
+        ValueError: json that does not parse (its line and column named, from 1), json nested too deeply, json of
+            no known format (named with what it holds). Never :class:`UnknownFormat`: json is never read as columns.
+    """
+    if text.lstrip().startswith("["):
+        items = js.loads(text, source)
+        kind = _list_kind(items) if isinstance(items, list) else None
+        if kind is None:
+            first = quote(items[0] if isinstance(items, list) and items else items, as_json=True)
+            raise ValueError(_no_format(source, f"a json list whose first item is {first}"))
+        return kind
+    lines = js.file_lines(text)
+    number = next(n for n, line in enumerate(lines, 1) if line.strip())
+    first = js.loads(lines[number - 1], f"{source}, line {number}", line=number)
+    kind = _json_kind(first)
+    if kind == "text":
+        return _text_kind(_json_lines(lines))
+    if kind is None:
+        held = f"an object with the keys {quote(list(first), as_json=True)}" if isinstance(first, dict) else \
+            f"{quote(first, as_json=True)}"
+        raise ValueError(_no_format(source, f"line {number} holds {held}"))
+    return kind
+
+
 def detect_format(text: str, source: str = "file") -> str:
     """Name the format of a file's text from its shape (see :data:`FORMATS`).
+
+    Text that starts as json (:func:`looks_like_json`) is json: its first record
+    (the first line of json lines; a json list whole) decides, and a syntax error
+    there is named by line and column. Other text is text blocks or columns.
 
     >>> detect_format('{"doc_key": "d", "sentences": [["a"]], "ners": [[[0, 0, "X"]]]}\\n')
     'biaffine'
 
     Raises:
-        UnknownFormat: the text fits no known format; pass the format explicitly.
-        ValueError: json nested too deeply to read.
+        UnknownFormat: text that is not json fits no known format; pass the format explicitly.
+        ValueError: json that does not parse (file, line and column), or of no known format, or nested too deeply.
     """
-    stripped = text.lstrip()
-    kind = None
-    if stripped.startswith("["):
-        try:
-            kind = _list_kind(json.loads(stripped))
-        except json.JSONDecodeError:
-            kind = None
-        except RecursionError:
-            raise ValueError(f"{source}: json nested too deeply for Python's json reader") from None
-    elif stripped.startswith("{"):
-        lines = js.file_lines(stripped)
-        try:
-            kind = _json_kind(json.loads(lines[0]))
-            if kind == "text":
-                kind = _text_kind(_json_lines(lines))
-        except json.JSONDecodeError:
-            kind = None
-        except RecursionError:
-            raise ValueError(f"{source}, line 1: json nested too deeply for Python's json reader") from None
-    elif not stripped:
+    if looks_like_json(text):
+        return _json_format(text, source)
+    if not text.strip():
         raise ValueError(f"{source}: the file is empty (no sentences to read)")
-    else:
-        kind = _block_kind(text, source)
+    kind = _block_kind(text, source)
     if kind is None:
-        known = "; ".join(f.describe() for f in FORMATS.values())
-        raise UnknownFormat(f"{source}: cannot tell the format; pass it explicitly, one of: {known}")
+        raise UnknownFormat(_no_format(source))
     return kind
+
+
+LOOKED_AT = 100
+"""Lines :func:`head` reads: enough records of any line-based format for detection to decide."""
+
+
+def head(path: PathLike, lines: int = LOOKED_AT) -> str:
+    """The first ``lines`` lines of a file, each whole however long, as detection reads them (a byte-order mark
+    dropped, bytes that are not UTF-8 replaced: the reader names them): detection never decides from a line cut
+    short."""
+    with open(os.fsdecode(path), encoding="utf-8-sig", errors="replace") as handle:
+        return "".join(islice(handle, lines))
 
 
 PATH_FORMATS = {
@@ -209,11 +260,13 @@ def path_format(path: PathLike) -> str | None:
 
 
 def read_corpus(path: PathLike, format: str | None = None, *, types: Collection[str] | None = None,
-                spans_key: str | None = None) -> Corpus:
+                spans_key: str | None = None, event_triggers: bool = True) -> Corpus:
     """Read a nested-NER, text-span, brat or spaCy file; ``format`` overrides detection.
 
-    ``types`` keeps brat's ``T`` lines of those types only; ``spans_key`` reads a
-    DocBin's ``doc.spans[spans_key]`` instead of ``doc.ents``.
+    ``types`` keeps brat's ``T`` lines of those types only, ``event_triggers=False``
+    leaves out the ``T`` lines brat's ``E`` lines use as triggers (read as entities by
+    default, and counted); ``spans_key`` reads a DocBin's ``doc.spans[spans_key]``
+    instead of ``doc.ents``.
 
     Raises:
         ValueError: undetectable format, malformed records or bad spans (naming file,
@@ -223,7 +276,7 @@ def read_corpus(path: PathLike, format: str | None = None, *, types: Collection[
     source = os.fsdecode(path)
     name = format.lower() if format and format.lower() in PATH_FORMATS else path_format(source) if not format else None
     if name == "brat":
-        return brat.read_brat(source, types)
+        return brat.read_brat(source, types, event_triggers=event_triggers)
     if name == "spacy":
         from . import spacy_docs
 
@@ -257,7 +310,7 @@ def read_batches(path: PathLike, format: str | None = None, lines: int | None = 
     head = list(islice(rest, lines))
     text = "".join(head)
     # a json list is one value: detection and reading need all of it, read once
-    whole = read_text(path) if text.lstrip().startswith("[") else None
+    whole = read_text(path) if looks_like_json(text) and text.lstrip().startswith("[") else None
     name = get_format(format).name if format else detect_format(text if whole is None else whole, source)
 
     def counted(text: str) -> str:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.entities import is_fragmented
+from ..core.wording import quote
 from .corpus import Corpus, not_a_word
 
 
@@ -25,10 +26,10 @@ def iob2_tags(n_tokens: int, spans: Sequence[Any], where: str) -> list[str]:
     tags = ["O"] * n_tokens
     for span in sorted(spans, key=lambda e: (e[0][0][0], 0) if is_fragmented(e) else (e[0], e[1])):
         if is_fragmented(span):
-            raise ValueError(f"{where}: discontinuous entity {span!r} cannot be written as tags")
+            raise ValueError(f"{where}: discontinuous entity {quote(span)} cannot be written as tags")
         start, end, label = span
         if any(tag != "O" for tag in tags[start:end]):
-            raise ValueError(f"{where}: span {span!r} overlaps another; tags hold one entity a token "
+            raise ValueError(f"{where}: span {quote(span)} overlaps another; tags hold one entity a token "
                              "(write a span format such as text or oneie instead)")
         tags[start:end] = [f"B-{label}", *[f"I-{label}"] * (end - start - 1)]
     return tags
@@ -45,12 +46,12 @@ def write_columns(corpus: Corpus) -> str:
         raise ValueError(f"{corpus.source} holds texts; split them into tokens first")
     out = []
     for s, (tokens, spans) in enumerate(zip(corpus.tokens, corpus.entities)):
-        where = f"sentence {s}" + (f" (id {corpus.sentence_ids[s]!r})" if corpus.sentence_ids is not None else "")
+        where = f"sentence {s}" + (f" (id {quote(corpus.sentence_ids[s])})" if corpus.sentence_ids is not None else "")
         if not tokens:
             raise ValueError(f"{where} is empty; a column file cannot hold an empty sentence")
         odd = next((t for t in tokens if not_a_word(t)), None)
         if odd is not None:
-            raise ValueError(f"{where}: token {odd!r} is empty or holds whitespace, which columns split on")
+            raise ValueError(f"{where}: token {quote(odd)} is empty or holds whitespace, which columns split on")
         out += [f"{token}\t{tag}\n" for token, tag in zip(tokens, iob2_tags(len(tokens), spans, where))]
         out.append("\n")
     return "".join(out)

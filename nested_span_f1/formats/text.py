@@ -7,8 +7,9 @@ Offsets are Python string indices (code points), ``end`` exclusive, as
 ``{"fragments": [[start, end], ...], "label": ...}`` (brat's ``0 5;10 15``). An
 entity may carry the ``text`` it covers: it is compared with the document's
 text at its offsets and every difference is counted (never refused: it is the
-offsets that are scored). Other keys of an entity (``score``, ``id``) are not
-read. ``id`` is optional; documents without ids are paired by order. ``doc_id``
+offsets that are scored). An entity's ``score`` (or ``prob``), as GLiNER writes
+it, is its confidence (``Corpus.scores``: every entity of the file has one, or
+none has); other keys of an entity (``id``) are not read. ``id`` is optional; documents without ids are paired by order. ``doc_id``
 (optional) names the larger document a record belongs to (a sentence of an
 abstract), as the benchmark's resampling units.
 """
@@ -20,6 +21,8 @@ from typing import Any
 
 from ..core.caller import warn_caller
 from ..core.entities import is_fragmented
+from ..core.scored import entity_score, file_scores
+from ..core.wording import plural, quote
 from .corpus import Corpus
 from .records import field, json_line, jsonl_records
 
@@ -34,7 +37,7 @@ def text_of(record: Mapping[str, Any], where: str) -> str:
     """The record's ``text``, checked to be a string."""
     text = field(record, "text", where)
     if not isinstance(text, str):
-        raise TypeError(f"{where}: 'text' must be a string, got {text!r:.80}")
+        raise TypeError(f"{where}: 'text' must be a string, got {quote(text)}")
     return text
 
 
@@ -48,16 +51,16 @@ def _entity(item: Any, where: str) -> Any:
     """A span ``(start, end, label)`` or a discontinuous ``(fragments, label)`` from an entity dict; the
     offsets are checked by :class:`Corpus` (integers, in range)."""
     if not isinstance(item, Mapping):
-        raise TypeError(f"{where}: entity {item!r:.80} must be a json object with start, end and label")
+        raise TypeError(f"{where}: entity {quote(item)} must be a json object with start, end and label")
     label = field(item, "label", where)
     if "fragments" in item:
         both = [key for key in ("start", "end") if key in item]
         if both:
-            raise ValueError(f"{where}: entity {item!r:.80} has fragments and {' and '.join(both)}; give one or the "
+            raise ValueError(f"{where}: entity {quote(item)} has fragments and {' and '.join(both)}; give one or the "
                              "other (a span is start and end, a discontinuous entity its fragments)")
         fragments = item["fragments"]
         if not isinstance(fragments, list):
-            raise TypeError(f"{where}: entity {item!r:.80} needs fragments as a list of [start, end] pairs")
+            raise TypeError(f"{where}: entity {quote(item)} needs fragments as a list of [start, end] pairs")
         return tuple(tuple(piece) if isinstance(piece, list) else piece for piece in fragments), label
     return field(item, "start", where), field(item, "end", where), label
 
@@ -80,13 +83,14 @@ class Mismatches:
             return
         self.count += 1
         if not self.first:
-            self.first = f"{where}: {self.what} {claimed!r}, text {found!r}"
+            self.first = f"{where}: {self.what} {quote(claimed)}, text {quote(found)}"
 
     def report(self, conversion: str, key: str) -> tuple[str, dict[str, int]]:
         """The reader's conversion line and notes, with a warning when anything differed."""
         if not self.count:
             return conversion, {}
-        message = f"{self.count} entities whose {self.what} differs from the text at their offsets (first: {self.first})"
+        message = (f"{plural(self.count, 'entity', 'entities')} whose {self.what} differs from the text at "
+                   f"{'its' if self.count == 1 else 'their'} offsets (first: {self.first})")
         warn_caller(f"{message}; the offsets are scored", TextMismatchWarning)
         return f"{conversion}; {message}", {key: self.count}
 
@@ -99,17 +103,18 @@ def read_text_spans(text: str, source: str = "text", first_line: int = 1) -> Cor
 def documents_corpus(records: Sequence[Record], source: str) -> Corpus:
     """``(where, record)`` pairs of text-span records (``text``, ``entities``, optional ``id`` and ``doc_id``) as a
     corpus of texts; ``where`` names each record in messages."""
-    texts, entities = [], []
+    texts, entities, scores = [], [], []
     for where, record in records:
         document = text_of(record, where)
         items = field(record, "entities", where)
         if not isinstance(items, list):
-            raise TypeError(f"{where}: 'entities' must be a list, got {items!r:.80}")
+            raise TypeError(f"{where}: 'entities' must be a list, got {quote(items)}")
         texts.append(document)
         entities.append([_entity(item, where) for item in items])
+        scores.append([entity_score(item) for item in items])
     corpus = Corpus(texts, entities, document_ids(records), document_ids(records, "doc_id"), "text",
                     "character offsets, end exclusive: kept as they are", source, [w for w, _ in records],
-                    "characters")
+                    "characters", scores=file_scores(scores))
     # offsets are known to be in range now: compare the mentions' own texts
     mismatches = Mismatches("text")
     for (where, record), document, spans in zip(records, texts, entities):
@@ -148,9 +153,13 @@ def require_texts(corpus: Corpus) -> Sequence[str]:
 
 
 def write_text_spans(corpus: Corpus) -> str:
-    """A corpus of texts as text-span JSON lines (each entity with the text it covers)."""
+    """A corpus of texts as text-span JSON lines (each entity with the text it covers, and its score when the corpus
+    has scores)."""
     lines = []
-    for record, document, entities in document_records(corpus):
+    for s, (record, document, entities) in enumerate(document_records(corpus)):
         record["entities"] = [entity_dict(document, e) for e in entities]
+        if corpus.scores is not None:
+            for item, score in zip(record["entities"], corpus.scores[s]):
+                item["score"] = score
         lines.append(json_line(record) + "\n")
     return "".join(lines)

@@ -16,16 +16,18 @@ from typing import Any
 
 import numpy as np
 
+from ..core.scored import check_scores, split_scored
 from ..core.sequences import check_sequence, is_sequence, shown
 from ..core.spans import INT64_MAX, spans_from_lists
+from ..core.wording import quote
 from ..flat.encoding import check_aligned, check_sides
 from ..flat.kinds import INPUT_KINDS as ITEM_KINDS
 from ..flat.kinds import item_kind, not_a_string
 
-INPUT_KINDS = (*ITEM_KINDS, "texts", "generated", "answers")
+INPUT_KINDS = (*ITEM_KINDS, "texts", "generated", "answers", "scored")
 """The item kinds; texts: a sentence that is a whole document (``{"text", "entities"}``); generated and
 answers: a language model's entity list (``{"text", "label"}`` dicts) or raw answer (a string) a document,
-against texts."""
+against texts; scored: predicted spans with a score each (``{"start", "end", "label", "score"}``) against spans."""
 
 KIND_WORDS = {
     "spans": "spans ({'start', 'end', 'label'} dicts)",
@@ -35,6 +37,7 @@ KIND_WORDS = {
     "texts": "texts ({'text', 'entities'} dicts, a document each)",
     "generated": "generated entity lists ({'text', 'label'} dicts, a list a document) against texts",
     "answers": "a model's raw answers (a string a document) against texts",
+    "scored": "scored spans ({'start', 'end', 'label', 'score'} dicts) against spans",
 }
 """How messages name each input kind."""
 
@@ -46,12 +49,13 @@ ITEM_WORDS = {
     "texts": "a text ({'text', 'entities'} dict)",
     "generated": "a generated entity ({'text', 'label'} dict)",
     "answers": "a model's answer (string)",
+    "scored": "a scored span ({'start', 'end', 'label', 'score'} dict)",
 }
 """How messages name one item of each input kind."""
 
 def _either(words: dict[str, str], kinds: Sequence[str]) -> str:
     """The kinds' words joined by "or", tags first (the words every door uses for tag input)."""
-    order = ("tags", "ids", "spans", "layers", "texts", "generated", "answers")
+    order = ("tags", "ids", "spans", "layers", "texts", "generated", "answers", "scored")
     return " or ".join(words[k] for k in sorted(kinds, key=order.index))
 
 
@@ -60,9 +64,9 @@ def _bad_item(item: Any, where: str, position: int, expected: str | None, kinds:
     if expected == "tags":
         return TypeError(f"{where}, token {position}: {not_a_string(item, label_list='ids' in kinds)}")
     if expected == "ids":
-        return TypeError(f"{where}, token {position}: label id {item!r} is not an integer (ids are never truncated)")
+        return TypeError(f"{where}, token {position}: label id {quote(item)} is not an integer (ids are never truncated)")
     if expected == "spans":
-        return TypeError(f"{where}, span {position}: {item!r} is not a span; spans are {{'start', 'end', 'label'}} dicts")
+        return TypeError(f"{where}, span {position}: {quote(item)} is not a span; spans are {{'start', 'end', 'label'}} dicts")
     if expected == "layers":
         return TypeError(f"{where}, layer {position}: {shown(item)} is not a tag layer (a list of tags)")
     unit = "token" if set(kinds) <= {"tags", "ids"} else "position"
@@ -77,7 +81,7 @@ def _mixed_with_spans(sentence: Sequence[Any], where: str) -> TypeError:
         kind = item_kind(type(item))
         if kind is not None:
             first.setdefault(kind, (position, item))
-    shown = " and ".join(f"{ITEM_WORDS[k]} at position {p}: {x!r}" for k, (p, x) in first.items())
+    shown = " and ".join(f"{ITEM_WORDS[k]} at position {p}: {quote(x)}" for k, (p, x) in first.items())
     return TypeError(f"{where} holds {shown}; give each sentence in one form")
 
 
@@ -166,6 +170,8 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
     TypeError: predictions, sentence 0, token 1: tag None is not a string
     """
     check_sides(predictions, references)
+    if "scored" in kinds and _has_scores(predictions):
+        return _scored(predictions, references)
     if ({"generated", "answers"} & set(kinds) and len(references)
             and all(isinstance(document, Mapping) for document in references)
             and not any(isinstance(document, Mapping) for document in predictions)):
@@ -176,7 +182,7 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
     if "texts" in kinds and any(documents):
         return _texts(predictions, references)
     # texts are whole sentences, never an item of one: the walk below names the kinds of items
-    kinds = [kind for kind in kinds if kind not in ("texts", "generated", "answers")]
+    kinds = [kind for kind in kinds if kind not in ("texts", "generated", "answers", "scored")]
     for name, side in (("predictions", predictions), ("references", references)):
         if isinstance(side, np.ndarray) and side.ndim != 2:
             raise ValueError(f"{name}: expected a list of sentences or a 2-D array of label ids (a row a sentence), "
@@ -200,6 +206,21 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
     return _checked(first[0] if first else None, predictions, references)
 
 
+def _has_scores(predictions: Any) -> bool:
+    """Whether a predicted item is a mapping with a ``score``: the call holds scored spans."""
+    return any(isinstance(item, Mapping) and "score" in item for sentence in predictions
+               if is_sequence(sentence) for item in sentence)
+
+
+def _scored(predictions: Any, references: Any) -> str:
+    """``"scored"``, once every predicted span has a finite score and both sides' spans are well formed."""
+    entities, scores = split_scored(predictions, "predictions")
+    spans_from_lists(entities, side="predictions")
+    check_scores(scores or [], entities, "predictions")
+    spans_from_lists(references, side="references")
+    return "scored"
+
+
 def _texts(predictions: Any, references: Any) -> str:
     """``"texts"``, once :func:`nested_span_f1.align.score.check_documents` accepts both sides."""
     from ..align.score import check_documents
@@ -219,7 +240,7 @@ def _generated(predictions: Any, references: Any, kinds: Sequence[str]) -> str:
     if any(strings) and not all(strings):
         answer, listed = strings.index(True), strings.index(False)
         raise TypeError(f"predictions, sentence {answer} is a model's answer (a string) but sentence {listed} is "
-                        f"{predictions[listed]!r:.60}; give every document's predictions in one form")
+                        f"{quote(predictions[listed])}; give every document's predictions in one form")
     if kind not in kinds:
         raise TypeError(f"predictions hold {KIND_WORDS[kind]}; this module takes {_either(KIND_WORDS, kinds)}")
     if kind == "generated":
@@ -230,10 +251,10 @@ def _generated(predictions: Any, references: Any, kinds: Sequence[str]) -> str:
                                 f"dicts, got {shown(document)}")
             for k, item in enumerate(document):
                 if not isinstance(item, Mapping) or set(item) != {"text", "label"}:
-                    raise TypeError(f"{where}, entity {k}: {item!r:.80} is not a {{'text', 'label'}} dict")
+                    raise TypeError(f"{where}, entity {k}: {quote(item)} is not a {{'text', 'label'}} dict")
                 for key in ("text", "label"):
                     if not isinstance(item[key], str):
-                        raise TypeError(f"{where}, entity {k}: {key} {item[key]!r:.80} is not a string")
+                        raise TypeError(f"{where}, entity {k}: {key} {quote(item[key])} is not a string")
     return kind
 
 
@@ -269,7 +290,7 @@ def refuse_unencodable(predictions: Any, references: Any) -> None:
                     try:
                         text.encode("utf-8")
                     except UnicodeEncodeError as error:
-                        raise ValueError(f"{name}, sentence {s}, {where}: {text!r:.80} is not valid UTF-8 text (a lone "
+                        raise ValueError(f"{name}, sentence {s}, {where}: {quote(text)} is not valid UTF-8 text (a lone "
                                          f"surrogate U+{ord(text[error.start]):04X} at offset {error.start}); evaluate "
                                          "stores text as UTF-8") from None
 

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import abc
 import inspect
+import math
 import os
 from typing import Any
 
 import evaluate
 
+from ..core.wording import quote
 from .kinds import INPUT_KINDS, KIND_WORDS, data_kind, refuse_unencodable
 
 PROJECT_URL = "https://github.com/nested-span-f1/nested-span-f1"
@@ -37,7 +39,8 @@ def features(*kinds: str) -> list[Any]:
     sentence a list of integer label ids; ``texts``: per document its text and its
     entities in character offsets; ``generated`` and ``answers``: per document a
     language model's entity list (``{text, label}`` dicts) or its raw answer (a
-    string) as predictions, texts as references. :class:`SpanMetric` picks the set
+    string) as predictions, texts as references; ``scored``: predicted spans with a
+    ``score`` each (float64) against spans. :class:`SpanMetric` picks the set
     from the data, so the order does not matter.
     """
     import datasets
@@ -52,8 +55,8 @@ def features(*kinds: str) -> list[Any]:
         "ids": datasets.Sequence(datasets.Value("int64")),
     }
     predicted = {**shapes, "generated": [{"text": datasets.Value("string"), "label": datasets.Value("string")}],
-                 "answers": datasets.Value("string")}
-    shapes.update(generated=shapes["texts"], answers=shapes["texts"])
+                 "answers": datasets.Value("string"), "scored": [{**span, "score": datasets.Value("float64")}]}
+    shapes.update(generated=shapes["texts"], answers=shapes["texts"], scored=shapes["spans"])
     unknown = set(kinds) - set(shapes)
     if unknown:
         raise ValueError(f"unknown input kinds {sorted(unknown)}; choose from {', '.join(INPUT_KINDS)}")
@@ -152,6 +155,39 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
                                                       for d in rows[1]], source="references", unit="characters")
         return score_generated([{key: answer} for answer in rows[0]], gold, metric=metric, **options)
 
+    def score_scored(self, predictions: Any, references: Any, tag_options: dict[str, Any], *,
+                     threshold: float | None, decode: str, zero_division: Any) -> dict[str, Any]:
+        """The result for stored ``scored`` predictions: the nested metric's figures of the spans kept at
+        ``threshold`` (every span when None; flat decoded with ``decode="flat"``), with ``average_precision`` and
+        the best threshold of the curve (:func:`nested_span_f1.thresholds.threshold_curve`) among its keys."""
+        from ..nested.score import count_nested, summarize_nested
+        from ..thresholds.score import curve_of, kept_at, scored_pair
+
+        given = [name for name, value in tag_options.items() if value not in (None, False)]
+        if given:
+            raise ValueError(f"{', '.join(given)} apply to tags, but the input holds scored spans; leave them out")
+        pair = scored_pair(list(references), list(predictions))
+        curve = curve_of(pair, decode=decode, zero_division=zero_division)
+        kept = kept_at(pair, -math.inf if threshold is None else threshold, decode=decode)
+        result = summarize_nested(count_nested(kept, pair.references), zero_division)
+        best: dict[str, float | None] = dict(curve.best or dict.fromkeys(("threshold", "precision", "recall", "f1")))
+        return {**result, "average_precision": curve.average_precision,
+                **{f"best_{key}": value for key, value in best.items()}}
+
+    def refuse_scored_options(self, threshold: Any, decode: Any) -> None:
+        """ValueError when ``threshold`` or ``decode`` is given with input that has no scores; ``threshold`` must be
+        a finite number or None."""
+        given = [name for name, value, default in (("threshold", threshold, None), ("decode", decode, "nested"))
+                 if value != default]
+        if given and self.stored_kind != "scored":
+            verb = "apply" if len(given) > 1 else "applies"
+            raise ValueError(f"{', '.join(given)} {verb} to scored predictions ({{'start', 'end', 'label', 'score'}} "
+                             f"dicts), but the input holds {KIND_WORDS[self.stored_kind]}; leave them out")
+        if isinstance(threshold, bool) or not (threshold is None or isinstance(threshold, (int, float))):
+            raise TypeError(f"threshold must be a number or None (keep every span), got {threshold!r}")
+        if threshold is not None and not math.isfinite(threshold):
+            raise ValueError(f"threshold must be a finite number, got {threshold!r}")
+
     def refuse_generated_options(self, **options: Any) -> None:
         """ValueError when an option of generated entity lists is given with input of another kind."""
         given = [name for name, value in options.items() if value != GENERATED_DEFAULTS[name]]
@@ -213,7 +249,7 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         options = [name for name in inspect.signature(self._compute).parameters if name not in ("predictions", "references")]
         unknown = [key for key in kwargs if key not in options]
         if unknown:
-            raise TypeError(f"{self.name} takes no option {unknown[0]!r}; its options are {', '.join(options)}")
+            raise TypeError(f"{self.name} takes no option {quote(unknown[0])}; its options are {', '.join(options)}")
         if predictions is not None or references is not None:
             self.add_batch(predictions=predictions, references=references)
         if self.writer is None and self._held_back is not None:

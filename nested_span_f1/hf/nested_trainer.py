@@ -34,6 +34,7 @@ import numpy as np
 from ..core.counts import Counts
 from ..core.scores import ZeroDivision, check_zero_division
 from ..core.spans import SpanArrays
+from ..core.wording import quote
 from ..flat.encoding import SIDES, LabelList, read_label_list
 from ..flat.pipeline import decode_pair
 from ..flat.schemes import Scheme
@@ -57,7 +58,7 @@ def _checked_spans(sentence: np.ndarray, item: np.ndarray, start: np.ndarray, en
     for name, values in (("start", start), ("end", end), ("label id", label)):
         # a float or bool tensor would be truncated silently by the int64 cast below
         if not np.issubdtype(values.dtype, np.integer):
-            found = f"{where(0)} has span {name} {values[0].item()!r}" if len(values) else f"{side}: no spans"
+            found = f"{where(0)} has span {name} {quote(values[0].item())}" if len(values) else f"{side}: no spans"
             raise TypeError(f"{found}; span {name}s must be integers, got an array of {values.dtype}")
     bad = np.flatnonzero((start < 0) | (start >= end))
     if len(bad):
@@ -108,7 +109,7 @@ def gold_span_rows(gold_spans: Any, label_list: LabelList, none_label: int) -> S
     if len(none):
         k = int(none[0])
         raise ValueError(f"gold_spans: sentence {int(sentence[k])}, row {int(row[k])}: span ({int(spans.start[k])}, "
-                         f"{int(spans.end[k])}) has label id {none_label}, the none label ({spans.labels[none_label]!r}); "
+                         f"{int(spans.end[k])}) has label id {none_label}, the none label ({quote(spans.labels[none_label])}); "
                          "gold_spans rows are gold entities (pad with a negative start)")
     return spans
 
@@ -116,7 +117,7 @@ def gold_span_rows(gold_spans: Any, label_list: LabelList, none_label: int) -> S
 def _none_label(none_label: Any, labels: tuple[str, ...]) -> int:
     """``none_label`` checked: an integer label id (not a bool) of ``labels``."""
     if isinstance(none_label, bool) or not isinstance(none_label, (int, np.integer)):
-        raise TypeError(f"none_label must be an integer label id (the \"no entity\" class), got {none_label!r}")
+        raise TypeError(f"none_label must be an integer label id (the \"no entity\" class), got {quote(none_label)}")
     if not 0 <= none_label < len(labels):
         raise ValueError(f"none_label {none_label} is not a label id below {len(labels)}")
     return int(none_label)

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..core.wording import quote
+
 METRICS = ("span_f1", "lenient_span_f1", "nested_span_f1")
 
 
@@ -16,7 +18,7 @@ def metric_path(name: str = "span_f1") -> str:
     True
     """
     if name not in METRICS:
-        raise ValueError(f"unknown metric {name!r}; choose one of {', '.join(METRICS)}")
+        raise ValueError(f"unknown metric {quote(name)}; choose one of {', '.join(METRICS)}")
     here = Path(__file__).resolve().parents[1]
     for folder in (here / "metrics" / name, here.parent / "metrics" / name):
         if (folder / f"{name}.py").is_file():

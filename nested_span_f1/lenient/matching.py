@@ -193,7 +193,7 @@ def max_weight_matching(weight: list[list[int]]) -> list[tuple[int, int]]:
     return sorted((c, r) for r, c in pairs) if flip else sorted(pairs)
 
 
-def _components(gold: np.ndarray, pred: np.ndarray, n_gold: int, n_nodes: int) -> np.ndarray:
+def components(gold: np.ndarray, pred: np.ndarray, n_gold: int, n_nodes: int) -> np.ndarray:
     """Connected-component id (smallest node id in it) of every edge; preds are nodes ``n_gold + j``."""
     a, b = gold, pred + n_gold
     root = np.arange(n_nodes, dtype=np.int64)
@@ -228,7 +228,7 @@ def _match_groups(pairs: Pairs, edges: np.ndarray, n_gold: int, n_nodes: int, w:
     Levels are packed into one Python integer per pair, the credit scaled by the
     denominator of ``w`` so that it is exact.
     """
-    group = _components(pairs.gold[edges], pairs.pred[edges], n_gold, n_nodes)
+    group = components(pairs.gold[edges], pairs.pred[edges], n_gold, n_nodes)
     order = np.argsort(group, kind="stable")
     edges, group = edges[order], group[order]
     weight = Fraction(w)

@@ -26,6 +26,7 @@ import numpy as np
 from ..core.matching import ExactMatch, match_exact
 from ..core.scores import ZeroDivision, check_zero_division, precision_recall_f1
 from ..core.spans import SpanArrays, spans_from_lists
+from ..core.wording import quote
 from ..flat.encoding import LabelList, check_sides
 from ..flat.kinds import first_kind
 from ..flat.pipeline import decode_pair
@@ -128,11 +129,11 @@ def _tally(gold: np.ndarray, possible: int, predicted: np.ndarray, actual: int) 
                         predicted_incorrect=p[1], predicted_partial=p[2], actual=actual)
 
 
-def _check_options(partial_weight: Any, min_iou: Any) -> None:
+def check_options(partial_weight: Any, min_iou: Any) -> None:
     if isinstance(partial_weight, bool) or not isinstance(partial_weight, Real) or not 0 <= float(partial_weight) <= 1:
-        raise ValueError(f"partial_weight must be a number from 0 to 1 (credit of a partial match), got {partial_weight!r}")
+        raise ValueError(f"partial_weight must be a number from 0 to 1 (credit of a partial match), got {quote(partial_weight)}")
     if min_iou is not None and (isinstance(min_iou, bool) or not isinstance(min_iou, Real) or not 0 <= float(min_iou) <= 1):
-        raise ValueError(f"min_iou must be None (any overlap) or a number from 0 to 1, got {min_iou!r}")
+        raise ValueError(f"min_iou must be None (any overlap) or a number from 0 to 1, got {quote(min_iou)}")
 
 
 def match_spans_lenient(
@@ -157,7 +158,7 @@ def match_spans_lenient(
         ValueError: the sides have different numbers of sentences, or an option is
             out of range.
     """
-    _check_options(partial_weight, min_iou)
+    check_options(partial_weight, min_iou)
     # the exact matcher's distinct spans, sorted by (sentence, start, end, label): the canonical
     # order the lenient matching is invariant under
     if isinstance(predictions, ExactMatch):

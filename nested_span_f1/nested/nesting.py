@@ -15,6 +15,7 @@ from itertools import pairwise
 import numpy as np
 
 from ..core.spans import SpanArrays
+from ..core.wording import quote
 
 LENGTH_BINS = (1, 2, 3, 4, 5, 8)
 """Default lower edges of the span-length buckets: 1, 2, 3, 4, 5-7, 8+ tokens."""
@@ -82,7 +83,7 @@ def length_bucket_names(bins: Sequence[int] = LENGTH_BINS) -> list[str]:
     """
     edges = list(bins)
     if not edges or edges[0] != 1 or any(b >= c for b, c in pairwise(edges)):
-        raise ValueError(f"length_bins must be increasing lower edges starting at 1, got {tuple(bins)!r}")
+        raise ValueError(f"length_bins must be increasing lower edges starting at 1, got {quote(tuple(bins))}")
     names = [str(b) if c == b + 1 else f"{b}-{c - 1}" for b, c in pairwise(edges)]
     return [*names, f"{edges[-1]}+"]
 

@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .. import sample_path
+from ..core.wording import quote
 from ..formats import Corpus, align, read_corpus
 from ..formats.columns import BOM, check_same_tokens, read_columns
 from ..formats.places import Place, for_people, span_positions_from_1
 from ..formats.records import file_lines
+from ..formats.registry import looks_like_json
 
 MAX_BYTES = 2_000_000
 """Largest input a Space scores (pasted text or uploaded file): 2 MB, about 200k CoNLL tokens."""
@@ -85,7 +87,8 @@ class Request(NamedTuple):
 def parse(text: str, name: str = "the input") -> Request:
     """The :class:`Request` in pasted or uploaded text (``name`` names it in messages: the uploaded file's name).
 
-    JSON (text starting with ``{``): an object with ``predictions`` and
+    JSON (text that starts as json, :func:`~nested_span_f1.formats.registry.looks_like_json`, as at every door):
+    an object with ``predictions`` and
     ``references`` lists, in any shape the metric accepts. Otherwise CoNLL
     columns: one token a line, the gold tag in the last column but one and the
     predicted tag in the last (``token gold prediction``, as conlleval reads
@@ -95,7 +98,7 @@ def parse(text: str, name: str = "the input") -> Request:
     text = text.removeprefix(BOM)
     if not text.strip():
         raise ValueError("no input: paste CoNLL columns (token gold prediction) or JSON, upload a file, or load an example")
-    if text.lstrip().startswith(("{", "[")):
+    if looks_like_json(text):
         return Request(*_parse_json(text), None)
     columns = read_columns(file_lines(text), name=name)  # lines end at \n: a token may hold U+2028
     if len(columns.rows[0][0]) < 3:
@@ -180,7 +183,7 @@ def preset(name: str) -> str:
         return _flat_example()
     if name == "nested":
         return _nested_example()
-    raise ValueError(f"unknown example {name!r}; choose one of {', '.join(PRESETS)}")
+    raise ValueError(f"unknown example {quote(name)}; choose one of {', '.join(PRESETS)}")
 
 
 def _flat_example() -> str:

@@ -233,6 +233,11 @@ def _side_by_side(calls: dict[str, Any], repeat: int) -> dict[str, float]:
     return {name: statistics.median(times) for name, times in spent.items()}
 
 
+def cpu_median(call: Any, repeat: int) -> float:
+    """The median CPU seconds of this process over ``repeat`` calls (``time.process_time``)."""
+    return _side_by_side({"call": call}, repeat)["call"]
+
+
 def measure(documents: list[tuple[list[str], list[Span]]], repeat: int, order: tuple[str, ...] = ORDER,
             metrics: tuple[str, ...] = ("exact", "nested")) -> dict[str, Any]:
     """The figures of one set of answers (see the module docstring)."""

@@ -14,10 +14,11 @@ Jobs, in the order they run (``--jobs`` picks some):
   conlleval.pl when ``--conlleval-pl`` names a copy (``commands.py``).
 
 Then the goal table (``goals.py``): each goal, what this run measured, and
-whether it is met. Three scripts beside it measure goals of their own, side by
+whether it is met. Four scripts beside it measure goals of their own, side by
 side in one run each: ``text.py`` (text spans against token spans, reading
-pipeline output), ``scale.py`` (Arrow with 1 and 2 processes, Spark) and
-``generated.py`` (language models' entity lists read, placed and scored).
+pipeline output), ``scale.py`` (Arrow with 1 and 2 processes, Spark),
+``generated.py`` (language models' entity lists read, placed and scored) and
+``agreement.py`` (agreement between three annotators of 10,000 GENIA documents).
 
     python scripts/bench/run.py --conlleval-pl /tmp/conlleval.pl --json bench.json   # everything
     python scripts/bench/run.py --quick                                               # a smoke run

@@ -167,9 +167,10 @@ def test_report_examples_and_the_reverse_direction():
     result = score_text(tokens, odd, metric="exact", zero_division=0)
     assert result["alignment"]["references"] == {"matched": 1, "missed": 0, "duplicate": 0, "boundary_inside_token": 1,
                                                  "boundary_between_tokens": 0, "no_token": 0, "total": 2}
-    assert result["alignment"]["examples"] == [{"side": "references", "id": "d", "category": "boundary_inside_token",
-                                                "span": [24, 27, "LOC"], "text": "Par",
-                                                "context": "r Blackburn visited Paris"}]
+    assert result["alignment"]["examples"] == [{"side": "references", "id": "d", "document": 0, "prediction_id": "d",
+                                                "prediction": 0, "paired_by": "id",
+                                                "category": "boundary_inside_token", "span": [24, 27, "LOC"],
+                                                "text": "Par", "context": "r Blackburn visited Paris"}]
     assert (result["tp"], result["fp"], result["fn"]) == (1, 1, 1)
     snapped = score_text(tokens, odd, metric="exact", snap="expand")
     assert snapped["overall_f1"] == 1.0 and snapped["alignment"]["snapped_references"] == 1

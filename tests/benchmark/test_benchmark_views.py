@@ -1,5 +1,6 @@
 """The benchmark's views: JSON fields, Markdown tables, the model-index block, PNG plots, the command."""
 import json
+import os
 
 import pytest
 
@@ -248,12 +249,21 @@ def test_a_view_that_fails_leaves_no_file(files, tmp_path, capsys, monkeypatch):
 
 
 def test_a_file_that_cannot_be_written_is_named_with_those_written(files, tmp_path, capsys):
+    """A write that fails after scoring (a full device: an output in a folder that does not exist, or one that is a
+    folder, is refused before anything is scored) names the file and what was written."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full (a device every write to fails) on this system")
     code = main(["benchmark", "--gold", str(files / "gold.jsonl"), "--pred", str(files / "runs"), "--bootstrap", "100",
-                 "--no-progress", "--json", str(tmp_path / "missing" / "b.json"), "--markdown", str(tmp_path / "b.md")])
+                 "--no-progress", "--json", "/dev/full", "--markdown", str(tmp_path / "b.md")])
     out, err = capsys.readouterr()
     assert code == 2 and out == (tmp_path / "b.md").read_text()
-    assert err == (f"nested-span-f1 benchmark: error: could not write --json {tmp_path / 'missing' / 'b.json'} "
-                   f"(No such file or directory); wrote --markdown {tmp_path / 'b.md'}\n")
+    assert err == (f"nested-span-f1 benchmark: error: could not write --json /dev/full (No space left on device); "
+                   f"wrote --markdown {tmp_path / 'b.md'}\n")
+    code = main(["benchmark", "--gold", str(files / "gold.jsonl"), "--pred", str(files / "runs"), "--bootstrap", "100",
+                 "--no-progress", "--json", str(tmp_path / "missing" / "b.json")])
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, "") and err == (f"nested-span-f1 benchmark: error: --json {tmp_path / 'missing' / 'b.json'}: "
+                                              f"the folder {tmp_path / 'missing'} does not exist\n")
 
 
 def test_progress_bars_only_on_a_terminal(files, tmp_path):

@@ -180,7 +180,7 @@ def test_command_prints_and_writes_both_tables(results, tmp_path, capsys):
     (["@G", "@G"], "@G and @G are both benchmarks on 'GENIA'; one result per dataset (name them apart with --dataset-name when benchmarking)"),
     (["@G", "--baseline", "nobody"], "@G: the baseline 'nobody' is not one of its systems (base, ours, a_b&c%)"),
     (["@G", "--latex", "@G"], "--latex @G would overwrite @G, an input; write to another file"),
-    (["@NOTJSON"], "@NOTJSON: not JSON (Expecting value at line 1); give the --json of a benchmark"),
+    (["@NOTJSON"], "@NOTJSON, line 1, column 1: not valid JSON (Expecting value); give the --json of a benchmark"),
     (["@OTHER"], "@OTHER: not a benchmark result (the --json of nested-span-f1 benchmark)"),
     (["@DEEP"], "@DEEP: its JSON nests lists and objects too deeply to be a benchmark result; give the --json of a "
                 "benchmark"),

@@ -17,6 +17,7 @@ from nested_span_f1.cli.commands import score as score_command
 from nested_span_f1.cli.commands.conlleval import _splitter as conlleval_splitter
 from nested_span_f1.cli.commands.nested import score_corpora
 from nested_span_f1.cli.main import main
+from nested_span_f1.core.wording import quote
 from nested_span_f1.flat.schemes import CONLLEVAL_DEFAULT
 from nested_span_f1.formats import FORMATS, align, read_batches, read_corpus, registry, write_corpus
 from nested_span_f1.formats import columns as conll
@@ -202,7 +203,8 @@ def test_a_long_line_is_cut_in_the_column_count_message(capsys, tmp_path):
     code, out, err = _run(capsys, "score", "--gold", tmp_path / "gold.txt", "--pred", tmp_path / "gold.txt")
     assert (code, out) == (2, "")
     assert err == (f"nested-span-f1 score: error: {tmp_path / 'gold.txt'}, line 2: 300 columns where earlier lines "
-                   f"have 2: {long_line[:77] + '...'!r}\n")
+                   f"have 2: {quote(long_line)}\n")
+    assert quote(long_line) == f"'{long_line[:56]}...' (1,389 characters)"
 
 
 def test_nested_given_tag_columns_points_to_score(capsys):

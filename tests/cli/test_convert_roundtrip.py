@@ -44,7 +44,8 @@ def corpora(draw):
 
 def _read(path: Path, source: str) -> Corpus:
     """The file or folder as ``convert`` reads it, its format named."""
-    return read_input(argparse.Namespace(input=str(path), source=source, types=None, spans_key=None, scheme=None))
+    return read_input(argparse.Namespace(input=str(path), source=source, types=None, spans_key=None, scheme=None,
+                                         no_event_triggers=False))
 
 
 def _write(corpus: Corpus, target: str, path: Path) -> None:

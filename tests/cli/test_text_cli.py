@@ -106,7 +106,7 @@ def test_score_lenient_nested_take_pipeline_output_against_conll_gold(capsys, co
     assert result["alignment"]["predictions"]["boundary_inside_token"] == 0
     code, out, _ = _run(capsys, "score", "--gold", gold, "--pred", pred)
     assert "the predictions' character spans placed against the other side's tokens" in out
-    assert "predictions: 5658 spans: matched 5213, spurious 445" in out
+    assert "predictions: 5,658 spans: matched 5213, spurious 445" in out
     code, out, _ = _run(capsys, "lenient", "--gold", gold, "--pred", pred, "--json")
     assert code == 0 and round(100 * json.loads(out)["strict_f1"], 2) == 92.22
     code, out, _ = _run(capsys, "nested", "--gold", gold, "--pred", pred)
@@ -201,7 +201,7 @@ def test_two_token_column_files_stay_column_files_at_every_door(capsys, tmp_path
     gold = tmp_path / "two.conll"
     gold.write_text("Peter\tB-PER\nBlack\tI-PER\n\n", encoding="utf-8")
     code, out, err = _run(capsys, "convert", gold, "--to", "text", "-o", tmp_path / "two.jsonl")
-    assert code == 0 and "(conll)" in out and "1 entities" in out, (out, err)
+    assert code == 0 and "(conll)" in out and "1 entity " in out, (out, err)
     assert read_corpus(tmp_path / "two.jsonl").texts == ["Peter Black"]
     pred = tmp_path / "pred.jsonl"
     write_corpus(Corpus(["Peter Black"], [[(0, 11, "PER")]], unit="characters"), pred, "pipeline")

@@ -12,6 +12,9 @@ from nested_span_f1.formats.text import TextMismatchWarning
 
 CORPORA = {"ncbi-disease": 226, "bionlp-st-2011-ge": 520}
 """Each real corpus and its number of T lines."""
+TRIGGERS = {"ncbi-disease": 0, "bionlp-st-2011-ge": 185}
+"""Each real corpus's T lines that its E lines use as event triggers (counted by hand: the first argument of every E
+line, distinct per file)."""
 
 
 def _t_lines(folder):
@@ -28,7 +31,8 @@ def _t_lines(folder):
 def test_real_corpora_read_and_every_t_line_matches_the_text(shared_data, name):
     folder = shared_data / "brat" / name
     corpus = read_corpus(folder)
-    assert corpus.format == "brat" and corpus.unit == "characters" and corpus.notes == {}
+    assert corpus.format == "brat" and corpus.unit == "characters"
+    assert corpus.notes == ({"brat_event_triggers": TRIGGERS[name]} if TRIGGERS[name] else {})
     assert sum(map(len, corpus.entities)) == CORPORA[name] == len(list(_t_lines(folder)))
     texts = dict(zip(corpus.sentence_ids, corpus.texts))
     for stem, _, _, pieces, text in _t_lines(folder):
@@ -89,7 +93,9 @@ def test_every_line_type_crlf_discontinuous_and_types(tmp_path):
     assert corpus.texts == [text] and corpus.sentence_ids == ["d1"]
     assert corpus.entities == [[(0, 9, "DNA"), (0, 4, "Protein"), (11, 21, "Gene_expression"),
                                  (((0, 4), (start, start + 7)), "Cell")]]
-    assert "1 #, 1 *, 1 A, 1 E, 1 M, 1 N, 1 R, 4 T" in corpus.conversion
+    assert corpus.conversion == ("brat standoff, character offsets: 4 T lines: 3 entities, 1 event trigger (T lines "
+                                 "that E lines use, scored as entities); read past: 1 #, 1 *, 1 A, 1 E, 1 M, 1 N, 1 R")
+    assert corpus.notes == {"brat_event_triggers": 1}
     proteins = read_corpus(tmp_path / "d1.ann", types={"Protein", "DNA"})
     assert proteins.entities == [[(0, 9, "DNA"), (0, 4, "Protein")]]
     assert "left out: 1 Cell, 1 Gene_expression" in proteins.conversion
@@ -132,7 +138,7 @@ def test_ann_lines_end_at_line_ends_only(tmp_path, separator):
 def test_a_t_line_whose_text_differs_is_counted_and_missing_files_are_named(tmp_path):
     (tmp_path / "d.txt").write_text("IL-2 gene", encoding="utf-8")
     (tmp_path / "d.ann").write_text("T1\tDNA 0 4\tIL-3\n", encoding="utf-8")
-    with pytest.warns(TextMismatchWarning, match="1 entities whose text differs"):
+    with pytest.warns(TextMismatchWarning, match="1 entity whose text differs"):
         assert read_brat(tmp_path).notes == {"brat_text_mismatches": 1}
     (tmp_path / "e.ann").write_text("", encoding="utf-8")
     with pytest.raises(ValueError, match=r"e\.txt: not found"):

@@ -150,7 +150,7 @@ BAD_FILES = {
                     ValueError, r"line 1: .* has no 'end' key"),
     "non-integer": ('{"tokens": ["a"], "entity_mentions": [{"start": "0", "end": 1, "entity_type": "X"}]}',
                     TypeError, r"line 1: span \('0', 1, 'X'\) has non-integer offsets"),
-    "not-json": ("{oops\n", ValueError, "line 1: not valid json"),
+    "not-json": ("{oops\n", ValueError, r"line 1, column 2: not valid JSON \(Expecting property name enclosed in double quotes\)"),
 }
 
 

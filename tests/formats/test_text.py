@@ -47,7 +47,7 @@ def test_discontinuous_entities_and_their_text():
 
 def test_mention_text_that_differs_is_counted_and_warned_not_refused():
     record = {"id": "d1", "text": TEXT, "entities": [{**ENTITIES[0], "text": "Peter"}, {**ENTITIES[1], "text": "Paris"}]}
-    with pytest.warns(TextMismatchWarning, match="1 entities whose text differs") as caught:
+    with pytest.warns(TextMismatchWarning, match="1 entity whose text differs") as caught:
         corpus = read_text_spans(_jsonl(record), "gold.jsonl")
     assert len(caught) == 1
     assert corpus.notes == {"mention_text_mismatches": 1}
@@ -153,7 +153,7 @@ def test_subtokens_merge_by_the_simple_rule(tags, indices, spans):
 
 def test_pipeline_word_that_differs_beyond_marks_and_case_is_reported():
     items = [dict(AGGREGATED[0]), {**AGGREGATED[1], "word": "london"}]
-    with pytest.warns(TextMismatchWarning, match="1 entities whose word differs"):
+    with pytest.warns(TextMismatchWarning, match="1 entity whose word differs"):
         corpus = read_pipeline(_jsonl({"id": "d", "text": TEXT, "entities": items}), "pred.jsonl")
     assert corpus.notes == {"pipeline_word_mismatches": 1}
     assert "pred.jsonl, line 1: word 'london', text 'Paris'" in corpus.conversion

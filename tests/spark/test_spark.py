@@ -26,24 +26,10 @@ from nested_span_f1.arrow import count_arrow
 from nested_span_f1.cli.commands.space import build_wheel
 from nested_span_f1.cli.main import main
 from nested_span_f1.core.matching import DuplicateSpanWarning
-from nested_span_f1.spark import count_spark, score_spark, session
+from nested_span_f1.spark import count_spark, score_spark
 
 # pyspark 4.3 warns that it does not fully support pandas >= 3; nothing here uses pandas
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
-
-
-@pytest.fixture(scope="module")
-def spark():
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        pytest.skip("no Java runtime, which pyspark needs: apt-get install openjdk-17-jre-headless (.ci/run does)")
-    with pytest.MonkeyPatch.context() as patch:
-        # the executors' Python workers start PYSPARK_PYTHON (else the python3 on PATH): this interpreter
-        patch.setenv("PYSPARK_PYTHON", sys.executable)
-        spark = session("local[2]", "nested-span-f1 tests", **{"spark.ui.enabled": "false",
-                                                                "spark.sql.shuffle.partitions": "4"})
-        spark.sparkContext.setLogLevel("ERROR")
-        yield spark
-        spark.stop()
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import zip_longest
 from typing import TypeVar
 
+from ...core.wording import plural
+
 BATCH_TOKENS = 50_000
 """Tokens per batch: large enough that the core's per-call cost is small, small enough that a batch's
 Python lists stay a few megabytes."""
@@ -71,7 +73,7 @@ def side_by_side(gold: Iterable[A], pred: Iterable[B], gold_name: str, pred_name
     for n, (g, p) in enumerate(zip_longest(gold, pred, fillvalue=_END), 1):
         if g is _END or p is _END:
             longer, shorter = (pred_name, gold_name) if g is _END else (gold_name, pred_name)
-            raise UnequalLengths(f"{longer} has more sentences than {shorter}, which ends after {n - 1} sentences; "
+            raise UnequalLengths(f"{longer} has more sentences than {shorter}, which ends after {plural(n - 1, 'sentence')}; "
                              "they must align sentence by sentence")
         yield g, p  # type: ignore[misc]
 

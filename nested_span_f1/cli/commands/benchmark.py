@@ -15,11 +15,10 @@ from pathlib import Path
 
 from ... import SCHEMES
 from ...benchmark.compare import MAX_ROUNDS, BenchmarkResult, benchmark, check_level, check_rounds, check_seed
-from ...benchmark.inputs import COLUMNS, checkpoint_files, is_brat_folder
+from ...benchmark.inputs import checkpoint_files, is_brat_folder
 from ...benchmark.pairs import COMPARISONS
 from ...benchmark.plots import DPI
-from ...formats import FORMATS, PATH_FORMATS
-from .inputs import HelpFormatter, check_outputs, check_plot_file, for_people
+from .inputs import HelpFormatter, add_format_options, check_outputs, check_plot_file, column_or_format, for_people
 from .texts import add_text_options
 
 
@@ -78,9 +77,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="development predictions of the system NAME (repeat for more; a directory of checkpoints "
                         "as --pred takes, named as there). Default: the development prediction files (named dev, "
                         "valid or eval) in the folders of the --pred checkpoint directories")
-    p.add_argument("--format", choices=[*sorted(FORMATS), *sorted(PATH_FORMATS), COLUMNS],
-                   help="format of every file (default: detected; text that no nested reader knows is read "
-                        "as CoNLL tag columns, the tag last)")
+    p.add_argument("--format", type=column_or_format, metavar="FORMAT",
+                   help="format of every file, as --gold-format takes it (default: detected; text that no nested "
+                        "reader knows is read as CoNLL tag columns, the tag last)")
+    add_format_options(p)
     p.add_argument("--scheme", choices=sorted(SCHEMES), help="tagging scheme of tag columns (for --mode strict)")
     p.add_argument("--mode", choices=["strict"], help="decoding of tag columns (default: seqeval's default mode)")
     p.add_argument("--units", choices=["auto", "documents", "sentences"], default="auto",
@@ -175,9 +175,10 @@ def run(args: argparse.Namespace) -> int:
             args.gold, dict(args.pred), comparisons=args.compare, baseline=args.baseline, dev_references=args.dev_gold,
             dev_predictions=dict(args.dev_pred) if args.dev_pred else None,
             n_resamples=args.bootstrap, n_permutations=args.permutations, seed=args.seed,
-            confidence=args.confidence, alpha=args.alpha, units_by=args.units, format=args.format, scheme=args.scheme,
+            confidence=args.confidence, alpha=args.alpha, units_by=args.units, format=args.format,
+            gold_format=args.gold_format, pred_format=args.pred_format, scheme=args.scheme,
             mode=args.mode, dataset=args.dataset_name, progress=not args.no_progress, trim=args.trim,
-            snap=args.snap, types=args.types, spans_key=args.spans_key,
+            snap=args.snap, types=args.types, spans_key=args.spans_key, event_triggers=not args.no_event_triggers,
         )
     except (ValueError, TypeError) as error:
         raise for_people(error) from None

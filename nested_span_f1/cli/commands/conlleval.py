@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 
 from ...core.counts import Counts
+from ...core.wording import quote
 from ...flat.pipeline import count_tags
 from ...flat.schemes import CONLLEVAL_DEFAULT
 from ...formats.columns import read_blocks, read_sentences
@@ -82,18 +83,18 @@ def delimiter_pattern(delimiter: str) -> re.Pattern[str]:
             warnings.simplefilter("ignore", FutureWarning)
             pattern = re.compile(delimiter, re.ASCII)
     except re.error as error:
-        raise ValueError(f"-d {delimiter!r} is not a regular expression ({error})") from None
+        raise ValueError(f"-d {quote(delimiter)} is not a regular expression ({error})") from None
     at = 0
     while at < len(delimiter):
         item = _ITEM.match(delimiter, at)
         repeat = _REPEAT.match(delimiter, item.end()) if item else None
         at = (repeat or item).end() if item else at
         if item is None or (repeat and at < len(delimiter)):
-            raise ValueError(f"-d {delimiter!r}: a delimiter is made of {DELIMITERS}; anything else (groups, "
+            raise ValueError(f"-d {quote(delimiter)}: a delimiter is made of {DELIMITERS}; anything else (groups, "
                              "alternatives, anchors, inner repeats, POSIX classes) is refused, as Python's regex "
                              "engine can take exponential time on it where Perl's does not, or reads it otherwise")
     if pattern.search("") is not None:
-        raise ValueError(f"-d {delimiter!r} matches the empty string, so it cannot split fields; pass a separator "
+        raise ValueError(f"-d {quote(delimiter)} matches the empty string, so it cannot split fields; pass a separator "
                          "such as ' ' (the default) or '\\t'")
     return pattern
 
@@ -151,7 +152,7 @@ def read_conlleval(lines: Iterable[str], delimiter: str = " ", raw: bool = False
             line = delimiter.join(block.fields[:1])
             hint = "; fields are split on one space unless -d says otherwise: pass -d '\\t' for tab-separated input" \
                 if "\t" in line and "\t" not in delimiter else ""
-            raise ValueError(f"{name}, line {block.line}: fewer than two fields in {line!r}{hint}")
+            raise ValueError(f"{name}, line {block.line}: fewer than two fields in {quote(line)}{hint}")
         gold, pred = block.column(-2), block.column(-1)
         if raw:
             gold, pred = [_raw(tag, outside) for tag in gold], [_raw(tag, outside) for tag in pred]

@@ -17,7 +17,9 @@ What round-trips byte for byte: CoNLL columns of a token and an IOB2 tag split
 by a tab, LF line ends, no byte-order mark and one blank line after every
 sentence; text-span and pipeline JSON lines and brat folders as this command
 writes them. Output is written whole or not at all (a new or empty folder for
-brat).
+brat). Entity scores (of a predicted file) are written by the json formats and
+text spans; the others have no place for them, and the summary line says how
+many were not written.
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ import re
 import sys
 
 from ...align.project import join_tokens, split_text
-from ...flat.pipeline import tags_to_spans
+from ...core.wording import plural, quote
 from ...flat.schemes import SCHEMES
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format, get_format, write_corpus
 from ...formats.columns import DOCSTART, ColumnFile, read_columns, read_text
@@ -35,13 +37,15 @@ from ...formats.corpus import not_a_word
 from ...formats.output import write_file
 from ...formats.records import file_lines
 from ...formats.tagged import iob2_tags, write_columns
-from .inputs import COLUMNS, HelpFormatter, check_outputs, for_people, tag_column
+from .inputs import COLUMNS, HelpFormatter, check_outputs, decode_tags, for_people, tag_column
 from .texts import check_reader_options
 
 SENTENCE_IDS = ("oneie", "text", "pipeline", "brat")
 """The targets that keep each sentence's (document's) id."""
 DOC_IDS = ("oneie", "triaffine", "biaffine", "text", "pipeline")
 """The targets that keep the id of the document each sentence belongs to."""
+SCORES = ("oneie", "triaffine", "biaffine", "w2ner", "pyramid", "text", "pipeline")
+"""The targets that keep each entity's score (a predicted corpus's confidences)."""
 
 EXAMPLE = """examples:
   nested-span-f1 convert test.conll --to text --output test.jsonl          # CoNLL columns to text spans
@@ -87,6 +91,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--from", dest="source", type=source_format, metavar="FORMAT",
                    help="the input's format (default: detected)")
     p.add_argument("--types", nargs="+", metavar="TYPE", help="brat input: keep the T lines of these types only")
+    p.add_argument("--no-event-triggers", action="store_true",
+                   help="brat input: leave out the T lines that E lines use as event triggers (kept by default)")
     p.add_argument("--spans-key", metavar="KEY", help="spaCy input: read doc.spans[KEY] instead of doc.ents")
     p.add_argument("--scheme", choices=sorted(SCHEMES),
                    help="CoNLL input: decode the tags as this scheme, strictly (default: they must be IOB2 as written "
@@ -100,7 +106,8 @@ def read_input(args: argparse.Namespace) -> Corpus:
     from ...formats.registry import path_format
 
     if args.source in PATH_FORMATS or (args.source is None and path_format(args.input)):
-        corpus = read_corpus(args.input, args.source, types=args.types, spans_key=args.spans_key)
+        corpus = read_corpus(args.input, args.source, types=args.types, spans_key=args.spans_key,
+                             event_triggers=not args.no_event_triggers)
         check_reader_options(args, [corpus], "the input is not one")
         return corpus
     check_reader_options(args, [], "the input is not one")
@@ -136,29 +143,21 @@ def column_spans(side: ColumnFile, text: str, scheme: str | None) -> tuple[list[
         raise ValueError(f"{side.name}, line {marker}: a {DOCSTART} line; no target keeps document markers, so they "
                          f"would be lost: remove them first")
     tags = tag_column(side, -1)
-    try:
-        spans = tags_to_spans(tags, scheme=scheme, mode="strict" if scheme else None)
-    except ValueError as error:
-        # "sentences, sentence 3, token 2" (the decoder's 0-based place) as the file's line
-        place = re.match(r"sentences, sentence (\d+), token (\d+)", str(error))
-        if place is None:
-            raise
-        line = side.lines[int(place.group(1))] + int(place.group(2))
-        raise ValueError(f"{side.name}, line {line}{str(error)[place.end():]}") from None
+    spans = decode_tags(side, scheme=scheme, mode="strict" if scheme else None)
     if scheme:
         for s, (sentence, found) in enumerate(zip(tags, spans)):
             covered = {t for start, end, _ in found for t in range(start, end)}
             lost = next((t for t, tag in enumerate(sentence) if tag != "O" and t not in covered), None)
             if lost is not None:
-                raise ValueError(f"{side.name}, line {side.lines[s] + lost}: tag {sentence[lost]!r} is in no entity "
+                raise ValueError(f"{side.name}, line {side.lines[s] + lost}: tag {quote(sentence[lost])} is in no entity "
                                  f"of {scheme} (decoded strictly), so it would be lost")
         return spans, f"{scheme}, strict; written back as IOB2"
     for s, (sentence, found) in enumerate(zip(tags, spans)):
         written = iob2_tags(len(sentence), found, f"sentence {s}")
         if written != sentence:
             t = next(t for t, (a, b) in enumerate(zip(sentence, written)) if a != b)
-            raise ValueError(f"{side.name}, line {side.lines[s] + t}: tag {sentence[t]!r} would come back as "
-                             f"{written[t]!r} (tags are written as IOB2); pass --scheme to read another scheme "
+            raise ValueError(f"{side.name}, line {side.lines[s] + t}: tag {quote(sentence[t])} would come back as "
+                             f"{quote(written[t])} (tags are written as IOB2); pass --scheme to read another scheme "
                              "(IOB1, IOBES, ...), whose tags come back as IOB2")
     return spans, "IOB2"
 
@@ -169,7 +168,7 @@ def _kept_ids(corpus: Corpus, target: str) -> None:
     for ids, kept, what in ((corpus.sentence_ids, SENTENCE_IDS, "sentence ids"), (corpus.doc_ids, DOC_IDS,
                                                                                     "document ids")):
         if ids is not None and list(ids) != positions and target not in kept:
-            raise ValueError(f"--to {target} would lose the {what} of {corpus.source} (first: {ids[0]!r}); "
+            raise ValueError(f"--to {target} would lose the {what} of {corpus.source} (first: {quote(ids[0])}); "
                              f"write {', '.join(kept)}, which keep them")
 
 
@@ -183,14 +182,15 @@ def convert(corpus: Corpus, target: str) -> Corpus:
             t = next((t for t, token in enumerate(tokens) if not_a_word(token)), None)
             if t is not None:
                 where = f" ({corpus.places[s]})" if corpus.places is not None else ""
-                raise ValueError(f"{corpus.source}, sentence {s}, token {t}{where}: {tokens[t]!r} is empty or holds "
+                raise ValueError(f"{corpus.source}, sentence {s}, token {t}{where}: {quote(tokens[t])} is empty or holds "
                                  f"whitespace, so a text of tokens joined by spaces cannot give the tokens back; "
                                  f"--to {target} would change them (write a token format)")
     return join_tokens(corpus) if characters else split_text(corpus)
 
 
 def run(args: argparse.Namespace) -> int:
-    check_outputs([(args.input, args.input)], [("--output", args.output)])
+    check_outputs([(args.input, args.input)], [("--output", args.output)],
+                  folders=("--output",) if args.to == "brat" else ())
     try:
         corpus = read_input(args)
         converted = convert(corpus, args.to)
@@ -204,8 +204,11 @@ def run(args: argparse.Namespace) -> int:
         named = f"{args.input}, {error}" if re.match(r"(sentence|document) \d", str(error)) else str(error)
         raise for_people(type(error)(named)) from None
     entities = sum(map(len, converted.entities))
-    unit = "documents" if converted.unit == "characters" else "sentences"
-    sys.stdout.write(f"{args.input} ({corpus.format}) -> {args.output} ({args.to}): {len(converted)} {unit}, "
-                     f"{entities} entities ({converted.discontinuous()} discontinuous); "
-                     f"{'; '.join(dict.fromkeys(filter(None, (corpus.conversion, converted.conversion))))}\n")
+    unit = "document" if converted.unit == "characters" else "sentence"
+    scores = "" if corpus.scores is None or args.to in SCORES else (
+        f"; {plural(entities, 'entity score')} not written ({args.to} has no place for them; {', '.join(SCORES)} "
+        "keep them)")
+    sys.stdout.write(f"{args.input} ({corpus.format}) -> {args.output} ({args.to}): {plural(len(converted), unit)}, "
+                     f"{plural(entities, 'entity', 'entities')} ({converted.discontinuous()} discontinuous); "
+                     f"{'; '.join(dict.fromkeys(filter(None, (corpus.conversion, converted.conversion))))}{scores}\n")
     return 0

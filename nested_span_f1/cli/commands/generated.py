@@ -88,7 +88,7 @@ def add_generated_options(parser: argparse.ArgumentParser) -> None:
                        help="rename the answers' types before scoring: person=PER,location=LOC, or a JSON file of "
                             "such a map (each renamed mention counted)")
     group.add_argument("--show", type=int, default=5, metavar="N",
-                       help="examples shown per category (not in the text, excess, unparseable, lines skipped, "
+                       help="cases shown per category (not in the text, excess, unparseable, lines skipped, "
                             "declined, unreadable items, ...; default: 5)")
 
 

@@ -21,11 +21,15 @@ from typing import Any
 
 from ...core.matching import DuplicateSpanWarning
 from ...core.progress import bar
+from ...core.wording import quote
+from ...flat.pipeline import tags_to_spans
 from ...flat.schemes import SCHEMES
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format, get_format, read_corpus
 from ...formats.columns import Block, ColumnFile, iter_columns, read_columns, read_text
 from ...formats.places import Place as Place
 from ...formats.places import for_people as for_people
+from ...formats.places import in_file
+from ...formats.registry import head, looks_like_json
 
 LARGE_FILE = 10_000_000
 """Bytes from which reading a column file shows a progress bar: about a million ``token tag`` lines."""
@@ -70,12 +74,23 @@ def column_or_format(value: str) -> str:
     return COLUMNS if value.lower() in (COLUMNS, "columns") else format_name(value)
 
 
+def add_format_options(parser: argparse.ArgumentParser) -> None:
+    """``--gold-format`` and ``--pred-format``: the same two options, with the same values, on every command that
+    reads a gold and a prediction file (``score``, ``lenient``, ``nested``, ``generated``, ``benchmark``)."""
+    parser.add_argument("--gold-format", type=column_or_format, metavar="FORMAT",
+                        help="format of --gold: conll (tag columns) or a span format or alias `nested-span-f1 "
+                             "formats` lists, brat, spacy (default: detected from the whole first records)")
+    parser.add_argument("--pred-format", type=column_or_format, metavar="FORMAT",
+                        help="format of --pred, as --gold-format takes it, or generated (a language model's "
+                             "answers; default: detected)")
+
+
 def column_index(value: str) -> int:
     """An argparse type: a column counted from 1 (the token) or from the end (-1, the last) to a list index."""
     try:
         number = int(value)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a column number is an integer, got {value!r}") from None
+        raise argparse.ArgumentTypeError(f"a column number is an integer, got {quote(value)}") from None
     if number == 0:
         raise argparse.ArgumentTypeError("columns count from 1 (the token) or from the end (-1, the last); 0 is none")
     if number == 1:
@@ -120,7 +135,7 @@ def read_delimiter(text: str) -> str:
             return _ESCAPED_CHARACTERS[code]
         if code and not code.isalnum():
             return code
-        raise ValueError(f"{text!r}: \\{code} stands for no one character; a delimiter is fixed text in which "
+        raise ValueError(f"{quote(text)}: \\{code} stands for no one character; a delimiter is fixed text in which "
                          "\\t is a tab and \\x09 a character by its code (to split on runs of ASCII whitespace, give no "
                          "delimiter)")
 
@@ -157,7 +172,7 @@ def _same(a: Identity | None, b: Identity | None) -> bool:
 
 
 def check_outputs(inputs: Sequence[tuple[str, FilePath | int | None]],
-                  outputs: Sequence[tuple[str, FilePath | None]] = ()) -> None:
+                  outputs: Sequence[tuple[str, FilePath | None]] = (), folders: Sequence[str] = ()) -> None:
     """Refuse a command line whose output would be written over one of its inputs, before anything is read.
 
     ``inputs`` are ``(how the message names it, path)`` pairs (``("--gold g.jsonl",
@@ -166,11 +181,23 @@ def check_outputs(inputs: Sequence[tuple[str, FilePath | int | None]],
     Two paths are one file when they resolve to the same path (symbolic links
     followed) or are the same device and inode (hard links). Standard output
     counts as an output when it is redirected to a file, and the outputs may not
-    name one file twice. Every command that writes calls this first.
+    name one file twice; an output in a folder that does not exist, and one that
+    is a folder (but for the options in ``folders``, which write one), are refused
+    too, so that nothing is scored that cannot be written. Every command that
+    writes calls this first.
 
     Raises:
         ValueError: naming the output and the input.
     """
+    for flag, target in outputs:
+        if target is None:
+            continue
+        parent = os.path.dirname(os.path.abspath(target))
+        if not os.path.isdir(parent):
+            state = "is not a folder" if os.path.exists(parent) else "does not exist"
+            raise ValueError(f"{flag} {target}: the folder {parent} {state}")
+        if flag not in folders and os.path.isdir(target):
+            raise ValueError(f"{flag} {target} is a folder; give the name of a file to write")
     written: list[tuple[str, FilePath | int]] = [(what, path) for what, path in outputs if path is not None]
     try:
         if stat.S_ISREG(os.fstat(sys.stdout.fileno()).st_mode):
@@ -221,6 +248,16 @@ def tag_column(file: ColumnFile, index: int) -> list[list[str]]:
     return file.column(index)
 
 
+def decode_tags(file: ColumnFile, column: int = -1, **options: Any) -> list[list[tuple[int, int, str]]]:
+    """The spans of a column file's tags (:func:`tag_column`, then ``tags_to_spans`` with ``options``: scheme, mode,
+    suffix); a bad tag named by the file and its line."""
+    tags = tag_column(file, column)
+    try:
+        return tags_to_spans(tags, **options)
+    except ValueError as error:
+        raise in_file(error, file) from None
+
+
 def progress(path: str) -> Any:
     """A bar over the file's bytes (:func:`~nested_span_f1.core.progress.bar`), switched off below :data:`LARGE_FILE`."""
     size = os.path.getsize(path)
@@ -249,16 +286,15 @@ def read_side(path: str, format: str | None = None, delimiter: str | None = None
     """A column file (``format="conll"``, or a file no span format recognises) or a span corpus.
 
     Detection reads files below :data:`LARGE_FILE` only; a larger file is a span
-    corpus when it starts with ``{`` or ``[`` and a column file otherwise.
+    corpus when it starts as json (:func:`~nested_span_f1.formats.registry.looks_like_json`) and a column file
+    otherwise.
     """
     if format == COLUMNS:
         return read_column_file(path, delimiter)
     if format:
         return read_corpus(path, format)
     if os.path.getsize(path) >= LARGE_FILE:
-        with open(path, encoding="utf-8-sig", errors="replace") as handle:
-            json_like = handle.read(1) in ("{", "[")
-        return read_corpus(path) if json_like else read_column_file(path, delimiter)
+        return read_corpus(path) if looks_like_json(head(path, 2)) else read_column_file(path, delimiter)
     text = read_text(path)  # read once: a pipe cannot be read again
     try:
         name = detect_format(text, path)

@@ -11,7 +11,6 @@ import argparse
 import json
 import sys
 
-from ...flat.pipeline import tags_to_spans
 from ...formats import Corpus, align
 from ...formats.columns import ColumnFile, check_same_tokens
 from ...lenient.score import score_lenient, summarize_lenient
@@ -20,9 +19,10 @@ from . import generated, texts
 from .inputs import (
     HelpFormatter,
     Side,
+    add_format_options,
     add_tag_options,
     check_outputs,
-    column_or_format,
+    decode_tags,
     duplicates_in_output,
     for_people,
     read_side,
@@ -49,9 +49,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--gold", required=True, help="gold file: column file or span format")
     p.add_argument("--pred", required=True, help="prediction file, the same sentences as --gold")
-    p.add_argument("--gold-format", type=column_or_format, metavar="FORMAT",
-                   help="conll (columns) or a span format name or alias (default: detected)")
-    p.add_argument("--pred-format", type=column_or_format, metavar="FORMAT", help="as --gold-format, for --pred")
+    add_format_options(p)
     add_tag_options(p, " of column files")
     p.add_argument("--partial-weight", type=float, default=0.5, help="credit of a partial match, 0 to 1 (default: 0.5)")
     p.add_argument("--min-iou", type=float, default=None, help="least intersection over union of a matched pair "
@@ -66,7 +64,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def _as_corpus(side: Side, args: argparse.Namespace) -> Corpus:
     if isinstance(side, Corpus):
         return side
-    spans = tags_to_spans(tag_column(side, args.column), scheme=args.scheme, mode=args.mode, suffix=args.suffix)
+    spans = decode_tags(side, args.column, scheme=args.scheme, mode=args.mode, suffix=args.suffix)
     return Corpus(side.tokens, spans, format="conll", conversion="tags decoded to spans", source=side.name)
 
 
@@ -119,7 +117,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     found = ("duplicate_", "invalid_", "unscored_")
     notes = "  ".join(f"{k}={v}" for k, v in result.items() if k.startswith(found) and v)
-    sys.stdout.write(f"{args.pred} against {args.gold}\n\n{lenient_table(result)}")
+    outside = [scores["strict"] for label, scores in result["per_type"].items() if label.upper() == "O"]
+    head = [f"{args.pred} against {args.gold}", *texts.labelled_outside(sum(s["possible"] for s in outside),
+                                                                       sum(s["actual"] for s in outside))]
+    sys.stdout.write("\n".join(head) + f"\n\n{lenient_table(result)}")
     if notes:
         sys.stdout.write(f"found: {notes}\n")
     return 0

@@ -21,7 +21,15 @@ from ...nested.score import NestedCounts, count_entities, count_nested, describe
 from ...views.tables import table
 from . import generated, texts
 from .batches import UnequalLengths, add_counts, side_by_side
-from .inputs import COLUMNS, HelpFormatter, check_outputs, column_or_format, duplicates_in_output, for_people, progress
+from .inputs import (
+    COLUMNS,
+    HelpFormatter,
+    add_format_options,
+    check_outputs,
+    duplicates_in_output,
+    for_people,
+    progress,
+)
 from .tables import Counted, add_table_options, count_table, header, is_table, length_unit
 from .texts import add_text_options
 
@@ -56,9 +64,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--gold", required=True, help="gold file in one of the nested-NER formats")
     p.add_argument("--pred", required=True, help="prediction file (same sentences as --gold)")
-    p.add_argument("--gold-format", type=column_or_format, metavar="FORMAT", help="format of --gold (default: detected; "
-                   "conll: tag columns, scored here against texts only)")
-    p.add_argument("--pred-format", type=column_or_format, metavar="FORMAT", help="format of --pred (default: detected)")
+    add_format_options(p)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     add_table_options(p, spans=True)
     add_text_options(p)
@@ -224,7 +230,8 @@ def run(args: argparse.Namespace) -> int:
         counted = count_table(args, "nested_span_f1", tokens=True)
         size = counted_test_set(counted, length_unit(args) if args.lengths_column else "tokens")
         return write(args, summarize_nested(counted.counts, zero_division=0), size,
-                     [header(args, counted.rows).rstrip(), size_line(size)])
+                     [header(args, counted.rows).rstrip(), size_line(size),
+                      *texts.outside_tallies(counted.counts.counts.labels)])
     if generated.holds_generated(args):
         return generated.run_generated(args, "nested", _breakdowns)
     if texts.holds_texts(args):
@@ -254,6 +261,7 @@ def run(args: argparse.Namespace) -> int:
         f"predictions: {args.pred} ({pred.format}; {pred.conversion})",
         f"aligned by {'sentence id' if gold.has_ids and pred.has_ids else 'order'}",
         size_line(size),
+        *texts.outside_tallies(total.counts.counts.labels),
     ]
     return write(args, summarize_nested(total.counts, zero_division=0), size, about)
 

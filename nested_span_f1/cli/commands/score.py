@@ -11,14 +11,16 @@ from pathlib import Path
 
 from ...core.counts import Counts
 from ...core.scores import summarize
+from ...core.wording import plural
 from ...flat.pipeline import count_tags
 from ...flat.tags import reference_prefixes, scheme_from_prefixes
 from ...formats.columns import Block, ColumnFile, check_same_tokens
 from ...views.tables import table
-from . import texts
+from . import generated, texts
 from .batches import add_counts, side_by_side
 from .inputs import (
     HelpFormatter,
+    add_format_options,
     add_tag_options,
     check_outputs,
     check_plot_file,
@@ -35,6 +37,7 @@ EXAMPLE = """examples:
   nested-span-f1 score --gold gold.tsv --pred pred.tsv --column 2 --delimiter '\\t' --plot types.png
   nested-span-f1 score --gold test.gold.conll --pred pipeline_output.jsonl
   nested-span-f1 score --gold brat_gold/ --pred spans.jsonl --trim
+  nested-span-f1 score --gold test.jsonl --pred pred.txt --pred-format conll    # past a wrong detection
 
 Columns count from 1 (column 1 is the token) or from the end (-1, the default, is the last).
 The `number` column is gold support; --plot needs pip install "nested-span-f1[plots]"."""
@@ -54,11 +57,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--gold", required=True, help="gold: a column file (token ... tag, blank line between "
                                                  "sentences) or texts")
     p.add_argument("--pred", required=True, help="predictions: a column file token-aligned with --gold, or texts")
+    add_format_options(p)
     add_tag_options(p)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--plot", metavar="FILE", help="also draw per-type P/R/F1 to FILE (.png, .svg, .pdf)")
     add_table_options(p)
     add_text_options(p)
+    generated.add_generated_options(p)
     p.set_defaults(run=run)
 
 
@@ -110,21 +115,29 @@ def run(args: argparse.Namespace) -> int:
     if parquet:
         counted = count_table(args, "span_f1", scheme=args.scheme, mode=args.mode, suffix=args.suffix)
         result = summarize(counted.counts, zero_division=0)
-        head = header(args, counted.rows).rstrip("\n")
-    elif texts.holds_texts(args):
-        # text spans: exact span F1 in characters, every alignment decision reported
+        head = "\n".join([header(args, counted.rows).rstrip("\n"), *texts.outside_tallies(counted.counts.labels)])
+    elif generated.holds_generated(args):
+        if args.plot:
+            raise ValueError("--plot draws the per-type scores of two span files; a generated system's located "
+                             "spans are in --json (or `nested-span-f1 generated --metric exact`)")
+        return generated.run_generated(args, "exact", table)
+    elif texts.holds_spans(args):
+        # texts, or spans of a format read or named: exact span F1 of both sides as spans, every alignment
+        # decision reported
         result, pair, sides = texts.score_files(args, "exact")
         head = "\n".join([*texts.describe_inputs(args, sides, pair), *texts.alignment_lines(result["alignment"])])
     else:
         texts.refuse_text_options(args, "column files")
         counts, sentences = count_files(args)
         result = summarize(counts, zero_division=0)
-        head = f"{args.pred} against {args.gold}: {sentences} sentences"
+        head = "\n".join([f"{args.pred} against {args.gold}: {plural(sentences, 'sentence')}",
+                          *texts.outside_tallies(counts.labels)])
     broken = result.get("invalid_reference_chunks", 0)
     if args.mode == "strict" and broken:
         # gold tags seldom break their own scheme: a wrong --scheme is the likelier cause
         scheme = f"scheme {args.scheme}" if args.scheme else "the scheme detected from the gold"
-        warnings.warn(f"{broken} gold chunks break {scheme} and strict mode drops them; "
+        warnings.warn(f"{plural(broken, 'gold chunk')} {'breaks' if broken == 1 else 'break'} {scheme} and strict "
+                      "mode drops them; "
                       "check that it is the scheme the gold tags use", UserWarning, stacklevel=1)
     if args.json:
         json.dump(result, sys.stdout, indent=2)

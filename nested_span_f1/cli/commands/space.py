@@ -19,6 +19,7 @@ from importlib import metadata
 from pathlib import Path
 
 from ... import __version__
+from ...core.wording import quote
 from ...hf.paths import METRICS, metric_path
 from .inputs import HelpFormatter, check_outputs
 
@@ -124,15 +125,15 @@ def write_space(name: str, out_dir: Path, wheel: Path | None = None, space: str 
     source = Path(metric_path(name))
     requirements = pins(app_needs(source))
     if space is not None and not re.fullmatch(r"[\w.-]+/[\w.-]+", space):
-        raise ValueError(f"--space {space!r} is not ORG/NAME")
+        raise ValueError(f"--space {quote(space)} is not ORG/NAME")
     if not out_dir.name.isidentifier():
         raise ValueError(
-            f"the folder name {out_dir.name!r} is not a Python identifier; evaluate imports the metric script under "
+            f"the folder name {quote(out_dir.name)} is not a Python identifier; evaluate imports the metric script under "
             "the Space's name, so name the folder as the Space will be named (letters, digits, underscores)"
         )
     check_outputs([(f"--wheel {wheel}", wheel), *((f"the metric module's {path}", path)
                                                   for path in sorted(source.iterdir()) if path.is_file())],
-                  [("OUT_DIR", out_dir)])
+                  [("OUT_DIR", out_dir)], folders=("OUT_DIR",))
     if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
         raise ValueError(f"{out_dir} exists and is not an empty folder; choose a new folder")
     if wheel is not None and not wheel.name.startswith(f"nested_span_f1-{__version__}-"):

@@ -46,7 +46,8 @@ def _read(path: str) -> dict:
     except UnicodeDecodeError as error:
         raise ValueError(f"{path}: not UTF-8 text (byte {error.start}); give the --json of a benchmark") from None
     except json.JSONDecodeError as error:
-        raise ValueError(f"{path}: not JSON ({error.msg} at line {error.lineno}); give the --json of a benchmark") from None
+        raise ValueError(f"{path}, line {error.lineno}, column {error.colno}: not valid JSON ({error.msg}); give the "
+                         "--json of a benchmark") from None
     except RecursionError:
         raise ValueError(f"{path}: its JSON nests lists and objects too deeply to be a benchmark result; give the "
                          "--json of a benchmark") from None

@@ -16,7 +16,7 @@ import warnings
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ...core.wording import plural
+from ...core.wording import plural, quote
 from ...formats.parquet import data_files, is_parquet, parquet_files
 from .inputs import duplicates_in_output, for_people
 
@@ -26,7 +26,7 @@ _POSITION = re.compile(r"\(position (\d+) ")
 def workers(value: str) -> int:
     """An argparse type: a number of processes, 1 or more."""
     if not value.isdigit() or int(value) < 1:
-        raise argparse.ArgumentTypeError(f"--workers takes a number of processes, 1 or more; got {value!r}")
+        raise argparse.ArgumentTypeError(f"--workers takes a number of processes, 1 or more; got {quote(value)}")
     return int(value)
 
 
@@ -55,7 +55,7 @@ def add_table_options(parser: argparse.ArgumentParser, spans: bool = False) -> N
 NOT_FOR_TABLES = {
     "--column": ("column", -1), "--delimiter": ("delimiter", None), "--gold-format": ("gold_format", None),
     "--pred-format": ("pred_format", None), "--trim": ("trim", False), "--snap": ("snap", None),
-    "--types": ("types", None), "--spans-key": ("spans_key", None), "--normalization": ("normalization", "all"),
+    "--types": ("types", None), "--no-event-triggers": ("no_event_triggers", False), "--spans-key": ("spans_key", None), "--normalization": ("normalization", "all"),
     "--multiset": ("multiset", False), "--policy": ("policy", "kth"), "--no-fallback": ("fallback", True),
     "--no-inner-last": ("inner_last", True), "--show": ("show", 5),
 }

@@ -19,15 +19,20 @@ from typing import Any
 
 from ...align.score import SIDES, TextPair, pair_texts, score_pair
 from ...core.entities import check_entities
-from ...flat.pipeline import tags_to_spans
+from ...core.wording import plural, quote
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format, read_corpus
-from ...formats.columns import ColumnFile
-from ...formats.registry import path_format
+from ...formats.columns import ColumnFile, column_scores
+from ...formats.corpus import SUSPICIOUS
+from ...formats.registry import BATCH_LINES, head, looks_like_json, path_format
 from ...nested.score import describe_spans
-from .inputs import COLUMNS, duplicates_in_output, for_people, read_side, tag_column
+from .inputs import COLUMNS, decode_tags, duplicates_in_output, for_people, read_side
 
 HEAD = 1 << 16
-"""Characters read to tell a file's format without reading it whole."""
+"""Characters ``generated.holds_generated`` reads to tell a generated system's file (the other commands' detection
+reads whole lines: :func:`input_format`)."""
+
+JSON = "json"
+"""What :func:`input_format` calls a json file that no format fits (or that does not parse): its reader names why."""
 
 
 def add_text_options(parser: argparse.ArgumentParser) -> None:
@@ -38,28 +43,37 @@ def add_text_options(parser: argparse.ArgumentParser) -> None:
                        help="move character spans whose boundaries are not token boundaries onto the other side's "
                             "tokens (counted); default: keep their characters, so they cannot match")
     group.add_argument("--types", nargs="+", metavar="TYPE", help="brat: keep the T lines of these types only")
+    group.add_argument("--no-event-triggers", action="store_true",
+                       help="brat: leave out the T lines that E lines use as event triggers (by default they are "
+                            "scored as entities, as brat shows them; the header counts T lines as entities and event "
+                            "triggers)")
     group.add_argument("--spans-key", metavar="KEY", help="spaCy DocBin: read doc.spans[KEY] instead of doc.ents")
 
 
-def input_unit(path: str, format: str | None) -> str:
-    """``characters`` when the file holds texts, else ``tokens``, read from its format or its first lines."""
+def input_format(path: str, format: str | None) -> str | None:
+    """The format a side is read in: the one named, a path's (brat, spacy), else the one its first lines show,
+    each line read whole however long (:func:`~nested_span_f1.formats.registry.head`): ``conll`` when no span
+    format fits text that is not json, :data:`JSON` for json no format fits (its reader names why); None for a
+    pipe, which only its reader reads (once)."""
     if format:
-        return "characters" if format in PATH_FORMATS or (format in FORMATS and FORMATS[format].unit == "characters") \
-            else "tokens"
-    if path_format(path):
-        return "characters"
-    if not os.path.isfile(path):
-        # a pipe can be read once, by the reader: texts through one are named with --gold-format/--pred-format
-        return "tokens"
-    with open(path, encoding="utf-8-sig", errors="replace") as handle:
-        head = handle.read(HEAD)
-    if not head.lstrip().startswith("{"):
-        return "tokens"
+        return format
+    named = path_format(path)
+    if named or not os.path.isfile(path):
+        return named
+    text = head(path, BATCH_LINES)
     try:
-        # the head's last line may be cut: it is left out
-        return FORMATS[detect_format(head.rsplit("\n", 1)[0] if "\n" in head.strip() else head, path)].unit
-    except (UnknownFormat, ValueError):
-        return "tokens"
+        return detect_format(text, path)
+    except UnknownFormat:
+        return COLUMNS
+    except ValueError:  # json that does not parse or that no format fits, json nested too deeply, an empty file
+        return JSON if looks_like_json(text) else COLUMNS
+
+
+def input_unit(path: str, format: str | None) -> str:
+    """``characters`` when the file holds texts, else ``tokens`` (:func:`input_format`)."""
+    name = input_format(path, format)
+    return "characters" if name in PATH_FORMATS or (name in FORMATS and FORMATS[name].unit == "characters") \
+        else "tokens"
 
 
 def holds_texts(args: argparse.Namespace) -> bool:
@@ -70,12 +84,19 @@ def holds_texts(args: argparse.Namespace) -> bool:
     return any(input_unit(path, fmt) == "characters" for path, fmt in formats(args))
 
 
+def holds_spans(args: argparse.Namespace) -> bool:
+    """Whether a side is anything but tag columns (texts, or spans of a format read or named), or an option for texts
+    is given: ``score`` then scores both sides as spans (:func:`score_files`)."""
+    return holds_texts(args) or any(input_format(path, fmt) not in (COLUMNS, None) for path, fmt in formats(args))
+
+
 def formats(args: argparse.Namespace) -> list[tuple[str, str | None]]:
     """``(path, format or None)`` of the gold and the prediction file."""
     return [(args.gold, getattr(args, "gold_format", None)), (args.pred, getattr(args, "pred_format", None))]
 
 
 READER_OPTIONS = {"types": ("brat", "keeps the T lines of these types in brat files"),
+                  "no_event_triggers": ("brat", "leaves out the T lines brat's E lines use as triggers"),
                   "spans_key": ("spacy", "reads doc.spans[KEY] of spaCy DocBins")}
 """Options of one reader: the format they apply to and what they do."""
 
@@ -132,18 +153,38 @@ def check_units(references: Corpus, predictions: Corpus) -> None:
                      "(the character spans are then placed against the tokens, every boundary inside a token counted)")
 
 
-def read_any(path: str, format: str | None, args: argparse.Namespace) -> Corpus:
-    """A side as a corpus: texts, span formats, or tag columns decoded to spans (seqeval's default mode)."""
+def read_any(path: str, format: str | None, args: argparse.Namespace, score_column: int | None = None) -> Corpus:
+    """A side as a corpus: texts, span formats, or tag columns decoded to spans (seqeval's default mode);
+    ``score_column`` (a list index) gives a column file's spans the mean score of their tokens."""
     if format in PATH_FORMATS or (format is None and path_format(path)):
-        return read_corpus(path, format, types=args.types, spans_key=args.spans_key)
-    side = read_side(path, format, getattr(args, "delimiter", None))
-    if not isinstance(side, ColumnFile):
-        return side
+        corpus = read_corpus(path, format, types=args.types, spans_key=args.spans_key,
+                             event_triggers=not getattr(args, "no_event_triggers", False))
+    else:
+        side = read_side(path, format, getattr(args, "delimiter", None))
+        corpus = _decoded(side, args, score_column) if isinstance(side, ColumnFile) else side
+    if score_column is not None and corpus.format != COLUMNS:
+        raise ValueError(f"--score-column names a column of a CoNLL column file, but {path} holds {corpus.format}; "
+                         "leave it out (the scores of span files are read from their entities)")
+    return corpus
+
+
+def _decoded(side: ColumnFile, args: argparse.Namespace, score_column: int | None) -> Corpus:
+    """A column file's tags decoded to spans, with their scores when a score column is named."""
     options = {key: getattr(args, key, None) for key in ("scheme", "mode")}
-    spans = tags_to_spans(tag_column(side, getattr(args, "column", -1)), suffix=getattr(args, "suffix", False),
-                          **options)
+    tags = getattr(args, "column", -1)
+    if score_column is not None and side.blocks:
+        number = score_column + 1 if score_column >= 0 else score_column
+        if not -side.width <= score_column < side.width:
+            raise ValueError(f"{side.name}: --score-column {number} is beyond the file's {side.width} columns "
+                             f"(line {side.lines[0]}); columns count from 1, or from the end with -1")
+        if score_column % side.width == tags % side.width:
+            raise ValueError(f"{side.name}: --score-column {number} is the tag column; name the tag column with "
+                             "--column")
+    spans = decode_tags(side, tags, suffix=getattr(args, "suffix", False), **options)
+    scores = None if score_column is None else column_scores(side, spans, score_column)
     mode = f"strict mode, {options['scheme'] or 'scheme detected'}" if options["mode"] else "seqeval's default mode"
-    return Corpus(side.tokens, spans, format=COLUMNS, conversion=f"tags decoded to spans ({mode})", source=side.name)
+    return Corpus(side.tokens, spans, format=COLUMNS, conversion=f"tags decoded to spans ({mode})", source=side.name,
+                  scores=scores)
 
 
 def score_files(args: argparse.Namespace, metric: str, **options: Any) -> tuple[dict[str, Any], TextPair,
@@ -180,10 +221,40 @@ def describe_inputs(args: argparse.Namespace, sides: Mapping[str, Corpus], pair:
     by = "id" if sides["references"].sentence_ids is not None and sides["predictions"].sentence_ids is not None \
         else "order"
     projected = pair.report.projected
+    tokens = all(corpus.unit == "tokens" for corpus in sides.values())
     how = (f"the {projected}' character spans placed against the other side's tokens" if projected
+           else "both sides tokens, compared token by token" if tokens
            else "both sides texts, compared character by character")
     lines.append(f"aligned by {by}: {how}")
     return lines
+
+
+SIDE_NAMES = {"references": "gold", "predictions": "predictions"}
+
+
+def suspicious_lines(found: Mapping[str, Mapping[str, int]]) -> list[str]:
+    """The header's line of suspicious entities (:data:`~nested_span_f1.formats.corpus.SUSPICIOUS`) of each side,
+    ``{side: {key: count}}``; none when there are none."""
+    said = []
+    for side in ("references", "predictions"):
+        counts = found.get(side, {})
+        kinds = [f"{plural(counts[key], one, many)} ({why})" for key, (one, many, why) in SUSPICIOUS.items()
+                 if counts.get(key)]
+        if kinds:
+            said.append(f"{SIDE_NAMES[side]}: {', '.join(kinds)}")
+    return [f"suspicious, scored as given (a conversion bug?): {'; '.join(said)}"] if said else []
+
+
+def labelled_outside(gold: int, predicted: int) -> list[str]:
+    """:func:`suspicious_lines` of sides of tokens (tag columns, token spans, tables), whose entities labelled ``O``
+    the metric's per-label counts give (a token is never blank)."""
+    return suspicious_lines({"references": {"labelled_O": gold}, "predictions": {"labelled_O": predicted}})
+
+
+def outside_tallies(labels: Mapping[str, Any]) -> list[str]:
+    """:func:`labelled_outside` from an exact-match count's per-label tallies (``Counts.labels``)."""
+    outside = [tally for label, tally in labels.items() if label.upper() == "O"]
+    return labelled_outside(sum(t.gold for t in outside), sum(t.predicted for t in outside))
 
 
 def alignment_lines(alignment: Mapping[str, Any]) -> list[str]:
@@ -193,7 +264,7 @@ def alignment_lines(alignment: Mapping[str, Any]) -> list[str]:
         counts = alignment[side]
         shown = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in counts.items()
                           if key != "total" and (value or key in ("matched", "spurious", "missed")))
-        lines.append(f"{side}: {counts['total']} spans: {shown}")
+        lines.append(f"{side}: {plural(counts['total'], 'span')}: {shown}")
     changed = [f"{what} {alignment[f'{what}_{side}']} {side}" for what in ("trimmed", "snapped") for side in SIDES
                if alignment[f"{what}_{side}"]]
     if changed:
@@ -201,10 +272,21 @@ def alignment_lines(alignment: Mapping[str, Any]) -> list[str]:
     read = [f"{side}: {key.replace('_', ' ')} {value}" for side in SIDES for key, value in alignment["read"][side].items()]
     if read:
         lines.append("read: " + ", ".join(read))
+    lines += suspicious_lines(alignment["suspicious"])
     for example in alignment["examples"]:
-        lines.append(f"  {example['side']}, id {example['id']!r}: {example['category'].replace('_', ' ')}: "
-                     f"{example['span']} {example['text']!r} in {example['context']!r}")
+        lines.append(f"  {example['side']}, {example_place(example)}: {example['category'].replace('_', ' ')}: "
+                     f"{example['span']} {quote(example['text'])} in {quote(example['context'])}")
     return lines
+
+
+def example_place(example: Mapping[str, Any]) -> str:
+    """Where an example of the alignment report is: its id when the documents were paired by id; else the document
+    (counted from 1), paired by order, and the ids the gold and the prediction have."""
+    if example.get("paired_by", "id") == "id":
+        return f"id {quote(example['id'])}"
+    ids = [f"{side} id {quote(example[key])}" for side, key in (("gold", "id"), ("prediction", "prediction_id"))
+           if example.get(key) is not None]
+    return f"document {example['document'] + 1} ({', '.join([*ids, 'paired by order'])})"
 
 
 def dump(value: Any) -> str:

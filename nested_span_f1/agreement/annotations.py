@@ -1,0 +1,322 @@
+"""Annotators' files read and paired document by document (docs/DESIGN.md, 'Agreement between annotators').
+
+Every set of annotations (an annotator's, the adjudicated reference's, a model's)
+is read by the readers every command uses: any format they detect, a brat folder
+or ``.ann`` file, a spaCy DocBin, CoNLL tag columns, or a :class:`Corpus` in
+memory. Sets of different formats are compared when they hold the same text:
+
+- documents pair by id when every set carries ids (brat's file names, the
+  ``id`` of text spans, OneIE's ``sent_id``), else by position, which needs as
+  many documents in every set;
+- a document some sets lack is listed, with the sets that hold it, and left
+  out of every figure (:attr:`Table.shared`), never scored as if it were empty;
+- two sets holding one document must hold the same tokens, or the same text,
+  else they are refused naming the document and the first difference; a set of
+  tokens against a set of texts is located in the text (the tokens must spell
+  it, whitespace aside), and every figure is then in characters.
+
+Each set's spans are its contiguous entities, distinct (repeats counted); its
+discontinuous entities are left out and counted, as the benchmark leaves them.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Union
+
+import numpy as np
+
+from ..align.project import locate_tokens, to_characters
+from ..benchmark.inputs import read_side
+from ..core.entities import check_entities
+from ..core.matching import distinct
+from ..core.spans import SpanArrays
+from ..core.wording import plural
+from ..flat.pipeline import tags_to_spans
+from ..formats import Corpus
+from ..formats.corpus import first_difference, look_alike
+
+Source = Union[str, "os.PathLike[str]", Corpus]
+"""One set of annotations: a file or folder any reader takes (CoNLL tag columns too), or a Corpus."""
+
+
+@dataclass(frozen=True)
+class Named:
+    """A set of annotations as given: its name, what it is, and where it comes from."""
+
+    name: str
+    source: Source
+    role: str = "annotator"
+
+
+def letters(k: int) -> str:
+    """The name of the ``k``-th annotator of a list (from 0): ``A`` ... ``Z``, then ``AA``, ``AB``, ..."""
+    name = ""
+    k += 1
+    while k:
+        k, rest = divmod(k - 1, 26)
+        name = chr(ord("A") + rest) + name
+    return name
+
+
+def check_name(name: Any, what: str) -> str:
+    """A set's name: a non-empty string without ``|``, which joins the two names of a pair (``A|B``)."""
+    if not isinstance(name, str):
+        raise TypeError(f"{what}: a name must be a string, got {name!r}")
+    if not name or "|" in name:
+        raise ValueError(f"{what}: a name must be non-empty and hold no '|' (it joins the names of a pair), got {name!r}")
+    return name
+
+
+def _same_source(a: Source, b: Source) -> bool:
+    """Whether two sources are one: the same Corpus object, or paths naming one file or folder."""
+    if isinstance(a, Corpus) or isinstance(b, Corpus):
+        return a is b
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def check_distinct(sets: Sequence[Named]) -> None:
+    """Refuse two sets given one source (the same folder twice): they would agree perfectly, by construction."""
+    for k, later in enumerate(sets):
+        for earlier in sets[:k]:
+            if _same_source(earlier.source, later.source):
+                shown = "one Corpus" if isinstance(later.source, Corpus) else f"the same file or folder, {later.source}"
+                raise ValueError(f"{earlier.role} {earlier.name} and {later.role} {later.name} are {shown}; give each "
+                                 "its own annotations")
+
+
+def read_set(given: Named, format: str | None = None, types: Sequence[str] | None = None,
+             spans_key: str | None = None) -> Corpus:
+    """A set's annotations as a :class:`Corpus` (CoNLL tag columns decoded into spans as ``span_f1`` decodes them).
+
+    Raises:
+        ValueError: the readers' refusals (an empty file, a folder without ``.ann`` files, malformed lines), a set
+            that holds no annotation at all.
+        TypeError: a source that is neither a path nor a Corpus.
+    """
+    if not isinstance(given.source, (str, os.PathLike, Corpus)):
+        raise TypeError(f"{given.role} {given.name}: expected a file or folder path or a Corpus (tokens or texts "
+                        f"and their spans), got {type(given.source).__name__}")
+    side = read_side(given.source, format, given.name, types=types, spans_key=spans_key)
+    if side.corpus is not None:
+        corpus = side.corpus
+    else:
+        columns = side.columns
+        assert columns is not None and side.tags is not None  # a path reads as a corpus or as tag columns
+        corpus = Corpus(columns.tokens, tags_to_spans(side.tags), format="conll", source=columns.name)
+    if not len(corpus):
+        raise ValueError(f"{given.role} {given.name} ({corpus.source}): no documents")
+    if not any(map(len, corpus.entities)):
+        raise ValueError(f"{given.role} {given.name} ({corpus.source}): no annotation in any of its "
+                         f"{plural(len(corpus), corpus.sentence_word)}; a set that marks nothing cannot be compared "
+                         "(was it exported empty?)")
+    return corpus
+
+
+@dataclass(frozen=True)
+class Table:
+    """Every set's spans over the documents two or more sets hold, in the unit they are compared in.
+
+    ``present[d, k]`` tells whether set ``k`` holds document ``d``; ``spans[k]`` has no span in a document it
+    lacks. ``items[d]`` is the document's tokens, or its text when ``unit`` is ``characters``.
+    """
+
+    sets: tuple[Named, ...]
+    ids: list[str]
+    present: np.ndarray
+    items: list[Any]
+    unit: str
+    spans: list[SpanArrays]
+    doc_ids: list[str] | None
+    """The larger document each item belongs to (OneIE's ``doc_id``), when the first set names them."""
+    left_out: dict[str, list[str]]
+    """Every document some set lacks, with the sets that hold it."""
+    duplicates: dict[str, int]
+    discontinuous: dict[str, int]
+    formats: dict[str, str]
+
+    @property
+    def shared(self) -> np.ndarray:
+        """The documents every set holds: those every figure is computed on."""
+        return np.asarray(self.present.all(axis=1))
+
+    @property
+    def lengths(self) -> np.ndarray:
+        """Tokens (or characters) of every document."""
+        return np.array([len(item) for item in self.items], dtype=np.int64)
+
+    @property
+    def word(self) -> str:
+        """What one document is called: ``sentence`` in a corpus of tokens without document ids, else ``document``."""
+        return "sentence" if self.unit == "tokens" and self.doc_ids is None else "document"
+
+
+def _ids(corpora: Sequence[Corpus], sets: Sequence[Named]) -> list[list[str]]:
+    """Each set's document ids: its own when every set carries ids, else positions (as many in every set)."""
+    if all(corpus.sentence_ids is not None for corpus in corpora):
+        out = [[str(i) for i in corpus.sentence_ids] for corpus in corpora]  # type: ignore[union-attr]
+        for given, ids, corpus in zip(sets, out, corpora):
+            seen: set[str] = set()
+            for ident in ids:
+                if ident in seen:
+                    raise ValueError(f"{given.role} {given.name} ({corpus.source}): {corpus.sentence_word} id "
+                                     f"{ident!r} is given to two {corpus.sentence_word}s; documents are paired by id, "
+                                     "so each needs its own")
+                seen.add(ident)
+        return out
+    sizes = {len(corpus) for corpus in corpora}
+    if len(sizes) > 1:
+        without = next(given.name for given, corpus in zip(sets, corpora) if corpus.sentence_ids is None)
+        counts = ", ".join(f"{given.name} {plural(len(corpus), corpus.sentence_word)}"
+                           for given, corpus in zip(sets, corpora))
+        raise ValueError(f"{without} carries no document ids, so documents pair by position, which needs as many in "
+                         f"every set ({counts}); give every set ids (brat file names, text spans' id, OneIE's sent_id)")
+    return [[str(i) for i in range(len(corpus))] for corpus in corpora]
+
+
+def _name(ident: str, word: str, by_position: bool) -> str:
+    """A document as messages name it: ``sentence 3`` (from 0: the command line counts it from 1) or ``document 'x'``."""
+    return f"{word} {ident}" if by_position else f"document {ident!r}"
+
+
+def _same_tokens(first: Named, tokens: Sequence[str], other: Named, theirs: Sequence[str], where: str) -> None:
+    mine, other_tokens = list(tokens), list(theirs)
+    if mine != other_tokens:
+        at = first_difference(mine, other_tokens)
+        raise ValueError(f"{where}: tokens differ at position {at} between {first.name} ({len(mine)} tokens, "
+                         f"{mine[at:at + 3]!r}) and {other.name} ({len(other_tokens)} tokens, "
+                         f"{other_tokens[at:at + 3]!r}); annotators are compared on the same tokens")
+
+
+def _same_text(first: Named, text: str, other: Named, theirs: str, where: str) -> None:
+    if text != theirs:
+        at = first_difference(text, theirs)
+        raise ValueError(f"{where}: texts differ at offset {at} between {first.name} ({len(text)} characters, "
+                         f"{text[at:at + 10]!r}) and {other.name} ({len(theirs)} characters, {theirs[at:at + 10]!r})"
+                         f"{look_alike(text, theirs, at)}; annotators are compared on the same text")
+
+
+def document_table(sets: Sequence[Named], corpora: Sequence[Corpus]) -> Table:
+    """Pair the sets' documents and bring them to one unit (see the module docstring).
+
+    Raises:
+        ValueError: an id given twice in a set, sets of different sizes without ids, no document that every set
+            holds, tokens or texts that differ (naming the document and the first difference), tokens that do not
+            spell the text of a set of texts.
+    """
+    ids = _ids(corpora, sets)
+    by_position = not all(corpus.sentence_ids is not None for corpus in corpora)
+    index = [{ident: k for k, ident in enumerate(found)} for found in ids]
+    order = list(dict.fromkeys(ident for found in ids for ident in found))
+    holders = {ident: [k for k in range(len(sets)) if ident in index[k]] for ident in order}
+    left_out = {ident: [sets[k].name for k in have] for ident, have in holders.items() if len(have) < len(sets)}
+    table_ids = [ident for ident in order if len(holders[ident]) >= 2]
+    if not any(len(holders[ident]) == len(sets) for ident in table_ids):
+        sizes = ", ".join(f"{given.name} {plural(len(found), 'document')}" for given, found in zip(sets, ids))
+        examples = ", ".join(repr(found[0]) for found in ids if found)
+        raise ValueError(f"no document is held by every set ({sizes}; first ids {examples}); documents pair by id")
+    unit = "characters" if any(corpus.unit == "characters" for corpus in corpora) else "tokens"
+    word = corpora[0].sentence_word
+    items: list[Any] = []
+    entities: list[list[Any]] = [[] for _ in sets]
+    for ident in table_ids:
+        have = holders[ident]
+        where = _name(ident, word, by_position)
+        rows = {k: index[k][ident] for k in have}
+        texts = [k for k in have if corpora[k].unit == "characters"]
+        if unit == "tokens":
+            first = have[0]
+            item: Any = list(corpora[first].tokens[rows[first]])
+            for k in have[1:]:
+                _same_tokens(sets[first], item, sets[k], corpora[k].tokens[rows[k]], where)
+        else:
+            first = texts[0] if texts else have[0]
+            item = str(corpora[first].tokens[rows[first]]) if texts else " ".join(corpora[first].tokens[rows[first]])
+            for k in texts[1:]:
+                _same_text(sets[first], item, sets[k], str(corpora[k].tokens[rows[k]]), where)
+        items.append(item)
+        for k, entity_lists in enumerate(entities):
+            if k not in rows:
+                entity_lists.append([])
+                continue
+            found = corpora[k].entities[rows[k]]
+            if unit == "characters" and corpora[k].unit == "tokens":
+                offsets = locate_tokens(list(corpora[k].tokens[rows[k]]), item, f"{sets[k].role} {sets[k].name}, {where}")
+                found = to_characters(found, offsets)
+            entity_lists.append(list(found))
+    present = np.array([[ident in index[k] for k in range(len(sets))] for ident in table_ids], dtype=bool)
+    lengths = [len(item) for item in items]
+    spans, duplicates, discontinuous = [], {}, {}
+    for given, entity_lists in zip(sets, entities):
+        checked = check_entities(entity_lists, lengths, f"{given.role} {given.name}")
+        unique, removed = distinct(checked.spans)
+        spans.append(unique)
+        duplicates[given.name], discontinuous[given.name] = removed, len(checked.fragmented)
+    first_docs = corpora[0].doc_ids
+    doc_ids = None
+    if first_docs is not None and unit == "tokens":
+        # every figure is on the documents every set holds, the first set's among them
+        doc_ids = [str(first_docs[index[0][ident]]) if ident in index[0] else ident for ident in table_ids]
+    formats = {given.name: corpus.format for given, corpus in zip(sets, corpora)}
+    return Table(tuple(sets), table_ids, present, items, unit, spans, doc_ids, left_out, duplicates, discontinuous,
+                 formats)
+
+
+def restrict(spans: SpanArrays, keep: np.ndarray) -> SpanArrays:
+    """The spans of the documents ``keep`` marks, on those documents renumbered from 0, under the types they use
+    (a type marked only in documents left out is no type of the figures)."""
+    new = np.cumsum(keep) - 1
+    rows = keep[spans.sentence]
+    used = np.unique(spans.label[rows])
+    renumber = np.zeros(len(spans.labels), dtype=np.int64)
+    renumber[used] = np.arange(len(used))
+    return SpanArrays(new[spans.sentence[rows]], spans.start[rows], spans.end[rows], renumber[spans.label[rows]],
+                      tuple(spans.labels[i] for i in used.tolist()), int(keep.sum()))
+
+
+def named_sets(annotations: Any, reference: Any = None, models: Mapping[str, Source] | None = None) -> list[Named]:
+    """The sets of a call: the annotators (a list, named ``A``, ``B``, ...; or a dict of name to source), the
+    reference when it is no annotator (a source named ``reference``, or a one-item dict), then the models.
+
+    Raises:
+        ValueError: fewer than two annotators, a name given twice or holding ``|``, models without a reference.
+        TypeError: annotations that are neither a list nor a dict, a name that is not a string.
+    """
+    if isinstance(annotations, Mapping):
+        pairs = [(check_name(name, "annotations"), source) for name, source in annotations.items()]
+    elif isinstance(annotations, Sequence) and not isinstance(annotations, (str, bytes)):
+        pairs = [(letters(k), source) for k, source in enumerate(annotations)]
+    else:
+        raise TypeError(f"annotations: expected a list of annotators' annotations or a dict of name to annotations, "
+                        f"got {type(annotations).__name__}")
+    if len(pairs) < 2:
+        given = f" ({pairs[0][0]})" if pairs else ""
+        raise ValueError(f"agreement needs two annotators or more, got {len(pairs)}{given}")
+    if models is not None and not isinstance(models, Mapping):
+        raise TypeError(f"models: expected a dict of name to a model's predictions, got {type(models).__name__}")
+    sets = [Named(name, source) for name, source in pairs]
+    names = [name for name, _ in pairs]
+    if models and reference is None:
+        raise ValueError("a model is compared with the reference: name the reference (an annotator, or a file) too")
+    if reference is not None and not (isinstance(reference, str) and reference in names):
+        if isinstance(reference, str) and not os.path.exists(reference):
+            raise ValueError(f"reference {reference!r} is no annotator's name ({', '.join(names)}) and no file or "
+                             "folder")
+        if isinstance(reference, Mapping):
+            if len(reference) != 1:
+                raise ValueError(f"reference: give one set (a name and its annotations), got {len(reference)}")
+            ((name, source),) = reference.items()
+            sets.append(Named(check_name(name, "reference"), source, "reference"))
+        else:
+            sets.append(Named("reference", reference, "reference"))
+    sets += [Named(check_name(name, "models"), source, "model") for name, source in (models or {}).items()]
+    seen: set[str] = set()
+    for named in sets:
+        if named.name in seen:
+            raise ValueError(f"{named.role} {named.name}: the name is given twice; name each set once")
+        seen.add(named.name)
+    return sets

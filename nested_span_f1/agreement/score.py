@@ -1,0 +1,216 @@
+"""``agreement()``: how far annotators agree, and how far a model is from them.
+
+The design: docs/DESIGN.md, 'Agreement between annotators'.
+
+It reads as the steps it runs:
+
+1. read every set and pair the documents (:mod:`.annotations`): documents some
+   set lacks are listed and left out, texts that differ are refused;
+2. match every pair of annotators exactly, leniently and with types ignored
+   (:mod:`.spans`), per resampling unit and type;
+3. resample the units (documents, or sentences without document ids) with the
+   benchmark's bootstrap for the interval of the mean pairwise F1, and of each
+   set's F1 against the reference;
+4. label every position (token or character) with its IOB2 tag and compute
+   Cohen's kappa per pair, Fleiss' kappa and Krippendorff's alpha (:mod:`.chance`);
+5. count the disagreements by kind and, when asked, show examples (:mod:`.disagreements`).
+"""
+from __future__ import annotations
+
+import numbers
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from ..benchmark.compare import check_level, check_rounds, check_seed
+from ..benchmark.stats import bootstrap_sums, interval, prf
+from ..core.caller import warn_caller
+from ..core.matching import DuplicateSpanWarning
+from . import disagreements
+from .annotations import Named, Source, Table, check_distinct, document_table, named_sets, read_set, restrict
+from .chance import Tagging, cohen_kappa, fleiss_kappa, krippendorff_alpha
+from .spans import MODES, PairCounts, count_pair, figures, mean_f1
+
+TYPED = ("exact", "lenient")
+"""The modes with figures per type (``untyped`` ignores types)."""
+
+
+def _units(table: Table, shared: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """The resampling unit of every shared document (0, 1, ... in order of appearance) and the units' names: the
+    documents' larger documents when the first set names them, else the documents themselves."""
+    names = [ident for ident, keep in zip(table.doc_ids or table.ids, shared) if keep]
+    first: dict[str, int] = {}
+    return np.array([first.setdefault(name, len(first)) for name in names], dtype=np.int64), list(first)
+
+
+def _check_examples(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"examples must be an integer, got {value!r}")
+    if value < 0:
+        raise ValueError(f"examples must be 0 or more, got {value}")
+    return int(value)
+
+
+def _samples(counted: Mapping[str, PairCounts], n_resamples: int, seed: int) -> dict[str, dict[str, np.ndarray]]:
+    """The bootstrap F1s of every key and mode (``[n_resamples]`` each), from one set of draws of the units."""
+    keys = list(counted)
+    columns = [counted[key].matrices[mode].sum(axis=2) for mode in MODES for key in keys]
+    sums = bootstrap_sums(np.concatenate(columns, axis=1), n_resamples, seed).reshape(n_resamples, -1, 3)
+    f1 = prf(sums[..., 0], sums[..., 1], sums[..., 2])[2]
+    return {key: {mode: f1[:, m * len(keys) + k] for m, mode in enumerate(MODES)} for k, key in enumerate(keys)}
+
+
+def _bounds(samples: Sequence[np.ndarray], confidence: float) -> list[float]:
+    """``[low, high]``: the percentile interval of the mean of the samples (one array a figure)."""
+    low, high = interval(np.mean(np.stack(samples), axis=0), confidence)
+    return [float(low), float(high)]
+
+
+def _reference(sets: Sequence[Named], ref: int, rows: Sequence[int], counted: Mapping[str, PairCounts],
+               samples: Mapping[str, Mapping[str, np.ndarray]], units: list[str], confidence: float) -> dict[str, Any]:
+    """Each set's figures against the reference, by mode, with the interval of its F1; and the annotators' mean."""
+    out: dict[str, Any] = {"name": sets[ref].name, "is_annotator": sets[ref].role == "annotator",
+                           "annotators": {}, "models": {}}
+    for k in rows:
+        name = sets[k].name
+        entry = {}
+        for mode in MODES:
+            scored = figures([name], [counted[name].matrices[mode]], None, units)["pairwise"][name]
+            entry[mode] = {**scored, "interval": _bounds([samples[name][mode]], confidence)}
+        out["annotators" if sets[k].role == "annotator" else "models"][name] = entry
+    humans = list(out["annotators"])
+    if humans:
+        out["annotator_mean_f1"] = {
+            mode: {"value": mean_f1([out["annotators"][h][mode] for h in humans]),
+                   "interval": _bounds([samples[h][mode] for h in humans], confidence)} for mode in MODES}
+    return out
+
+
+def agreement(
+    annotations: Sequence[Source] | Mapping[str, Source],
+    *,
+    reference: str | Source | Mapping[str, Source] | None = None,
+    models: Mapping[str, Source] | None = None,
+    format: str | None = None,
+    types: Sequence[str] | None = None,
+    spans_key: str | None = None,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    alpha_partial: bool = False,
+    examples: int = 0,
+) -> dict[str, Any]:
+    """Agreement between annotators of the same documents; see the module docstring and docs/DESIGN.md.
+
+    Args:
+        annotations: each annotator's annotations (a file or folder of any format the readers take, CoNLL tag
+            columns too, or a :class:`~nested_span_f1.formats.Corpus`), as a list (named ``A``, ``B``, ...) or a
+            dict of name to annotations; two or more.
+        reference: the adjudicated gold: an annotator's name, or annotations of its own (named ``reference``, or
+            a one-item dict of name to annotations). Each annotator and each model is scored against it.
+        models: name to a model's predictions, scored against the reference beside the annotators.
+        format: the format of every file (default: detected for each); ``types``: brat's ``T`` types kept;
+            ``spans_key``: the DocBins' ``doc.spans[key]``.
+        n_resamples, seed, confidence: the bootstrap of the intervals (documents resampled, or sentences when
+            the documents are sentences without document ids).
+        alpha_partial: Krippendorff's alpha also over the documents two or more annotators (not all) hold,
+            each absent annotator's positions missing; every other figure stays on the documents every set holds.
+        examples: disagreements shown per pair and group (``examples`` key), 0 for none.
+
+    Returns:
+        A JSON-safe dict: ``pairwise`` (``{"A|B": {f1, precision, recall, tp, fp, fn}}``, exact), ``mean_f1``
+        (``{value, low, high}``), ``per_type``, ``per_document``; the same under ``lenient`` and ``untyped``;
+        ``cohen_kappa`` (per pair), ``fleiss_kappa``, ``krippendorff_alpha`` and ``kappa_unit``; ``documents``
+        (scored, resampled, left out); ``disagreements`` (per pair, by group); ``reference`` when given; ``notes``
+        and ``settings``.
+
+    Raises:
+        ValueError: fewer than two annotators, the same file given twice, a set with no document or no annotation,
+            documents that cannot be paired, texts or tokens that differ (naming the document and the first
+            difference), a bad option.
+        TypeError: annotations of another kind, an option of the wrong type.
+    """
+    n_resamples = check_rounds(n_resamples, "n_resamples")
+    seed = check_seed(seed, "seed")
+    confidence = check_level(confidence, "confidence")
+    limit = _check_examples(examples)
+    sets = named_sets(annotations, reference, models)
+    check_distinct(sets)
+    corpora = [read_set(given, format, types, spans_key) for given in sets]
+    table = document_table(sets, corpora)
+    if any(table.duplicates.values()):
+        repeated = ", ".join(f"{name} {n}" for name, n in table.duplicates.items() if n)
+        warn_caller(f"removed duplicate spans (same document, start, end and type; {repeated}); they are counted in "
+                    "notes.duplicates", DuplicateSpanWarning)
+    shared = table.shared
+    sides = [restrict(spans, shared) for spans in table.spans]
+    labels = sorted(set().union(*(side.labels for side in sides)))
+    unit_of, units = _units(table, shared)
+    annotators = [k for k, given in enumerate(sets) if given.role == "annotator"]
+    keys, counted = [], {}
+    for i, j in combinations(annotators, 2):
+        key = f"{sets[i].name}|{sets[j].name}"
+        keys.append(key)
+        counted[key] = count_pair(sides[i], sides[j], unit_of, len(units), labels)
+    ref = next((k for k, given in enumerate(sets) if given.role == "reference"), None)
+    if ref is None and isinstance(reference, str):
+        ref = next(k for k in annotators if sets[k].name == reference)
+    rows = [k for k in range(len(sets)) if ref is not None and k != ref and sets[k].role != "reference"]
+    for k in rows:
+        counted[sets[k].name] = count_pair(sides[ref], sides[k], unit_of, len(units), labels)  # type: ignore[index]
+    samples = _samples(counted, n_resamples, seed)
+    result: dict[str, Any] = {
+        "annotators": [sets[k].name for k in annotators],
+        "documents": {"scored": int(shared.sum()), "resampled": f"{table.word}s", "units": len(units),
+                      "left_out": table.left_out},
+    }
+    for mode in MODES:
+        block = figures(keys, [counted[key].matrices[mode] for key in keys], labels if mode in TYPED else None, units)
+        defined = [key for key in keys if block["pairwise"][key]["f1"] is not None]
+        if defined:
+            low, high = _bounds([samples[key][mode] for key in defined], confidence)
+            block["mean_f1"].update(low=low, high=high)
+        if mode == "exact":
+            result.update(block)
+        else:
+            result[mode] = block
+    result.update(_chance(table, annotators, shared, alpha_partial))
+    result["disagreements"] = {key: disagreements.counts(counted[key].lenient) for key in keys}
+    if limit:
+        ids = [ident for ident, keep in zip(table.ids, shared) if keep]
+        items = [item for item, keep in zip(table.items, shared) if keep]
+        result["examples"] = {
+            key: disagreements.examples(counted[key].lenient, (sets[i].name, sets[j].name), ids, items, table.unit,
+                                        limit)
+            for key, (i, j) in zip(keys, combinations(annotators, 2))}
+    if ref is not None:
+        result["reference"] = _reference(sets, ref, rows, counted, samples, units, confidence)
+    result["notes"] = {"duplicates": table.duplicates, "discontinuous_left_out": table.discontinuous,
+                       "formats": table.formats}
+    result["settings"] = {"n_resamples": n_resamples, "seed": seed, "confidence": confidence,
+                          "alpha_partial": bool(alpha_partial)}
+    return result
+
+
+def _chance(table: Table, annotators: Sequence[int], shared: np.ndarray, alpha_partial: bool) -> dict[str, Any]:
+    """Cohen's kappa per pair, Fleiss' kappa and Krippendorff's alpha over the annotators' position labels (every
+    document's: alpha may count those some annotators lack)."""
+    lengths = table.lengths
+    tagging = Tagging(tuple(sorted(set().union(*(table.spans[k].labels for k in annotators)))))
+    codes = np.stack([tagging.codes(table.spans[k], lengths) for k in annotators])
+    document = np.repeat(np.arange(len(lengths)), lengths)
+    scored = shared[document]
+    present = table.present[:, annotators].T[:, document] if alpha_partial else np.broadcast_to(scored, codes.shape)
+    names = [table.sets[k].name for k in annotators]
+    on_shared = codes[:, scored]
+    return {
+        "kappa_unit": table.unit,
+        "kappa_positions": int(scored.sum()),
+        "cohen_kappa": {f"{names[a]}|{names[b]}": cohen_kappa(on_shared[a], on_shared[b])
+                        for a, b in combinations(range(len(names)), 2)},
+        "fleiss_kappa": fleiss_kappa(on_shared),
+        "krippendorff_alpha": krippendorff_alpha(codes, present),
+        "alpha_positions": int((present.sum(axis=0) >= 2).sum()),
+    }

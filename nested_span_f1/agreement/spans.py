@@ -1,0 +1,112 @@
+"""Span agreement of two sets: the exact and lenient scorers' counts, per resampling unit and type.
+
+A pair ``A|B`` is scored as the metrics score a prediction against a gold: ``B``'s
+spans against ``A``'s, so precision is the share of B's spans that A marks too and
+recall the share of A's that B marks; F1 is the same either way round
+(docs/DESIGN.md, 'Agreement between annotators'). Three matchings, each the
+package's own:
+
+- ``exact``: :func:`~nested_span_f1.core.matching.match_exact`, the matcher of
+  ``score_nested`` (same document, start, end and type);
+- ``lenient``: the ``type`` scheme of :func:`~nested_span_f1.lenient.score.match_spans_lenient`
+  (overlap and the same type, one to one, optimal): ``score_lenient``'s ``type_*`` figures;
+- ``untyped``: the same boundaries with types ignored: ``score_nested``'s ``untyped_*`` figures.
+
+Each gives a ``[units, 3, types]`` matrix of (agreeing spans, B's spans, A's
+spans) that every figure is summed from: the pair's, each type's, each
+document's, and the bootstrap's resamples.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..benchmark.compare import unit_counts, unit_matrix
+from ..benchmark.inputs import Pair
+from ..core.matching import distinct
+from ..core.scores import precision_recall_f1
+from ..core.spans import SpanArrays
+from ..lenient.score import LenientMatch, match_spans_lenient
+
+MODES = ("exact", "lenient", "untyped")
+"""The three matchings, in the order they are reported."""
+
+ANY_TYPE = "any"
+"""The one type of spans whose types are ignored."""
+
+
+def untyped(side: SpanArrays) -> SpanArrays:
+    """A side's distinct boundaries under one type (the same boundaries with two types are one span)."""
+    one = SpanArrays(side.sentence, side.start, side.end, np.zeros(len(side), dtype=np.int64), (ANY_TYPE,),
+                     side.n_sentences)
+    return distinct(one)[0]
+
+
+@dataclass(frozen=True)
+class PairCounts:
+    """One pair's count matrices by mode (``[units, 3, types]``; one type for ``untyped``) and its lenient
+    matching, whose canonical pairs are the disagreements."""
+
+    matrices: dict[str, np.ndarray]
+    lenient: LenientMatch
+
+
+def count_pair(first: SpanArrays, second: SpanArrays, unit_of: np.ndarray, n_units: int,
+               labels: Sequence[str]) -> PairCounts:
+    """The counts of ``second`` scored against ``first`` (distinct spans of the same documents), by the unit
+    ``unit_of`` gives each document and by type (``labels`` holds every type of both)."""
+    exact, match = unit_matrix(Pair(second, first, 0), unit_of, n_units, labels)
+    lenient = match_spans_lenient(match)
+    pairs, chosen = lenient.pairs, lenient.chosen["type"]
+    # the type scheme's correct pairs: overlapping, with one type (its other matched pairs are INC)
+    correct = chosen & (lenient.references.label[pairs.gold] == lenient.predictions.label[pairs.pred])
+    overlapping = exact.copy()
+    overlapping[:, 0] = unit_counts(lenient.references, pairs.gold[correct], unit_of, n_units, labels)
+    boundaries, _ = unit_matrix(Pair(untyped(second), untyped(first), 0), unit_of, n_units, [ANY_TYPE])
+    return PairCounts({"exact": exact, "lenient": overlapping, "untyped": boundaries}, lenient)
+
+
+def scores(tp: np.ndarray, predicted: np.ndarray, gold: np.ndarray) -> list[dict[str, Any]]:
+    """``{f1, precision, recall, tp, fp, fn}`` of each count triple, by the metrics' own arithmetic
+    (``zero_division=0``); precision, recall and F1 are None where neither set has a span (nothing to agree on)."""
+    hits, seconds, firsts = (values.tolist() for values in (tp, predicted, gold))
+    precision, recall, f1 = precision_recall_f1(hits, seconds, hits, firsts, zero_division=0)
+    out = []
+    for hit, second, first, p, r, f in zip(hits, seconds, firsts, precision, recall, f1):
+        empty = second == 0 and first == 0
+        out.append({"f1": None if empty else f, "precision": None if empty else p, "recall": None if empty else r,
+                    "tp": hit, "fp": second - hit, "fn": first - hit})
+    return out
+
+
+def mean_f1(entries: Sequence[dict[str, Any]]) -> float | None:
+    """The mean of the entries' F1 where it is defined (None when it is nowhere)."""
+    values = [entry["f1"] for entry in entries if entry["f1"] is not None]
+    return sum(values) / len(values) if values else None
+
+
+def _by(keys: Sequence[str], names: Sequence[str], rows: np.ndarray) -> dict[str, dict[str, Any]]:
+    """``{name: {"mean_f1", "pairwise": {key: scores}}}`` from ``rows[key, name]`` (tp, predicted, gold)."""
+    flat = scores(rows[..., 0].ravel(), rows[..., 1].ravel(), rows[..., 2].ravel())
+    out = {}
+    for n, name in enumerate(names):
+        entries = {key: flat[k * len(names) + n] for k, key in enumerate(keys)}
+        out[name] = {"mean_f1": mean_f1(list(entries.values())), "pairwise": entries}
+    return out
+
+
+def figures(keys: Sequence[str], matrices: Sequence[np.ndarray], labels: Sequence[str] | None,
+            units: Sequence[str]) -> dict[str, Any]:
+    """A mode's figures for the pairs ``keys`` from their ``[units, 3, types]`` matrices: ``pairwise``, the
+    point ``mean_f1`` (``{"value"}``: the caller adds the interval), ``per_type`` (when ``labels`` name the
+    types) and ``per_document`` (``units`` names them)."""
+    totals = np.stack([matrix.sum(axis=(0, 2)) for matrix in matrices])
+    pairwise = dict(zip(keys, scores(totals[:, 0], totals[:, 1], totals[:, 2])))
+    out: dict[str, Any] = {"pairwise": pairwise, "mean_f1": {"value": mean_f1(list(pairwise.values()))}}
+    if labels is not None:
+        out["per_type"] = _by(keys, labels, np.stack([matrix.sum(axis=0).T for matrix in matrices]))
+    out["per_document"] = _by(keys, units, np.stack([matrix.sum(axis=2) for matrix in matrices]))
+    return out

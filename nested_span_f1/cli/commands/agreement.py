@@ -1,0 +1,116 @@
+"""``nested-span-f1 agreement``: agreement between annotators of the same documents, and a model beside them.
+
+Each argument is one annotator's annotations (``NAME=PATH``, or a path named by its
+file or folder name): a brat folder, text spans, CoNLL tag columns or any nested
+format. Prints pairwise F1 (exact, lenient, untyped) with Cohen's kappa, the mean
+pairwise F1 with its bootstrap interval, the F1 matrices, per-type F1, Fleiss'
+kappa and Krippendorff's alpha, and the disagreements by kind; ``--json`` prints
+every figure instead (:func:`nested_span_f1.agreement.agreement`'s result).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from ...agreement import agreement
+from ...agreement.report import to_text
+from ...benchmark.compare import MAX_ROUNDS
+from ...formats import FORMATS, PATH_FORMATS
+from .benchmark import prediction
+from .inputs import COLUMNS, HelpFormatter, check_outputs, duplicates_in_output, for_people
+
+EXAMPLE = """examples:
+  nested-span-f1 agreement ann1/ ann2/ ann3/                        # three brat folders of the same texts
+  nested-span-f1 agreement alice=alice.jsonl bob=bob.conll --show 3  # text spans against CoNLL tags of its tokens
+  nested-span-f1 agreement a.jsonl b.jsonl c.jsonl --reference adjudicated.jsonl --model crf=crf.jsonl --json
+
+Documents pair by id (brat file names, the id of text spans, OneIE's sent_id), else by position; a document some
+set lacks is listed and left out of every figure. Files of different formats are compared when they hold the same
+text (tokens are located in the text: every figure is then in characters)."""
+
+
+def _named(text: str) -> tuple[str, str]:
+    """An argparse type: ``NAME=PATH``, or a path named by its file name without the suffix (a folder: its name)."""
+    name, path = prediction(text)
+    if name == path:
+        resolved = Path(path)
+        name = resolved.name if resolved.is_dir() or not resolved.suffix else resolved.stem
+    return name, path
+
+
+def _reference(text: str) -> tuple[str, str] | str:
+    """An argparse type: an annotator's name (checked once the annotators are known), ``NAME=PATH`` or a path."""
+    return text if "=" not in text or os.path.exists(text) else prediction(text)
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "agreement", help="agreement between annotators: pairwise span F1, kappa and alpha, disagreements",
+        description=("Agreement between annotators of the same documents: pairwise span F1 (exact, lenient: overlap "
+                     "with the same type, and untyped), the mean pairwise F1 with a bootstrap interval over "
+                     "documents, per type and per document; Cohen's kappa per pair, Fleiss' kappa and "
+                     "Krippendorff's alpha on tokens labelled with their IOB2 tag (characters for texts); the "
+                     "disagreements by kind. With --reference, each annotator's F1 against the adjudicated gold "
+                     "beside each --model's."),
+        epilog=EXAMPLE, formatter_class=HelpFormatter,
+    )
+    p.add_argument("annotations", nargs="+", type=_named, metavar="[NAME=]PATH",
+                   help="each annotator's annotations, two or more: a brat folder or .ann file, text spans, "
+                        "pipeline output, a spaCy DocBin, CoNLL tag columns or any nested format; named by the file "
+                        "or folder name unless NAME= is given")
+    p.add_argument("--format", choices=[*sorted(FORMATS), *sorted(PATH_FORMATS), COLUMNS],
+                   help="format of every file (default: detected for each; text that no span reader knows is read as "
+                        "CoNLL tag columns, the tag last)")
+    p.add_argument("--reference", type=_reference, metavar="NAME|[NAME=]PATH",
+                   help="the adjudicated gold: an annotator's name (it stays an annotator), or a file of its own; "
+                        "each annotator's F1 against it is reported, beside each --model's")
+    p.add_argument("--model", action="append", type=prediction, metavar="NAME=PATH",
+                   help="a model's predictions of the same documents, scored against --reference (repeat for more)")
+    p.add_argument("--show", type=int, default=0, metavar="N",
+                   help="print up to N disagreements of each kind and pair, with their context (default: none)")
+    p.add_argument("--json", action="store_true", help="print every figure as JSON")
+    p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                   help=f"bootstrap resamples of the documents for the intervals, at most {MAX_ROUNDS:,} (default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="random seed, 0 or more (default 0)")
+    p.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
+    p.add_argument("--alpha-partial", action="store_true",
+                   help="Krippendorff's alpha also over documents that two or more annotators (not all) hold, the "
+                        "absent annotators' values missing; every other figure stays on the documents all hold")
+    p.add_argument("--types", nargs="+", metavar="TYPE", help="brat: keep the T lines of these types only")
+    p.add_argument("--spans-key", metavar="KEY", help="spaCy DocBin: read doc.spans[KEY] instead of doc.ents")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    names = [name for name, _ in args.annotations]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ValueError(f"two annotators are named {repeated[0]}; name each with NAME=PATH")
+    if args.show < 0:
+        raise ValueError(f"--show takes a number of disagreements, 0 or more; got {args.show}")
+    reference = args.reference
+    if isinstance(reference, str) and reference not in names and not os.path.exists(reference):
+        raise ValueError(f"--reference {reference}: no annotator is named so ({', '.join(names)}) and no file or "
+                         "folder has that path")
+    if isinstance(reference, str) and reference not in names:
+        reference = {"reference": reference}
+    elif isinstance(reference, tuple):
+        reference = dict([reference])
+    models = dict(args.model or [])
+    paths = [(f"annotator {name}={path}", path) for name, path in args.annotations]
+    if isinstance(reference, dict):
+        paths += [(f"--reference {name}={path}", path) for name, path in reference.items()]
+    check_outputs(paths + [(f"--model {name}={path}", path) for name, path in models.items()])
+    try:
+        with duplicates_in_output():  # the report counts them
+            result = agreement(dict(args.annotations), reference=reference, models=models or None, format=args.format,
+                               types=args.types, spans_key=args.spans_key, n_resamples=args.bootstrap,
+                               seed=args.seed, confidence=args.confidence, alpha_partial=args.alpha_partial,
+                               examples=args.show)
+    except (ValueError, TypeError) as error:
+        raise for_people(error) from None
+    sys.stdout.write(json.dumps(result, indent=2) + "\n" if args.json else to_text(result))
+    return 0

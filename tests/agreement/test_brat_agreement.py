@@ -1,0 +1,109 @@
+"""The brat corpora of ../shared/data against a second annotator simulated from them: removed, shifted and retyped
+spans move every count by exactly their numbers, in brat folders and text spans alike, and the command agrees."""
+import json
+
+import numpy as np
+import pytest
+
+from nested_span_f1 import Corpus, read_corpus, write_corpus
+from nested_span_f1.agreement import agreement
+from nested_span_f1.cli.main import main
+
+CORPORA = {"ncbi-disease": (5, 4, 3, "Chemical"), "bionlp-st-2011-ge": (7, 6, 5, "Gene")}
+"""Per corpus: spans removed, shifted one character to the right, given another type (the type)."""
+
+
+def isolated(corpus):
+    """``(document, span)`` of the spans at least two characters from every other span of their document, two
+    characters long or more, that still cover no line end when shifted one character to the right."""
+    found = []
+    for d, (text, spans) in enumerate(zip(corpus.texts, corpus.entities)):
+        for span in sorted(set(spans)):
+            start, end, _ = span
+            alone = all(other == span or other[1] + 2 <= start or end + 2 <= other[0] for other in spans)
+            shifted = text[start + 1:end + 1]
+            if alone and end - start >= 2 and end < len(text) and "\n" not in shifted and "\r" not in shifted:
+                found.append((d, span))
+    return found
+
+
+def simulate(corpus, removed, shifted, retyped, new_type, seed=0):
+    """The corpus with ``removed`` isolated spans dropped, ``shifted`` moved one character to the right and
+    ``retyped`` given ``new_type``, chosen with a seeded draw."""
+    candidates = isolated(corpus)
+    picked = np.random.default_rng(seed).choice(len(candidates), removed + shifted + retyped, replace=False)
+    change = {candidates[i]: what for i, what in zip(picked.tolist(),
+                                                    ["removed"] * removed + ["shifted"] * shifted + ["retyped"] * retyped)}
+    entities = []
+    for d, spans in enumerate(corpus.entities):
+        out = []
+        for start, end, label in spans:
+            what = change.get((d, (start, end, label)))
+            if what == "shifted":
+                out.append((start + 1, end + 1, label))
+            elif what == "retyped":
+                out.append((start, end, new_type))
+            elif what is None:
+                out.append((start, end, label))
+        entities.append(out)
+    return Corpus(corpus.texts, entities, corpus.sentence_ids, unit="characters")
+
+
+@pytest.fixture(params=sorted(CORPORA))
+def simulated(request, shared_data, tmp_path):
+    folder = shared_data / "brat" / request.param
+    original = read_corpus(folder)
+    removed, shifted, retyped, new_type = CORPORA[request.param]
+    second = simulate(original, removed, shifted, retyped, new_type)
+    write_corpus(second, tmp_path / "second", "brat")
+    write_corpus(second, tmp_path / "second.jsonl", "text")
+    return folder, original, tmp_path, (removed, shifted, retyped)
+
+
+def test_counts_move_by_the_spans_changed(simulated):
+    folder, original, tmp_path, (removed, shifted, retyped) = simulated
+    result = agreement({"first": str(folder), "second": str(tmp_path / "second")}, n_resamples=100)
+    spans = sum(len(set(doc)) for doc in original.entities)
+    bounds = sum(len({s[:2] for s in doc}) for doc in original.entities)
+    changed = removed + shifted + retyped
+    exact = result["pairwise"]["first|second"]
+    assert (exact["tp"], exact["fp"], exact["fn"]) == (spans - changed, shifted + retyped, changed)
+    lenient = result["lenient"]["pairwise"]["first|second"]
+    assert (lenient["tp"], lenient["fp"], lenient["fn"]) == (spans - removed - retyped, retyped, removed + retyped)
+    untyped = result["untyped"]["pairwise"]["first|second"]
+    assert (untyped["tp"], untyped["fp"], untyped["fn"]) == (bounds - removed - shifted, shifted, removed + shifted)
+    assert result["disagreements"]["first|second"] == {"boundary": shifted, "type": retyped, "boundary_and_type": 0,
+                                                       "missing": removed}
+    assert result["documents"]["scored"] == len(original) and not result["documents"]["left_out"]
+    assert result["kappa_unit"] == "characters" and result["kappa_positions"] == sum(map(len, original.texts))
+    assert 0.9 < result["cohen_kappa"]["first|second"] < 1
+    # the same second annotator as text spans: brat against text spans of the same texts gives every figure
+    mixed = agreement({"first": str(folder), "second": str(tmp_path / "second.jsonl")}, n_resamples=100)
+    for key in ("pairwise", "lenient", "untyped", "per_type", "per_document", "cohen_kappa", "krippendorff_alpha",
+                "disagreements", "mean_f1"):
+        assert mixed[key] == result[key], key
+
+
+def test_the_command_prints_the_function_result(simulated, capsys):
+    folder, _, tmp_path, _ = simulated
+    code = main(["agreement", f"first={folder}", f"second={tmp_path / 'second'}", "--json", "--bootstrap", "100"])
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    expected = agreement({"first": str(folder), "second": str(tmp_path / "second")}, n_resamples=100)
+    assert json.loads(out) == json.loads(json.dumps(expected))
+
+
+def test_a_text_that_differs_is_refused_naming_the_document_and_character(simulated, capsys):
+    folder, original, tmp_path, _ = simulated
+    texts = list(original.texts)
+    at = texts[3].index(" ", 20)
+    texts[3] = texts[3][:at] + "_" + texts[3][at + 1:]
+    edited = Corpus(texts, original.entities, original.sentence_ids, unit="characters")
+    write_corpus(edited, tmp_path / "edited.jsonl", "text")
+    ident = original.sentence_ids[3]
+    message = f"document {ident!r}: texts differ at offset {at} between first"
+    with pytest.raises(ValueError, match=message):
+        agreement({"first": str(folder), "second": str(tmp_path / "edited.jsonl")})
+    assert main(["agreement", f"first={folder}", f"second={tmp_path / 'edited.jsonl'}"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"nested-span-f1 agreement: error: {message}") and err.count("\n") == 1
