@@ -1124,8 +1124,9 @@ CATALOGUE: list[Bad] = [
     # no answer at all can be read: the commands exit 2 saying what was tried on the first one
     Bad("generated-no-answer-can-be-read", "generated-files",
         generated_files({"id": "d1", "output": "Sorry, I cannot help."}, {"id": "d2", "output": "[1, 2]"}),
-        ValueError, ("pred.jsonl: none of its 2 answers can be read; the first, d1 (line 1): none of a JSON or Python "
-                     "list or object",), cli=("none of its 2 answers can be read; the first, d1 (line 1)",),
+        ValueError, ("pred.jsonl: no answer can be read (2 tried); the first (id 'd1', line 1), 'Sorry, I cannot "
+                     "help.': none of a JSON or Python list or object",),
+        cli=("no answer can be read (2 tried); the first (id 'd1', line 1), 'Sorry, I cannot help.'",),
         entries=("cli generated", "cli nested", "cli lenient")),
     # entity lists and answers through the nested and lenient evaluate modules (texts as references)
     Bad("generated-entity-not-a-dict", "generated", generated_pair(["Peter"]), TypeError,

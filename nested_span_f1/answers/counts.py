@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from ..core.counts import Additive, Counts, Mergeable, frozen_mapping
+from ..core.wording import quote
 from .indices import TRUST, Offsets, place_indices
 from .labels import check_label_map
 from .locate import POLICIES, Span, locate
@@ -154,9 +155,9 @@ class GeneratedCounter:
                  policy: str = "kth", fallback: bool = True, inner_last: bool = True, trust: str = "index",
                  label_map: Mapping[str, str] | None = None, examples: int = 5, per_document: bool = False) -> None:
         if policy not in POLICIES:
-            raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+            raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {quote(policy)}")
         if trust not in TRUST:
-            raise ValueError(f"trust must be one of {', '.join(TRUST)}, got {trust!r}")
+            raise ValueError(f"trust must be one of {', '.join(TRUST)}, got {quote(trust)}")
         self.strings = StringCounter(normalization, multiset, per_document)
         self.policy, self.fallback, self.inner_last, self.limit = policy, bool(fallback), bool(inner_last), examples
         self.trust, self.label_map = trust, check_label_map(label_map)
@@ -170,8 +171,6 @@ class GeneratedCounter:
         self.mapped: Counter[str] = Counter()
         self.unparseable_ids: list[str] = []
         self.examples: list[dict[str, Any]] = []
-        self.first_error: dict[str, Any] | None = None
-        """The first answer that could not be read (its id, line and reason), whatever ``examples`` keeps."""
         self._shown: Counter[str] = Counter()
 
     def _example(self, category: str, ident: str, line: str | None, **fields: Any) -> None:
@@ -190,8 +189,6 @@ class GeneratedCounter:
                 self.unparseable_ids.append(ident)
                 self.unparseable.update(label for label in labels if question is None or label == question)
                 self._example("unparseable", ident, line, label=question, error=answer.error)
-                if self.first_error is None:
-                    self.first_error = {"id": ident, "line": line, "error": answer.error}
                 continue
             for name, kept in (("skipped_lines", answer.skipped), ("declined_lines", answer.declined),
                                ("unreadable_items", answer.unreadable)):

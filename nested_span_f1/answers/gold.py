@@ -24,9 +24,11 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Union
 
 from ..align.project import joined_offsets, locate_tokens, to_characters
+from ..core.wording import quote
 from ..formats import Corpus, read_corpus
 from ..formats.columns import read_text
 from ..formats.records import jsonl_records
+from ..formats.registry import head
 from .read import Generated
 from .values import LABEL_KEYS, TEXT_KEYS, Unreadable, mention_of
 
@@ -60,12 +62,12 @@ def string_gold(records: Iterable[tuple[str, Any]], source: str = "gold") -> Str
     texts, strings, ids, places = [], [], [], []
     for where, record in records:
         if not isinstance(record, Mapping):
-            raise TypeError(f"{where}: {record!r:.80} is not a json object")
+            raise TypeError(f"{where}: {quote(record)} is not a json object")
         text, items = record.get("text"), record.get("entities")
         if not isinstance(text, str):
-            raise TypeError(f"{where}: a gold of strings needs each document's 'text' (a string), got {text!r:.80}")
+            raise TypeError(f"{where}: a gold of strings needs each document's 'text' (a string), got {quote(text)}")
         if not isinstance(items, list):
-            raise TypeError(f"{where}: 'entities' must be a list of {{'text', 'label'}} objects, got {items!r:.80}")
+            raise TypeError(f"{where}: 'entities' must be a list of {{'text', 'label'}} objects, got {quote(items)}")
         pairs = []
         for k, item in enumerate(items):
             try:
@@ -112,20 +114,12 @@ def looks_string_gold(text: str) -> bool:
     return False
 
 
-HEAD = 1 << 16
-"""Characters of a file read to tell a gold of strings."""
-
-
 def string_gold_file(path: str | os.PathLike[str]) -> StringGold | None:
     """The gold of strings a file holds, when its first record tells it is one (:func:`looks_string_gold`); None
     for any other file (or a folder, a pipe)."""
-    if not os.path.isfile(path):
+    if not os.path.isfile(path) or not looks_string_gold(head(path)):
         return None
-    text = read_text(path)
-    head = text[:HEAD]
-    if not looks_string_gold(head.rsplit("\n", 1)[0] if "\n" in head else head):
-        return None
-    return read_string_gold(text, str(path))
+    return read_string_gold(read_text(path), str(path))
 
 
 def load_gold(references: References) -> Corpus | StringGold:

@@ -13,6 +13,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from ..core.wording import quote
+
 
 def check_label_map(value: Mapping[str, str] | None) -> dict[str, str]:
     """A label map as a dict of strings (``{}`` for None).
@@ -27,9 +29,9 @@ def check_label_map(value: Mapping[str, str] | None) -> dict[str, str]:
         raise TypeError(f"label_map must be a mapping of the answers' types to the gold's, got {type(value).__name__}")
     for key, target in value.items():
         if not isinstance(key, str) or not isinstance(target, str):
-            raise TypeError(f"label_map: {key!r}: {target!r} is not a type name mapped to a type name (strings)")
+            raise TypeError(f"label_map: {quote(key)}: {quote(target)} is not a type name mapped to a type name (strings)")
         if not key.strip() or not target.strip():
-            raise ValueError(f"label_map: {key!r}: {target!r} maps an empty type name")
+            raise ValueError(f"label_map: {quote(key)}: {quote(target)} maps an empty type name")
     return dict(value)
 
 
@@ -55,9 +57,9 @@ def parse_label_map(text: str) -> dict[str, str]:
     for entry in text.split(","):
         name, equals, target = entry.partition("=")
         if not equals:
-            raise ValueError(f"label map: {entry.strip()!r} is not NAME=TYPE (entries are joined by commas)")
+            raise ValueError(f"label map: {quote(entry.strip())} is not NAME=TYPE (entries are joined by commas)")
         name = name.strip()
         if name in out:
-            raise ValueError(f"label map: {name!r} is mapped twice")
+            raise ValueError(f"label map: {quote(name)} is mapped twice")
         out[name] = target.strip()
     return check_label_map(out)

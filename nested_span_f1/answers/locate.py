@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..core.wording import quote
 from .parse import Mention
 
 CATEGORIES = ("markup", "index", "exact", "normalized", "not_in_text", "excess")
@@ -197,7 +198,7 @@ def locate(
     ['normalized', 'not_in_text']
     """
     if policy not in POLICIES:
-        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {quote(policy)}")
     items = [_as_mention(m) for m in mentions]
     categories = ["not_in_text"] * len(items)
     places: list[tuple[int, int] | None] = [None] * len(items)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from ..core.wording import quote
 from .mention import Answer, Mention
 
 _TAG = re.compile(r"<(/?)([A-Za-z_][\w.\-]*)>")
@@ -115,7 +116,7 @@ def gner(text: str, document: str | None) -> Answer | None:
             if word:
                 found = document.find(word, at)
                 if found < 0:
-                    return _fail(f"word(tag) output whose words do not follow the text: {word!r} (word "
+                    return _fail(f"word(tag) output whose words do not follow the text: {quote(word)} (word "
                                  f"{pieces.index(piece) + 1}) is not in it after character {at}")
                 at = found + len(word)
     mentions: list[Mention] = []
@@ -127,7 +128,7 @@ def gner(text: str, document: str | None) -> Answer | None:
         if not word:
             continue
         if prefix and not tag.strip():
-            unreadable.append(f"word {word!r}: its tag {piece.group(0)[len(word):]} names no type")
+            unreadable.append(f"word {quote(word)}: its tag {quote(piece.group(0)[len(word):])} names no type")
             prefix = None
         if words and (prefix != "I" or tag != label):
             mentions.append(Mention(" ".join(words), label))  # type: ignore[arg-type]

@@ -23,10 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from ..core.wording import quote
 from .lines import NONE_STARTS, read_lines, says_none, simple_lines
 from .markup import gner, marks, tags
 from .mention import Answer, Mention
-from .values import calls, short, structured
+from .values import calls, structured
 
 SHAPES = ("empty", "list", "indexed", "object", "entities", "table", "tuples", "parentheses", "type_lines", "colon",
           "dash", "tags", "marked", "calls", "gner", "unparseable")
@@ -65,7 +66,7 @@ def parse_answer(text: str, label: str | None = None, *, document: str | None = 
     'unparseable'
     """
     if not isinstance(text, str):
-        raise TypeError(f"an answer must be a string, got {type(text).__name__} {short(text)}")
+        raise TypeError(f"an answer must be a string, got {type(text).__name__} {quote(text)}")
     stripped = text.strip()
     if not stripped or (stripped[0] in NONE_STARTS and says_none(stripped)):
         return Answer((), "empty")

@@ -28,11 +28,14 @@ extractor's, not the file's).
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.wording import quote
 from ..formats.records import jsonl_records
+from ..formats.registry import head
 from .mention import Answer
 from .parse import parse_answer
 from .values import read_items
@@ -79,22 +82,22 @@ def read_answer(question: Question, document: str | None = None, labels: Collect
 def record_answer(record: Mapping[str, Any], where: str) -> Question:
     """One line's question type and answer (see the module docstring), checked but not yet read."""
     if not isinstance(record, Mapping):
-        raise TypeError(f"{where}: {record!r:.80} is not a json object")
+        raise TypeError(f"{where}: {quote(record)} is not a json object")
     given = [key for key in ANSWER_KEYS if key in record]
     if len(given) != 1:
         raise ValueError(f"{where}: a line holds either 'entities' (a list of {{'text', 'label'}} objects) or "
                          f"'output' (the model's answer), got {'both' if given else 'neither'}")
     label = record.get("label")
     if label is not None and not isinstance(label, str):
-        raise TypeError(f"{where}: 'label' (the type the question asked about) must be a string, got {label!r:.80}")
+        raise TypeError(f"{where}: 'label' (the type the question asked about) must be a string, got {quote(label)}")
     if given[0] == "entities":
         if not isinstance(record["entities"], list):
             raise TypeError(f"{where}: 'entities' must be a list of {{'text', 'label'}} objects, got "
-                            f"{record['entities']!r:.80}")
+                            f"{quote(record['entities'])}")
         return label, record["entities"]
     output = record["output"]
     if not isinstance(output, str):
-        raise TypeError(f"{where}: 'output' must be the model's answer as a string, got {output!r:.80}")
+        raise TypeError(f"{where}: 'output' must be the model's answer as a string, got {quote(output)}")
     return label, output
 
 
@@ -125,7 +128,7 @@ def gather(records: Iterable[tuple[str, Any]], source: str = "generated") -> Gen
                              f"{'has one' if with_ids else 'has none'}; give every line an id, or none")
         document = record.get("text")
         if document is not None and not isinstance(document, str):
-            raise TypeError(f"{where}: 'text' must be the document's text as a string, got {document!r:.80}")
+            raise TypeError(f"{where}: 'text' must be the document's text as a string, got {quote(document)}")
         key = str(ident) if with_ids else str(len(answers))
         if key not in order or not with_ids:
             order[key] = len(answers)
@@ -137,11 +140,11 @@ def gather(records: Iterable[tuple[str, Any]], source: str = "generated") -> Gen
         asked = [label for label, _ in answers[k]]
         if None in asked or question[0] is None or question[0] in asked:
             what = ("without a 'label' both times" if question[0] is None and asked == [None]
-                    else f"with label {question[0]!r}" if question[0] in asked else "both for one type and for all")
-            raise ValueError(f"{where}: id {key!r} is given twice ({what}; first at {places[k]}); a document's "
+                    else f"with label {quote(question[0])}" if question[0] in asked else "both for one type and for all")
+            raise ValueError(f"{where}: id {quote(key)} is given twice ({what}; first at {places[k]}); a document's "
                              "questions are told apart by their 'label', one line each")
         if document is not None and texts[k] is not None and document != texts[k]:
-            raise ValueError(f"{where}: id {key!r} has another 'text' than at {places[k]}")
+            raise ValueError(f"{where}: id {quote(key)} has another 'text' than at {places[k]}")
         texts[k] = texts[k] if texts[k] is not None else document
         answers[k].append(question)
     return Generated(list(order) if with_ids else None, answers, texts, places, source)
@@ -175,6 +178,13 @@ def looks_generated(text: str) -> bool:
             return isinstance(first, Mapping) and {"text", "label"} <= set(first) and not (
                 {"start", "fragments", "entity_group", "entity"} & set(first))
     return False
+
+
+def generated_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a file of a generated system (:func:`looks_generated`), from its first lines each read
+    whole however long (:func:`~nested_span_f1.formats.registry.head`); False for a folder or a pipe, which only
+    its reader reads (once)."""
+    return os.path.isfile(path) and looks_generated(head(path, LOOKED_AT))
 
 
 def generated_records(ids: Sequence[str], mentions: Sequence[Sequence[tuple[str, str]]]) -> str:

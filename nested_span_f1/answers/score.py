@@ -30,7 +30,7 @@ from typing import Any, Union
 
 from ..align.score import Report, TextPair, score_pair
 from ..core.scores import ZeroDivision, summarize
-from ..core.wording import plural
+from ..core.wording import plural, quote
 from ..formats import Corpus
 from ..formats.columns import read_text
 from ..formats.corpus import first_difference
@@ -59,7 +59,8 @@ class GeneratedRun:
     string_documents: list[dict[str, tuple[int, int, int]]] | None = None
     """With ``per_document``: each document's string-protocol (tp, predicted, gold) per label."""
     first_error: dict[str, Any] | None = None
-    """The first answer that could not be read: its ``id``, ``line`` and ``error``."""
+    """The first answer that could not be read (in the gold's order), whatever ``examples`` keeps: its document's
+    ``id``, its ``line``, the ``answer`` as written and the ``error``."""
 
 
 def load_generated(predictions: Predictions) -> Generated:
@@ -91,17 +92,17 @@ def pair_documents(gold_ids: Sequence[str] | None, generated: Generated, gold_so
     order = []
     for ident in gold_ids:
         if ident in seen:
-            raise ValueError(f"{gold_source}: document id {ident!r} is given to two documents; documents are paired "
+            raise ValueError(f"{gold_source}: document id {quote(ident)} is given to two documents; documents are paired "
                              "by id, so each needs its own")
         seen.add(ident)
         if ident not in index:
             missing = [i for i in gold_ids if i not in index]
-            raise ValueError(f"{generated.source}: no answer for document id {ident!r} ({plural(len(missing), 'gold document')} "
+            raise ValueError(f"{generated.source}: no answer for document id {quote(ident)} ({plural(len(missing), 'gold document')} "
                              "without one); a document the model was not asked about cannot be scored")
         order.append(index[ident])
     extra = [ident for ident in generated.ids if ident not in seen]
     if extra:
-        raise ValueError(f"{generated.places[index[extra[0]]]}: document id {extra[0]!r} is not in {gold_source} "
+        raise ValueError(f"{generated.places[index[extra[0]]]}: document id {quote(extra[0])} is not in {gold_source} "
                          f"({len(extra)} answered documents without gold)")
     return order
 
@@ -135,14 +136,19 @@ def count_generated(
     # documents are named by id, or without ids by the line of their answer (the file is named once)
     ids = list(gold.ids) if gold.ids is not None else [generated.line(p) for p in order]
     located, golds, padded = [], [], []
+    first_error = None
     for s, p in enumerate(order):
         text, given = gold.texts[s], generated.texts[p]
         if given is not None and given != text:
             at = first_difference(given, text)
             raise ValueError(f"{generated.places[p]}: the text of document {s} differs from the gold's at "
-                             f"character {at} (given {given[at:at + 10]!r}, gold {text[at:at + 10]!r}); answers are "
+                             f"character {at} (given {quote(given[at:at + 10])}, gold {quote(text[at:at + 10])}); answers are "
                              "scored only against the text they were made from")
         answers = [(question[0], read_answer(question, text, labels)) for question in generated.answers[p]]
+        if first_error is None:
+            first_error = next(({"id": ids[s], "line": generated.line(p), "answer": given, "error": answer.error}
+                                for (_, given), (_, answer) in zip(generated.answers[p], answers)
+                                if answer.error is not None), None)
         found = counter.add(ids[s], text, gold.entities[s] if gold.entities is not None else None, answers,
                             strings=gold.strings[s] if gold.strings is not None else None,
                             tokens=gold.tokens[s] if gold.tokens is not None else None, line=generated.line(p))
@@ -154,7 +160,7 @@ def count_generated(
                        f"generated strings placed on the gold texts (policy {policy})", generated.source, None,
                        "characters", checked=True)
     return GeneratedRun(gold_corpus, predicted, counter.counts(), counter.examples, len(gold_corpus),
-                        counter.strings.documents, counter.first_error)
+                        counter.strings.documents, first_error)
 
 
 def strings_result(counts: GeneratedCounts, zero_division: ZeroDivision = "warn") -> dict[str, Any]:

@@ -30,6 +30,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..core.wording import quote
 from .mention import Mention
 
 TEXT_KEYS = ("text", "entity", "span", "mention", "name", "word")
@@ -42,25 +43,19 @@ class Unreadable(ValueError):
     """A value that was read but is not one of the shapes (the reason is the message)."""
 
 
-def short(value: Any) -> str:
-    """``value``'s repr, cut to 60 characters (messages quote what a model wrote)."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def _pick(item: Mapping[str, Any], keys: Sequence[str], what: str) -> Any:
     found = [key for key in keys if key in item]
     if len(found) != 1:
         detail = "none" if not found else f"{', '.join(found)} (more than one)"
-        raise Unreadable(f"object {short(item)} needs its {what} under one of {', '.join(keys)}; it has {detail}")
+        raise Unreadable(f"object {quote(item)} needs its {what} under one of {', '.join(keys)}; it has {detail}")
     return item[found[0]]
 
 
 def _string(value: Any, what: str, item: Any) -> str:
     if not isinstance(value, str):
-        raise Unreadable(f"{what} {short(value)} of {short(item)} is not a string")
+        raise Unreadable(f"{what} {quote(value)} of {quote(item)} is not a string")
     if not value.strip():
-        raise Unreadable(f"{what} of {short(item)} is empty")
+        raise Unreadable(f"{what} of {quote(item)} is empty")
     return value
 
 
@@ -87,14 +82,14 @@ def mention_of(item: Any, label: str | None = None) -> Mention:
         if len(item) == 4 and _index(item[2]) and _index(item[3]):
             return Mention(_string(item[0], "text", item), _string(item[1], "label", item), None, (item[2], item[3]))
         if len(item) != 2:
-            raise Unreadable(f"item {short(item)} is not a [text, label] pair or a [text, label, first, last] item")
+            raise Unreadable(f"item {quote(item)} is not a [text, label] pair or a [text, label, first, last] item")
         return Mention(_string(item[0], "text", item), _string(item[1], "label", item))
     if isinstance(item, str):
         if label is None:
-            raise Unreadable(f"item {short(item)} is a string without a type: a list of strings answers a question "
+            raise Unreadable(f"item {quote(item)} is a string without a type: a list of strings answers a question "
                              "about one type, which the record must name ('label')")
         return Mention(_string(item, "text", item), label)
-    raise Unreadable(f"item {short(item)} is not an object, a [text, label] pair or a string")
+    raise Unreadable(f"item {quote(item)} is not an object, a [text, label] pair or a string")
 
 
 def read_items(items: Sequence[Any], label: str | None = None) -> tuple[list[Mention], list[str]]:
@@ -132,7 +127,7 @@ def mentions_of(value: Any, label: str | None = None) -> tuple[list[Mention], li
         indexed = any(m.tokens is not None for m in mentions)
         return mentions, unreadable, "indexed" if indexed else "list"
     if not isinstance(value, Mapping):
-        raise Unreadable(f"{short(value)} is neither a list nor an object")
+        raise Unreadable(f"{quote(value)} is neither a list nor an object")
     if any(key in value for key in TEXT_KEYS) and any(key in value for key in LABEL_KEYS):
         mention = mention_of(value)
         return [mention], [], "indexed" if mention.tokens is not None else "object"
@@ -142,14 +137,14 @@ def mentions_of(value: Any, label: str | None = None) -> tuple[list[Mention], li
     mentions, unreadable = [], []
     for key, strings in value.items():
         if not isinstance(key, str) or not key.strip():
-            raise Unreadable(f"type {short(key)} is not a string")
+            raise Unreadable(f"type {quote(key)} is not a string")
         if isinstance(strings, str):
             strings = [strings]
         if not isinstance(strings, (list, tuple)):
-            raise Unreadable(f"the value of type {key!r} is {short(strings)}, not a list of strings")
+            raise Unreadable(f"the value of type {quote(key)} is {quote(strings)}, not a list of strings")
         found, lost = read_items(strings, key)
         mentions += found
-        unreadable += [f"type {key!r}, {reason}" for reason in lost]
+        unreadable += [f"type {quote(key)}, {reason}" for reason in lost]
     if unreadable and not mentions:
         raise Unreadable(unreadable[0])
     return mentions, unreadable, "object"
@@ -254,7 +249,7 @@ def structured(text: str, label: str | None) -> tuple[Found | None, str | None, 
         if unclosed is not None:
             # what opens inside a bracket that never closes is part of a value cut short: not read on its own
             pairs = [(start, end) for start, end in pairs if start < unclosed]
-            reason = reason or (f"the {chunk[unclosed]!r} at character {unclosed + 1} never closes "
+            reason = reason or (f"the {quote(chunk[unclosed])} at character {unclosed + 1} never closes "
                                 "(was the answer cut short?)")
         for start, end in pairs[:TRIED]:
             try:

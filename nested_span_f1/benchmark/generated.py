@@ -20,12 +20,12 @@ import numpy as np
 
 from ..align.project import locate_tokens
 from ..align.score import words
-from ..answers.read import Generated, looks_generated
+from ..answers.read import Generated, generated_file
 from ..answers.score import GeneratedRun, count_generated, report
 from ..flat.pipeline import tags_to_spans
 from ..formats import Corpus
 from ..formats.places import in_file
-from ..formats.registry import head, path_format
+from ..formats.registry import path_format
 from .inputs import Pair, Side
 from .stats import bootstrap_sums
 
@@ -37,8 +37,8 @@ def is_generated(source: Any) -> bool:
     """Whether a prediction source is a generated system (a file of one, or one read)."""
     if isinstance(source, Generated):
         return True
-    if isinstance(source, (str, os.PathLike)) and os.path.isfile(source) and not path_format(os.fspath(source)):
-        return looks_generated(head(source))
+    if isinstance(source, (str, os.PathLike)) and not path_format(os.fspath(source)):
+        return generated_file(source)
     return False
 
 

@@ -1,17 +1,20 @@
 """A generated system's report as text: both protocols side by side per type, with what could not be placed or read.
 
-It formats the dict :func:`nested_span_f1.answers.score_generated` returns and
-imports nothing of the package: rows per type (the string protocol's precision,
-recall and F1, the located spans' under the metric used, the mentions not in the
-text, the excess mentions and the gold entities of unparseable answers), then the
-micro and macro averages, then how the answers were read (their shapes, the lines
-skipped and declined, the answers corrected, the items unreadable), where the
-mentions went, the token indices, the types the gold never uses, and examples.
+It formats the dict :func:`nested_span_f1.answers.score_generated` returns, quoting
+values as every message does (:func:`~nested_span_f1.core.wording.quote`): rows per
+type (the string protocol's precision, recall and F1, the located spans' under the
+metric used, the mentions not in the text, the excess mentions and the gold entities
+of unparseable answers), then the micro and macro averages, then how the answers
+were read (their shapes, the lines skipped and declined, the answers corrected, the
+items unreadable), where the mentions went, the token indices, the types the gold
+never uses, and examples.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+
+from ..core.wording import quote
 
 
 def _located(result: Mapping[str, Any], label: str | None) -> tuple[float, float, float, int] | None:
@@ -83,10 +86,8 @@ def generated_table(result: Mapping[str, Any], digits: int = 4) -> str:
 
 def unreadable_line(report: Mapping[str, Any]) -> str:
     """The line that says how many answers could not be read, and which (by id, or by line)."""
-    ids = report["unparseable_ids"]
-    shown = ", ".join(map(str, ids[:10])) + (f", ... ({len(ids) - 10} more)" if len(ids) > 10 else "")
     return (f"{report['unparseable']} of {report['answers']} answers ({100 * report['unparseable_share']:.1f}%) "
-            f"could not be read: {shown}")
+            f"could not be read: {quote(list(report['unparseable_ids']))}")
 
 
 def _listed(counts: Mapping[str, int]) -> str:
@@ -130,8 +131,8 @@ def _example(example: Mapping[str, Any]) -> str:
     """One example: its category, document (and line), type, and what it is."""
     where = str(example["id"]) + (f" ({example['line']})" if example.get("line") else "")
     label = f" ({example['label']})" if example.get("label") else ""
-    what = example.get("error") or repr(example.get("text"))
+    what = example.get("error") or quote(example.get("text"))
     if "tokens" in example:
         first, last = example["tokens"]
-        what += f" at tokens {first}-{last}" + (f" ({example['at']!r})" if "at" in example else "")
+        what += f" at tokens {first}-{last}" + (f" ({quote(example['at'])})" if "at" in example else "")
     return f"  {example['category'].replace('_', ' ')}: {where}{label}: {what}"

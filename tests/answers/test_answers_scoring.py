@@ -9,6 +9,7 @@ import pytest
 from nested_span_f1 import Corpus, sample_path, tags_to_spans
 from nested_span_f1.answers import score_generated
 from nested_span_f1.answers.gold import looks_string_gold, read_string_gold
+from nested_span_f1.answers.parse import NOTHING_FOUND
 from nested_span_f1.answers.score import count_generated
 from nested_span_f1.cli.main import main
 from nested_span_f1.formats.columns import read_columns
@@ -194,13 +195,15 @@ def test_no_answer_read_exits_2_saying_what_was_tried(tmp_path, capsys):
                     encoding="utf-8")
     assert main(["generated", "--gold", str(gold), "--pred", str(pred)]) == 2
     err = capsys.readouterr().err
-    assert err == (f"nested-span-f1 generated: error: {pred}: none of its 2 answers can be read; the first, d1 (line 1): "
-                   "none of a JSON or Python list or object, inline tags, GPT-NER's @@marks##, code calls "
+    assert err == (f"nested-span-f1 generated: error: {pred}: no answer can be read (2 tried); the first (id 'd1', line "
+                   "1), 'I cannot help with that.': none of a JSON or Python list or object, inline tags, GPT-NER's @@marks##, code calls "
                    "Type(span=...), word(tag) output, lines of string (TYPE), TYPE: a, b, string: TYPE, string - "
                    "TYPE, (string, TYPE) or a Markdown table found\n")
     # the Python API counts them (an early checkpoint's answers are scored, not refused)
     run = count_generated(str(pred), str(gold))
-    assert run.counts.answers == {"unparseable": 2} and run.first_error["id"] == "d1"
+    assert run.counts.answers == {"unparseable": 2}
+    assert run.first_error == {"id": "d1", "line": "line 1", "answer": "I cannot help with that.",
+                               "error": NOTHING_FOUND}
 
 
 def test_answers_named_by_line_without_ids(tmp_path, capsys):

@@ -69,10 +69,10 @@ def test_cli_tables(capsys, sample):
     assert code == 0
     assert "strings (set)" in out and "span length (characters)" in out
     assert "not in the text 2, excess 1" in out
-    assert "unparseable answers: 1 of 15 answers (6.7%) could not be read: line 9" in out
+    assert "unparseable answers: 1 of 15 answers (6.7%) could not be read: ['line 9']" in out
     # more than 5% could not be read: the report says so first, and so does stderr
-    assert out.startswith("warning: 1 of 15 answers (6.7%) could not be read: line 9\n")
-    assert err == "warning: 1 of 15 answers (6.7%) could not be read: line 9\n"
+    assert out.startswith("warning: 1 of 15 answers (6.7%) could not be read: ['line 9']\n")
+    assert err == "warning: 1 of 15 answers (6.7%) could not be read: ['line 9']\n"
     code, out, _ = cli(capsys, "lenient", "--gold", str(SAMPLE / "sample.gold.conll"), "--pred", str(sample[1]),
                        "--policy", "every", "--multiset", "--normalization", "lowercase+whitespace")
     assert code == 0
@@ -170,3 +170,25 @@ def test_evaluate_refuses_what_does_not_fit(sample):
     span_f1 = evaluate.load(nested_span_f1.metric_path("span_f1"))
     with pytest.raises(TypeError):
         span_f1.compute(predictions=["[]", "[]"], references=references)
+
+
+@pytest.mark.parametrize("command", ["generated", "nested", "lenient", "score"])
+def test_answers_whose_first_line_is_longer_than_any_cut_are_detected(capsys, tmp_path, command):
+    """Detection reads the answers' first line whole (issue 38): a line of 70,000 characters (its document's text
+    given beside the answer) is a language model's answers at every door that detects them."""
+    text = "Barack Obama visited Paris. " * 2500
+    gold = tmp_path / "g.jsonl"
+    gold.write_text(json.dumps({"id": "a1", "text": text, "entities": [{"start": 0, "end": 12, "label": "PER"},
+                                                                        {"start": 21, "end": 26, "label": "LOC"}]})
+                    + "\n", encoding="utf-8")
+    answers = tmp_path / "a.jsonl"
+    answers.write_text(json.dumps({"id": "a1", "text": text, "output": "Barack Obama (PER)\nParis (LOC)"}) + "\n",
+                       encoding="utf-8")
+    assert len(answers.read_text(encoding="utf-8")) > 1 << 16
+    code, out, err = cli(capsys, command, "--gold", str(gold), "--pred", str(answers), "--json")
+    assert (code, err) == (0, "")
+    result = json.loads(out)
+    assert result["generated"]["shapes"] == {"parentheses": 1}
+    assert (result["strings"]["tp"], result["strings"]["fp"], result["strings"]["fn"]) == (2, 0, 0)
+    # located: each string on its first occurrence (k-th mention, k-th occurrence), where the gold has it
+    assert result["located"]["strict_f1" if command == "lenient" else "overall_f1"] == 1.0

@@ -26,14 +26,16 @@ from ...answers.indices import TRUST
 from ...answers.labels import parse_label_map
 from ...answers.locate import POLICIES
 from ...answers.normalize import STEPS, Normalization
-from ...answers.read import looks_generated
+from ...answers.read import generated_file
 from ...answers.score import SHARE, count_generated, score_run
+from ...core.wording import quote
+from ...formats import Corpus
 from ...formats.columns import read_text
 from ...views.generated import generated_table, unreadable_line
 from ...views.tables import lenient_table
 from . import texts
 from .inputs import GENERATED as FORMAT
-from .inputs import HelpFormatter, check_outputs, column_or_format, duplicates_in_output, for_people
+from .inputs import HelpFormatter, add_format_options, check_outputs, duplicates_in_output, for_people
 
 EXAMPLE = """examples:
   nested-span-f1 generated --gold test.jsonl --pred llm-answers.jsonl
@@ -101,13 +103,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--gold", required=True, help="gold file or folder with text (or tokens, joined by spaces)")
     p.add_argument("--pred", required=True, help="the generated system's JSON lines")
-    p.add_argument("--gold-format", type=column_or_format, metavar="FORMAT", help="format of --gold (default: detected)")
-    p.add_argument("--pred-format", type=column_or_format, metavar="FORMAT", help=f"{FORMAT} (detected when left out)")
+    add_format_options(p)
     p.add_argument("--metric", choices=("exact", "lenient", "nested"), default="nested",
                    help="how the located spans are scored (default: nested)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--types", nargs="+", metavar="TYPE", help="brat gold: keep the T lines of these types only")
-    p.add_argument("--spans-key", metavar="KEY", help="spaCy DocBin gold: read doc.spans[KEY] instead of doc.ents")
+    texts.add_reader_options(p.add_argument_group("the gold (brat, spaCy DocBin)"))
     add_generated_options(p)
     p.set_defaults(run=run)
 
@@ -118,14 +118,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def holds_generated(args: argparse.Namespace) -> bool:
-    """Whether the prediction file is a generated system's: named so, or detected from its first lines."""
+    """Whether the prediction file is a generated system's: named so, or detected from its first lines, each read
+    whole (a pipe can be read once, by its reader: a generated system through one is named with --pred-format)."""
     if args.pred_format is not None:
         return bool(args.pred_format == FORMAT)
-    if not os.path.isfile(args.pred):
-        # a pipe can be read once, by the reader: a generated system through one is named with --pred-format
-        return False
-    with open(args.pred, encoding="utf-8-sig", errors="replace") as handle:
-        return looks_generated(handle.read(texts.HEAD).rsplit("\n", 1)[0])
+    return generated_file(args.pred)
 
 
 def read_gold(args: argparse.Namespace) -> Any:
@@ -144,15 +141,21 @@ def score_files(args: argparse.Namespace, metric: str, **options: Any) -> dict[s
     """
     try:
         Normalization.parse(args.normalization)
+        given = [f"--{name}" for name in ("trim", "snap") if getattr(args, name, None)]
+        if given:
+            raise ValueError(f"{' and '.join(given)} {'apply' if len(given) > 1 else 'applies'} to spans of two texts, "
+                             f"but --pred {args.pred} holds a language model's answers, whose strings are placed on "
+                             f"the gold's text; leave {'them' if len(given) > 1 else 'it'} out")
         gold = read_gold(args)
+        texts.check_reader_options(args, [gold] if isinstance(gold, Corpus) else [], f"the gold ({args.gold}) is not one")
         run = count_generated(args.pred, gold, normalization=args.normalization, multiset=args.multiset,
                               policy=args.policy, fallback=args.fallback, inner_last=args.inner_last,
                               trust=args.trust, label_map=args.label_map, examples=args.show)
         if run.first_error is not None and run.counts.answers.get("unparseable") == sum(run.counts.answers.values()):
             first = run.first_error
-            where = first["id"] if first["line"] in (None, first["id"]) else f"{first['id']} ({first['line']})"
-            raise ValueError(f"{args.pred}: none of its {sum(run.counts.answers.values())} answers can be read; the "
-                             f"first, {where}: {first['error']}")
+            where = first["line"] if first["line"] == first["id"] else f"id {quote(first['id'])}, {first['line']}"
+            raise ValueError(f"{args.pred}: no answer can be read ({sum(run.counts.answers.values()):,} tried); the "
+                             f"first ({where}), {quote(first['answer'])}: {first['error']}")
         with duplicates_in_output():
             return score_run(run, metric, zero_division=0, **options)
     except (ValueError, TypeError) as error:
