@@ -326,8 +326,9 @@ CASES += [
     # issue 37: --gold-format generated names a gold of strings ({"text", "label"} entities, no offsets)
     cli("score-gold-format-generated", "refused", "score --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl --gold-format "
         "generated", (
-        "{tmp}/g.jsonl, line 1, entity 1: object {'start': 0, 'end': 12, 'label': 'PER'} needs its text under one "
-        "of text, entity, span, mention, name, word; it has none"),
+        "{tmp}/g.jsonl, line 1, entity 1: {'start': 0, 'end': 12, 'label': 'PER'} gives offsets, not the entity's "
+        "text: a gold of strings names each entity by its text and label; give a gold with offsets as a file of its "
+        "own format, or as a Corpus"),
         {"g.jsonl": GOLD, "a.jsonl": jl({"id": "d1", "output": "[]"})}),
     cli("score-generated-answers", "read", "score --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl --json", (
         '    "overall_f1": 0.6666666666666666,'),

@@ -70,6 +70,11 @@ def string_gold(records: Iterable[tuple[str, Any]], source: str = "gold") -> Str
             raise TypeError(f"{where}: 'entities' must be a list of {{'text', 'label'}} objects, got {quote(items)}")
         pairs = []
         for k, item in enumerate(items):
+            if isinstance(item, Mapping) and not any(key in item for key in TEXT_KEYS) and any(
+                    key in item for key in OFFSET_KEYS):
+                raise ValueError(f"{where}, entity {k + 1}: {quote(item)} gives offsets, not the entity's text: a gold "
+                                 "of strings names each entity by its text and label; give a gold with offsets as a "
+                                 "file of its own format, or as a Corpus")
             try:
                 mention = mention_of(item)
             except Unreadable as error:

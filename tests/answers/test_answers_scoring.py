@@ -240,6 +240,54 @@ def test_the_answers_sample_through_the_api_and_the_command(capsys):
     assert unmapped["labels_not_in_gold"] == {"Misc": 1, "Person": 1, "person": 1}
 
 
+SAMPLE_COUNTS = [
+    "answers: 15 for 15 documents (calls 1, colon 1, dash 1, empty 1, gner 1, indexed 1, list 1, parentheses 5, "
+    "table 1, tuples 1, type_lines 1)",
+    "reading: lines skipped 3, declined 2; answers corrected 1; items unreadable 0",
+    "mentions: 28: markup 0, index 2, exact 25, normalized 1, not in the text 0, excess 0; 28 spans placed",
+    "token indices: placed by index 2, index and string disagree 0 (trusted: index), out of range 0, without gold "
+    "tokens 0",
+    "labels mapped: Misc -> MISC 1, Person -> PER 1, person -> PER 1",
+    "strings: normalised by lowercase+punctuation+articles+whitespace, as sets; located: policy kth, case/whitespace "
+    "fallback on, inner occurrences last on",
+    "  skipped lines: line 1: 'Here is the answer:'",
+    "  declined lines: line 2: '- Bridge (no entity, as it is part of a place name)'",
+    "  skipped lines: line 6: 'Answer:'",
+    "  skipped lines: line 6: 'However, Dublin is a place too, so the corrected answer would be:'",
+    "  corrected answers: line 6: 'Anna Berg (PER) | Civic Data Trust (ORG)'",
+    "  declined lines: line 14: 'fares (O)'",
+]
+"""The counts under the sample's report, as the README's command prints them (the gold has no ids: documents are
+named by their answers' lines)."""
+
+
+@pytest.mark.parametrize("command, metric", [("generated", "exact"), ("nested", "nested"), ("lenient", "lenient"),
+                                             ("score", "exact")])
+def test_the_answers_sample_through_every_command(capsys, command, metric):
+    # the README's command and its counts, exactly; the JSON of every command that detects answers is the API's
+    gold, answers = sample_path("sample.gold.conll"), sample_path("sample.answers.jsonl")
+    columns = read_columns(gold)
+    corpus = Corpus(columns.tokens, tags_to_spans(columns.column()), source=gold)
+    label_map = {"person": "PER", "Person": "PER", "Misc": "MISC"}
+    result = score_generated(answers, corpus, metric=metric, zero_division=0, label_map=label_map)
+    argv = [command, "--gold", gold, "--pred", answers, "--label-map", "person=PER,Person=PER,Misc=MISC"]
+    assert main([*argv, *(["--metric", metric] if command == "generated" else []), "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and json.loads(out) == json.loads(json.dumps(result))
+    assert main([*argv, *(["--metric", metric] if command == "generated" else [])]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    lines = out.splitlines()
+    assert lines[:2] == [f"gold:        {gold}",
+                         f"predictions: {answers} (generated; located spans scored by {metric})"]
+    start = lines.index(SAMPLE_COUNTS[0])
+    assert lines[start:start + len(SAMPLE_COUNTS)] == SAMPLE_COUNTS
+    if command == "generated":
+        # located: "The Lakeside Marathon" takes the article in (one false positive, one miss)
+        assert "overall     28     1.0000     1.0000     1.0000     0.9643     0.9643     0.9643       0       0" \
+               "            0" in lines
+
+
 def test_the_commands_pass_trust_and_a_label_map_file(tmp_path, capsys):
     pred = tmp_path / "pred.jsonl"
     answer = json.dumps([["land-use intensification", "phenomena", 16, 17], ["ecosystem", "ENVIRONMENT", 19, 19]])
