@@ -75,8 +75,10 @@ def load_generated(predictions: Predictions) -> Generated:
                     f"{type(predictions).__name__}")
 
 
-def pair_documents(gold_ids: Sequence[str] | None, generated: Generated, gold_source: str, gold_size: int) -> list[int]:
+def pair_documents(gold_ids: Sequence[str] | None, generated: Generated, gold_source: str, gold_size: int,
+                   gold_places: Sequence[str] | None = None) -> list[int]:
     """For each gold document, the index of its generated document: by id when both sides have ids, else by order.
+    ``gold_places`` says where each gold document is (``"gold.jsonl, line 2"``), for the messages.
 
     Raises:
         ValueError: a document missing on either side, a gold id given twice, or (by order) a different number of
@@ -84,26 +86,31 @@ def pair_documents(gold_ids: Sequence[str] | None, generated: Generated, gold_so
     """
     if gold_ids is None or generated.ids is None:
         if len(generated) != gold_size:
-            raise ValueError(f"{gold_source} has {gold_size} documents but {generated.source} has {len(generated)}; "
-                             "without ids on both sides they are paired in order")
+            raise ValueError(f"{gold_source} has {plural(gold_size, 'document')} but {generated.source} has "
+                             f"{len(generated):,}; without ids on both sides they are paired in order")
         return list(range(gold_size))
+
+    def where(s: int) -> str:
+        return gold_places[s] if gold_places is not None and s < len(gold_places) else gold_source
+
     index = {ident: k for k, ident in enumerate(generated.ids)}
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
     order = []
-    for ident in gold_ids:
+    for s, ident in enumerate(gold_ids):
         if ident in seen:
-            raise ValueError(f"{gold_source}: document id {quote(ident)} is given to two documents; documents are paired "
-                             "by id, so each needs its own")
-        seen.add(ident)
+            raise ValueError(f"{where(s)}: document id {quote(ident)} is given to two documents (first at "
+                             f"{where(seen[ident])}); documents are paired by id, so each needs its own")
+        seen[ident] = s
         if ident not in index:
-            missing = [i for i in gold_ids if i not in index]
-            raise ValueError(f"{generated.source}: no answer for document id {quote(ident)} ({plural(len(missing), 'gold document')} "
-                             "without one); a document the model was not asked about cannot be scored")
+            missing = sum(1 for i in gold_ids if i not in index)
+            raise ValueError(f"{where(s)}: document id {quote(ident)} has no answer in {generated.source} "
+                             f"({plural(missing, 'gold document')} without one); a document the model was not asked "
+                             "about cannot be scored")
         order.append(index[ident])
     extra = [ident for ident in generated.ids if ident not in seen]
     if extra:
         raise ValueError(f"{generated.places[index[extra[0]]]}: document id {quote(extra[0])} is not in {gold_source} "
-                         f"({len(extra)} answered documents without gold)")
+                         f"({plural(len(extra), 'answered document')} without gold)")
     return order
 
 
@@ -129,7 +136,8 @@ def count_generated(
                                per_document=per_document)
     raw = load_gold(references)
     source = raw.source
-    order = pair_documents(raw.ids if isinstance(raw, StringGold) else raw.sentence_ids, generated, source, len(raw))
+    order = pair_documents(raw.ids if isinstance(raw, StringGold) else raw.sentence_ids, generated, source, len(raw),
+                           raw.places)
     gold = gold_texts(raw, generated, order)
     known = gold.labels() | set(counter.label_map) | set(counter.label_map.values())
     labels = known | {label.lower() for label in known}
@@ -141,9 +149,10 @@ def count_generated(
         text, given = gold.texts[s], generated.texts[p]
         if given is not None and given != text:
             at = first_difference(given, text)
-            raise ValueError(f"{generated.places[p]}: the text of document {s} differs from the gold's at "
-                             f"character {at} (given {quote(given[at:at + 10])}, gold {quote(text[at:at + 10])}); answers are "
-                             "scored only against the text they were made from")
+            raise ValueError(f"{generated.places[p]}: its text differs from the gold's at offset {at} ({len(given):,} "
+                             f"characters given, {len(text):,} in the gold; given {quote(given[at:at + 10])}, gold "
+                             f"{quote(text[at:at + 10])}); answers are scored only against the text they were made "
+                             "from")
         answers = [(question[0], read_answer(question, text, labels)) for question in generated.answers[p]]
         if first_error is None:
             first_error = next(({"id": ids[s], "line": generated.line(p), "answer": given, "error": answer.error}

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..core.wording import quote
+from ..core.wording import plural, quote
 
 
 def _located(result: Mapping[str, Any], label: str | None) -> tuple[float, float, float, int] | None:
@@ -98,7 +98,7 @@ def _counts(report: Mapping[str, Any], settings: Mapping[str, Any]) -> list[str]
     """The lines under the table: how the answers were read, where the mentions went, the settings."""
     shapes = ", ".join(f"{shape} {n}" for shape, n in sorted(report["shapes"].items()))
     lines = [
-        f"answers: {report['answers']} for {report['documents']} documents ({shapes})",
+        f"answers: {report['answers']:,} for {plural(report['documents'], 'document')} ({shapes})",
         f"reading: lines skipped {report['skipped_lines']}, declined {report['declined_lines']}; answers corrected "
         f"{report['corrected_answers']}; items unreadable {report['unreadable_items']}",
         f"mentions: {report['mentions']}: markup {report['markup']}, index {report['index']}, exact "
