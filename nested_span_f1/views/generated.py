@@ -103,7 +103,7 @@ def _counts(report: Mapping[str, Any], settings: Mapping[str, Any]) -> list[str]
         f"{report['corrected_answers']}; items unreadable {report['unreadable_items']}",
         f"mentions: {report['mentions']}: markup {report['markup']}, index {report['index']}, exact "
         f"{report['exact']}, normalized {report['normalized']}, not in the text {report['not_in_text']}, excess "
-        f"{report['excess']}; {report['spans']} spans placed",
+        f"{report['excess']}; {plural(report['spans'], 'span')} placed",
     ]
     indices = report["indices"]
     if report["index"] or any(indices.values()):
