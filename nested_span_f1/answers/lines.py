@@ -355,7 +355,10 @@ _LISTED = frozenset(("mentions", "declined"))
 
 _BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 """What ``str.splitlines`` breaks lines at (the plain reader's lines); a plain line holds none of them."""
-_PLAIN = rf"(?!\d{{1,3}}[.)]\s)([A-Za-z0-9][^()*_`\"'“:|,;{_BREAKS}]*?)"
+_NOT_PLAIN = rf"()*_`\"'“:|,;{_BREAKS}"
+"""What a plain string holds none of: parentheses, wraps, quotes, colons, bars, commas, semicolons, line breaks."""
+_PLAIN = rf"(?!\d{{1,3}}[.)]\s)([A-Za-z0-9](?:[^{_NOT_PLAIN}]*?[^{_NOT_PLAIN}\s])?)"
+"""A plain string: it ends with no whitespace (the plain reader strips a string, a no-break space included)."""
 _ONE_TYPE = r"(?!(?i:o|none|null|n/a)\b)([A-Za-z][\w\-./&']{0,39})"
 _LISTED_AS = r"(?:(?:[-*•+]|\d{1,3}[.)])[ \t]+)?(\*\*|\*|__|`|)"
 SIMPLE = {
@@ -369,12 +372,7 @@ SIMPLE = {
 list marker, in ``parentheses`` lines), no colon, comma or parenthesis, and a one-word type that declines nothing;
 ``type_lines``: a type the gold uses, and items of that kind."""
 _PARENTHESES = SIMPLE["parentheses"]
-_PARENTHESES_LINE = re.compile(rf"^[ \t]*{_LISTED_AS}{_PLAIN}\1[ \t]+\({_ONE_TYPE}\)[ \t]*$", re.M)
-_ALL_PARENTHESES = re.compile(
-    rf"(?:\s*((?!\d{{1,3}}[.)]\s)[A-Za-z0-9][^:{_BREAKS}]*:)[ \t]*\n)?"
-    rf"(?:\s*{_LISTED_AS}{_PLAIN}\2[ \t]+\({_ONE_TYPE}\)[ \t]*(?:\n|\Z))+\s*")
-"""A whole answer of plain string (TYPE) lines (group 1: the lead-in line, or None), read in one pass."""
-_DECLINED_PLAIN = re.compile(rf"(?:(?:[-*•+]|\d{{1,3}}[.)])[ \t]+)?[A-Za-z0-9][^()*_`\"'“:|,;{_BREAKS}]*?[ \t]+"
+_DECLINED_PLAIN = re.compile(rf"(?:(?:[-*•+]|\d{{1,3}}[.)])[ \t]+)?[A-Za-z0-9][^{_NOT_PLAIN}]*?[ \t]+"
                              rf"\((?:(?i:o|none|null|n/a)|(?i:no|not)\s[^():{_BREAKS}]*)\)")
 """A plain ``string (no entity, ...)`` line: declined."""
 _LEAD_IN = re.compile(rf"(?!\d{{1,3}}[.)]\s)[A-Za-z0-9][^:{_BREAKS}]*:")
@@ -386,15 +384,8 @@ def simple_lines(text: str, labels: Collection[str] = ()) -> Answer | None:
     """The fast path of :func:`read_lines` for the commonest answers: plain lines of one of the shapes of
     :data:`SIMPLE` (``string: TYPE`` and ``TYPE: a, b`` only where the type is one the gold uses and the string
     is none), ``parentheses`` lines with declined ones among them, after a lead-in line or none, and nothing else
-    (no other prose, no correction). It gives what :func:`read_lines` gives for such an answer (a test holds them
-    equal), or None for any other answer."""
-    whole = _ALL_PARENTHESES.fullmatch(text)
-    if whole is not None:  # every line a plain string (TYPE) line, after a lead-in line or none
-        lead_in = whole.group(1)
-        mentions = [Mention(string, kind) for _, string, kind in
-                    _PARENTHESES_LINE.findall(text, whole.end(1) if lead_in else 0)]
-        if mentions and all(m.text.count(" ") < MAX_WORDS for m in mentions) and not corrects(text):
-            return Answer(tuple(mentions), "parentheses", None, None, (lead_in,) if lead_in else (), ())
+    (no other prose, no correction after the lead-in). It gives what :func:`read_lines` gives for such an answer
+    (a test holds them equal), or None for any other answer."""
     mentions = []
     skipped: tuple[str, ...] = ()
     declined: list[str] = []
@@ -403,13 +394,13 @@ def simple_lines(text: str, labels: Collection[str] = ()) -> Answer | None:
         line = line.strip()
         if not line:
             continue
-        if shape == "parentheses":  # the commonest line, read without the general steps
+        if (shape is None and line[-1] == ")" and line[0] != "(") or shape == "parentheses":
+            # the commonest line, read without the general steps (the one candidate such a first line has)
             found = _PARENTHESES.fullmatch(line)
-            if found is not None:
-                _, string, kind = found.groups()
-                if string.count(" ") < MAX_WORDS:
-                    mentions.append(Mention(string, kind))
-                    continue
+            if found is not None and len(found[2].split()) <= MAX_WORDS:
+                mentions.append(Mention(found[2], found[3]))
+                shape = "parentheses"
+                continue
         elif shape is not None and _simple(shape, line, labels, mentions):
             continue
         if shape is None and line[-1] == ":":
@@ -423,7 +414,10 @@ def simple_lines(text: str, labels: Collection[str] = ()) -> Answer | None:
             declined.append(line)
         else:
             return None
-    if not mentions or (declined and shape != "parentheses") or corrects(text):
+    if not mentions or (declined and shape != "parentheses"):
+        return None
+    # a correction is announced after a list: in the lines after the lead-in (which cannot correct one)
+    if corrects(text[text.find(skipped[0]) + len(skipped[0]):] if skipped else text):
         return None
     return Answer(tuple(mentions), shape, None, None, skipped, tuple(declined))  # type: ignore[arg-type]
 
@@ -451,10 +445,10 @@ def _word(char: str) -> bool:
 
 
 def _candidates(line: str) -> tuple[str, ...]:
-    """The shapes of :data:`SIMPLE` a line can be, by its ends: ``)`` ends parentheses and tuples, a colon is in
-    the colon shapes, a dash in the dash shape."""
+    """The shapes of :data:`SIMPLE` other than ``parentheses`` (tried first) a line can be, by its ends: ``)`` ends
+    tuples, a colon is in the colon shapes, a dash in the dash shape."""
     if line[-1] == ")":
-        return ("tuples",) if line[0] == "(" else ("parentheses",)
+        return ("tuples",) if line[0] == "(" else ()
     return ("colon", "type_lines") if ":" in line else ("dash",)
 
 

@@ -40,10 +40,6 @@ from .mention import Answer
 from .parse import parse_answer
 from .values import read_items
 
-ANSWER_KEYS = ("entities", "output")
-"""A line holds one of these: an extracted entity list, or a raw answer."""
-
-
 Question = tuple[str | None, Any]
 """One line's question type (None: every type) and what it answers with: the raw answer (a string) or an entity
 list (a list of items)."""
@@ -81,16 +77,16 @@ def read_answer(question: Question, document: str | None = None, labels: Collect
 
 def record_answer(record: Mapping[str, Any], where: str) -> Question:
     """One line's question type and answer (see the module docstring), checked but not yet read."""
-    if not isinstance(record, Mapping):
+    if type(record) is not dict and not isinstance(record, Mapping):
         raise TypeError(f"{where}: {quote(record)} is not a json object")
-    given = [key for key in ANSWER_KEYS if key in record]
-    if len(given) != 1:
+    listed = "entities" in record
+    if listed == ("output" in record):
         raise ValueError(f"{where}: a line holds either 'entities' (a list of {{'text', 'label'}} objects) or "
-                         f"'output' (the model's answer), got {'both' if given else 'neither'}")
+                         f"'output' (the model's answer), got {'both' if listed else 'neither'}")
     label = record.get("label")
     if label is not None and not isinstance(label, str):
         raise TypeError(f"{where}: 'label' (the type the question asked about) must be a string, got {quote(label)}")
-    if given[0] == "entities":
+    if listed:
         if not isinstance(record["entities"], list):
             raise TypeError(f"{where}: 'entities' must be a list of {{'text', 'label'}} objects, got "
                             f"{quote(record['entities'])}")

@@ -15,7 +15,9 @@ from nested_span_f1.answers.parse import parse_answer
 STRINGS = ["Peter Blackburn", "land-use intensification", "1990", "None", "no", "Answer", "Note", "final answer",
            "**bold**", "`code`", "*it*", "a, b", "x: y", "(x)", "O", "none", "PER", "per", "N/A", "1. item", "- item",
            "a - b", "Paris  Rome", "there are no entities", "“quoted”", "| cell |", "Here", "the rest", "x" * 45,
-           " ".join(["w"] * 21), "Ja\rpan", "Ja\u2028pan", "Ja\x0cpan", "Ja\xa0pan", "-", "-\nx", "\tx"]
+           " ".join(["w"] * 21), "Ja\rpan", "Ja\u2028pan", "Ja\x0cpan", "Ja\xa0pan", "-", "-\nx", "\tx",
+           # whitespace the plain reader strips or splits words at, and the fast path once kept or did not count
+           "Japan\xa0", "Japan\u2003", "\t".join(["w"] * 21), "\xa0".join(["w"] * 21)]
 TYPES = ["PER", "LOC", "person", "O", "none", "no entity, as it is a method", "not an entity", "B-PER", "n/a",
          "Cell Line", "two words", "CLIMATE-GREENHOUSE-GASES", "NONE", "null", "x" * 45]
 TEMPLATES = ["{s} ({t})", "{s} ({t}).", "- {s} ({t})", "1. **{s}** ({t})", "* `{s}` ({t})", "2) {s} ({t})",
@@ -35,7 +37,8 @@ def answers(draw):
 
 SIMPLE_TEMPLATES = ["{s} ({t})", "- {s} ({t})", "1. **{s}** ({t})", "({s}, {t})", "{s}: {t}", "{t}: {s}, {s}",
                     "{s} - {t}"]
-PLAIN_STRINGS = ["Peter Blackburn", "land-use intensification", "Paris", "UN", "1990 World Cup", "Obama"]
+PLAIN_STRINGS = ["Peter Blackburn", "land-use intensification", "Paris", "UN", "1990 World Cup", "Obama",
+                 "Japan\xa0", "\t".join(["w"] * 21)]
 
 
 @st.composite

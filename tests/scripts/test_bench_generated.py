@@ -59,11 +59,20 @@ def test_the_bare_parse_reads_the_pairs(bench):
         [("Peter", "B-PER"), ("Blackburn", "I-PER"), ("Paris", "B-LOC")]]
 
 
+def test_the_floor_reads_what_the_package_reads_on_plain_lines(bench):
+    # the floor under any reader of the package's objects: the same mentions on string (TYPE) lines after a lead-in
+    written = [bench._answer(k, TOKENS, SPANS, bench.AS_WRITTEN) for k in (21, 22)]
+    assert [shape for _, shape in written] == ["lead-in", "lead-in"]
+    lines = "".join(json.dumps({"output": answer}) + "\n" for answer, _ in written)
+    assert [a.mentions for a in bench.floor_parse(lines)] == [parse_answer(answer).mentions for answer, _ in written]
+
+
 def test_a_small_run(bench, shared_data, monkeypatch):
     monkeypatch.setattr(bench, "ANSWERS", 200)
-    row = bench.measure(bench.conll_documents(shared_data / "conll2003"), repeat=1, metrics=("exact",))
+    row = bench.measure(bench.conll_documents(shared_data / "conll2003"), repeat=1, metrics=("exact",), floor=True)
     assert row["answers"] == 200 and row["unparseable"] == 2
     assert 0.5 < row["located_f1"] < 1 and 0.5 < row["string_f1"] < 1
     assert row["exact_seconds"] > 0 and row["bare_parse_seconds"] > 0 and row["parse_ratio"] > 0
+    assert row["floor_parse_seconds"] > 0 and row["floor_ratio"] > 0
     assert set(row["shapes"]) >= {"parentheses", "list", "object", "type_lines", "colon", "dash", "tuples", "table",
                                   "indexed", "gner", "tags", "empty", "unparseable"}
