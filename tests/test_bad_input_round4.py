@@ -1480,9 +1480,9 @@ LATER: list[Case] = [
             "Answer:\nBarack Obama (PER)\nParis (ORG)\nHowever, Paris is a city, so the corrected answer would be:\n"
             "Barack Obama (PER)\nParis (LOC)\nvisited (no entity, a verb)")}),
     cli("generated-gner-is-not-string-type-lines", "counted", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
-        "answers: 1 for 1 document (parentheses 1)", {"g.jsonl": GOLD, "a.jsonl": answers("Paris (LOC)\nnice (O)")}),
+        "answers: 1 for 1 document paired by id (parentheses 1)", {"g.jsonl": GOLD, "a.jsonl": answers("Paris (LOC)\nnice (O)")}),
     cli("generated-says-none", "counted", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
-        "answers: 2 for 2 documents (empty 2)", {"g.jsonl": TWO, "a.jsonl": answers(
+        "answers: 2 for 2 documents paired by id (empty 2)", {"g.jsonl": TWO, "a.jsonl": answers(
             "There are no named entities in this sentence.", "N/A")}),
     cli("generated-marks-with-a-label", "counted", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         "mentions: 1: markup 1, index 0, exact 0, normalized 0, not in the text 0, excess 0; 1 span placed",
@@ -1503,7 +1503,7 @@ LATER: list[Case] = [
     cli("score-answers-long-first-line", "read", "score --gold {tmp}/long.jsonl --pred {tmp}/a.jsonl --json",
         '  "generated": {', {**LONG_FILES, "a.jsonl": LONG_ANSWERS}),
     cli("lenient-answers-long-first-line", "read", "lenient --gold {tmp}/long.jsonl --pred {tmp}/a.jsonl",
-        "answers: 1 for 1 document (parentheses 1)", {**LONG_FILES, "a.jsonl": LONG_ANSWERS}),
+        "answers: 1 for 1 document paired by id (parentheses 1)", {**LONG_FILES, "a.jsonl": LONG_ANSWERS}),
     # the Python API: the same counts and messages, places named as the API names them (records from 0)
     api("api-score_generated-empty-label", "counted", _score_generated(
         [{"id": "d1", "output": '[["Barack Obama", "PER"], ["Paris", ""]]'}], "{tmp}/g.jsonl"), (

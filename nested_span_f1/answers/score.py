@@ -58,6 +58,8 @@ class GeneratedRun:
     documents: int
     string_documents: list[dict[str, tuple[int, int, int]]] | None = None
     """With ``per_document``: each document's string-protocol (tp, predicted, gold) per label."""
+    paired: str = "id"
+    """How the answers were paired with the gold's documents: by ``"id"``, or by ``"order"`` (a side without ids)."""
     first_error: dict[str, Any] | None = None
     """The first answer that could not be read (in the gold's order), whatever ``examples`` keeps: its document's
     ``id``, its ``line``, the ``answer`` as written and the ``error``."""
@@ -169,7 +171,8 @@ def count_generated(
                        f"generated strings placed on the gold texts (policy {policy})", generated.source, None,
                        "characters", checked=True)
     return GeneratedRun(gold_corpus, predicted, counter.counts(), counter.examples, len(gold_corpus),
-                        counter.strings.documents, first_error)
+                        counter.strings.documents, "id" if gold.ids is not None and generated.ids is not None
+                        else "order", first_error)
 
 
 def strings_result(counts: GeneratedCounts, zero_division: ZeroDivision = "warn") -> dict[str, Any]:
@@ -206,6 +209,7 @@ def report(run: GeneratedRun) -> dict[str, Any]:
         "settings": {name: dict(value) if isinstance(value, Mapping) else value
                      for name in counts.SETTINGS for value in [getattr(counts, name)]},
         "documents": run.documents,
+        "paired": run.paired,
         "answers": answers,
         "shapes": dict(counts.answers),
         "unparseable": counts.answers.get("unparseable", 0),

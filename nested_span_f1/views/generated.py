@@ -98,7 +98,8 @@ def _counts(report: Mapping[str, Any], settings: Mapping[str, Any]) -> list[str]
     """The lines under the table: how the answers were read, where the mentions went, the settings."""
     shapes = ", ".join(f"{shape} {n}" for shape, n in sorted(report["shapes"].items()))
     lines = [
-        f"answers: {report['answers']:,} for {plural(report['documents'], 'document')} ({shapes})",
+        f"answers: {report['answers']:,} for {plural(report['documents'], 'document')} paired by {report['paired']} "
+        f"({shapes})",
         f"reading: lines skipped {report['skipped_lines']}, declined {report['declined_lines']}; answers corrected "
         f"{report['corrected_answers']}; items unreadable {report['unreadable_items']}",
         f"mentions: {report['mentions']}: markup {report['markup']}, index {report['index']}, exact "

@@ -168,7 +168,7 @@ def test_what_reading_left_out_is_counted_and_shown(capsys, tmp_path):
     assert main(["generated", "--gold", str(gold), "--pred", str(pred), "--metric", "exact", "--show", "2"]) == 0
     out, err = capsys.readouterr()
     assert err == ""
-    assert "answers: 3 for 3 documents (list 1, parentheses 2)" in out
+    assert "answers: 3 for 3 documents paired by id (list 1, parentheses 2)" in out
     assert "reading: lines skipped 3, declined 1; answers corrected 1; items unreadable 2" in out
     shown = [line for line in out.splitlines() if line.startswith("  ") and line[2] != " "]
     assert shown == [
@@ -241,7 +241,7 @@ def test_the_answers_sample_through_the_api_and_the_command(capsys):
 
 
 SAMPLE_COUNTS = [
-    "answers: 15 for 15 documents (calls 1, colon 1, dash 1, empty 1, gner 1, indexed 1, list 1, parentheses 5, "
+    "answers: 15 for 15 documents paired by order (calls 1, colon 1, dash 1, empty 1, gner 1, indexed 1, list 1, parentheses 5, "
     "table 1, tuples 1, type_lines 1)",
     "reading: lines skipped 3, declined 2; answers corrected 1; items unreadable 0",
     "mentions: 28: markup 0, index 2, exact 25, normalized 1, not in the text 0, excess 0; 28 spans placed",
