@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..benchmark.compare import check_level, check_rounds, check_seed
+from ..benchmark.options import check_level, check_rounds, check_seed
 from ..benchmark.stats import bootstrap_sums, interval, prf
 from ..core.caller import warn_caller
 from ..core.matching import DuplicateSpanWarning
