@@ -68,15 +68,15 @@ def benchmark(references: Source, predictions: Predictions, *, comparisons: str 
         event_triggers=event_triggers)
     read = read_systems(references, predictions, options)
     counted = count_systems(read)
-    rounds = plan_rounds(read.kind, read.names, read.runs, baseline, options.alpha, options.n_resamples,
+    rounds = plan_rounds(read.kind, read.names, read.runs, options.baseline, options.alpha, options.n_resamples,
                          options.n_permutations)
     dev = score_development(predictions, read.systems, options, rounds.n_resamples)
     warn_duplicates(counted.duplicates + (dev.duplicates if dev is not None else []))
     selection = select(read.names, micro_f1(counted.totals), dev)
-    sums, swaps = resample(counted.matrices, rounds.n_resamples, rounds.n_permutations, options.seed, progress)
-    systems = score_systems(read, counted, sums, dev.figures if dev else None, rounds.n_resamples, options)
+    sums, swaps = resample(counted.matrices, rounds.n_resamples, rounds.n_permutations, options.seed, options.progress)
+    systems = score_systems(read, counted, sums, dev.figures if dev is not None else None, rounds.n_resamples, options)
     settings = run_settings(read, rounds, selection, options)
-    chosen = pairs(read.kind, read.names, read.runs, baseline, read.names.index(selection["system"]))
+    chosen = pairs(read.kind, read.names, read.runs, options.baseline, read.names.index(selection["system"]))
     f1_samples = micro_f1(sums)
     compared = compare_pairs(read.names, chosen, counted.totals, f1_samples, swaps, rounds.n_permutations,
                              options.confidence, options.alpha)
