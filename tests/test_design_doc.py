@@ -189,3 +189,72 @@ def test_example_prints_what_it_says(code, heading):
     with contextlib.redirect_stdout(out):
         exec(compile(code, f"{NAME} ({heading})", "exec"), {"__name__": "design_example"})
     assert out.getvalue().splitlines() == expected
+
+
+WALKS = ("Walks from an entry point to its number", "Benchmark statistics")
+"""The sections whose numbered lines are walks: each names a file, then functions of that file."""
+STEP = re.compile(r"^\s*\d+\. `[\w./-]+\.py`")
+TICKED = re.compile(r"`([^`]+)`")
+IDENTIFIER = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?")
+
+
+def walk_steps():
+    """Every numbered line of :data:`WALKS` and their subsections (outside code fences), with its heading."""
+    found, inside, heading, fenced = [], False, "", False
+    for line in TEXT.splitlines():
+        fenced = fenced != bool(FENCE.match(line))
+        if not fenced and re.match(r"#+ ", line):
+            heading = line.split(" ", 1)[1].strip()
+            inside = heading in WALKS if line.startswith("## ") else inside
+        elif inside and not fenced and re.match(r"^\s*\d+\. ", line):
+            found.append((heading, line))
+    return found
+
+
+def defines(path, name):
+    """Whether a file defines ``name``: a function or class at any depth, or ``Class.method``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    defs = [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    owner, _, member = name.rpartition(".")
+    if not owner:
+        return any(node.name == name for node in defs)
+    return any(node.name == owner and isinstance(node, ast.ClassDef) and
+               any(isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) and child.name == member
+                   for child in node.body) for node in defs)
+
+
+def walk_problems(steps):
+    """``heading: problem`` for every walk line that does not start with its file, names a file that is gone, or
+    names anything in backticks that its file (the last one named before it on the line) does not define."""
+    problems = []
+    for heading, line in steps:
+        if not STEP.match(line):
+            problems.append(f"{heading}: a step starts with its file: {line.strip()[:60]}")
+            continue
+        current = None
+        for ticked in TICKED.findall(line):
+            if ticked.endswith(".py"):
+                current = next((p for p in (ROOT / ticked, PACKAGE / ticked) if p.is_file()), None)
+                if current is None:
+                    problems.append(f"{heading}: no file {ticked}")
+            elif current is not None and not (IDENTIFIER.fullmatch(ticked) and defines(current, ticked)):
+                problems.append(f"{heading}: {current.relative_to(ROOT)} defines no {ticked}")
+    return problems
+
+
+def test_every_walk_names_what_exists():
+    steps = walk_steps()
+    assert {heading for heading, _ in steps} >= {"Walk: span_f1 through evaluate", "Walk: nested-span-f1 score on texts",
+                                                 "Benchmark statistics"}
+    assert not walk_problems(steps), "\n".join(walk_problems(steps))
+
+
+def test_the_walk_check_catches_what_is_gone():
+    steps = [("w", "1. `benchmark/compare.py`, `benchmark`: ok; `core/matching.py`, `match_exact` and `ExactMatch.counts`"),
+             ("w", "2. `benchmark/compare.py`, `no_such_stage`: gone"),
+             ("w", "3. `benchmark/gone.py`, `benchmark`: a file that is gone"),
+             ("w", "4. `core/matching.py`, `ExactMatch.no_such_method` and `match_exact(x)`"),
+             ("w", "5. the file missing")]
+    assert walk_problems(steps[:1]) == []
+    assert [problem.split(":")[0] for problem in walk_problems(steps)] == ["w"] * 5
+    assert len(walk_problems(steps[1:2])) == len(walk_problems(steps[2:3])) == 1 and len(walk_problems(steps[3:4])) == 2

@@ -200,16 +200,22 @@ def _same_text(first: Named, text: str, other: Named, theirs: str, where: str) -
                          f"{look_alike(text, theirs, at)}; annotators are compared on the same text")
 
 
-def document_table(sets: Sequence[Named], corpora: Sequence[Corpus]) -> Table:
-    """Pair the sets' documents and bring them to one unit (see the module docstring).
+@dataclass(frozen=True)
+class _Pairing:
+    """Which documents pair: each set's ids and their rows, the documents two or more sets hold (the table's, in
+    order of first appearance), the sets that hold each, and those some set lacks."""
 
-    Raises:
-        ValueError: an id given twice in a set, sets of different sizes without ids, no document that every set
-            holds, tokens or texts that differ (naming the document and the first difference), tokens that do not
-            spell the text of a set of texts.
-    """
+    ids: list[list[str]]
+    index: list[dict[str, int]]
+    holders: dict[str, list[int]]
+    table_ids: list[str]
+    left_out: dict[str, list[str]]
+    by_position: bool
+
+
+def _pairing(sets: Sequence[Named], corpora: Sequence[Corpus]) -> _Pairing:
+    """Pair the sets' documents by id (or by position), refusing sets that share no document."""
     ids = _ids(corpora, sets)
-    by_position = not all(corpus.sentence_ids is not None for corpus in corpora)
     index = [{ident: k for k, ident in enumerate(found)} for found in ids]
     order = list(dict.fromkeys(ident for found in ids for ident in found))
     holders = {ident: [k for k in range(len(sets)) if ident in index[k]] for ident in order}
@@ -219,36 +225,62 @@ def document_table(sets: Sequence[Named], corpora: Sequence[Corpus]) -> Table:
         sizes = ", ".join(f"{given.name} {plural(len(found), 'document')}" for given, found in zip(sets, ids))
         examples = ", ".join(repr(found[0]) for found in ids if found)
         raise ValueError(f"no document is held by every set ({sizes}; first ids {examples}); documents pair by id")
+    by_position = not all(corpus.sentence_ids is not None for corpus in corpora)
+    return _Pairing(ids, index, holders, table_ids, left_out, by_position)
+
+
+def _item(sets: Sequence[Named], corpora: Sequence[Corpus], rows: Mapping[int, int], unit: str, where: str) -> Any:
+    """One document as every set holding it (``rows``: set -> its row) must hold it: its tokens, or in
+    ``characters`` its text (a set of texts', else the tokens of the first joined by spaces); refused where two
+    sets differ."""
+    have = list(rows)
+    if unit == "tokens":
+        first = have[0]
+        item: Any = list(corpora[first].tokens[rows[first]])
+        for k in have[1:]:
+            _same_tokens(sets[first], item, sets[k], corpora[k].tokens[rows[k]], where)
+        return item
+    texts = [k for k in have if corpora[k].unit == "characters"]
+    first = texts[0] if texts else have[0]
+    item = str(corpora[first].tokens[rows[first]]) if texts else " ".join(corpora[first].tokens[rows[first]])
+    for k in texts[1:]:
+        _same_text(sets[first], item, sets[k], str(corpora[k].tokens[rows[k]]), where)
+    return item
+
+
+def _entities(given: Named, corpus: Corpus, row: int | None, item: Any, unit: str, where: str) -> list[Any]:
+    """A set's entities of one document (none where it lacks the document), in characters when the document is
+    a text and the set holds tokens (located in the text)."""
+    if row is None:
+        return []
+    found = corpus.entities[row]
+    if unit == "characters" and corpus.unit == "tokens":
+        offsets = locate_tokens(list(corpus.tokens[row]), item, f"{given.role} {given.name}, {where}")
+        found = to_characters(found, offsets)
+    return list(found)
+
+
+def document_table(sets: Sequence[Named], corpora: Sequence[Corpus]) -> Table:
+    """Pair the sets' documents and bring them to one unit (see the module docstring).
+
+    Raises:
+        ValueError: an id given twice in a set, sets of different sizes without ids, no document that every set
+            holds, tokens or texts that differ (naming the document and the first difference), tokens that do not
+            spell the text of a set of texts.
+    """
+    paired = _pairing(sets, corpora)
     unit = "characters" if any(corpus.unit == "characters" for corpus in corpora) else "tokens"
     word = corpora[0].sentence_word
     items: list[Any] = []
     entities: list[list[Any]] = [[] for _ in sets]
-    for ident in table_ids:
-        have = holders[ident]
-        where = _name(ident, word, by_position)
-        rows = {k: index[k][ident] for k in have}
-        texts = [k for k in have if corpora[k].unit == "characters"]
-        if unit == "tokens":
-            first = have[0]
-            item: Any = list(corpora[first].tokens[rows[first]])
-            for k in have[1:]:
-                _same_tokens(sets[first], item, sets[k], corpora[k].tokens[rows[k]], where)
-        else:
-            first = texts[0] if texts else have[0]
-            item = str(corpora[first].tokens[rows[first]]) if texts else " ".join(corpora[first].tokens[rows[first]])
-            for k in texts[1:]:
-                _same_text(sets[first], item, sets[k], str(corpora[k].tokens[rows[k]]), where)
+    for ident in paired.table_ids:
+        where = _name(ident, word, paired.by_position)
+        rows = {k: paired.index[k][ident] for k in paired.holders[ident]}
+        item = _item(sets, corpora, rows, unit, where)
         items.append(item)
         for k, entity_lists in enumerate(entities):
-            if k not in rows:
-                entity_lists.append([])
-                continue
-            found = corpora[k].entities[rows[k]]
-            if unit == "characters" and corpora[k].unit == "tokens":
-                offsets = locate_tokens(list(corpora[k].tokens[rows[k]]), item, f"{sets[k].role} {sets[k].name}, {where}")
-                found = to_characters(found, offsets)
-            entity_lists.append(list(found))
-    present = np.array([[ident in index[k] for k in range(len(sets))] for ident in table_ids], dtype=bool)
+            entity_lists.append(_entities(sets[k], corpora[k], rows.get(k), item, unit, where))
+    present = np.array([[ident in paired.index[k] for k in range(len(sets))] for ident in paired.table_ids], dtype=bool)
     lengths = [len(item) for item in items]
     spans, duplicates, discontinuous = [], {}, {}
     for given, entity_lists in zip(sets, entities):
@@ -260,10 +292,11 @@ def document_table(sets: Sequence[Named], corpora: Sequence[Corpus]) -> Table:
     doc_ids = None
     if first_docs is not None and unit == "tokens":
         # every figure is on the documents every set holds, the first set's among them
-        doc_ids = [str(first_docs[index[0][ident]]) if ident in index[0] else ident for ident in table_ids]
+        first = paired.index[0]
+        doc_ids = [str(first_docs[first[ident]]) if ident in first else ident for ident in paired.table_ids]
     formats = {given.name: corpus.format for given, corpus in zip(sets, corpora)}
-    return Table(tuple(sets), table_ids, present, items, unit, spans, doc_ids, left_out, duplicates, discontinuous,
-                 formats)
+    return Table(tuple(sets), paired.table_ids, present, items, unit, spans, doc_ids, paired.left_out, duplicates,
+                 discontinuous, formats)
 
 
 def restrict(spans: SpanArrays, keep: np.ndarray) -> SpanArrays:
@@ -286,6 +319,25 @@ def named_sets(annotations: Any, reference: Any = None, models: Mapping[str, Sou
         ValueError: fewer than two annotators, a name given twice or holding ``|``, models without a reference.
         TypeError: annotations that are neither a list nor a dict, a name that is not a string.
     """
+    sets = _annotators(annotations)
+    if models is not None and not isinstance(models, Mapping):
+        raise TypeError(f"models: expected a dict of name to a model's predictions, got {type(models).__name__}")
+    names = [named.name for named in sets]
+    if models and reference is None:
+        raise ValueError("a model is compared with the reference: name the reference (an annotator, or a file) too")
+    if reference is not None and not (isinstance(reference, str) and reference in names):
+        sets.append(_reference_set(reference, names))
+    sets += [Named(check_name(name, "models"), source, "model") for name, source in (models or {}).items()]
+    seen: set[str] = set()
+    for named in sets:
+        if named.name in seen:
+            raise ValueError(f"{named.role} {named.name}: the name is given twice; name each set once")
+        seen.add(named.name)
+    return sets
+
+
+def _annotators(annotations: Any) -> list[Named]:
+    """The annotators: a list, named ``A``, ``B``, ..., or a dict of name to source; two or more."""
     if isinstance(annotations, Mapping):
         pairs = [(check_name(name, "annotations"), source) for name, source in annotations.items()]
     elif isinstance(annotations, Sequence) and not isinstance(annotations, (str, bytes)):
@@ -296,27 +348,18 @@ def named_sets(annotations: Any, reference: Any = None, models: Mapping[str, Sou
     if len(pairs) < 2:
         given = f" ({pairs[0][0]})" if pairs else ""
         raise ValueError(f"agreement needs two annotators or more, got {len(pairs)}{given}")
-    if models is not None and not isinstance(models, Mapping):
-        raise TypeError(f"models: expected a dict of name to a model's predictions, got {type(models).__name__}")
-    sets = [Named(name, source) for name, source in pairs]
-    names = [name for name, _ in pairs]
-    if models and reference is None:
-        raise ValueError("a model is compared with the reference: name the reference (an annotator, or a file) too")
-    if reference is not None and not (isinstance(reference, str) and reference in names):
-        if isinstance(reference, str) and not os.path.exists(reference):
-            raise ValueError(f"reference {reference!r} is no annotator's name ({', '.join(names)}) and no file or "
-                             "folder")
-        if isinstance(reference, Mapping):
-            if len(reference) != 1:
-                raise ValueError(f"reference: give one set (a name and its annotations), got {len(reference)}")
-            ((name, source),) = reference.items()
-            sets.append(Named(check_name(name, "reference"), source, "reference"))
-        else:
-            sets.append(Named("reference", reference, "reference"))
-    sets += [Named(check_name(name, "models"), source, "model") for name, source in (models or {}).items()]
-    seen: set[str] = set()
-    for named in sets:
-        if named.name in seen:
-            raise ValueError(f"{named.role} {named.name}: the name is given twice; name each set once")
-        seen.add(named.name)
-    return sets
+    return [Named(name, source) for name, source in pairs]
+
+
+def _reference_set(reference: Any, names: Sequence[str]) -> Named:
+    """A reference that is no annotator: a file or folder (named ``reference``), or a one-item dict of its name
+    to its annotations."""
+    if isinstance(reference, str) and not os.path.exists(reference):
+        raise ValueError(f"reference {reference!r} is no annotator's name ({', '.join(names)}) and no file or "
+                         "folder")
+    if isinstance(reference, Mapping):
+        if len(reference) != 1:
+            raise ValueError(f"reference: give one set (a name and its annotations), got {len(reference)}")
+        ((name, source),) = reference.items()
+        return Named(check_name(name, "reference"), source, "reference")
+    return Named("reference", reference, "reference")

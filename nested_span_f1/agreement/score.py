@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 import numpy as np
 
-from ..benchmark.compare import check_level, check_rounds, check_seed
+from ..benchmark.options import check_level, check_rounds, check_seed
 from ..benchmark.stats import bootstrap_sums, interval, prf
 from ..core.caller import warn_caller
 from ..core.matching import DuplicateSpanWarning
@@ -88,20 +89,11 @@ def _reference(sets: Sequence[Named], ref: int, rows: Sequence[int], counted: Ma
     return out
 
 
-def agreement(
-    annotations: Sequence[Source] | Mapping[str, Source],
-    *,
-    reference: str | Source | Mapping[str, Source] | None = None,
-    models: Mapping[str, Source] | None = None,
-    format: str | None = None,
-    types: Sequence[str] | None = None,
-    spans_key: str | None = None,
-    n_resamples: int = 1000,
-    seed: int = 0,
-    confidence: float = 0.95,
-    alpha_partial: bool = False,
-    examples: int = 0,
-) -> dict[str, Any]:
+def agreement(annotations: Sequence[Source] | Mapping[str, Source], *,
+              reference: str | Source | Mapping[str, Source] | None = None, models: Mapping[str, Source] | None = None,
+              format: str | None = None, types: Sequence[str] | None = None, spans_key: str | None = None,
+              n_resamples: int = 1000, seed: int = 0, confidence: float = 0.95, alpha_partial: bool = False,
+              examples: int = 0) -> dict[str, Any]:
     """Agreement between annotators of the same documents; see the module docstring and docs/DESIGN.md.
 
     Args:
@@ -138,12 +130,64 @@ def agreement(
     limit = _check_examples(examples)
     sets = named_sets(annotations, reference, models)
     check_distinct(sets)
+    table = _read(sets, format, types, spans_key)
+    counted = _count(sets, table, reference)
+    samples = _samples(counted.pairs, n_resamples, seed)
+    result: dict[str, Any] = {
+        "annotators": [sets[k].name for k in counted.annotators],
+        "documents": {"scored": int(table.shared.sum()), "resampled": f"{table.word}s", "units": len(counted.units),
+                      "left_out": table.left_out},
+        **_by_mode(counted, samples, confidence), **_chance(table, counted.annotators, table.shared, alpha_partial),
+        "disagreements": {key: disagreements.counts(counted.pairs[key].lenient) for key in counted.keys}}
+    if limit:
+        result["examples"] = _examples(sets, table, counted, limit)
+    if counted.ref is not None:
+        result["reference"] = _reference(sets, counted.ref, counted.rows, counted.pairs, samples, counted.units,
+                                         confidence)
+    result["notes"] = {"duplicates": table.duplicates, "discontinuous_left_out": table.discontinuous,
+                       "formats": table.formats}
+    result["settings"] = {"n_resamples": n_resamples, "seed": seed, "confidence": confidence,
+                          "alpha_partial": bool(alpha_partial)}
+    return result
+
+
+def _read(sets: Sequence[Named], format: str | None, types: Sequence[str] | None, spans_key: str | None) -> Table:
+    """Every set read and their documents paired (:func:`.annotations.document_table`); the spans a set repeats
+    are removed, warned about once."""
     corpora = [read_set(given, format, types, spans_key) for given in sets]
     table = document_table(sets, corpora)
     if any(table.duplicates.values()):
         repeated = ", ".join(f"{name} {n}" for name, n in table.duplicates.items() if n)
         warn_caller(f"removed duplicate spans (same document, start, end and type; {repeated}); they are counted in "
                     "notes.duplicates", DuplicateSpanWarning)
+    return table
+
+
+@dataclass(frozen=True)
+class Counted:
+    """Every pair's counts on the documents every set holds.
+
+    Attributes:
+        annotators: the sets that are annotators (their indices among the sets).
+        keys: every pair of annotators, ``"A|B"``, in order.
+        pairs: the counts of every pair of annotators (by key), and of every other set against the reference
+            (by the set's name).
+        ref: the index of the reference among the sets, if there is one.
+        rows: the sets scored against the reference.
+        units: the resampling units' names; labels: every type the sets use.
+    """
+
+    annotators: list[int]
+    keys: list[str]
+    pairs: dict[str, PairCounts]
+    ref: int | None
+    rows: list[int]
+    units: list[str]
+    labels: list[str]
+
+
+def _count(sets: Sequence[Named], table: Table, reference: Any) -> Counted:
+    """Match and count every pair of annotators, and every other set against the reference."""
     shared = table.shared
     sides = [restrict(spans, shared) for spans in table.spans]
     labels = sorted(set().union(*(side.labels for side in sides)))
@@ -160,38 +204,35 @@ def agreement(
     rows = [k for k in range(len(sets)) if ref is not None and k != ref and sets[k].role != "reference"]
     for k in rows:
         counted[sets[k].name] = count_pair(sides[ref], sides[k], unit_of, len(units), labels)  # type: ignore[index]
-    samples = _samples(counted, n_resamples, seed)
-    result: dict[str, Any] = {
-        "annotators": [sets[k].name for k in annotators],
-        "documents": {"scored": int(shared.sum()), "resampled": f"{table.word}s", "units": len(units),
-                      "left_out": table.left_out},
-    }
+    return Counted(annotators, keys, counted, ref, rows, units, labels)
+
+
+def _by_mode(counted: Counted, samples: Mapping[str, Mapping[str, np.ndarray]],
+             confidence: float) -> dict[str, Any]:
+    """The pairwise figures of every mode, the mean F1 with its interval: the exact mode's keys at the top, the
+    others' under their mode's name."""
+    out: dict[str, Any] = {}
     for mode in MODES:
-        block = figures(keys, [counted[key].matrices[mode] for key in keys], labels if mode in TYPED else None, units)
-        defined = [key for key in keys if block["pairwise"][key]["f1"] is not None]
+        block = figures(counted.keys, [counted.pairs[key].matrices[mode] for key in counted.keys],
+                        counted.labels if mode in TYPED else None, counted.units)
+        defined = [key for key in counted.keys if block["pairwise"][key]["f1"] is not None]
         if defined:
             low, high = _bounds([samples[key][mode] for key in defined], confidence)
             block["mean_f1"].update(low=low, high=high)
         if mode == "exact":
-            result.update(block)
+            out.update(block)
         else:
-            result[mode] = block
-    result.update(_chance(table, annotators, shared, alpha_partial))
-    result["disagreements"] = {key: disagreements.counts(counted[key].lenient) for key in keys}
-    if limit:
-        ids = [ident for ident, keep in zip(table.ids, shared) if keep]
-        items = [item for item, keep in zip(table.items, shared) if keep]
-        result["examples"] = {
-            key: disagreements.examples(counted[key].lenient, (sets[i].name, sets[j].name), ids, items, table.unit,
-                                        limit)
-            for key, (i, j) in zip(keys, combinations(annotators, 2))}
-    if ref is not None:
-        result["reference"] = _reference(sets, ref, rows, counted, samples, units, confidence)
-    result["notes"] = {"duplicates": table.duplicates, "discontinuous_left_out": table.discontinuous,
-                       "formats": table.formats}
-    result["settings"] = {"n_resamples": n_resamples, "seed": seed, "confidence": confidence,
-                          "alpha_partial": bool(alpha_partial)}
-    return result
+            out[mode] = block
+    return out
+
+
+def _examples(sets: Sequence[Named], table: Table, counted: Counted, limit: int) -> dict[str, Any]:
+    """Up to ``limit`` disagreements of every pair of annotators, by group, with the documents they are in."""
+    ids = [ident for ident, keep in zip(table.ids, table.shared) if keep]
+    items = [item for item, keep in zip(table.items, table.shared) if keep]
+    return {key: disagreements.examples(counted.pairs[key].lenient, (sets[i].name, sets[j].name), ids, items,
+                                        table.unit, limit)
+            for key, (i, j) in zip(counted.keys, combinations(counted.annotators, 2))}
 
 
 def _chance(table: Table, annotators: Sequence[int], shared: np.ndarray, alpha_partial: bool) -> dict[str, Any]:

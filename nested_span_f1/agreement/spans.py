@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from ..benchmark.compare import unit_counts, unit_matrix
 from ..benchmark.inputs import Pair
+from ..benchmark.matrices import unit_counts, unit_matrix
 from ..core.matching import distinct
 from ..core.scores import precision_recall_f1
 from ..core.spans import SpanArrays

@@ -167,48 +167,66 @@ def pair_texts(predictions: Source, references: Source, *, trim: bool = False, s
                     read={"predictions": dict(pred.notes), "references": dict(ref.notes)},
                     suspicious={"predictions": suspicious(pred.tokens, pred.entities),
                                 "references": suspicious(ref.tokens, ref.entities)})
-    ids = _ids(ref)
-    texts: list[str]
-    sides: dict[str, list[Sequence[Any]]]
-    unaligned: dict[str, list[list[Any]]]
     if pred.unit == ref.unit:
-        texts = list(ref.texts)  # type: ignore[arg-type]
-        sides = {"predictions": list(align(ref, pred).entities), "references": list(ref.entities)}
-        unaligned = {side: [[] for _ in texts] for side in SIDES}
-        if trim:
-            for side in SIDES:
-                sides[side] = [_trimmed(report, side, text, ents) for text, ents in zip(texts, sides[side])]
-        return TextPair(texts, ids, sides["predictions"], sides["references"], unaligned, report)
-    order = paired_order(ref, pred)
+        return _both_texts(pred, ref, report)
+    return _projected(pred, ref, report)
+
+
+def _both_texts(pred: Corpus, ref: Corpus, report: Report) -> TextPair:
+    """Two sides of texts: documents paired, their texts held equal, the spans trimmed when the report says so."""
+    texts = list(ref.texts)  # type: ignore[arg-type]
+    sides = {"predictions": list(align(ref, pred).entities), "references": list(ref.entities)}
+    unaligned: dict[str, list[list[Any]]] = {side: [[] for _ in texts] for side in SIDES}
+    if report.trim:
+        for side in SIDES:
+            sides[side] = [_trimmed(report, side, text, ents) for text, ents in zip(texts, sides[side])]
+    return TextPair(texts, _ids(ref), sides["predictions"], sides["references"], unaligned, report)
+
+
+def _projected(pred: Corpus, ref: Corpus, report: Report) -> TextPair:
+    """A side of tokens against a side of texts: the tokens located in each text and their spans turned into
+    characters; the text side's spans trimmed when asked and placed against the tokens (snapped when asked),
+    each counted in the report, those that could not be aligned kept apart."""
+    ids = _ids(ref)
     paired_by = "id" if ref.sentence_ids is not None and pred.sentence_ids is not None else "order"
     gold_ids, pred_ids = ([None] * len(c) if c.sentence_ids is None else c.sentence_ids for c in (ref, pred))
     characters, tokens = ("predictions", "references") if pred.unit == "characters" else ("references", "predictions")
     report.projected = characters
-    texts, sides, unaligned = [], {side: [] for side in SIDES}, {side: [] for side in SIDES}
+    texts: list[str] = []
+    sides: dict[str, list[Sequence[Any]]] = {side: [] for side in SIDES}
+    unaligned: dict[str, list[list[Any]]] = {side: [] for side in SIDES}
     located = []
-    for s, p in enumerate(order):
-        text = pred.tokens[p] if characters == "predictions" else ref.tokens[s]
-        words = ref.tokens[s] if tokens == "references" else pred.tokens[p]
+    for s, p in enumerate(paired_order(ref, pred)):
+        text = str(pred.tokens[p] if characters == "predictions" else ref.tokens[s])
+        token_strings = ref.tokens[s] if tokens == "references" else pred.tokens[p]
         where = f"{ref.sentence_word} {s} (id {quote(ids[s])})" if ref.sentence_ids is not None else f"document {s}"
-        offsets = locate_tokens(list(words), str(text), where)
+        offsets = locate_tokens(list(token_strings), text, where)
         located.append(offsets)
         entities = {"predictions": pred.entities[p], "references": ref.entities[s]}
         sides[tokens].append(to_characters(entities[tokens], offsets))
         unaligned[tokens].append([])
-        grid, kept, lost = Grid(offsets), [], []
-        for entity in _trimmed(report, characters, str(text), entities[characters]):
-            placed = grid.place(entity, snap)
-            report.categories[characters][placed.category] += placed.category != "aligned"
-            report.snapped[characters] += placed.moved
-            if placed.category != "aligned":
-                lost.append(placed.entity)
-                report.example(characters, placed.category, Where(gold_ids[s], s, pred_ids[p], p, paired_by),
-                               str(text), placed.entity)
-            kept.append(placed.entity)
+        kept, lost = _placed(report, characters, text, entities[characters], Grid(offsets),
+                             Where(gold_ids[s], s, pred_ids[p], p, paired_by))
         sides[characters].append(kept)
         unaligned[characters].append(lost)
-        texts.append(str(text))
+        texts.append(text)
     return TextPair(texts, ids, sides["predictions"], sides["references"], unaligned, report, located)
+
+
+def _placed(report: Report, side: str, text: str, entities: Sequence[Any], grid: Grid,
+            where: Where) -> tuple[list[Any], list[Any]]:
+    """A document's character spans trimmed (when asked) and placed against its tokens (snapped when asked), each
+    counted in the report: every span as placed, and those that could not be aligned (kept as examples)."""
+    kept, lost = [], []
+    for entity in _trimmed(report, side, text, entities):
+        placed = grid.place(entity, report.snap)
+        report.categories[side][placed.category] += placed.category != "aligned"
+        report.snapped[side] += placed.moved
+        if placed.category != "aligned":
+            lost.append(placed.entity)
+            report.example(side, placed.category, where, text, placed.entity)
+        kept.append(placed.entity)
+    return kept, lost
 
 
 def _trimmed(report: Report, side: str, text: str, entities: Sequence[Any]) -> list[Any]:

@@ -102,6 +102,30 @@ def strict_scheme(job: Job, tags: Callable[[], set[str]], check: Callable[[Job],
     return job.with_options(scheme=scheme_from_prefixes(found).name)
 
 
+def _count_all(job: Job, source: Source, part_rows: int, num_proc: int, batch_size: int, progress: bool) -> Mergeable:
+    """The counts of every part of ``source`` (parts of ``part_rows`` rows), added in the parts' order; the bar
+    moves a record batch at a time in one process, a part at a time with several."""
+    parts, rows = split(source, job.columns, part_rows)
+    total: Mergeable | None = None
+    with bar(rows, job.metric, "rows", show=progress) as shown:
+        update = None if shown.disable else shown.update
+        count = partial(count_part, job, batch_size=batch_size, progress=update if num_proc == 1 else None)
+        for part, counts in in_order(count, parts, num_proc):
+            total = counts if total is None else total + counts
+            if update is not None and num_proc > 1:
+                update(part.rows)
+    return job.empty() if total is None else total
+
+
+def _all_tags(job: Job, source: Source, part_rows: int, num_proc: int, batch_size: int) -> set[str]:
+    """The distinct reference tags of every part of ``source``."""
+    parts, _ = split(source, job.columns, part_rows)
+    found: set[str] = set()
+    for _, part_found in in_order(partial(part_tags, job, batch_size=batch_size), parts, num_proc):
+        found |= part_found
+    return found
+
+
 def count_arrow(
     source: Source,
     metric: str = "span_f1",
@@ -141,27 +165,9 @@ def count_arrow(
     _check_run(num_proc, batch_size)
     job = Job(metric, predictions, references, lengths, options)
     part_rows = batch_size if num_proc > 1 else sys.maxsize
-
-    def run(job: Job) -> Mergeable:
-        parts, rows = split(source, job.columns, part_rows)
-        total: Mergeable | None = None
-        with bar(rows, job.metric, "rows", show=progress) as shown:
-            # one process: the bar moves a record batch at a time; several: a part at a time
-            update = None if shown.disable else shown.update
-            count = partial(count_part, job, batch_size=batch_size, progress=update if num_proc == 1 else None)
-            for part, counts in in_order(count, parts, num_proc):
-                total = counts if total is None else total + counts
-                if update is not None and num_proc > 1:
-                    update(part.rows)
-        return job.empty() if total is None else total
-
-    def tags() -> set[str]:
-        parts, _ = split(source, job.columns, part_rows)
-        found: set[str] = set()
-        for _, part_found in in_order(partial(part_tags, job, batch_size=batch_size), parts, num_proc):
-            found |= part_found
-        return found
-
+    run = partial(_count_all, source=source, part_rows=part_rows, num_proc=num_proc, batch_size=batch_size,
+                  progress=progress)
+    tags = partial(_all_tags, job, source, part_rows, num_proc, batch_size)
     counts = run(strict_scheme(job, tags, run))
     warn_once(counts)
     return counts

@@ -4,6 +4,7 @@
 per-unit counts, :mod:`.compare` runs it all; :mod:`.report` and :mod:`.plots`
 are views of the result.
 """
-from .compare import BenchmarkResult, benchmark
+from .compare import benchmark
+from .result import BenchmarkResult
 
 __all__ = ["BenchmarkResult", "benchmark"]

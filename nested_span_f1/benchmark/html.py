@@ -109,68 +109,111 @@ def _bars(chart_id: str, groups: Sequence[str], series: Sequence[tuple[str, str,
     return "".join(parts) + "</svg>"
 
 
-def _step_chart(systems: Sequence[Mapping[str, Any]], level: str) -> str:
-    """F1 against step, one line per run with its interval as a band; a log step axis when steps span more than
-    a factor of ten."""
+@dataclass(frozen=True)
+class _StepScale:
+    """Where the step chart draws a step and an F1: the plot's box, the steps' range (a log axis when
+    :func:`~nested_span_f1.benchmark.plots.log_steps` says so) and the F1 range in percent, ``lo`` to ``hi``."""
+
+    low_step: int
+    high_step: int
+    log: bool
+    lo: int
+    hi: int
+    left: int = 60
+    width: int = 560
+    top: int = 30
+    plot_height: int = 220
+
+    def x(self, step: float) -> float:
+        low, high, left, width = self.low_step, self.high_step, self.left, self.width
+        if high == low:
+            return left + width / 2
+        if self.log:
+            return left + width * (math.log10(step) - math.log10(low)) / (math.log10(high) - math.log10(low))
+        return left + width * (step - low) / (high - low)
+
+    def y(self, value: float) -> float:
+        return self.top + self.plot_height * (1 - (100 * value - self.lo) / (self.hi - self.lo))
+
+
+def _step_runs(systems: Sequence[Mapping[str, Any]]) -> tuple[dict[str, list[Mapping[str, Any]]], dict[str, str]]:
+    """The systems with a step by run (a named system is a run of its own), and each one's colour (its place
+    among all systems)."""
     runs: dict[str, list[Mapping[str, Any]]] = {}
     colour_of = {}
     for k, system in enumerate(systems):
         if system["step"] is not None:
             runs.setdefault(system.get("run") or system["name"], []).append(system)
             colour_of[system["name"]] = system_colour(k)
+    return runs, colour_of
+
+
+def _step_scale(runs: Mapping[str, Sequence[Mapping[str, Any]]]) -> _StepScale:
+    """The chart's scale: every step and every interval bound inside, F1 rounded out to multiples of 5."""
     steps = [s["step"] for run in runs.values() for s in run]
-    low_step, high_step = min(steps), max(steps)
-    log = log_steps(steps)
-    left, width, top, plot_height = 60, 560, 30, 220
-
-    def x_of(step: float) -> float:
-        if high_step == low_step:
-            return left + width / 2
-        if log:
-            return left + width * (math.log10(step) - math.log10(low_step)) / (math.log10(high_step) - math.log10(low_step))
-        return left + width * (step - low_step) / (high_step - low_step)
-
     values = [100 * s["f1"][k] for run in runs.values() for s in run for k in ("low", "high")]
     lo, hi = math.floor(min(values) / 5) * 5, math.ceil(max(values) / 5) * 5 or 5
-    hi = hi if hi > lo else lo + 5
+    return _StepScale(min(steps), max(steps), log_steps(steps), lo, hi if hi > lo else lo + 5)
 
-    def y_of(value: float) -> float:
-        return top + plot_height * (1 - (100 * value - lo) / (hi - lo))
 
+def _step_axes(scale: _StepScale, steps: Sequence[int], level: str) -> list[str]:
+    """The chart's opening tag, title, F1 grid and step labels (a step labelled unless too close to the one
+    labelled before it)."""
+    left, width, top, plot_height, lo, hi = scale.left, scale.width, scale.top, scale.plot_height, scale.lo, scale.hi
     height = top + plot_height + 50
     parts = [f'<svg id="step-chart" class="chart" viewBox="0 0 {left + width + 180} {height}" '
              f'width="{left + width + 180}" height="{height}" role="img">',
-             f'<text x="{left}" y="16" class="legend">F1 (%) against step{" (log scale)" if log else ""}; bands: '
-             f'{_e(level)} intervals</text>']
+             f'<text x="{left}" y="16" class="legend">F1 (%) against step{" (log scale)" if scale.log else ""}; '
+             f'bands: {_e(level)} intervals</text>']
     for tick in np.linspace(lo, hi, 5):
         y = top + plot_height * (1 - (tick - lo) / (hi - lo))
         parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + width}" y2="{y:.1f}" class="grid"/>'
                      f'<text x="{left - 6}" y="{y + 4:.1f}" class="tick" text-anchor="end">{tick:g}</text>')
     shown: list[float] = []
-    for step in sorted(set(steps)):  # a step labelled unless too close to the one labelled before it
-        if not shown or x_of(step) - shown[-1] >= 48:
-            shown.append(x_of(step))
-            parts.append(f'<text x="{x_of(step):.1f}" y="{top + plot_height + 18}" class="tick" '
+    for step in sorted(set(steps)):
+        if not shown or scale.x(step) - shown[-1] >= 48:
+            shown.append(scale.x(step))
+            parts.append(f'<text x="{scale.x(step):.1f}" y="{top + plot_height + 18}" class="tick" '
                          f'text-anchor="middle">{step:,}</text>')
     parts.append(f'<text x="{left + width / 2}" y="{top + plot_height + 38}" class="tick" '
-                 f'text-anchor="middle">step{" (log scale)" if log else ""}</text>')
-    for k, (run, members) in enumerate(runs.items()):
-        colour, style = run_style(k)
-        dash = {"-": "", "--": ' stroke-dasharray="6 3"', "-.": ' stroke-dasharray="6 3 2 3"', ":": ' stroke-dasharray="2 3"'}[style]
-        members = sorted(members, key=lambda s: s["step"])
-        upper = " ".join(f"{x_of(s['step']):.1f},{y_of(s['f1']['high']):.1f}" for s in members)
-        lower = " ".join(f"{x_of(s['step']):.1f},{y_of(s['f1']['low']):.1f}" for s in reversed(members))
-        line = " ".join(f"{x_of(s['step']):.1f},{y_of(s['f1']['value']):.1f}" for s in members)
-        parts.append(f'<polygon points="{upper} {lower}" fill="{colour}" fill-opacity="0.15"/>'
-                     f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>')
-        for s in members:
-            parts.append(f'<circle cx="{x_of(s["step"]):.1f}" cy="{y_of(s["f1"]["value"]):.1f}" r="4" '
-                         f'fill="{colour_of[s["name"]]}" stroke="#222" stroke-width="0.5">'
-                         f'<title>{_e(s["name"])}: {_score(s["f1"])}</title></circle>')
-        parts.append(f'<line x1="{left + width + 12}" y1="{top + 5 + 18 * k}" x2="{left + width + 28}" '
-                     f'y2="{top + 5 + 18 * k}" stroke="{colour}" stroke-width="2"{dash}/>'
-                     f'<text x="{left + width + 32}" y="{top + 9 + 18 * k}" class="legend">{_e(run)}</text>')
-    return "".join(parts) + "</svg>"
+                 f'text-anchor="middle">step{" (log scale)" if scale.log else ""}</text>')
+    return parts
+
+
+DASHES = {"-": "", "--": ' stroke-dasharray="6 3"', "-.": ' stroke-dasharray="6 3 2 3"', ":": ' stroke-dasharray="2 3"'}
+"""The SVG dash of each line style of :func:`~nested_span_f1.benchmark.colours.run_style`."""
+
+
+def _step_run(k: int, run: str, members: Sequence[Mapping[str, Any]], colour_of: Mapping[str, str],
+              scale: _StepScale) -> str:
+    """The ``k``-th run: its F1 line with the interval as a band, a dot a checkpoint, and its legend entry."""
+    colour, style = run_style(k)
+    dash = DASHES[style]
+    members = sorted(members, key=lambda s: s["step"])
+    upper = " ".join(f"{scale.x(s['step']):.1f},{scale.y(s['f1']['high']):.1f}" for s in members)
+    lower = " ".join(f"{scale.x(s['step']):.1f},{scale.y(s['f1']['low']):.1f}" for s in reversed(members))
+    line = " ".join(f"{scale.x(s['step']):.1f},{scale.y(s['f1']['value']):.1f}" for s in members)
+    parts = [f'<polygon points="{upper} {lower}" fill="{colour}" fill-opacity="0.15"/>'
+             f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>']
+    for s in members:
+        parts.append(f'<circle cx="{scale.x(s["step"]):.1f}" cy="{scale.y(s["f1"]["value"]):.1f}" r="4" '
+                     f'fill="{colour_of[s["name"]]}" stroke="#222" stroke-width="0.5">'
+                     f'<title>{_e(s["name"])}: {_score(s["f1"])}</title></circle>')
+    right, top = scale.left + scale.width, scale.top
+    parts.append(f'<line x1="{right + 12}" y1="{top + 5 + 18 * k}" x2="{right + 28}" '
+                 f'y2="{top + 5 + 18 * k}" stroke="{colour}" stroke-width="2"{dash}/>'
+                 f'<text x="{right + 32}" y="{top + 9 + 18 * k}" class="legend">{_e(run)}</text>')
+    return "".join(parts)
+
+
+def _step_chart(systems: Sequence[Mapping[str, Any]], level: str) -> str:
+    """F1 against step, one line per run with its interval as a band; a log step axis when steps span more than
+    a factor of ten."""
+    runs, colour_of = _step_runs(systems)
+    scale = _step_scale(runs)
+    steps = [s["step"] for run in runs.values() for s in run]
+    lines = [_step_run(k, run, members, colour_of, scale) for k, (run, members) in enumerate(runs.items())]
+    return "".join(_step_axes(scale, steps, level) + lines) + "</svg>"
 
 
 def _header(result: Mapping[str, Any]) -> str:
@@ -279,46 +322,64 @@ def browser_data(result: Mapping[str, Any], sentences: Sentences) -> dict[str, A
                      for lab in side.labels})
     index = {lab: k for k, lab in enumerate(labels)}
     n = sentences.n_sentences
-
-    def per_sentence(side: Any, units: Units | None) -> tuple[list[list[list[int]]],
-                                                                dict[tuple[int, int, int, int], int]]:
-        rows: list[list[list[int]]] = [[] for _ in range(n)]
-        where = {}
-        start, end = _in_tokens(side, units)
-        for s, b, e, lab in zip(side.sentence.tolist(), start.tolist(), end.tolist(), side.label.tolist()):
-            key = (s, b, e, index[side.labels[lab]])
-            where[key] = len(rows[s])
-            rows[s].append([b, e, key[3]])
-        return rows, where
-
-    first = sentences.matches[names[0]]
-    gold, gold_at = per_sentence(first.references, sentences.units.get(names[0]))
+    gold, gold_at = _per_sentence(sentences.matches[names[0]].references, sentences.units.get(names[0]), index, n)
     systems = []
     for name in names:
-        match = sentences.matches[name]
-        pred, _ = per_sentence(match.predictions, sentences.units.get(name))
-        cases: list[list[list[int]]] = [[] for _ in range(n)]
-        ref, hyp = match.references, match.predictions
-        ref_start, ref_end = _in_tokens(ref, sentences.units.get(name))
-        for g, p, category in zip(*(part.tolist() for part in match.cases())):
-            if g >= 0:
-                s = int(ref.sentence[g])
-                g = gold_at[s, int(ref_start[g]), int(ref_end[g]), index[ref.labels[ref.label[g]]]]
-            else:
-                s = int(hyp.sentence[p])
-            if p >= 0:
-                p = _position(hyp, p)
-            cases[s].append([g, p, category])
-        systems.append({"name": name, "pred": pred, "cases": cases})
-    if sentences.tokens is not None:
-        tokens = [list(t) for t in sentences.tokens]
-    else:  # span lists: the token positions their spans cover, numbered
-        ends = [max((e for spans in [gold[s], *(x["pred"][s] for x in systems)] for _, e, _ in spans), default=0)
-                for s in range(n)]
-        tokens = [[str(k) for k in range(end)] for end in ends]
+        match, units = sentences.matches[name], sentences.units.get(name)
+        pred, _ = _per_sentence(match.predictions, units, index, n)
+        systems.append({"name": name, "pred": pred, "cases": _cases(match, units, gold_at, index, n)})
     return {"labels": labels, "categories": list(BREAKDOWN), "colours": [CATEGORIES[c] for c in BREAKDOWN],
-            "titles": [ERROR_TITLES[c] for c in BREAKDOWN], "dark": [BREAKDOWN.index(c) for c in DARK], "tokens": tokens, "gold": gold, "systems": systems,
+            "titles": [ERROR_TITLES[c] for c in BREAKDOWN], "dark": [BREAKDOWN.index(c) for c in DARK],
+            "tokens": _browser_tokens(sentences, gold, systems), "gold": gold, "systems": systems,
             "pageSize": PAGE_SIZE}
+
+
+Spot = tuple[int, int, int, int]
+"""A span in the browser's terms: sentence, start and end in the gold's tokens, label index."""
+
+
+def _per_sentence(side: Any, units: Units | None, index: Mapping[str, int],
+                  n: int) -> tuple[list[list[list[int]]], dict[Spot, int]]:
+    """A side's spans per sentence as ``[start, end, label index]`` in the gold's tokens, and where each is in
+    its sentence's list."""
+    rows: list[list[list[int]]] = [[] for _ in range(n)]
+    where = {}
+    start, end = _in_tokens(side, units)
+    for s, b, e, lab in zip(side.sentence.tolist(), start.tolist(), end.tolist(), side.label.tolist()):
+        key = (s, b, e, index[side.labels[lab]])
+        where[key] = len(rows[s])
+        rows[s].append([b, e, key[3]])
+    return rows, where
+
+
+def _cases(match: LenientMatch, units: Units | None, gold_at: Mapping[Spot, int], index: Mapping[str, int],
+           n: int) -> list[list[list[int]]]:
+    """A system's lenient cases per sentence: ``[gold position, prediction position, category]``, a position
+    -1 where the case has no span of that side."""
+    cases: list[list[list[int]]] = [[] for _ in range(n)]
+    ref, hyp = match.references, match.predictions
+    ref_start, ref_end = _in_tokens(ref, units)
+    for g, p, category in zip(*(part.tolist() for part in match.cases())):
+        if g >= 0:
+            s = int(ref.sentence[g])
+            g = gold_at[s, int(ref_start[g]), int(ref_end[g]), index[ref.labels[ref.label[g]]]]
+        else:
+            s = int(hyp.sentence[p])
+        if p >= 0:
+            p = _position(hyp, p)
+        cases[s].append([g, p, category])
+    return cases
+
+
+def _browser_tokens(sentences: Sentences, gold: Sequence[Sequence[Sequence[int]]],
+                    systems: Sequence[Mapping[str, Any]]) -> list[list[str]]:
+    """The tokens the browser draws: the gold's, or for span lists the token positions their spans cover,
+    numbered."""
+    if sentences.tokens is not None:
+        return [list(t) for t in sentences.tokens]
+    ends = [max((e for spans in [gold[s], *(x["pred"][s] for x in systems)] for _, e, _ in spans), default=0)
+            for s in range(sentences.n_sentences)]
+    return [[str(k) for k in range(end)] for end in ends]
 
 
 def _in_tokens(side: Any, units: Units | None) -> tuple[np.ndarray, np.ndarray]:

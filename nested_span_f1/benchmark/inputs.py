@@ -179,34 +179,53 @@ def pair(gold: Side, predicted: Side, *, scheme: str | None = None, mode: str | 
         ValueError: a flat side against a nested one, or sides that do not align.
     """
     has_texts = any(side.corpus is not None and side.corpus.texts is not None for side in (gold, predicted))
-    columns = next((side.columns for side in (gold, predicted) if side.columns is not None), None)
-    if has_texts and columns is not None:
-        # tag columns against texts: the tags decoded (scheme, mode) into token spans, then projected
-        try:
-            token_spans = tags_to_spans(columns.column(-1), scheme=scheme, mode=mode)
-        except ValueError as error:
-            raise in_file(error, columns) from None
-        spans = _corpus(Corpus(columns.tokens, token_spans, source=columns.name))
-        gold, predicted = (spans, predicted) if gold.columns is not None else (gold, spans)
+    if has_texts and (gold.columns is not None or predicted.columns is not None):
+        gold, predicted = _columns_as_spans(gold, predicted, scheme, mode)
         scheme = mode = None
     if (gold.tags is None) != (predicted.tags is None):
         raise ValueError(f"{predicted.name} holds {predicted.holds} but the gold ({gold.name}) holds {gold.holds}; "
                          "give both in one kind")
-    if gold.tags is not None and predicted.tags is not None:
-        if gold.columns is not None and predicted.columns is not None:
-            check_same_tokens(gold.columns, predicted.columns)
-        decoded = decode_pair(predicted.tags, gold.tags, scheme=scheme, mode=mode, names=(predicted.name, gold.name))
-        return Pair(decoded.predictions, decoded.references, 0)
+    if gold.tags is not None:
+        return _pair_tags(gold, predicted, scheme, mode)
     if scheme is not None or mode is not None:
         raise ValueError("scheme and mode apply to tag columns, but the gold holds entity spans")
     if gold.corpus is not None and predicted.corpus is not None and "characters" in (gold.unit, predicted.unit):
-        # texts: both sides in characters, a character side's spans kept as they are unless snapped; a token
-        # side's tokens kept as offsets (lengths in a token gold's unit)
-        onto_gold = gold.unit == "tokens" and predicted.unit == "characters"
-        both = pair_texts(predicted.corpus, gold.corpus, trim=trim, snap=snap if onto_gold else None)
-        sides = [check_entities(getattr(both, side), both.lengths, side) for side in ("predictions", "references")]
-        return Pair(sides[0].spans, sides[1].spans, len(sides[0].fragmented) + len(sides[1].fragmented), both.units,
-                    alignment(both.report))
+        return _pair_texts(gold.corpus, predicted.corpus, trim, snap)
+    return _pair_spans(gold, predicted)
+
+
+def _columns_as_spans(gold: Side, predicted: Side, scheme: str | None, mode: str | None) -> tuple[Side, Side]:
+    """Tag columns against texts: the side of tag columns decoded (``scheme``, ``mode``) into token spans, to be
+    projected onto the texts; ``(gold, predicted)`` with that side replaced."""
+    columns = next(side.columns for side in (gold, predicted) if side.columns is not None)
+    try:
+        token_spans = tags_to_spans(columns.column(-1), scheme=scheme, mode=mode)
+    except ValueError as error:
+        raise in_file(error, columns) from None
+    spans = _corpus(Corpus(columns.tokens, token_spans, source=columns.name))
+    return (spans, predicted) if gold.columns is not None else (gold, spans)
+
+
+def _pair_tags(gold: Side, predicted: Side, scheme: str | None, mode: str | None) -> Pair:
+    """Two tag sides decoded together (tag columns checked token by token first)."""
+    if gold.columns is not None and predicted.columns is not None:
+        check_same_tokens(gold.columns, predicted.columns)
+    decoded = decode_pair(predicted.tags, gold.tags, scheme=scheme, mode=mode, names=(predicted.name, gold.name))
+    return Pair(decoded.predictions, decoded.references, 0)
+
+
+def _pair_texts(gold: Corpus, predicted: Corpus, trim: bool, snap: str | None) -> Pair:
+    """Texts: both sides in characters, a character side's spans kept as they are unless snapped (only a text
+    system's, onto a token gold's tokens); a token side's tokens kept as offsets (lengths in a token gold's unit)."""
+    onto_gold = gold.unit == "tokens" and predicted.unit == "characters"
+    both = pair_texts(predicted, gold, trim=trim, snap=snap if onto_gold else None)
+    sides = [check_entities(getattr(both, side), both.lengths, side) for side in ("predictions", "references")]
+    return Pair(sides[0].spans, sides[1].spans, len(sides[0].fragmented) + len(sides[1].fragmented), both.units,
+                alignment(both.report))
+
+
+def _pair_spans(gold: Side, predicted: Side) -> Pair:
+    """Two span sides, corpora aligned by sentence id or order and checked token by token."""
     if gold.corpus is not None and predicted.corpus is not None:
         aligned = align(gold.corpus, predicted.corpus)
         if aligned is not predicted.corpus:

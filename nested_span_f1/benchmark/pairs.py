@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from ..core.wording import quote
+from ..core.wording import plural, quote
+from .options import MAX_ROUNDS
 
 COMPARISONS = ("auto", "baseline", "consecutive", "best", "all")
 """The ``comparisons`` a benchmark takes (``auto``: see :func:`choose`)."""
@@ -99,3 +101,59 @@ def describe(kind: str, runs: Sequence[str | None], baseline: str | None = None,
             "before it, in the order given")
 
 
+
+
+DEFAULT_ROUNDS = 1000
+"""Bootstrap resamples and randomization rounds when none are given, raised to what the comparisons need."""
+
+
+class Rounds(NamedTuple):
+    """The resamples and randomization rounds a benchmark draws (:func:`plan_rounds`)."""
+
+    n_resamples: int
+    n_permutations: int
+    needed: int
+    """The fewest with which a difference can hold after Holm's correction (0 when nothing is compared)."""
+    raised_from: int | None
+    """:data:`DEFAULT_ROUNDS` when the default was raised to ``needed``, else None."""
+
+
+def _rounds(given: int | None, needed: int, option: str, what: str, m: int, alpha: float) -> int:
+    """The resamples (or rounds) to draw: ``given``, refused when fewer than ``needed``; else
+    :data:`DEFAULT_ROUNDS` raised to the next thousand at or above ``needed``. ``what``: the comparisons in words
+    (:func:`describe`)."""
+    if given is None:
+        rounds = max(DEFAULT_ROUNDS, -(-needed // 1000) * 1000)
+        if rounds > MAX_ROUNDS:
+            raise ValueError(f"{plural(m, 'comparison')} ({what}) need {needed:,} resamples for a difference to "
+                             f"be able to hold at {alpha:g}, more than the {MAX_ROUNDS:,} a benchmark draws; compare "
+                             "fewer pairs (comparisons='baseline' or 'consecutive')")
+        return rounds
+    if given < needed:
+        by = "Holm's correction" if m > 1 else "the tests"
+        raise ValueError(f"{option} {given:,} is too few for {plural(m, 'comparison')} ({what}): the smallest "
+                         f"p-value {by} can give is {m}/{given + 1:,} "
+                         f"= {m / (given + 1):.4f}, not below alpha {alpha:g}, so no difference could hold; use at "
+                         f"least {needed:,} (or leave it out: it is raised to what the comparisons need)"
+                         + (", or compare fewer pairs" if m > 1 else ""))
+    return given
+
+
+def plan_rounds(kind: str, names: Sequence[str], runs: Sequence[str | None], baseline: str | None, alpha: float,
+                n_resamples: int | None, n_permutations: int | None) -> Rounds:
+    """The rounds of both tests for the comparisons ``kind`` makes: those given, refused when too few for a
+    difference to be able to hold, else the default raised to what they need (``n_permutations`` defaults to
+    ``n_resamples``). How many pairs are compared does not depend on which system is selected (the best is one
+    of them), so the rounds are known before the selection.
+
+    Raises:
+        ValueError: too few rounds given, more needed than :data:`MAX_ROUNDS`, a baseline that is no system.
+    """
+    m = len(pairs(kind, names, runs, baseline, 0))
+    needed = rounds_needed(m, alpha) if m else 0
+    raised_from = DEFAULT_ROUNDS if n_resamples is None and needed > DEFAULT_ROUNDS else None
+    what = describe(kind, runs, baseline)
+    n_resamples = _rounds(n_resamples, needed, "n_resamples (--bootstrap)", what, m, alpha)
+    n_permutations = (n_resamples if n_permutations is None else
+                      _rounds(n_permutations, needed, "n_permutations (--permutations)", what, m, alpha))
+    return Rounds(n_resamples, n_permutations, needed, raised_from)

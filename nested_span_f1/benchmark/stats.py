@@ -103,6 +103,18 @@ def swap_chunks(matrix: np.ndarray, n_rounds: int, seed: int, *, progress: bool 
                             progress)
 
 
+def resample(matrices: np.ndarray, n_resamples: int, n_permutations: int, seed: int,
+             progress: bool = False) -> tuple[np.ndarray, Iterator[np.ndarray]]:
+    """Both tests' draws of the systems' unit matrices ``[n_units, *shape]`` (``shape``: systems, counts,
+    labels): the bootstrap sums of every resample, ``[n_resamples, *shape]``, and the randomization's swapped
+    sums, ``[rows, *shape]`` a chunk of rounds at a time, drawn as they are read."""
+    shape = matrices.shape[1:]
+    flat = matrices.reshape(len(matrices), -1)
+    sums = bootstrap_sums(flat, n_resamples, seed, progress=progress).reshape(-1, *shape)
+    swaps = (chunk.reshape(-1, *shape) for chunk in swap_chunks(flat, n_permutations, seed, progress=progress))
+    return sums, swaps
+
+
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     # zero_division=0, as the point estimates are computed
     return np.divide(num, den, out=np.zeros(np.broadcast(num, den).shape), where=den > 0)
@@ -121,6 +133,12 @@ def prf(tp: np.ndarray, predicted: np.ndarray, gold: np.ndarray,
     total = precision + recall
     f1 = 2.0 * precision * recall / np.where(total > 0, total, 1.0)
     return precision, recall, f1
+
+
+def micro_f1(totals: np.ndarray) -> np.ndarray:
+    """Micro F1 of ``[..., 3, n_labels]`` sums."""
+    summed = totals.sum(axis=-1)
+    return prf(summed[..., TP], summed[..., PREDICTED], summed[..., GOLD])[2]
 
 
 def interval(samples: np.ndarray, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:

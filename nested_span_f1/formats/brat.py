@@ -26,7 +26,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Collection, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +117,66 @@ def triggers(lines: Sequence[str]) -> set[str]:
     return found
 
 
+@dataclass
+class _Tally:
+    """What the ``.ann`` lines of a corpus held: lines of each kind, the ``T`` lines used as event triggers, the
+    ``T`` lines of types not kept."""
+
+    lines: Counter[str] = field(default_factory=Counter)
+    triggers: int = 0
+    left_out: Counter[str] = field(default_factory=Counter)
+
+
+def _entities(ann: Path, text: str, types: Collection[str] | None, event_triggers: bool,
+              tally: _Tally) -> list[tuple[str, str, Any]]:
+    """``(where, claimed text, entity)`` of every ``T`` line of an ``.ann`` file kept (its type among ``types``, an
+    event trigger unless left out), every line counted in ``tally``.
+
+    Raises:
+        ValueError: a malformed ``T`` line, offsets out of the text's range, an id given twice (naming the line).
+    """
+    seen: dict[str, int] = {}
+    lines = file_lines(_read(ann).removeprefix("\ufeff"))
+    used = triggers(lines)
+    kept = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        kind = line[0]
+        tally.lines[kind if kind in LINE_TYPES else "other"] += 1
+        if kind != "T":
+            continue
+        where = f"{ann}, line {number}"
+        label, entity, said = _text_bound(line, where, len(text))
+        ident = line.split("\t", 1)[0]
+        if ident in seen:
+            raise ValueError(f"{where}: {ident} is given twice (first on line {seen[ident]}); each T line needs "
+                             "its own id")
+        seen[ident] = number
+        tally.triggers += ident in used
+        if ident in used and not event_triggers:
+            continue
+        if types is not None and label not in types:
+            tally.left_out[label] += 1
+            continue
+        kept.append((where, said, entity))
+    return kept
+
+
+def _conversion(tally: _Tally, event_triggers: bool) -> str:
+    """How the corpus was read, in words: its ``T`` lines (entities and triggers), the lines read past, the types
+    left out."""
+    others = ", ".join(f"{n} {k}" for k, n in sorted(tally.lines.items()) if k != "T")
+    t_lines, trigger_lines = tally.lines["T"], tally.triggers
+    conversion = (f"brat standoff, character offsets: {plural(t_lines, 'T line')}: "
+                  f"{plural(t_lines - trigger_lines, 'entity', 'entities')}, {plural(trigger_lines, 'event trigger')}"
+                  f"{'' if not trigger_lines else ' (left out)' if not event_triggers else ' (T lines that E lines use, scored as entities)'}"
+                  f"{f'; read past: {others}' if others else ''}")
+    if tally.left_out:
+        conversion += "; T lines of other types left out: " + ", ".join(f"{n} {k}" for k, n in sorted(tally.left_out.items()))
+    return conversion
+
+
 def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None, *,
               event_triggers: bool = True) -> Corpus:
     """A brat folder (every ``.ann``/``.txt`` pair in it) or one pair (either file's path) as a corpus of texts;
@@ -127,58 +187,25 @@ def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None
             bytes that are not UTF-8.
     """
     texts, entities, ids, places = [], [], [], []
-    lines_read: Counter[str] = Counter()
-    left_out = Counter[str]()
-    trigger_lines = 0
-    mismatches = Mismatches("text")
+    tally = _Tally()
     claims: list[list[tuple[str, str, Any]]] = []
     for txt, ann in ann_pairs(path):
-        text, found, claimed = _read(txt), [], []
-        seen: dict[str, int] = {}
-        lines = file_lines(_read(ann).removeprefix("\ufeff"))
-        used = triggers(lines)
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            kind = line[0]
-            lines_read[kind if kind in LINE_TYPES else "other"] += 1
-            if kind != "T":
-                continue
-            where = f"{ann}, line {number}"
-            label, entity, said = _text_bound(line, where, len(text))
-            ident = line.split("\t", 1)[0]
-            if ident in seen:
-                raise ValueError(f"{where}: {ident} is given twice (first on line {seen[ident]}); each T line needs "
-                                 "its own id")
-            seen[ident] = number
-            trigger_lines += ident in used
-            if ident in used and not event_triggers:
-                continue
-            if types is not None and label not in types:
-                left_out[label] += 1
-                continue
-            found.append(entity)
-            claimed.append((where, said, entity))
+        text = _read(txt)
+        claimed = _entities(ann, text, types, event_triggers, tally)
         texts.append(text)
-        entities.append(found)
+        entities.append([entity for _, _, entity in claimed])
         ids.append(ann.stem)
         places.append(f"{ann}")
         claims.append(claimed)
-    others = ", ".join(f"{n} {k}" for k, n in sorted(lines_read.items()) if k != "T")
-    t_lines = lines_read["T"]
-    conversion = (f"brat standoff, character offsets: {plural(t_lines, 'T line')}: "
-                  f"{plural(t_lines - trigger_lines, 'entity', 'entities')}, {plural(trigger_lines, 'event trigger')}"
-                  f"{'' if not trigger_lines else ' (left out)' if not event_triggers else ' (T lines that E lines use, scored as entities)'}"
-                  f"{f'; read past: {others}' if others else ''}")
-    if left_out:
-        conversion += "; T lines of other types left out: " + ", ".join(f"{n} {k}" for k, n in sorted(left_out.items()))
-    corpus = Corpus(texts, entities, ids, None, "brat", conversion, str(path), places, "characters")
+    corpus = Corpus(texts, entities, ids, None, "brat", _conversion(tally, event_triggers), str(path), places,
+                    "characters")
+    mismatches = Mismatches("text")
     for text, claimed in zip(texts, claims):
         for where, said, entity in claimed:
             mismatches.check(said, covered_text(text, entity), where)
-    conversion, notes = mismatches.report(conversion, "brat_text_mismatches")
-    if trigger_lines:
-        notes = {("brat_event_triggers" if event_triggers else "brat_event_triggers_left_out"): trigger_lines, **notes}
+    conversion, notes = mismatches.report(corpus.conversion, "brat_text_mismatches")
+    if tally.triggers:
+        notes = {("brat_event_triggers" if event_triggers else "brat_event_triggers_left_out"): tally.triggers, **notes}
     return replace(corpus, conversion=conversion, notes=notes, checked=True)
 
 

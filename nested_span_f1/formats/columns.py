@@ -235,24 +235,9 @@ def _split_at_once(lines: list[str], width: int, separator: str | None, start: i
     or is empty, and ``boundary`` only starts lines of their own; then the line-by-line reader decides."""
     text = "\n".join(lines)
     mark = separator or ("\t" if "\t" in text and " " not in text else " ")
-    counts = list(map(str.count, lines, repeat(mark)))
-    blank = lines.count("")
-    if width < 2 or counts.count(width - 1) + blank != len(lines):
-        return None
-    if separator is None:
-        ascii_text = text.isascii()
-        if any(c in text for c in _ASCII_SPACE if c != mark) if ascii_text else _OTHER_SPACE[mark].search(text):
-            return None
-        fields = text.split()
-        # every line has width - 1 separators, so no more than width fields: the total says each has width
-        if len(fields) != width * (len(lines) - blank):
-            return None
-    else:
-        fields = separator.join(filter(None, lines)).split(separator)
-        if "" in fields:
-            return None
+    fields = _regular_fields(lines, text, width, separator, mark)
     body = text.rstrip("\n")
-    if body.startswith("\n") or "\n\n\n" in body:
+    if fields is None or body.startswith("\n") or "\n\n\n" in body:
         return None
     # sentences are the pieces between empty lines; each piece's rows give its fields and the next one's line
     pieces = body.split("\n\n") if body else []
@@ -260,15 +245,36 @@ def _split_at_once(lines: list[str], width: int, separator: str | None, start: i
     ends = list(accumulate(n * width for n in rows))
     firsts = accumulate(rows, lambda line, n: line + n + 1, initial=start)
     blocks = list(map(Block, map(fields.__getitem__, map(slice, [0, *ends], ends)), repeat(width), firsts))
-    if boundary in text:
-        # a boundary line between empty lines (CoNLL-2003's -DOCSTART-) is a sentence of its own to drop;
-        # one anywhere else ends a sentence inside a piece
-        kept = [b for b in blocks if b.fields[0] != boundary]
-        alone = [b for b in blocks if b.fields[0] == boundary and len(b) == 1]
-        if len(alone) + len(kept) != len(blocks) or len(alone) != sum(1 for line in lines if line.startswith(boundary + mark)):
-            return None
-        blocks = kept
-    return blocks
+    return _without_boundaries(blocks, lines, boundary, mark) if boundary in text else blocks
+
+
+def _regular_fields(lines: list[str], text: str, width: int, separator: str | None, mark: str) -> list[str] | None:
+    """Every field of ``lines`` (their ``text``) in order, or None unless every line holds ``width`` fields split by
+    single ``mark`` separators or is empty (without a ``separator``: no other whitespace either)."""
+    counts = list(map(str.count, lines, repeat(mark)))
+    blank = lines.count("")
+    if width < 2 or counts.count(width - 1) + blank != len(lines):
+        return None
+    if separator is not None:
+        fields = separator.join(filter(None, lines)).split(separator)
+        return None if "" in fields else fields
+    ascii_text = text.isascii()
+    if any(c in text for c in _ASCII_SPACE if c != mark) if ascii_text else _OTHER_SPACE[mark].search(text):
+        return None
+    fields = text.split()
+    # every line has width - 1 separators, so no more than width fields: the total says each has width
+    return fields if len(fields) == width * (len(lines) - blank) else None
+
+
+def _without_boundaries(blocks: list[Block], lines: list[str], boundary: str, mark: str) -> list[Block] | None:
+    """The sentences without the boundary lines (CoNLL-2003's -DOCSTART-) that stand between empty lines, each a
+    sentence of its own to drop; None when one stands anywhere else (it ends a sentence inside a piece: the
+    line-by-line reader decides)."""
+    kept = [b for b in blocks if b.fields[0] != boundary]
+    alone = [b for b in blocks if b.fields[0] == boundary and len(b) == 1]
+    if len(alone) + len(kept) != len(blocks) or len(alone) != sum(1 for line in lines if line.startswith(boundary + mark)):
+        return None
+    return kept
 
 
 def read_columns(source: Source, delimiter: str | None = None, name: str | None = None) -> ColumnFile:

@@ -92,43 +92,52 @@ def _sentence_kind(sentence: Any, where: str, kinds: Sequence[str], context: str
     bad item was expected to be.
     """
     check_sequence(sentence, where, _either(KIND_WORDS, kinds))
-    if not isinstance(sentence, (Sequence, np.ndarray)):
-        sentence = np.asarray(sentence)
-    if isinstance(sentence, np.ndarray):
-        if sentence.ndim != 1:
-            raise ValueError(f"{where}: expected one list per sentence, got an array of shape {sentence.shape}")
-        if not len(sentence):
-            return None
-        if sentence.dtype.kind == "u" and sentence.max() > INT64_MAX:
-            raise ValueError(f"{where}: label id {sentence.max()} does not fit in 64 bits")
-        sentence = sentence.tolist()
-    found = {item_kind(t) for t in set(map(type, sentence))}
+    items = _items(sentence, where)
+    found = {item_kind(t) for t in set(map(type, items))}
     if not found:
         return None
     if "spans" in found and len(found) > 1 and None not in found and context is None:
-        raise _mixed_with_spans(sentence, where)
+        raise _mixed_with_spans(items, where)
     kind = found.pop() if len(found) == 1 else None
     if kind is not None and kind not in kinds:
         held = "lists (tag layers, or spans written as tuples)" if kind == "layers" else KIND_WORDS[kind]
         hint = "; write spans as {'start', 'end', 'label'} dicts" if "spans" in kinds else ""
         raise TypeError(f"{where} holds {held}; this module takes {_either(KIND_WORDS, kinds)}{hint}")
     if kind is None:
-        expected = context or next((k for k in map(item_kind, map(type, sentence)) if k in kinds), None)
-        position, item = next((p, x) for p, x in enumerate(sentence)
-                              if expected is None or item_kind(type(x)) != expected)
+        expected = context or next((k for k in map(item_kind, map(type, items)) if k in kinds), None)
+        position, item = next((p, x) for p, x in enumerate(items) if expected is None or item_kind(type(x)) != expected)
         raise _bad_item(item, where, position, expected, kinds)
-    if kind == "ids" and not -INT64_MAX - 1 <= min(sentence) <= max(sentence) <= INT64_MAX:
-        token, value = next((p, x) for p, x in enumerate(sentence) if not -INT64_MAX - 1 <= x <= INT64_MAX)
+    if kind == "ids" and not -INT64_MAX - 1 <= min(items) <= max(items) <= INT64_MAX:
+        token, value = next((p, x) for p, x in enumerate(items) if not -INT64_MAX - 1 <= x <= INT64_MAX)
         raise ValueError(f"{where}, token {token}: label id {value} does not fit in 64 bits")
     if kind == "layers":
-        for layer, tags in enumerate(sentence):
-            for token, tag in enumerate(tags):
-                if not isinstance(tag, str):
-                    spans = "spans" in kinds and isinstance(tag, (int, np.integer))
-                    hint = "; spans are {'start', 'end', 'label'} dicts here" if spans else ""
-                    raise TypeError(f"{where}, layer {layer}, token {token}: {not_a_string(tag, label_list=False)} "
-                                    f"(a tag layer is a list of tag strings{hint})")
+        _check_layers(items, where, kinds)
     return kind
+
+
+def _items(sentence: Any, where: str) -> Sequence[Any]:
+    """A sentence's items as a sequence: an array (or any other sequence numpy reads) as a list of Python values,
+    refused when it is not one-dimensional or holds label ids beyond 64 bits."""
+    if not isinstance(sentence, (Sequence, np.ndarray)):
+        sentence = np.asarray(sentence)
+    if not isinstance(sentence, np.ndarray):
+        return sentence
+    if sentence.ndim != 1:
+        raise ValueError(f"{where}: expected one list per sentence, got an array of shape {sentence.shape}")
+    if len(sentence) and sentence.dtype.kind == "u" and sentence.max() > INT64_MAX:
+        raise ValueError(f"{where}: label id {sentence.max()} does not fit in 64 bits")
+    return sentence.tolist()
+
+
+def _check_layers(layers: Sequence[Any], where: str, kinds: Sequence[str]) -> None:
+    """TypeError naming the first tag of a sentence's tag layers that is not a string."""
+    for layer, tags in enumerate(layers):
+        for token, tag in enumerate(tags):
+            if not isinstance(tag, str):
+                spans = "spans" in kinds and isinstance(tag, (int, np.integer))
+                hint = "; spans are {'start', 'end', 'label'} dicts here" if spans else ""
+                raise TypeError(f"{where}, layer {layer}, token {token}: {not_a_string(tag, label_list=False)} "
+                                f"(a tag layer is a list of tag strings{hint})")
 
 
 def _uniform_kind(side: Any) -> str | bool | None:
@@ -170,6 +179,25 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
     TypeError: predictions, sentence 0, token 1: tag None is not a string
     """
     check_sides(predictions, references)
+    whole = _document_kind(predictions, references, kinds)
+    if whole is not None:
+        return whole
+    # texts are whole sentences, never an item of one: the walk below names the kinds of items
+    kinds = [kind for kind in kinds if kind not in ("texts", "generated", "answers", "scored")]
+    for name, side in (("predictions", predictions), ("references", references)):
+        if isinstance(side, np.ndarray) and side.ndim != 2:
+            raise ValueError(f"{name}: expected a list of sentences or a 2-D array of label ids (a row a sentence), "
+                             f"got an array of shape {side.shape}")
+    sides = (_uniform_kind(predictions), _uniform_kind(references))
+    fast = {kind for kind in sides if isinstance(kind, str)}
+    if False not in sides and len(fast) <= 1 and fast <= set(kinds):
+        return _checked(next(iter(fast), None), predictions, references)
+    return _checked(_walked_kind(predictions, references, kinds), predictions, references)
+
+
+def _document_kind(predictions: Any, references: Any, kinds: Sequence[str]) -> str | None:
+    """The kind a whole call holds, once both sides are checked, when its documents say: scored spans (a predicted
+    item with a ``score``), a model's entity lists or answers against texts, texts; else None (the items say)."""
     if "scored" in kinds and _has_scores(predictions):
         return _scored(predictions, references)
     if ({"generated", "answers"} & set(kinds) and len(references)
@@ -181,16 +209,12 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
                  for side in (predictions, references) for sentence in side]
     if "texts" in kinds and any(documents):
         return _texts(predictions, references)
-    # texts are whole sentences, never an item of one: the walk below names the kinds of items
-    kinds = [kind for kind in kinds if kind not in ("texts", "generated", "answers", "scored")]
-    for name, side in (("predictions", predictions), ("references", references)):
-        if isinstance(side, np.ndarray) and side.ndim != 2:
-            raise ValueError(f"{name}: expected a list of sentences or a 2-D array of label ids (a row a sentence), "
-                             f"got an array of shape {side.shape}")
-    sides = (_uniform_kind(predictions), _uniform_kind(references))
-    fast = {kind for kind in sides if isinstance(kind, str)}
-    if False not in sides and len(fast) <= 1 and fast <= set(kinds):
-        return _checked(next(iter(fast), None), predictions, references)
+    return None
+
+
+def _walked_kind(predictions: Any, references: Any, kinds: Sequence[str]) -> str | None:
+    """The kind of every sentence of both sides, read one by one: the first kind found, which every other sentence
+    must hold (None when no sentence holds anything)."""
     first: tuple[str, str] | None = None
     for name, side in (("predictions", predictions), ("references", references)):
         for s, sentence in enumerate(side):
@@ -203,7 +227,7 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
             elif kind != first[0]:
                 raise TypeError(f"{where} holds {KIND_WORDS[kind]} but {first[1]} holds {KIND_WORDS[first[0]]}; "
                                 "give every sentence of both sides in one form")
-    return _checked(first[0] if first else None, predictions, references)
+    return first[0] if first else None
 
 
 def _has_scores(predictions: Any) -> bool:

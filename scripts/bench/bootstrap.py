@@ -32,8 +32,9 @@ import numpy as np
 from data import GENIA_DOCSPLIT_TEST
 
 from nested_span_f1 import score_nested
-from nested_span_f1.benchmark.compare import benchmark, unit_matrix
+from nested_span_f1.benchmark.compare import benchmark
 from nested_span_f1.benchmark.inputs import pair, read_side, units
+from nested_span_f1.benchmark.matrices import unit_matrix
 from nested_span_f1.benchmark.stats import bootstrap_sums, prf, resample_indices
 from nested_span_f1.formats import Corpus, read_corpus
 

@@ -23,8 +23,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nested_span_f1.benchmark.compare import _systems
 from nested_span_f1.benchmark.inputs import PARTS, SPANS, TAGS, checkpoints, holds
+from nested_span_f1.benchmark.systems import list_systems
 from nested_span_f1.formats import FORMATS
 
 ONEIE = (b'{"tokens": ["IL-2", "gene"], "entity_mentions": [{"start": 0, "end": 2, "entity_type": "DNA"}]}\n'
@@ -146,7 +146,7 @@ def test_discovery_follows_the_rule_on_random_runs(tree, others, kind, part, nam
         if not problems:
             assert checkpoints(root, kind, part, named) == found
             # the API given the directory by a name, and the command's --pred run=DIR, go through one function
-            systems = _systems({"run": root}, kind, part, named=named)
+            systems = list_systems({"run": root}, kind, part, named=named)
             assert systems == [(f"run/{name}", "run", step, path) for name, step, path in found]
             return
         with pytest.raises(ValueError) as refused:

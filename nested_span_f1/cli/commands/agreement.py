@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ...agreement import agreement
 from ...agreement.report import to_text
-from ...benchmark.compare import MAX_ROUNDS
+from ...benchmark.options import MAX_ROUNDS
 from ...formats import FORMATS, PATH_FORMATS
 from .benchmark import prediction
 from .inputs import COLUMNS, HelpFormatter, check_outputs, duplicates_in_output, for_people
