@@ -14,10 +14,9 @@ MAX_LINES, MAX_BRANCHES = 60, 20
 BRANCHES = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, getattr(ast, "TryStar", ast.Try), ast.IfExp, ast.BoolOp,
             ast.comprehension)
 
-DEFERRED = {"answers/lines.py::_colon", "answers/lines.py::read_lines", "answers/lines.py::simple_lines",
-            "answers/locate.py::locate", "answers/parse.py::parse_answer", "answers/values.py::mentions_of"}
-"""Functions of the language-model answers package that issue 37 rewrites (and moved to ``answers/``), left to be
-split there; empty this when it lands."""
+DEFERRED: set[str] = set()
+"""Functions over the limits left to an issue that rewrites them (``path::name``); empty since issue 37 split the
+answers package's."""
 
 
 def branches(function: ast.AST) -> int:

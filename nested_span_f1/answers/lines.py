@@ -184,14 +184,7 @@ def _colon(line: str, raw: str, labels: Collection[str]) -> _Line | None:
         return _Line(raw, "prose")
     before, _, last = line.rpartition(":")
     before, last = unwrap(before), unwrap(last)
-    # the type first: a type before the first colon, items after it
-    type_first = None
-    words = first.split()
-    if (_known(first, labels) or (type_like(first) and len(words) <= 3 and words[0].lower() not in _PROSE_START)):
-        items = [] if says_none(rest) else [unwrap(item) for item in _ITEMS.split(rest)]
-        strings = [_string(item) for item in items if item and not says_none(item)]
-        if all(s is not None for s in strings) and all(len(s.split()) <= 12 for s in strings):  # type: ignore[union-attr]
-            type_first = tuple(Mention(s, first) for s in strings)  # type: ignore[arg-type]
+    type_first = _type_first(first, rest, labels)
     # the string first: a type after the last colon
     string_first = None
     if _short_type(last, labels) and not _DECLINED.fullmatch(last):
@@ -205,19 +198,37 @@ def _colon(line: str, raw: str, labels: Collection[str]) -> _Line | None:
     read = _Line(raw, "colon")
     read.colon = (type_first, string_first)
     if type_first is not None and string_first is not None:
-        if _known(first, labels) and not _known(last, labels):
-            read.vote = 1
-        elif _known(last, labels) and not _known(first, labels):
-            read.vote = -1
-        elif _ITEMS.search(rest) or says_none(rest):
-            read.vote = 1
-        elif (last.isupper() and not first.isupper()) or (_common(last) and not _common(first)):
-            read.vote = -1
-        elif (first.isupper() and not last.isupper()) or (_common(first) and not _common(last)):
-            read.vote = 1
+        read.vote = _vote(first, last, rest, labels)
     else:
         read.vote = 1 if type_first is not None else -1
     return read
+
+
+def _type_first(first: str, rest: str, labels: Collection[str]) -> tuple[Mention, ...] | None:
+    """A colon line read with the type first (a type before the first colon, items after it), or None when
+    ``first`` cannot be a type or an item is no string."""
+    words = first.split()
+    if not (_known(first, labels) or (type_like(first) and len(words) <= 3 and words[0].lower() not in _PROSE_START)):
+        return None
+    items = [] if says_none(rest) else [unwrap(item) for item in _ITEMS.split(rest)]
+    strings = [_string(item) for item in items if item and not says_none(item)]
+    if all(s is not None for s in strings) and all(len(s.split()) <= 12 for s in strings):  # type: ignore[union-attr]
+        return tuple(Mention(s, first) for s in strings)  # type: ignore[arg-type]
+    return None
+
+
+def _vote(first: str, last: str, rest: str, labels: Collection[str]) -> int:
+    """How a colon line that both readings fit reads by itself: 1 the type first, -1 the string first, 0 as the
+    answer's other colon lines go (by the gold's types, then a list of items, then case)."""
+    if _known(first, labels) != _known(last, labels):
+        return 1 if _known(first, labels) else -1
+    if _ITEMS.search(rest) or says_none(rest):
+        return 1
+    if (last.isupper() and not first.isupper()) or (_common(last) and not _common(first)):
+        return -1
+    if (first.isupper() and not last.isupper()) or (_common(first) and not _common(last)):
+        return 1
+    return 0
 
 
 def _typelike(text: str, labels: Collection[str]) -> bool:
@@ -308,6 +319,29 @@ def _clean(raw: str) -> str:
 def read_lines(text: str, labels: Collection[str] = ()) -> Answer | None:
     """An answer read a line an entity (see the module docstring); None when no line names or declines an entity
     and none says there is none."""
+    read = _rows(text, labels)
+    if not any(row.kind in _READ for row in read):
+        return None
+    _settle(read)
+    # a list announced after lines that named entities replaces them: the last one is kept
+    kept: list[_Line] = []
+    corrected: list[str] = []
+    listed = False
+    for row in read:
+        if row.kind == "announces" and listed:
+            corrected += [k.text for k in kept if k.kind in _LISTED]
+            kept = [k for k in kept if k.kind not in _LISTED]
+            listed = False
+        kept.append(row)
+        listed = listed or row.kind in _LISTED
+    if corrected and not listed:
+        return _answer(read, ())  # an answer announced after the list that names nothing new: the list stands
+    return _answer(kept, tuple(corrected))
+
+
+def _rows(text: str, labels: Collection[str]) -> list[_Line]:
+    """Every line of an answer as read, in order: a Markdown table's rows together, an announcement (``Answer:``,
+    "the corrected answer would be:") apart from what follows it on its line."""
     read: list[_Line] = []
     table: list[tuple[str, str]] = []
     for raw in text.splitlines():
@@ -330,23 +364,7 @@ def read_lines(text: str, labels: Collection[str] = ()) -> Answer | None:
         read.append(_line(line, stripped, labels))
     if table:
         read += _table(table, labels)
-    if not any(row.kind in _READ for row in read):
-        return None
-    _settle(read)
-    # a list announced after lines that named entities replaces them: the last one is kept
-    kept: list[_Line] = []
-    corrected: list[str] = []
-    listed = False
-    for row in read:
-        if row.kind == "announces" and listed:
-            corrected += [k.text for k in kept if k.kind in _LISTED]
-            kept = [k for k in kept if k.kind not in _LISTED]
-            listed = False
-        kept.append(row)
-        listed = listed or row.kind in _LISTED
-    if corrected and not listed:
-        return _answer(read, ())  # an answer announced after the list that names nothing new: the list stands
-    return _answer(kept, tuple(corrected))
+    return read
 
 
 _READ = frozenset(("mentions", "declined", "colon", "none"))
@@ -386,7 +404,23 @@ def simple_lines(text: str, labels: Collection[str] = ()) -> Answer | None:
     is none), ``parentheses`` lines with declined ones among them, after a lead-in line or none, and nothing else
     (no other prose, no correction after the lead-in). It gives what :func:`read_lines` gives for such an answer
     (a test holds them equal), or None for any other answer."""
-    mentions = []
+    read = _plain_rows(text, labels)
+    if read is None:
+        return None
+    mentions, shape, skipped, declined = read
+    if not mentions or (declined and shape != "parentheses"):
+        return None
+    # a correction is announced after a list: in the lines after the lead-in (which cannot correct one)
+    if corrects(text[text.find(skipped[0]) + len(skipped[0]):] if skipped else text):
+        return None
+    return Answer(tuple(mentions), shape, None, None, skipped, tuple(declined))  # type: ignore[arg-type]
+
+
+def _plain_rows(text: str, labels: Collection[str]) -> tuple[list[Mention], str | None, tuple[str, ...],
+                                                                list[str]] | None:
+    """The lines of an answer :func:`simple_lines` reads: its mentions, their shape, the lead-in line and the
+    declined lines; None at the first line of another kind."""
+    mentions: list[Mention] = []
     skipped: tuple[str, ...] = ()
     declined: list[str] = []
     shape = None
@@ -414,12 +448,7 @@ def simple_lines(text: str, labels: Collection[str] = ()) -> Answer | None:
             declined.append(line)
         else:
             return None
-    if not mentions or (declined and shape != "parentheses"):
-        return None
-    # a correction is announced after a list: in the lines after the lead-in (which cannot correct one)
-    if corrects(text[text.find(skipped[0]) + len(skipped[0]):] if skipped else text):
-        return None
-    return Answer(tuple(mentions), shape, None, None, skipped, tuple(declined))  # type: ignore[arg-type]
+    return mentions, shape, skipped, declined
 
 
 def corrects(text: str) -> bool:

@@ -200,78 +200,95 @@ def locate(
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {quote(policy)}")
     items = [_as_mention(m) for m in mentions]
-    categories = ["not_in_text"] * len(items)
-    places: list[tuple[int, int] | None] = [None] * len(items)
-    produced: dict[int, list[Span]] = {}  # the spans of each mention, under "every"
-    placed: list[tuple[int, int]] = []
-    groups: dict[str, list[int]] = {}
-    marked = plain is not None and plain == text
-    for i, mention in enumerate(items):
-        place = fixed[i] if fixed is not None else None
-        if place is None and marked and mention.start is not None:
-            place = (mention.start, mention.start + len(mention.text))
-            categories[i] = "markup"
-        elif place is not None:
-            categories[i] = "index"
-        if place is not None:
-            places[i] = place
-            produced[i] = [(*place, mention.label)]
-            placed.append(place)
-        else:
-            groups.setdefault(mention.text, []).append(i)
-    leftover: dict[str, list[int]] = {}
-    for string in sorted(groups, key=len, reverse=True):
-        found = occurrences(text, string) if string == string.strip() else []
-        indices = groups[string]
-        if not found:
-            if fallback:
-                leftover.setdefault(" ".join(string.split()).lower(), []).extend(indices)
-        elif len(found) == 1 == len(indices) and policy == "kth":  # the common case, without the general steps
-            places[indices[0]], categories[indices[0]] = found[0], "exact"
-            placed.append(found[0])
-        else:
-            _place(items, indices, found, "exact", policy, inner_last, categories, places, produced, placed)
+    state = _Placing(items, policy, inner_last, ["not_in_text"] * len(items), [None] * len(items), {}, [])
+    groups = state.given(fixed, plain is not None and plain == text)
+    leftover = state.exact(text, groups, fallback)
     lowered = text.lower() if leftover else text
     for key in sorted(leftover, key=len, reverse=True):
         found = loose_occurrences(text, key, lowered)
         if found:
             # occurrences exact mentions took are not named again: with none left, kth mentions are excess
-            taken = set(placed)
-            _place(items, sorted(leftover[key]), found, "normalized", policy, inner_last, categories, places,
-                   produced, placed, taken)
+            state.place(sorted(leftover[key]), found, "normalized", set(state.placed))
     if policy == "kth":
-        spans = [(*place, mention.label) for mention, place in zip(items, places) if place is not None]
+        spans = [(*place, mention.label) for mention, place in zip(items, state.places) if place is not None]
     else:
-        spans = [span for i in sorted(produced) for span in produced[i]]
-    return Placement(spans, categories, places)  # type: ignore[arg-type]
+        spans = [span for i in sorted(state.produced) for span in state.produced[i]]
+    return Placement(spans, state.categories, state.places)  # type: ignore[arg-type]
 
 
-def _place(items: list[Mention], indices: list[int], found: list[tuple[int, int]], category: str, policy: str,
-           inner_last: bool, categories: list[str], places: list[tuple[int, int] | None],
-           produced: dict[int, list[Span]], placed: list[tuple[int, int]],
-           taken: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()) -> None:
-    """Put the mentions ``indices`` (of one string) on its occurrences ``found`` (less those ``taken``) under
-    ``policy``; under ``"every"``, ``produced[i]`` gets the spans mention i produced."""
-    free = [o for o in found if o not in taken] if taken else found
-    if policy == "every":
-        first: dict[str, int] = {}
-        for i in indices:
-            first.setdefault(items[i].label, i)
-        for label, i in first.items():
-            produced[i] = [(start, end, label) for start, end in free]
-        placed.extend(free)
-        for i in indices:
-            categories[i], places[i] = category, found[0]
-        return
-    chosen = _rank(free, len(indices), placed, inner_last)
-    labels: dict[tuple[int, int], set[str]] = {}
-    for j, i in enumerate(indices):
-        label = items[i].label
-        # a mention beyond the occurrences may share one with a mention of another label; else it is excess
-        place = chosen[j] if j < len(chosen) else next((o for o in chosen if label not in labels[o]), None)
-        if place is None:
-            categories[i] = "excess"
-            continue
-        categories[i], places[i] = category, place
-        labels.setdefault(place, set()).add(label)
-    placed.extend(chosen)
+@dataclass
+class _Placing:
+    """What placing a document's mentions has decided so far: each mention's category and place, the spans each
+    produced (under ``"every"``), and every place taken (for ``inner_last``)."""
+
+    items: list[Mention]
+    policy: str
+    inner_last: bool
+    categories: list[str]
+    places: list[tuple[int, int] | None]
+    produced: dict[int, list[Span]]
+    placed: list[tuple[int, int]]
+
+    def given(self, fixed: Sequence[tuple[int, int] | None] | None, marked: bool) -> dict[str, list[int]]:
+        """Place the mentions their token indices (``fixed``) or the answer's markup (``marked``: its text is the
+        document's) put; the others grouped by their string, in the answer's order."""
+        groups: dict[str, list[int]] = {}
+        for i, mention in enumerate(self.items):
+            place = fixed[i] if fixed is not None else None
+            if place is None and marked and mention.start is not None:
+                place = (mention.start, mention.start + len(mention.text))
+                self.categories[i] = "markup"
+            elif place is not None:
+                self.categories[i] = "index"
+            if place is not None:
+                self.places[i] = place
+                self.produced[i] = [(*place, mention.label)]
+                self.placed.append(place)
+            else:
+                groups.setdefault(mention.text, []).append(i)
+        return groups
+
+    def exact(self, text: str, groups: dict[str, list[int]], fallback: bool) -> dict[str, list[int]]:
+        """Place each string's mentions on its exact occurrences, the longest strings first; the mentions of the
+        strings found nowhere (with ``fallback``), by their string with case and whitespace normalised."""
+        leftover: dict[str, list[int]] = {}
+        for string in sorted(groups, key=len, reverse=True):
+            found = occurrences(text, string) if string == string.strip() else []
+            indices = groups[string]
+            if not found:
+                if fallback:
+                    leftover.setdefault(" ".join(string.split()).lower(), []).extend(indices)
+            elif len(found) == 1 == len(indices) and self.policy == "kth":  # the common case, without the steps
+                self.places[indices[0]], self.categories[indices[0]] = found[0], "exact"
+                self.placed.append(found[0])
+            else:
+                self.place(indices, found, "exact")
+        return leftover
+
+    def place(self, indices: list[int], found: list[tuple[int, int]], category: str,
+              taken: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()) -> None:
+        """Put the mentions ``indices`` (of one string) on its occurrences ``found`` (less those ``taken``) under
+        the policy; under ``"every"``, ``produced[i]`` gets the spans mention i produced."""
+        free = [o for o in found if o not in taken] if taken else found
+        if self.policy == "every":
+            first: dict[str, int] = {}
+            for i in indices:
+                first.setdefault(self.items[i].label, i)
+            for label, i in first.items():
+                self.produced[i] = [(start, end, label) for start, end in free]
+            self.placed.extend(free)
+            for i in indices:
+                self.categories[i], self.places[i] = category, found[0]
+            return
+        chosen = _rank(free, len(indices), self.placed, self.inner_last)
+        labels: dict[tuple[int, int], set[str]] = {}
+        for j, i in enumerate(indices):
+            label = self.items[i].label
+            # a mention beyond the occurrences may share one with a mention of another label; else it is excess
+            place = chosen[j] if j < len(chosen) else next((o for o in chosen if label not in labels[o]), None)
+            if place is None:
+                self.categories[i] = "excess"
+                continue
+            self.categories[i], self.places[i] = category, place
+            labels.setdefault(place, set()).add(label)
+        self.placed.extend(chosen)

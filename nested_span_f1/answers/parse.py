@@ -72,19 +72,34 @@ def parse_answer(text: str, label: str | None = None, *, document: str | None = 
         return Answer((), "empty")
     if document is not None and len(stripped) <= len(document) and stripped == document.strip():
         return Answer((), "tags", plain=text)
+    reason, empty = None, False
     if "[" in text or "{" in text:
-        found, reason, empty = structured(text, label)
-        if found is not None:
-            mentions, unreadable, shape = found
-            return Answer(tuple(mentions), shape, unreadable=tuple(unreadable))
-        if empty and stripped[0] in "[{" and stripped[-1] in "]}":
-            return Answer((), "empty")  # a value naming nothing and nothing else: "[]", '{"PER": []}'
-    else:
-        reason, empty = None, False
-        if "<" not in text and "@@" not in text and "=" not in text:
-            simple = simple_lines(text, labels)  # the commonest answers, read fast
-            if simple is not None:
-                return simple
+        answer, reason, empty = _value(text, stripped, label)
+        if answer is not None:
+            return answer
+    elif "<" not in text and "@@" not in text and "=" not in text:
+        simple = simple_lines(text, labels)  # the commonest answers, read fast
+        if simple is not None:
+            return simple
+    return _marked_or_lines(text, label, document, labels, reason, empty)
+
+
+def _value(text: str, stripped: str, label: str | None) -> tuple[Answer | None, str | None, bool]:
+    """An answer with brackets read as a value (:func:`.values.structured`): the answer, or None with the first
+    reason a bracketed value was refused and whether one named nothing."""
+    found, reason, empty = structured(text, label)
+    if found is not None:
+        mentions, unreadable, shape = found
+        return Answer(tuple(mentions), shape, unreadable=tuple(unreadable)), None, False
+    if empty and stripped[0] in "[{" and stripped[-1] in "]}":
+        return Answer((), "empty"), None, True  # a value naming nothing and nothing else: "[]", '{"PER": []}'
+    return None, reason, empty
+
+
+def _marked_or_lines(text: str, label: str | None, document: str | None, labels: Collection[str],
+                     reason: str | None, empty: bool) -> Answer:
+    """Steps 3 and 4 of the module docstring, then what is left: an empty value's answer (``empty``: a value
+    named nothing) or an unparseable one (with ``reason``, the first value refused, or what was tried)."""
     for reader in (tags, lambda t: marks(t, label), _calls, lambda t: gner(t, document)):
         answer = reader(text)
         if answer is not None:

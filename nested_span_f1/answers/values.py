@@ -120,21 +120,31 @@ def mentions_of(value: Any, label: str | None = None) -> tuple[list[Mention], li
         Unreadable: a value of none of the shapes, or one with items none of which reads.
     """
     if isinstance(value, (list, tuple)):
-        mentions, unreadable = read_items(value, label)
-        if unreadable and not mentions and not any(isinstance(item, (list, tuple, Mapping)) for item in value):
-            # numbers, or strings without a type: not an entity list
-            raise Unreadable(unreadable[0].split(": ", 1)[1])
-        indexed = any(m.tokens is not None for m in mentions)
-        return mentions, unreadable, "indexed" if indexed else "list"
+        return _listed(value, label)
     if not isinstance(value, Mapping):
         raise Unreadable(f"{quote(value)} is neither a list nor an object")
     if any(key in value for key in TEXT_KEYS) and any(key in value for key in LABEL_KEYS):
         mention = mention_of(value)
         return [mention], [], "indexed" if mention.tokens is not None else "object"
     if isinstance(value.get("entities"), list):
-        mentions, unreadable, shape = mentions_of(value["entities"], label)
+        mentions, unreadable, shape = _listed(value["entities"], label)
         return mentions, unreadable, "object" if shape == "list" else shape
-    mentions, unreadable = [], []
+    return _keyed_by_type(value)
+
+
+def _listed(value: Sequence[Any], label: str | None) -> tuple[list[Mention], list[str], str]:
+    """A list's mentions (``indexed`` when an item gives token indices); a list of scalars none of which reads
+    (numbers, strings without a type) is no entity list."""
+    mentions, unreadable = read_items(value, label)
+    if unreadable and not mentions and not any(isinstance(item, (list, tuple, Mapping)) for item in value):
+        raise Unreadable(unreadable[0].split(": ", 1)[1])
+    return mentions, unreadable, "indexed" if any(m.tokens is not None for m in mentions) else "list"
+
+
+def _keyed_by_type(value: Mapping[Any, Any]) -> tuple[list[Mention], list[str], str]:
+    """An object keyed by type, ``{"PER": ["Barack Obama"], "LOC": "Paris"}``."""
+    mentions: list[Mention] = []
+    unreadable: list[str] = []
     for key, strings in value.items():
         if not isinstance(key, str) or not key.strip():
             raise Unreadable(f"type {quote(key)} is not a string")
