@@ -33,13 +33,13 @@ import pytest
 import nested_span_f1
 from nested_span_f1.align import score_text
 from nested_span_f1.align.score import score_documents
+from nested_span_f1.answers import read_generated, score_generated
 from nested_span_f1.benchmark import benchmark
 from nested_span_f1.cli.main import main
 from nested_span_f1.formats import FORMATS, read_batches, read_corpus, read_dataset
 from nested_span_f1.formats import columns as conll
 from nested_span_f1.formats.columns import read_text
 from nested_span_f1.formats.text import TextMismatchWarning
-from nested_span_f1.generated import read_generated, score_generated
 from nested_span_f1.lenient import score as lenient
 from nested_span_f1.nested import score as nested
 from nested_span_f1.thresholds import threshold_curve
@@ -1066,18 +1066,26 @@ CATALOGUE: list[Bad] = [
     Bad("generated-answer-not-text", "generated-files", generated_files({"id": "d1", "output": 42}), TypeError,
         ("pred.jsonl, line 1", "'output' must be the model's answer as a string, got 42"),
         cli=("pred.jsonl, line 1", "got 42")),
-    Bad("generated-entities-not-objects", "generated-files", generated_files({"id": "d1", "entities": ["Peter"]}),
-        TypeError, ("pred.jsonl, line 1, entity 1", "'Peter' is not a {'text', 'label'} object"),
-        cli=("pred.jsonl, line 1, entity 1", "'Peter'")),
+    # issue 37: an item of an entity list that cannot be read is counted with its line, never fatal
+    Bad("generated-entities-not-objects", "generated-files",
+        generated_files({"id": "d1", "entities": ["Peter"]}, {"id": "d2", "output": "[]"}), None,
+        ('"unreadable_items": 1', '"category": "unreadable_items", "id": "d1", "line": "line 1"',
+         "item 1: item 'Peter' is a string without a type"), entries=GENERATED_PAIRING),
     Bad("generated-entity-without-label", "generated-files",
-        generated_files({"id": "d1", "entities": [{"text": "Peter"}]}), ValueError,
-        ("pred.jsonl, line 1, entity 1", "{'text': 'Peter'} has no 'label'"), cli=("line 1, entity 1", "no 'label'")),
+        generated_files({"id": "d1", "entities": [{"text": "Peter"}]}, {"id": "d2", "output": "[]"}), None,
+        ('"unreadable_items": 1', "item 1: object {'text': 'Peter'} needs its label under one of label"),
+        entries=GENERATED_PAIRING),
     Bad("generated-entity-without-text", "generated-files",
-        generated_files({"id": "d1", "entities": [{"label": "PER"}]}), ValueError,
-        ("pred.jsonl, line 1, entity 1", "has no 'text'"), cli=("line 1, entity 1", "no 'text'")),
+        generated_files({"id": "d1", "entities": [{"label": "PER"}]}, {"id": "d2", "output": "[]"}), None,
+        ('"unreadable_items": 1', "needs its text under one of text"), entries=GENERATED_PAIRING),
     Bad("generated-entity-text-not-a-string", "generated-files",
-        generated_files({"id": "d1", "entities": [{"text": ["Peter"], "label": "PER"}]}), TypeError,
-        ("pred.jsonl, line 1, entity 1", "text ['Peter'] is not a string"), cli=("line 1, entity 1",)),
+        generated_files({"id": "d1", "entities": [{"text": ["Peter"], "label": "PER"}]}, {"id": "d2", "output": "[]"}),
+        None, ('"unreadable_items": 1', "item 1: text ['Peter'] of"), entries=GENERATED_PAIRING),
+    Bad("generated-empty-label-is-counted", "generated-files",
+        generated_files({"id": "d1", "output": '[["Peter Blackburn", "PER"], ["Paris", ""]]'},
+                        {"id": "d2", "entities": [{"text": "Ann", "label": ""}]}), None,
+        ('"unreadable_items": 2', "item 2: label of ['Paris', ''] is empty",
+         "item 1: label of {'text': 'Ann', 'label': ''} is empty", '"unparseable": 0'), entries=GENERATED_PAIRING),
     Bad("generated-line-not-json", "generated-files", generated_files({"id": "d1", "output": "[]"}, b"{oops\n"),
         ValueError, ("pred.jsonl, line 2",), cli=("pred.jsonl, line 2",)),
     Bad("generated-neither-entities-nor-output", "generated-files", generated_files({"id": "d1", "answer": "[]"}),
@@ -1093,11 +1101,12 @@ CATALOGUE: list[Bad] = [
                         {"id": "d2", "output": "[]"}), ValueError,
         ("pred.jsonl, line 2: id 'd1' is given twice (with label 'PER'",), cli=("with label 'PER'",)),
     Bad("generated-document-missing", "generated-files", generated_files({"id": "d1", "output": "[]"}), ValueError,
-        ("no answer for document id 'd2'", "1 gold document without one"), cli=("no answer for document id 'd2'",),
+        ("gold.jsonl, line 2: document id 'd2' has no answer in", "1 gold document without one"),
+        cli=("line 2: document id 'd2' has no answer in",),
         entries=GENERATED_PAIRING),
     Bad("generated-answer-without-gold", "generated-files",
         generated_files({"id": "d1", "output": "[]"}, {"id": "d2", "output": "[]"}, {"id": "d3", "output": "[]"}),
-        ValueError, ("pred.jsonl, line 3: document id 'd3' is not in", "1 answered documents without gold"),
+        ValueError, ("pred.jsonl, line 3: document id 'd3' is not in", "1 answered document without gold"),
         cli=("line 3: document id 'd3' is not in",), entries=GENERATED_PAIRING),
     Bad("generated-gold-id-given-twice", "generated-files",
         generated_files({"id": "d1", "output": "[]"}, gold=[("d1", TEXT, []), ("d1", "Ann", [])]), ValueError,
@@ -1105,14 +1114,21 @@ CATALOGUE: list[Bad] = [
         entries=GENERATED_PAIRING),
     Bad("generated-text-differs", "generated-files",
         generated_files({"id": "d1", "text": "Peter Blackburn visited Pariz", "output": "[]"}, {"id": "d2", "output": "[]"}),
-        ValueError, ("pred.jsonl, line 1", "differs from the gold's at character 28", "'z'", "'s'"),
-        cli=("pred.jsonl, line 1", "character 28"), entries=GENERATED_PAIRING),
-    # what a model writes is read whole or counted as unparseable with the id, its gold entities missed
+        ValueError, ("pred.jsonl, line 1: its text differs from the gold's at offset 28", "'z'", "'s'"),
+        cli=("pred.jsonl, line 1: its text differs", "offset 28"), entries=GENERATED_PAIRING),
+    # what a model writes is read item by item, or counted as unparseable with the id, its gold entities missed
     Bad("generated-unparseable-answers-are-counted", "generated-files",
         generated_files({"id": "d1", "output": '[{"text": "Peter Blackburn"}, {"text": "Paris", "label": "LOC"}]'},
                         {"id": "d2", "output": "[1, 2]"}), None,
-        ('"unparseable_ids": ["d1", "d2"]', "needs its label under one of label", "item 1 is not an object",
-         '"unparseable_gold": 3'), entries=GENERATED_PAIRING),
+        ('"unparseable_ids": ["d2"]', "needs its label under one of label", "item 1 is not an object",
+         '"unparseable_gold": 1', '"unreadable_items": 1'), entries=GENERATED_PAIRING),
+    # no answer at all can be read: the commands exit 2 saying what was tried on the first one
+    Bad("generated-no-answer-can-be-read", "generated-files",
+        generated_files({"id": "d1", "output": "Sorry, I cannot help."}, {"id": "d2", "output": "[1, 2]"}),
+        ValueError, ("pred.jsonl: no answer can be read (2 tried); the first (id 'd1', line 1), 'Sorry, I cannot "
+                     "help.': none of a JSON or Python list or object",),
+        cli=("no answer can be read (2 tried); the first (id 'd1', line 1), 'Sorry, I cannot help.'",),
+        entries=("cli generated", "cli nested", "cli lenient")),
     # entity lists and answers through the nested and lenient evaluate modules (texts as references)
     Bad("generated-entity-not-a-dict", "generated", generated_pair(["Peter"]), TypeError,
         ("predictions, sentence 0, entity 0", "'Peter' is not a {'text', 'label'} dict")),
@@ -2007,7 +2023,8 @@ def _generated_file_row(row: Bad, entry: str, tmp_path: Any, capsys: Any) -> Non
     code = main([entry.split()[1], "--gold", gold, "--pred", pred, "--json"])
     out, err = capsys.readouterr()
     if row.error is None:
-        assert code == 0 and not err, err
+        # more than 5% of the answers unreadable: one warning line on stderr, which the row's fragments then name
+        assert code == 0 and (not err or (err.startswith("warning: ") and len(err.splitlines()) == 1)), err
         text = json.dumps(json.loads(out))
         for fragment in row.match:
             assert fragment in text, f"{fragment!r} not in {text[:300]!r}"

@@ -1,9 +1,9 @@
 """Generated systems in a benchmark: their located spans beside span systems, and their string protocol.
 
 A prediction source is a generated system when it is a generated-system file
-(detected by :func:`nested_span_f1.generated.read.looks_generated`) or a
-:class:`~nested_span_f1.generated.read.Generated`. Its strings are placed on the
-gold's texts (:func:`nested_span_f1.generated.count_generated`, default
+(detected by :func:`nested_span_f1.answers.read.looks_generated`) or a
+:class:`~nested_span_f1.answers.read.Generated`. Its strings are placed on the
+gold's texts (:func:`nested_span_f1.answers.count_generated`, default
 settings) and the located spans are matched like any system's, against the gold
 in characters, so they get the same intervals and take part in the same paired
 tests. Its string protocol is resampled with the same draws (the same seed) and
@@ -20,12 +20,12 @@ import numpy as np
 
 from ..align.project import locate_tokens
 from ..align.score import words
+from ..answers.read import Generated, generated_file
+from ..answers.score import GeneratedRun, count_generated, report
 from ..flat.pipeline import tags_to_spans
 from ..formats import Corpus
 from ..formats.places import in_file
-from ..formats.registry import head, path_format
-from ..generated.read import Generated, looks_generated
-from ..generated.score import GeneratedRun, count_generated, report
+from ..formats.registry import path_format
 from .inputs import Pair, Side
 from .stats import bootstrap_sums
 
@@ -37,8 +37,8 @@ def is_generated(source: Any) -> bool:
     """Whether a prediction source is a generated system (a file of one, or one read)."""
     if isinstance(source, Generated):
         return True
-    if isinstance(source, (str, os.PathLike)) and os.path.isfile(source) and not path_format(os.fspath(source)):
-        return looks_generated(head(source))
+    if isinstance(source, (str, os.PathLike)) and not path_format(os.fspath(source)):
+        return generated_file(source)
     return False
 
 
@@ -81,7 +81,7 @@ def string_scores(run: GeneratedRun, unit_of: np.ndarray, n_units: int, labels: 
     """A generated system's extra entries: ``strings`` (the string protocol's precision, recall and F1 with
     intervals from the same draws as the located spans' (the same seed), and per type; ``scored`` turns totals and
     resampled sums into them, as for every system) and ``generated`` (the placement report, as
-    :func:`nested_span_f1.generated.score_generated` gives it, without examples)."""
+    :func:`nested_span_f1.answers.score_generated` gives it, without examples)."""
     matrix = string_matrix(run, unit_of, n_units, labels)
     drawn = bootstrap_sums(matrix.reshape(n_units, -1), n_resamples, seed).reshape(-1, 3, len(labels))
     totals = matrix.sum(axis=0)

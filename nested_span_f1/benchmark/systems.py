@@ -16,8 +16,8 @@ from typing import Any, NamedTuple, Union
 
 import numpy as np
 
+from ..answers.score import GeneratedRun
 from ..core.wording import quote
-from ..generated.score import GeneratedRun
 from .curves import system_curve
 from .generated import GENERATED, generated_pair, is_generated
 from .inputs import Pair, Side, Source, checkpoints, is_brat_folder, pair, read_side, units

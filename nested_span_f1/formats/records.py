@@ -67,7 +67,7 @@ def loads(text: str, where: str, *, line: int | None = None) -> Any:
 
 def _parse(line: str, where: str, number: int) -> Record:
     record = loads(line, where, line=number)
-    if not isinstance(record, Mapping):
+    if type(record) is not dict and not isinstance(record, Mapping):  # json gives dicts: the ABC's check skipped
         raise TypeError(f"{where}: expected a json object, got {quote(record, as_json=True)}")
     return where, record
 

@@ -140,9 +140,9 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
     def score_generated(self, predictions: Any, references: Any, metric: str, tag_options: dict[str, Any],
                         **options: Any) -> dict[str, Any]:
         """The result for stored ``generated`` or ``answers`` (documents paired by position): both protocols side
-        by side (:func:`nested_span_f1.generated.score_generated`); a tag option given with them is refused."""
+        by side (:func:`nested_span_f1.answers.score_generated`); a tag option given with them is refused."""
+        from ..answers.score import score_generated
         from ..formats import Corpus
-        from ..generated.score import score_generated
 
         given = [name for name, value in tag_options.items() if value not in (None, False)]
         if given:

@@ -1,16 +1,20 @@
 """A generated system's report as text: both protocols side by side per type, with what could not be placed or read.
 
-It formats the dict :func:`nested_span_f1.generated.score_generated` returns and
-imports nothing of the package: rows per type (the string protocol's precision,
-recall and F1, the located spans' under the metric used, the mentions not in the
-text, the excess mentions and the gold entities of unparseable answers), then the
-micro and macro averages, then how the answers were read and where the mentions
-went.
+It formats the dict :func:`nested_span_f1.answers.score_generated` returns, quoting
+values as every message does (:func:`~nested_span_f1.core.wording.quote`): rows per
+type (the string protocol's precision, recall and F1, the located spans' under the
+metric used, the mentions not in the text, the excess mentions and the gold entities
+of unparseable answers), then the micro and macro averages, then how the answers
+were read (their shapes, the lines skipped and declined, the answers corrected, the
+items unreadable), where the mentions went, the token indices, the types the gold
+never uses, and examples.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+
+from ..core.wording import plural, quote
 
 
 def _located(result: Mapping[str, Any], label: str | None) -> tuple[float, float, float, int] | None:
@@ -38,7 +42,7 @@ def generated_table(result: Mapping[str, Any], digits: int = 4) -> str:
     """The report of a generated system (see the module docstring).
 
     >>> from nested_span_f1 import Corpus
-    >>> from nested_span_f1.generated import score_generated
+    >>> from nested_span_f1.answers import score_generated
     >>> gold = Corpus(["The Beatles played in Liverpool ."], [[(4, 11, "ORG"), (22, 31, "LOC")]], unit="characters")
     >>> r = score_generated([{"output": '[["The Beatles", "ORG"], ["Liverpool", "LOC"]]'}], gold, zero_division=0)
     >>> print(generated_table(r, digits=2).splitlines()[3])
@@ -74,23 +78,62 @@ def generated_table(result: Mapping[str, Any], digits: int = 4) -> str:
         macro = tuple(located[f"macro_{m}"] for m in ("precision", "recall", "f1"))
         string_macro = tuple(strings[f"macro_{m}"] for m in ("precision", "recall", "f1"))
         lines.append(f"{'macro':>{width}}  {'':>5}  {_scores(string_macro, digits)}  {_scores(macro, digits)}")
+    lines += ["", *_counts(report, settings)]
+    for example in report["examples"]:
+        lines.append(_example(example))
+    return "\n".join(lines) + "\n"
+
+
+def unreadable_line(report: Mapping[str, Any]) -> str:
+    """The line that says how many answers could not be read, and which (by id, or by line)."""
+    return (f"{report['unparseable']} of {report['answers']} answers ({100 * report['unparseable_share']:.1f}%) "
+            f"could not be read: {quote(list(report['unparseable_ids']))}")
+
+
+def _listed(counts: Mapping[str, int]) -> str:
+    return ", ".join(f"{name} {n}" for name, n in counts.items())
+
+
+def _counts(report: Mapping[str, Any], settings: Mapping[str, Any]) -> list[str]:
+    """The lines under the table: how the answers were read, where the mentions went, the settings."""
     shapes = ", ".join(f"{shape} {n}" for shape, n in sorted(report["shapes"].items()))
-    lines += [
-        "",
-        f"answers: {report['answers']} for {report['documents']} documents ({shapes})",
-        f"mentions: {report['mentions']}: markup {report['markup']}, exact {report['exact']}, normalized "
-        f"{report['normalized']}, not in the text {report['not_in_text']}, excess {report['excess']}; "
-        f"{report['spans']} spans placed",
+    lines = [
+        f"answers: {report['answers']:,} for {plural(report['documents'], 'document')} paired by {report['paired']} "
+        f"({shapes})",
+        f"reading: lines skipped {report['skipped_lines']}, declined {report['declined_lines']}; answers corrected "
+        f"{report['corrected_answers']}; items unreadable {report['unreadable_items']}",
+        f"mentions: {report['mentions']}: markup {report['markup']}, index {report['index']}, exact "
+        f"{report['exact']}, normalized {report['normalized']}, not in the text {report['not_in_text']}, excess "
+        f"{report['excess']}; {plural(report['spans'], 'span')} placed",
+    ]
+    indices = report["indices"]
+    if report["index"] or any(indices.values()):
+        lines.append(f"token indices: placed by index {report['index']}, index and string disagree "
+                     f"{indices['disagree']} (trusted: {settings['trust']}), out of range {indices['out_of_range']}, "
+                     f"without gold tokens {indices['without_tokens']}")
+    if report["labels_not_in_gold"]:
+        lines.append(f"labels not in the gold: {_listed(report['labels_not_in_gold'])}")
+    if report["mapped"]:
+        lines.append(f"labels mapped: {_listed(report['mapped'])}")
+    gold = report["gold_strings"]
+    if gold is not None:
+        lines.append(f"gold strings: {gold['strings']}: exact {gold['exact']}, normalized {gold['normalized']}, "
+                     f"not in the text {gold['not_in_text']}, excess {gold['excess']}")
+    lines.append(
         f"strings: normalised by {settings['normalization']}, as {'multisets' if settings['multiset'] else 'sets'}; "
         f"located: policy {settings['policy']}, case/whitespace fallback {'on' if settings['fallback'] else 'off'}, "
-        f"inner occurrences last {'on' if settings['inner_last'] else 'off'}",
-    ]
+        f"inner occurrences last {'on' if settings['inner_last'] else 'off'}")
     if report["unparseable_ids"]:
-        ids = report["unparseable_ids"]
-        shown = ", ".join(map(str, ids[:10])) + (f", ... ({len(ids) - 10} more)" if len(ids) > 10 else "")
-        lines.append(f"unparseable answers: {len(ids)}: {shown}")
-    for example in report["examples"]:
-        what = example.get("error") or repr(example.get("text"))
-        lines.append(f"  {example['category'].replace('_', ' ')}: {example['id']}"
-                     f"{' (' + str(example['label']) + ')' if example.get('label') else ''}: {what}")
-    return "\n".join(lines) + "\n"
+        lines.append(f"unparseable answers: {unreadable_line(report)}")
+    return lines
+
+
+def _example(example: Mapping[str, Any]) -> str:
+    """One example: its category, document (and line), type, and what it is."""
+    where = str(example["id"]) + (f" ({example['line']})" if example.get("line") else "")
+    label = f" ({example['label']})" if example.get("label") else ""
+    what = example.get("error") or quote(example.get("text"))
+    if "tokens" in example:
+        first, last = example["tokens"]
+        what += f" at tokens {first}-{last}" + (f" ({quote(example['at'])})" if "at" in example else "")
+    return f"  {example['category'].replace('_', ' ')}: {where}{label}: {what}"

@@ -1,12 +1,18 @@
-"""``nested-span-f1 generated``: a language model's entity lists against a gold with text, under both protocols.
+"""``nested-span-f1 generated``: a language model's answers against a gold with text, under both protocols.
 
-The prediction file holds a document (or a one-type question) a line: an
-extracted entity list (``{"id", "entities": [{"text", "label"}]}``) or the
-model's raw answer (``{"id", "output": "..."}``), detected by its first lines or
+The prediction file holds a document (or a one-type question) a line: the
+model's raw answer (``{"id", "output": "..."}``, in any of the shapes
+:mod:`nested_span_f1.answers.parse` reads) or an extracted entity list
+(``{"id", "entities": [{"text", "label"}]}``), detected by its first lines or
 named with ``--pred-format generated``. The gold is any file with text (text
-spans, pipeline output, brat, a DocBin) or with tokens (joined by single spaces).
-``nested`` and ``lenient`` take the same files and options and score the located
-spans with their own metric; this command scores them with ``--metric``.
+spans, pipeline output, brat, a DocBin), with tokens (joined by single spaces),
+or texts with their entities as strings (``{"id", "text", "entities": [{"text",
+"label"}]}``, detected, or named with ``--gold-format generated``). ``nested``
+and ``lenient`` take the same files and options and score the located spans with
+their own metric; this command scores them with ``--metric``.
+
+When no answer can be read the command exits 2 naming the first and what was
+tried; when more than 5% cannot be read, the report's first line and stderr say so.
 """
 from __future__ import annotations
 
@@ -15,32 +21,51 @@ import os
 import sys
 from typing import Any
 
-from ...generated.locate import POLICIES
-from ...generated.normalize import STEPS, Normalization
-from ...generated.read import looks_generated
-from ...generated.score import count_generated, score_run
-from ...views.generated import generated_table
+from ...answers.gold import read_string_gold, string_gold_file
+from ...answers.indices import TRUST
+from ...answers.labels import parse_label_map
+from ...answers.locate import POLICIES
+from ...answers.normalize import STEPS, Normalization
+from ...answers.read import generated_file
+from ...answers.score import SHARE, count_generated, score_run
+from ...core.wording import quote
+from ...formats import Corpus
+from ...formats.columns import read_text
+from ...views.generated import generated_table, unreadable_line
 from ...views.tables import lenient_table
 from . import texts
 from .inputs import GENERATED as FORMAT
-from .inputs import HelpFormatter, check_outputs, column_or_format, duplicates_in_output, for_people
+from .inputs import HelpFormatter, add_format_options, check_outputs, duplicates_in_output, for_people
 
 EXAMPLE = """examples:
   nested-span-f1 generated --gold test.jsonl --pred llm-answers.jsonl
   nested-span-f1 generated --gold corpus/ --pred answers.jsonl --metric exact --multiset --json
+  nested-span-f1 generated --gold test.conll --pred answers.jsonl --label-map person=PER,location=LOC
   nested-span-f1 nested --gold genia.text.jsonl --pred answers.jsonl --policy every
 
-Prediction lines: {"id": "d1", "output": "<the model's answer>"} (JSON lists of
-{"text", "label"} objects or [text, label] pairs, objects keyed by type, Python
-literals, prose around them, inline tags <PER>...</PER>, GNER's word(tag) output),
-or {"id": "d1", "entities": [{"text": "Barack Obama", "label": "PER"}]}; add
-"label": "PER" to a line that answers a question about one type.
+Prediction lines: {"id": "d1", "output": "<the model's answer>"}: JSON or Python
+lists ([text, label] pairs, {"text", "label"} objects, [text, label, first, last]
+token indices), objects keyed by type, "string (TYPE)" lines, "TYPE: a, b" lines,
+"string: TYPE", "string - TYPE", (string, TYPE) tuples, Markdown tables, inline
+tags <PER>...</PER>, GPT-NER's @@string## (with "label"), code calls
+Person(span="..."), GNER's word(tag) output; prose around them is skipped and
+counted, "no entities" is an empty answer. Or {"id": "d1", "entities": [{"text":
+"Barack Obama", "label": "PER"}]}; add "label": "PER" to a line that answers a
+question about one type.
 
 The string protocol (UniversalNER's): per document and type, normalised strings
 compared as sets. Located spans: each string placed on the text (the k-th mention
-on the k-th occurrence), then scored as spans; a string found nowhere is "not in
-the text", a string named more often than it occurs is "excess": both count as
-false positives."""
+on the k-th occurrence; token indices on the gold's tokens), then scored as spans;
+a string found nowhere is "not in the text", a string named more often than it
+occurs is "excess": both count as false positives."""
+
+
+def label_map_type(value: str) -> dict[str, str]:
+    """An argparse type: ``person=PER,location=LOC``, or a JSON file of such a map."""
+    try:
+        return parse_label_map(read_text(value) if os.path.isfile(value) else value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def add_generated_options(parser: argparse.ArgumentParser) -> None:
@@ -58,8 +83,15 @@ def add_generated_options(parser: argparse.ArgumentParser) -> None:
                        help="do not look for a string found nowhere again with case and whitespace normalised")
     group.add_argument("--no-inner-last", dest="inner_last", action="store_false",
                        help="kth: take occurrences in reading order even inside a longer placed string")
+    group.add_argument("--trust", choices=TRUST, default="index",
+                       help="token-index answers: where an item's token indices and string disagree, place it by "
+                            "its indices (index, default) or by its string (string); each disagreement is counted")
+    group.add_argument("--label-map", type=label_map_type, metavar="MAP",
+                       help="rename the answers' types before scoring: person=PER,location=LOC, or a JSON file of "
+                            "such a map (each renamed mention counted)")
     group.add_argument("--show", type=int, default=5, metavar="N",
-                       help="mentions shown per category (not in the text, excess, unparseable; default: 5)")
+                       help="cases shown per category (not in the text, excess, unparseable, lines skipped, "
+                            "declined, unreadable items, ...; default: 5)")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -71,13 +103,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--gold", required=True, help="gold file or folder with text (or tokens, joined by spaces)")
     p.add_argument("--pred", required=True, help="the generated system's JSON lines")
-    p.add_argument("--gold-format", type=column_or_format, metavar="FORMAT", help="format of --gold (default: detected)")
-    p.add_argument("--pred-format", type=column_or_format, metavar="FORMAT", help=f"{FORMAT} (detected when left out)")
+    add_format_options(p)
     p.add_argument("--metric", choices=("exact", "lenient", "nested"), default="nested",
                    help="how the located spans are scored (default: nested)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--types", nargs="+", metavar="TYPE", help="brat gold: keep the T lines of these types only")
-    p.add_argument("--spans-key", metavar="KEY", help="spaCy DocBin gold: read doc.spans[KEY] instead of doc.ents")
+    texts.add_reader_options(p.add_argument_group("the gold (brat, spaCy DocBin)"))
     add_generated_options(p)
     p.set_defaults(run=run)
 
@@ -88,26 +118,44 @@ def run(args: argparse.Namespace) -> int:
 
 
 def holds_generated(args: argparse.Namespace) -> bool:
-    """Whether the prediction file is a generated system's: named so, or detected from its first lines."""
+    """Whether the prediction file is a generated system's: named so, or detected from its first lines, each read
+    whole (a pipe can be read once, by its reader: a generated system through one is named with --pred-format)."""
     if args.pred_format is not None:
         return bool(args.pred_format == FORMAT)
-    if not os.path.isfile(args.pred):
-        # a pipe can be read once, by the reader: a generated system through one is named with --pred-format
-        return False
-    with open(args.pred, encoding="utf-8-sig", errors="replace") as handle:
-        return looks_generated(handle.read(texts.HEAD).rsplit("\n", 1)[0])
+    return generated_file(args.pred)
+
+
+def read_gold(args: argparse.Namespace) -> Any:
+    """The gold: texts with their entities as strings (named ``generated``, or detected), or any corpus."""
+    if args.gold_format == FORMAT:
+        return read_string_gold(read_text(args.gold), args.gold)
+    return (args.gold_format is None and string_gold_file(args.gold)) or texts.read_any(args.gold, args.gold_format,
+                                                                                        args)
 
 
 def score_files(args: argparse.Namespace, metric: str, **options: Any) -> dict[str, Any]:
-    """Both protocols for the two files the arguments name."""
-    if args.gold_format == FORMAT:
-        raise ValueError(f"--gold-format {FORMAT}: the gold needs offsets; {FORMAT} is a prediction format")
+    """Both protocols for the two files the arguments name.
+
+    Raises:
+        ValueError: as the readers do, and when no answer of the file can be read.
+    """
     try:
         Normalization.parse(args.normalization)
-        gold = texts.read_any(args.gold, args.gold_format, args)
+        given = [f"--{name}" for name in ("trim", "snap") if getattr(args, name, None)]
+        if given:
+            raise ValueError(f"{' and '.join(given)} {'apply' if len(given) > 1 else 'applies'} to spans of two texts, "
+                             f"but --pred {args.pred} holds a language model's answers, whose strings are placed on "
+                             f"the gold's text; leave {'them' if len(given) > 1 else 'it'} out")
+        gold = read_gold(args)
+        texts.check_reader_options(args, [gold] if isinstance(gold, Corpus) else [], f"the gold ({args.gold}) is not one")
         run = count_generated(args.pred, gold, normalization=args.normalization, multiset=args.multiset,
                               policy=args.policy, fallback=args.fallback, inner_last=args.inner_last,
-                              examples=args.show)
+                              trust=args.trust, label_map=args.label_map, examples=args.show)
+        if run.first_error is not None and run.counts.answers.get("unparseable") == sum(run.counts.answers.values()):
+            first = run.first_error
+            where = first["line"] if first["line"] == first["id"] else f"id {quote(first['id'])}, {first['line']}"
+            raise ValueError(f"{args.pred}: no answer can be read ({sum(run.counts.answers.values()):,} tried); the "
+                             f"first ({where}), {quote(first['answer'])}: {first['error']}")
         with duplicates_in_output():
             return score_run(run, metric, zero_division=0, **options)
     except (ValueError, TypeError) as error:
@@ -115,18 +163,23 @@ def score_files(args: argparse.Namespace, metric: str, **options: Any) -> dict[s
 
 
 def run_generated(args: argparse.Namespace, metric: str, extra: Any = None, **options: Any) -> int:
-    """Print both protocols (then ``extra(located result)``: the metric's own tables), or the JSON result."""
+    """Print both protocols (then ``extra(located result)``: the metric's own tables), or the JSON result; a line
+    on stderr, and first in the report, when more than 5% of the answers cannot be read."""
     result = score_files(args, metric, **options)
+    warning = unreadable_line(result["generated"]) if result["generated"]["unparseable_share"] > SHARE else None
+    if warning:
+        sys.stderr.write(f"warning: {warning}\n")
     if args.json:
         sys.stdout.write(texts.dump(result))
         return 0
     located = result["located"]
     out = [f"gold:        {args.gold}", f"predictions: {args.pred} (generated; located spans scored by {metric})",
            "", generated_table(result)]
+    if warning:
+        out.insert(0, f"warning: {warning}")
     if extra is not None:
         out.append(extra(located))
     elif metric == "lenient":
         out.append(lenient_table(located))
     sys.stdout.write("\n".join(out))
     return 0
-

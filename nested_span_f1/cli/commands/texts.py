@@ -27,10 +27,6 @@ from ...formats.registry import BATCH_LINES, head, looks_like_json, path_format
 from ...nested.score import describe_spans
 from .inputs import COLUMNS, decode_tags, duplicates_in_output, for_people, read_side
 
-HEAD = 1 << 16
-"""Characters ``generated.holds_generated`` reads to tell a generated system's file (the other commands' detection
-reads whole lines: :func:`input_format`)."""
-
 JSON = "json"
 """What :func:`input_format` calls a json file that no format fits (or that does not parse): its reader names why."""
 
@@ -42,6 +38,12 @@ def add_text_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--snap", choices=["expand", "contract"],
                        help="move character spans whose boundaries are not token boundaries onto the other side's "
                             "tokens (counted); default: keep their characters, so they cannot match")
+    add_reader_options(group)
+
+
+def add_reader_options(group: Any) -> None:
+    """``--types``, ``--no-event-triggers`` and ``--spans-key``: how brat files and DocBins are read (for the
+    commands that score texts, and ``generated``'s gold)."""
     group.add_argument("--types", nargs="+", metavar="TYPE", help="brat: keep the T lines of these types only")
     group.add_argument("--no-event-triggers", action="store_true",
                        help="brat: leave out the T lines that E lines use as event triggers (by default they are "

@@ -31,7 +31,9 @@ string's ends dropped; such mentions are ``normalized``, and take occurrences
 that no exact mention took first. A string found neither way is ``not_in_text``
 (a fabricated entity: it can only be a false positive). An inline-tag answer
 whose text without tags equals the document's places its mentions where its tags
-are (``markup``).
+are (``markup``); a mention whose answer gave it token indices is placed on
+those tokens when the caller resolved them (``index``: ``fixed``, see
+:mod:`.indices`).
 
 Every mention gets exactly one of :data:`CATEGORIES`.
 """
@@ -44,13 +46,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..core.wording import quote
 from .parse import Mention
 
-CATEGORIES = ("markup", "exact", "normalized", "not_in_text", "excess")
-"""What became of a mention: placed by the answer's own markup, on an exact occurrence, on a normalised one;
-or not placed: its string is nowhere in the text, or it was named more often than the string occurs."""
+CATEGORIES = ("markup", "index", "exact", "normalized", "not_in_text", "excess")
+"""What became of a mention: placed by the answer's own markup, by its token indices, on an exact occurrence, on
+a normalised one; or not placed: its string is nowhere in the text, or it was named more often than the string
+occurs."""
 
-PLACED = CATEGORIES[:3]
 POLICIES = ("kth", "every")
 
 _NO_SPACES = re.compile(
@@ -173,18 +176,20 @@ def locate(
     fallback: bool = True,
     inner_last: bool = True,
     plain: str | None = None,
+    fixed: Sequence[tuple[int, int] | None] | None = None,
 ) -> Placement:
     """Place each mention on the text (see the module docstring for the policies and categories).
 
     Args:
         text: the document's text.
-        mentions: :class:`~nested_span_f1.generated.parse.Mention` objects or ``(text, label)`` pairs, in the
+        mentions: :class:`~nested_span_f1.answers.parse.Mention` objects or ``(text, label)`` pairs, in the
             answer's order.
         policy: ``"kth"`` or ``"every"``.
         fallback: look for strings not found exactly with case and whitespace normalised.
         inner_last: under ``"kth"``, count occurrences inside a longer placed string last.
         plain: an inline-tag answer's text without its tags; where it equals ``text``, mentions with an offset
             are placed there.
+        fixed: per mention, the ``(start, end)`` its token indices give it, or None (placed by its string).
 
     >>> p = locate("The New York Times in New York", [("New York Times", "ORG"), ("New York", "LOC")])
     >>> p.spans, p.categories
@@ -193,75 +198,97 @@ def locate(
     ['normalized', 'not_in_text']
     """
     if policy not in POLICIES:
-        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {quote(policy)}")
     items = [_as_mention(m) for m in mentions]
-    categories = ["not_in_text"] * len(items)
-    places: list[tuple[int, int] | None] = [None] * len(items)
-    produced: dict[int, list[Span]] = {}  # the spans of each mention, under "every"
-    placed: list[tuple[int, int]] = []
-    groups: dict[str, list[int]] = {}
-    marked = plain is not None and plain == text
-    for i, mention in enumerate(items):
-        if marked and mention.start is not None:
-            place = (mention.start, mention.start + len(mention.text))
-            places[i], categories[i] = place, "markup"
-            produced[i] = [(*place, mention.label)]
-            placed.append(place)
-        else:
-            groups.setdefault(mention.text, []).append(i)
-    leftover: dict[str, list[int]] = {}
-    for string in sorted(groups, key=len, reverse=True):
-        found = occurrences(text, string) if string == string.strip() else []
-        indices = groups[string]
-        if not found:
-            if fallback:
-                leftover.setdefault(" ".join(string.split()).lower(), []).extend(indices)
-        elif len(found) == 1 == len(indices) and policy == "kth":  # the common case, without the general steps
-            places[indices[0]], categories[indices[0]] = found[0], "exact"
-            placed.append(found[0])
-        else:
-            _place(items, indices, found, "exact", policy, inner_last, categories, places, produced, placed)
+    state = _Placing(items, policy, inner_last, ["not_in_text"] * len(items), [None] * len(items), {}, [])
+    groups = state.given(fixed, plain is not None and plain == text)
+    leftover = state.exact(text, groups, fallback)
     lowered = text.lower() if leftover else text
     for key in sorted(leftover, key=len, reverse=True):
         found = loose_occurrences(text, key, lowered)
         if found:
             # occurrences exact mentions took are not named again: with none left, kth mentions are excess
-            taken = set(placed)
-            _place(items, sorted(leftover[key]), found, "normalized", policy, inner_last, categories, places,
-                   produced, placed, taken)
+            state.place(sorted(leftover[key]), found, "normalized", set(state.placed))
     if policy == "kth":
-        spans = [(*place, mention.label) for mention, place in zip(items, places) if place is not None]
+        spans = [(*place, mention.label) for mention, place in zip(items, state.places) if place is not None]
     else:
-        spans = [span for i in sorted(produced) for span in produced[i]]
-    return Placement(spans, categories, places)  # type: ignore[arg-type]
+        spans = [span for i in sorted(state.produced) for span in state.produced[i]]
+    return Placement(spans, state.categories, state.places)  # type: ignore[arg-type]
 
 
-def _place(items: list[Mention], indices: list[int], found: list[tuple[int, int]], category: str, policy: str,
-           inner_last: bool, categories: list[str], places: list[tuple[int, int] | None],
-           produced: dict[int, list[Span]], placed: list[tuple[int, int]],
-           taken: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()) -> None:
-    """Put the mentions ``indices`` (of one string) on its occurrences ``found`` (less those ``taken``) under
-    ``policy``; under ``"every"``, ``produced[i]`` gets the spans mention i produced."""
-    free = [o for o in found if o not in taken] if taken else found
-    if policy == "every":
-        first: dict[str, int] = {}
-        for i in indices:
-            first.setdefault(items[i].label, i)
-        for label, i in first.items():
-            produced[i] = [(start, end, label) for start, end in free]
-        placed.extend(free)
-        for i in indices:
-            categories[i], places[i] = category, found[0]
-        return
-    chosen = _rank(free, len(indices), placed, inner_last)
-    labels: dict[tuple[int, int], set[str]] = {}
-    for j, i in enumerate(indices):
-        label = items[i].label
-        # a mention beyond the occurrences may share one with a mention of another label; else it is excess
-        place = chosen[j] if j < len(chosen) else next((o for o in chosen if label not in labels[o]), None)
-        if place is None:
-            categories[i] = "excess"
-            continue
-        categories[i], places[i] = category, place
-        labels.setdefault(place, set()).add(label)
-    placed.extend(chosen)
+@dataclass
+class _Placing:
+    """What placing a document's mentions has decided so far: each mention's category and place, the spans each
+    produced (under ``"every"``), and every place taken (for ``inner_last``)."""
+
+    items: list[Mention]
+    policy: str
+    inner_last: bool
+    categories: list[str]
+    places: list[tuple[int, int] | None]
+    produced: dict[int, list[Span]]
+    placed: list[tuple[int, int]]
+
+    def given(self, fixed: Sequence[tuple[int, int] | None] | None, marked: bool) -> dict[str, list[int]]:
+        """Place the mentions their token indices (``fixed``) or the answer's markup (``marked``: its text is the
+        document's) put; the others grouped by their string, in the answer's order."""
+        groups: dict[str, list[int]] = {}
+        for i, mention in enumerate(self.items):
+            place = fixed[i] if fixed is not None else None
+            if place is None and marked and mention.start is not None:
+                place = (mention.start, mention.start + len(mention.text))
+                self.categories[i] = "markup"
+            elif place is not None:
+                self.categories[i] = "index"
+            if place is not None:
+                self.places[i] = place
+                self.produced[i] = [(*place, mention.label)]
+                self.placed.append(place)
+            else:
+                groups.setdefault(mention.text, []).append(i)
+        return groups
+
+    def exact(self, text: str, groups: dict[str, list[int]], fallback: bool) -> dict[str, list[int]]:
+        """Place each string's mentions on its exact occurrences, the longest strings first; the mentions of the
+        strings found nowhere (with ``fallback``), by their string with case and whitespace normalised."""
+        leftover: dict[str, list[int]] = {}
+        for string in sorted(groups, key=len, reverse=True):
+            found = occurrences(text, string) if string == string.strip() else []
+            indices = groups[string]
+            if not found:
+                if fallback:
+                    leftover.setdefault(" ".join(string.split()).lower(), []).extend(indices)
+            elif len(found) == 1 == len(indices) and self.policy == "kth":  # the common case, without the steps
+                self.places[indices[0]], self.categories[indices[0]] = found[0], "exact"
+                self.placed.append(found[0])
+            else:
+                self.place(indices, found, "exact")
+        return leftover
+
+    def place(self, indices: list[int], found: list[tuple[int, int]], category: str,
+              taken: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()) -> None:
+        """Put the mentions ``indices`` (of one string) on its occurrences ``found`` (less those ``taken``) under
+        the policy; under ``"every"``, ``produced[i]`` gets the spans mention i produced."""
+        free = [o for o in found if o not in taken] if taken else found
+        if self.policy == "every":
+            first: dict[str, int] = {}
+            for i in indices:
+                first.setdefault(self.items[i].label, i)
+            for label, i in first.items():
+                self.produced[i] = [(start, end, label) for start, end in free]
+            self.placed.extend(free)
+            for i in indices:
+                self.categories[i], self.places[i] = category, found[0]
+            return
+        chosen = _rank(free, len(indices), self.placed, self.inner_last)
+        labels: dict[tuple[int, int], set[str]] = {}
+        for j, i in enumerate(indices):
+            label = self.items[i].label
+            # a mention beyond the occurrences may share one with a mention of another label; else it is excess
+            place = chosen[j] if j < len(chosen) else next((o for o in chosen if label not in labels[o]), None)
+            if place is None:
+                self.categories[i] = "excess"
+                continue
+            self.categories[i], self.places[i] = category, place
+            labels.setdefault(place, set()).add(label)
+        self.placed.extend(chosen)

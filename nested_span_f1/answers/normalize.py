@@ -21,6 +21,8 @@ import string
 from dataclasses import dataclass, fields
 from functools import lru_cache
 
+from ..core.wording import quote
+
 STEPS = ("lowercase", "punctuation", "articles", "whitespace")
 """The normalisation steps, in the order they run."""
 
@@ -71,7 +73,7 @@ class Normalization:
         steps = [] if value == "none" else [step.strip() for step in value.split("+")]
         unknown = [step for step in steps if step not in STEPS]
         if unknown:
-            raise ValueError(f"normalization step {unknown[0]!r} is not one of {', '.join(STEPS)} "
+            raise ValueError(f"normalization step {quote(unknown[0])} is not one of {', '.join(STEPS)} "
                              "(join steps with '+', or give 'all' or 'none')")
         return cls(**{step: step in steps for step in STEPS})
 

@@ -10,9 +10,9 @@ import pytest
 import nested_span_f1
 from nested_span_f1 import Corpus, tags_to_spans
 from nested_span_f1.align import join_tokens
+from nested_span_f1.answers import score_generated
 from nested_span_f1.cli.main import main
 from nested_span_f1.formats.columns import read_columns
-from nested_span_f1.generated import score_generated
 from nested_span_f1.views.generated import generated_table
 
 SAMPLE = Path(nested_span_f1.__file__).parent / "sample_data"
@@ -37,8 +37,11 @@ def test_sample_counts_worked_out_by_hand(sample):
     assert (strings["tp"], strings["fp"], strings["fn"]) == (24, 3, 4)
     assert round(strings["overall_f1"], 4) == 0.8727 and located["overall_f1"] == 0.75
     assert report["unparseable"] == 1 and report["unparseable_gold"] == 3
-    assert report["unparseable_ids"] == [f"{SAMPLE / 'sample.generated.jsonl'}, line 9"]
-    assert report["shapes"] == {"list": 9, "object": 1, "tags": 1, "gner": 1, "entities": 2, "unparseable": 1}
+    # without ids, a document is named by its answer's line (the report names the file once)
+    assert report["unparseable_ids"] == ["line 9"]
+    assert report["shapes"] == {"list": 8, "empty": 1, "object": 1, "tags": 1, "gner": 1, "entities": 2,
+                                "unparseable": 1}
+    assert report["unparseable_share"] == 1 / 15
     assert (report["not_in_text"], report["excess"], report["normalized"], report["markup"]) == (2, 1, 1, 2)
     table = generated_table(result)
     assert "overall     28     0.8889     0.8571     0.8727     0.7500     0.7500     0.7500       2       1" in table
@@ -62,10 +65,14 @@ def test_cli_detects_or_is_told_and_equals_the_api(capsys, sample, command):
 
 
 def test_cli_tables(capsys, sample):
-    code, out, _ = cli(capsys, "nested", "--gold", str(SAMPLE / "sample.gold.conll"), "--pred", str(sample[1]))
+    code, out, err = cli(capsys, "nested", "--gold", str(SAMPLE / "sample.gold.conll"), "--pred", str(sample[1]))
     assert code == 0
     assert "strings (set)" in out and "span length (characters)" in out
-    assert "not in the text 2, excess 1" in out and "unparseable answers: 1:" in out
+    assert "not in the text 2, excess 1" in out
+    assert "unparseable answers: 1 of 15 answers (6.7%) could not be read: ['line 9']" in out
+    # more than 5% could not be read: the report says so first, and so does stderr
+    assert out.startswith("warning: 1 of 15 answers (6.7%) could not be read: ['line 9']\n")
+    assert err == "warning: 1 of 15 answers (6.7%) could not be read: ['line 9']\n"
     code, out, _ = cli(capsys, "lenient", "--gold", str(SAMPLE / "sample.gold.conll"), "--pred", str(sample[1]),
                        "--policy", "every", "--multiset", "--normalization", "lowercase+whitespace")
     assert code == 0
@@ -86,13 +93,28 @@ def test_cli_options_reach_the_scorer(capsys, sample):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--normalization", "case"], "normalization step 'case' is not one of"),
-    (["--gold-format", "generated"], "the gold needs offsets"),
+    (["--normalization", "case"], "normalization step 'case' is not one of lowercase, punctuation, articles, whitespace "
+                                  "(join steps with '+', or give 'all' or 'none')"),
+    # a gold of strings is named so; a column file is not one
+    (["--gold-format", "generated"], "{gold}, line 1, column 1: not valid JSON (Expecting value)"),
 ])
 def test_cli_refuses_in_one_line(capsys, sample, argv, message):
-    code, _, err = cli(capsys, "generated", "--gold", str(SAMPLE / "sample.gold.conll"), "--pred", str(sample[1]),
-                       *argv)
-    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+    gold = SAMPLE / "sample.gold.conll"
+    code, _, err = cli(capsys, "generated", "--gold", str(gold), "--pred", str(sample[1]), *argv)
+    assert code == 2 and err == f"nested-span-f1 generated: error: {message.format(gold=gold)}\n"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--label-map", "person"], "argument --label-map: label map: 'person' is not NAME=TYPE (entries are joined by "
+                                "commas)"),
+    (["--label-map", "person=PER,person=LOC"], "label map: 'person' is mapped twice"),
+    (["--label-map", '{"person": 3}'], "label_map: 'person': 3 is not a type name mapped to a type name"),
+    (["--trust", "tokens"], "argument --trust: invalid choice: 'tokens' (choose from 'index', 'string')"),
+])
+def test_cli_refuses_bad_options_in_its_usage(capsys, sample, argv, message):
+    with pytest.raises(SystemExit) as stopped:
+        main(["generated", "--gold", str(SAMPLE / "sample.gold.conll"), "--pred", str(sample[1]), *argv])
+    assert stopped.value.code == 2 and message in capsys.readouterr().err
 
 
 evaluate = pytest.importorskip("evaluate")
@@ -148,3 +170,25 @@ def test_evaluate_refuses_what_does_not_fit(sample):
     span_f1 = evaluate.load(nested_span_f1.metric_path("span_f1"))
     with pytest.raises(TypeError):
         span_f1.compute(predictions=["[]", "[]"], references=references)
+
+
+@pytest.mark.parametrize("command", ["generated", "nested", "lenient", "score"])
+def test_answers_whose_first_line_is_longer_than_any_cut_are_detected(capsys, tmp_path, command):
+    """Detection reads the answers' first line whole (issue 38): a line of 70,000 characters (its document's text
+    given beside the answer) is a language model's answers at every door that detects them."""
+    text = "Barack Obama visited Paris. " * 2500
+    gold = tmp_path / "g.jsonl"
+    gold.write_text(json.dumps({"id": "a1", "text": text, "entities": [{"start": 0, "end": 12, "label": "PER"},
+                                                                        {"start": 21, "end": 26, "label": "LOC"}]})
+                    + "\n", encoding="utf-8")
+    answers = tmp_path / "a.jsonl"
+    answers.write_text(json.dumps({"id": "a1", "text": text, "output": "Barack Obama (PER)\nParis (LOC)"}) + "\n",
+                       encoding="utf-8")
+    assert len(answers.read_text(encoding="utf-8")) > 1 << 16
+    code, out, err = cli(capsys, command, "--gold", str(gold), "--pred", str(answers), "--json")
+    assert (code, err) == (0, "")
+    result = json.loads(out)
+    assert result["generated"]["shapes"] == {"parentheses": 1}
+    assert (result["strings"]["tp"], result["strings"]["fp"], result["strings"]["fn"]) == (2, 0, 0)
+    # located: each string on its first occurrence (k-th mention, k-th occurrence), where the gold has it
+    assert result["located"]["strict_f1" if command == "lenient" else "overall_f1"] == 1.0

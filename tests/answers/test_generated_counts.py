@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from nested_span_f1.generated.counts import GeneratedCounter, GeneratedCounts, PlaceTally
-from nested_span_f1.generated.locate import CATEGORIES
-from nested_span_f1.generated.parse import parse_answer
+from nested_span_f1.answers.counts import GeneratedCounter, GeneratedCounts, PlaceTally
+from nested_span_f1.answers.locate import CATEGORIES
+from nested_span_f1.answers.parse import parse_answer
 
 TEXT = "Barack Obama met Angela Merkel in Berlin . Obama flew home to Washington ."
 GOLD = [(0, 12, "PER"), (17, 30, "PER"), (34, 40, "LOC"), (43, 48, "PER"), (62, 72, "LOC")]

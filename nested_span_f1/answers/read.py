@@ -3,11 +3,12 @@
 Each line is an object with an ``id`` and exactly one of:
 
 - ``"entities": [{"text": "Barack Obama", "label": "PER"}, ...]``: the entity list
-  as a program already extracted it (each item an object with string ``text``
-  and ``label``; other keys, such as a ``score``, are not read);
+  as a program already extracted it (items as :mod:`~nested_span_f1.answers.values`
+  reads a list's items; other keys, such as a ``score``, are not read);
 - ``"output": "<the model's raw answer>"``: read by
-  :func:`~nested_span_f1.generated.parse.parse_answer` (an answer that cannot be
-  read is counted as unparseable, never refused).
+  :func:`~nested_span_f1.answers.parse.parse_answer` when it is scored, with the
+  document's text and the gold's types at hand (an answer that cannot be read is
+  counted as unparseable, never refused).
 
 Optional keys: ``label``, the one type the line's question asked about
 (UniversalNER asks "what describes T in the text?" once per type: each such
@@ -17,30 +18,37 @@ with the gold text when given. A document's lines are gathered by id; an id give
 twice with the same ``label`` (or once with and once without one) is refused.
 Without ids (on every line) documents are paired with the gold by order.
 
-What the file holds is checked as it is read: anything else (an ``output`` that is
-not a string, entities that are not ``{"text", "label"}`` objects) is refused
-with the file, the line and the value, since it is the file, not the model,
-that is wrong.
+What the line holds is checked as it is read: a line that is not such an object,
+an ``output`` that is not a string, ``entities`` that are not a list, is refused
+with the file, the line and the value, since it is the file, not the model, that
+is wrong. An item of a list that cannot be read is counted where it is scored,
+with its line, and the rest is scored (an item is the model's, or its
+extractor's, not the file's).
 """
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+import os
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.wording import quote
 from ..formats.records import jsonl_records
-from .counts import Question
-from .parse import Answer, Mention, parse_answer
+from ..formats.registry import head
+from .mention import Answer
+from .parse import parse_answer
+from .values import read_items
 
-ANSWER_KEYS = ("entities", "output")
-"""A line holds one of these: an extracted entity list, or a raw answer."""
+Question = tuple[str | None, Any]
+"""One line's question type (None: every type) and what it answers with: the raw answer (a string) or an entity
+list (a list of items)."""
 
 
 @dataclass(frozen=True)
 class Generated:
-    """A generated system read from a file: per document its id, its answers (with the type each question asked,
-    None for a question about every type), the text the file gives for it (or None), and where it is."""
+    """A generated system read from a file: per document its id, its questions (see :data:`Question`), the text
+    the file gives for it (or None), and where it is."""
 
     ids: list[str] | None
     answers: list[list[Question]]
@@ -51,40 +59,42 @@ class Generated:
     def __len__(self) -> int:
         return len(self.answers)
 
+    def line(self, k: int) -> str:
+        """Where document ``k``'s first line is, without the file's name (``"line 9"``): messages name the file
+        once."""
+        return self.places[k].removeprefix(f"{self.source}, ")
 
-def _entities(items: Any, where: str) -> Answer:
-    if not isinstance(items, list):
-        raise TypeError(f"{where}: 'entities' must be a list of {{'text', 'label'}} objects, got {items!r:.80}")
-    mentions = []
-    for k, item in enumerate(items):
-        if not isinstance(item, Mapping):
-            raise TypeError(f"{where}, entity {k + 1}: {item!r:.80} is not a {{'text', 'label'}} object")
-        for key in ("text", "label"):
-            if key not in item:
-                raise ValueError(f"{where}, entity {k + 1}: {item!r:.80} has no {key!r}")
-            if not isinstance(item[key], str):
-                raise TypeError(f"{where}, entity {k + 1}: {key} {item[key]!r:.80} is not a string")
-        mentions.append(Mention(item["text"], item["label"]))
-    return Answer(tuple(mentions), "entities")
+
+def read_answer(question: Question, document: str | None = None, labels: Collection[str] = ()) -> Answer:
+    """One question's answer read: a raw answer by :func:`~nested_span_f1.answers.parse.parse_answer` (with the
+    document's text and the gold's types), an entity list item by item (``entities``)."""
+    label, given = question
+    if isinstance(given, str):
+        return parse_answer(given, label, document=document, labels=labels)
+    mentions, unreadable = read_items(given, label)
+    return Answer(tuple(mentions), "entities", unreadable=tuple(unreadable))
 
 
 def record_answer(record: Mapping[str, Any], where: str) -> Question:
-    """One line's question type and answer (see the module docstring)."""
-    if not isinstance(record, Mapping):
-        raise TypeError(f"{where}: {record!r:.80} is not a json object")
-    given = [key for key in ANSWER_KEYS if key in record]
-    if len(given) != 1:
+    """One line's question type and answer (see the module docstring), checked but not yet read."""
+    if type(record) is not dict and not isinstance(record, Mapping):
+        raise TypeError(f"{where}: {quote(record)} is not a json object")
+    listed = "entities" in record
+    if listed == ("output" in record):
         raise ValueError(f"{where}: a line holds either 'entities' (a list of {{'text', 'label'}} objects) or "
-                         f"'output' (the model's answer), got {'both' if given else 'neither'}")
+                         f"'output' (the model's answer), got {'both' if listed else 'neither'}")
     label = record.get("label")
     if label is not None and not isinstance(label, str):
-        raise TypeError(f"{where}: 'label' (the type the question asked about) must be a string, got {label!r:.80}")
-    if given[0] == "entities":
-        return label, _entities(record["entities"], where)
+        raise TypeError(f"{where}: 'label' (the type the question asked about) must be a string, got {quote(label)}")
+    if listed:
+        if not isinstance(record["entities"], list):
+            raise TypeError(f"{where}: 'entities' must be a list of {{'text', 'label'}} objects, got "
+                            f"{quote(record['entities'])}")
+        return label, record["entities"]
     output = record["output"]
     if not isinstance(output, str):
-        raise TypeError(f"{where}: 'output' must be the model's answer as a string, got {output!r:.80}")
-    return label, parse_answer(output, label)
+        raise TypeError(f"{where}: 'output' must be the model's answer as a string, got {quote(output)}")
+    return label, output
 
 
 def read_generated(text: str, source: str = "generated", first_line: int = 1) -> Generated:
@@ -114,7 +124,7 @@ def gather(records: Iterable[tuple[str, Any]], source: str = "generated") -> Gen
                              f"{'has one' if with_ids else 'has none'}; give every line an id, or none")
         document = record.get("text")
         if document is not None and not isinstance(document, str):
-            raise TypeError(f"{where}: 'text' must be the document's text as a string, got {document!r:.80}")
+            raise TypeError(f"{where}: 'text' must be the document's text as a string, got {quote(document)}")
         key = str(ident) if with_ids else str(len(answers))
         if key not in order or not with_ids:
             order[key] = len(answers)
@@ -126,11 +136,11 @@ def gather(records: Iterable[tuple[str, Any]], source: str = "generated") -> Gen
         asked = [label for label, _ in answers[k]]
         if None in asked or question[0] is None or question[0] in asked:
             what = ("without a 'label' both times" if question[0] is None and asked == [None]
-                    else f"with label {question[0]!r}" if question[0] in asked else "both for one type and for all")
-            raise ValueError(f"{where}: id {key!r} is given twice ({what}; first at {places[k]}); a document's "
+                    else f"with label {quote(question[0])}" if question[0] in asked else "both for one type and for all")
+            raise ValueError(f"{where}: id {quote(key)} is given twice ({what}; first at {places[k]}); a document's "
                              "questions are told apart by their 'label', one line each")
         if document is not None and texts[k] is not None and document != texts[k]:
-            raise ValueError(f"{where}: id {key!r} has another 'text' than at {places[k]}")
+            raise ValueError(f"{where}: id {quote(key)} has another 'text' than at {places[k]}")
         texts[k] = texts[k] if texts[k] is not None else document
         answers[k].append(question)
     return Generated(list(order) if with_ids else None, answers, texts, places, source)
@@ -164,6 +174,13 @@ def looks_generated(text: str) -> bool:
             return isinstance(first, Mapping) and {"text", "label"} <= set(first) and not (
                 {"start", "fragments", "entity_group", "entity"} & set(first))
     return False
+
+
+def generated_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a file of a generated system (:func:`looks_generated`), from its first lines each read
+    whole however long (:func:`~nested_span_f1.formats.registry.head`); False for a folder or a pipe, which only
+    its reader reads (once)."""
+    return os.path.isfile(path) and looks_generated(head(path, LOOKED_AT))
 
 
 def generated_records(ids: Sequence[str], mentions: Sequence[Sequence[tuple[str, str]]]) -> str:

@@ -9,10 +9,10 @@ import pytest
 
 from nested_span_f1 import Corpus, read_corpus, tags_to_spans
 from nested_span_f1.align import join_tokens
+from nested_span_f1.answers.locate import occurrences
+from nested_span_f1.answers.normalize import Normalization
+from nested_span_f1.answers.score import count_generated, score_generated
 from nested_span_f1.formats.columns import read_columns
-from nested_span_f1.generated.locate import occurrences
-from nested_span_f1.generated.normalize import Normalization
-from nested_span_f1.generated.score import count_generated, score_generated
 
 
 def conll_gold(shared_data):

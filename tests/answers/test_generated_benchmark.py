@@ -10,11 +10,11 @@ import pytest
 
 import nested_span_f1
 from nested_span_f1 import Corpus, tags_to_spans
+from nested_span_f1.answers import count_generated, read_generated, score_generated
 from nested_span_f1.benchmark.compare import benchmark
 from nested_span_f1.benchmark.stats import bootstrap_sums, prf
 from nested_span_f1.cli.main import main
 from nested_span_f1.formats.columns import read_columns
-from nested_span_f1.generated import count_generated, read_generated, score_generated
 
 SAMPLE = Path(nested_span_f1.__file__).parent / "sample_data"
 GOLD, TAGGER, LLM = (SAMPLE / name for name in ("sample.gold.conll", "sample.pred.conll", "sample.generated.jsonl"))

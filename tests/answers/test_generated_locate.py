@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nested_span_f1.generated.locate import CATEGORIES, locate, loose_occurrences, occurrences
-from nested_span_f1.generated.parse import parse_answer
+from nested_span_f1.answers.locate import CATEGORIES, locate, loose_occurrences, occurrences
+from nested_span_f1.answers.parse import parse_answer
 
 
 def placed(text, mentions, **options):

@@ -19,10 +19,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nested_span_f1.answers.normalize import Normalization
+from nested_span_f1.answers.strings import count_strings
 from nested_span_f1.core.counts import Counts, Tally
 from nested_span_f1.core.scores import summarize
-from nested_span_f1.generated.normalize import Normalization
-from nested_span_f1.generated.strings import count_strings
 
 
 def universalner_normalize(s):

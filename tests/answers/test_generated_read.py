@@ -5,12 +5,17 @@ import json
 
 import pytest
 
-from nested_span_f1.generated.parse import Mention
-from nested_span_f1.generated.read import generated_records, looks_generated, read_generated
+from nested_span_f1.answers.parse import Mention
+from nested_span_f1.answers.read import generated_records, looks_generated, read_answer, read_generated
 
 
 def lines(*records):
     return "".join(json.dumps(r) + "\n" for r in records)
+
+
+def parsed(read, document=None):
+    """Each document's answers, read (as the scorer reads them, with the document's text when given)."""
+    return [[read_answer(question, document) for question in answers] for answers in read.answers]
 
 
 def test_entity_lists_and_raw_answers():
@@ -20,10 +25,32 @@ def test_entity_lists_and_raw_answers():
         {"id": "d3", "output": "no idea"},
     ), "sys.jsonl")
     assert read.ids == ["d1", "d2", "d3"]
-    assert [[a.mentions for _, a in answers] for answers in read.answers] == [
+    # read as written; the answers are read when they are scored
+    assert read.answers == [[(None, [{"text": "Obama", "label": "PER", "score": 0.9}])],
+                            [(None, 'Answer: [["Paris", "LOC"]]')], [(None, "no idea")]]
+    answers = parsed(read)
+    assert [[a.mentions for a in document] for document in answers] == [
         [(Mention("Obama", "PER"),)], [(Mention("Paris", "LOC"),)], [()]]
-    assert [answers[0][1].shape for answers in read.answers] == ["entities", "list", "unparseable"]
+    assert [document[0].shape for document in answers] == ["entities", "list", "unparseable"]
     assert read.places == ["sys.jsonl, line 1", "sys.jsonl, line 2", "sys.jsonl, line 3"]
+    assert [read.line(k) for k in range(3)] == ["line 1", "line 2", "line 3"]
+
+
+def test_entity_list_items_that_cannot_be_read_are_counted_where_they_are_scored():
+    read = read_generated(lines({"id": "d1", "entities": ["Obama", {"text": "Obama"}, {"label": "PER"},
+                                                          {"text": 3, "label": "PER"}, {"text": "Paris", "label": ""},
+                                                          {"text": "Rome", "label": "LOC"}]}), "f")
+    (answer,) = parsed(read)[0]
+    assert answer.shape == "entities" and answer.mentions == (Mention("Rome", "LOC"),)
+    assert answer.unreadable == (
+        "item 1: item 'Obama' is a string without a type: a list of strings answers a question about one type, "
+        "which the record must name ('label')",
+        "item 2: object {'text': 'Obama'} needs its label under one of label, type, entity_type, category, "
+        "entity_group; it has none",
+        "item 3: object {'label': 'PER'} needs its text under one of text, entity, span, mention, name, word; it has "
+        "none",
+        "item 4: text 3 of {'text': 3, 'label': 'PER'} is not a string",
+        "item 5: label of {'text': 'Paris', 'label': ''} is empty")
 
 
 def test_one_type_questions_are_gathered_by_id():
@@ -33,7 +60,7 @@ def test_one_type_questions_are_gathered_by_id():
         {"id": 7, "label": "location", "output": '["Paris"]'},
     ))
     assert read.ids == ["7", "8"]
-    assert [(label, a.mentions) for label, a in read.answers[0]] == [
+    assert [(label, read_answer((label, a)).mentions) for label, a in read.answers[0]] == [
         ("person", (Mention("Barack Obama", "person"),)), ("location", (Mention("Paris", "location"),))]
     assert read.texts == ["Barack Obama in Paris", None]
 
@@ -57,10 +84,6 @@ def test_without_ids_documents_go_by_order():
     ([{"id": "d1", "output": ["Obama"]}], TypeError, "'output' must be the model's answer as a string, got ['Obama']"),
     ([{"id": "d1"}], ValueError, "f, line 1: a line holds either 'entities'"),
     ([{"id": "d1", "output": "[]", "entities": []}], ValueError, "got both"),
-    ([{"id": "d1", "entities": ["Obama"]}], TypeError, "f, line 1, entity 1: 'Obama' is not a {'text', 'label'} object"),
-    ([{"id": "d1", "entities": [{"text": "Obama"}]}], ValueError, "f, line 1, entity 1: {'text': 'Obama'} has no 'label'"),
-    ([{"id": "d1", "entities": [{"label": "PER"}]}], ValueError, "has no 'text'"),
-    ([{"id": "d1", "entities": [{"text": 3, "label": "PER"}]}], TypeError, "entity 1: text 3 is not a string"),
     ([{"id": "d1", "entities": {"text": "Obama", "label": "PER"}}], TypeError, "'entities' must be a list"),
     ([{"id": "d1", "label": 3, "output": "[]"}], TypeError, "'label' (the type the question asked about) must be a"),
     ([{"id": "d1", "output": "[]", "text": 3}], TypeError, "'text' must be the document's text as a string, got 3"),
@@ -91,5 +114,5 @@ def test_detection():
 def test_written_records_read_back():
     text = generated_records(["a", "b"], [[("Obama", "PER")], []])
     read = read_generated(text)
-    assert read.ids == ["a", "b"] and read.answers[0][0][1].mentions == (Mention("Obama", "PER"),)
+    assert read.ids == ["a", "b"] and read_answer(read.answers[0][0]).mentions == (Mention("Obama", "PER"),)
     assert looks_generated(text)
