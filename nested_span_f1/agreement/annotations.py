@@ -90,8 +90,9 @@ def check_distinct(sets: Sequence[Named]) -> None:
 
 
 def read_set(given: Named, format: str | None = None, types: Sequence[str] | None = None,
-             spans_key: str | None = None) -> Corpus:
-    """A set's annotations as a :class:`Corpus` (CoNLL tag columns decoded into spans as ``span_f1`` decodes them).
+             spans_key: str | None = None, event_triggers: bool = True) -> Corpus:
+    """A set's annotations as a :class:`Corpus` (CoNLL tag columns decoded into spans as ``span_f1`` decodes them;
+    ``event_triggers=False`` leaves out a brat set's event triggers, counted in its ``conversion``).
 
     Raises:
         ValueError: the readers' refusals (an empty file, a folder without ``.ann`` files, malformed lines), a set
@@ -101,7 +102,8 @@ def read_set(given: Named, format: str | None = None, types: Sequence[str] | Non
     if not isinstance(given.source, (str, os.PathLike, Corpus)):
         raise TypeError(f"{given.role} {given.name}: expected a file or folder path or a Corpus (tokens or texts "
                         f"and their spans), got {type(given.source).__name__}")
-    side = read_side(given.source, format, given.name, types=types, spans_key=spans_key)
+    side = read_side(given.source, format, given.name, types=types, spans_key=spans_key,
+                     event_triggers=event_triggers)
     if side.corpus is not None:
         corpus = side.corpus
     else:
@@ -138,6 +140,8 @@ class Table:
     duplicates: dict[str, int]
     discontinuous: dict[str, int]
     formats: dict[str, str]
+    conversions: dict[str, str]
+    """How each set's file was read (a brat set: its ``T`` lines as entities and event triggers)."""
 
     @property
     def shared(self) -> np.ndarray:
@@ -295,8 +299,9 @@ def document_table(sets: Sequence[Named], corpora: Sequence[Corpus]) -> Table:
         first = paired.index[0]
         doc_ids = [str(first_docs[first[ident]]) if ident in first else ident for ident in paired.table_ids]
     formats = {given.name: corpus.format for given, corpus in zip(sets, corpora)}
+    conversions = {given.name: corpus.conversion for given, corpus in zip(sets, corpora)}
     return Table(tuple(sets), paired.table_ids, present, items, unit, spans, doc_ids, paired.left_out, duplicates,
-                 discontinuous, formats)
+                 discontinuous, formats, conversions)
 
 
 def restrict(spans: SpanArrays, keep: np.ndarray) -> SpanArrays:

@@ -135,6 +135,7 @@ def _notes(result: Mapping[str, Any]) -> list[str]:
         found = {name: n for name, n in notes[key].items() if n}
         if found:
             lines.append(f"{what}: " + ", ".join(f"{name} {n}" for name, n in found.items()))
+    lines += [f"{name} read as {notes['read'][name]}" for name, format in notes["formats"].items() if format == "brat"]
     return ["", *lines] if lines else []
 
 

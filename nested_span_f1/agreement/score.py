@@ -92,7 +92,7 @@ def _reference(sets: Sequence[Named], ref: int, rows: Sequence[int], counted: Ma
 def agreement(annotations: Sequence[Source] | Mapping[str, Source], *,
               reference: str | Source | Mapping[str, Source] | None = None, models: Mapping[str, Source] | None = None,
               format: str | None = None, types: Sequence[str] | None = None, spans_key: str | None = None,
-              n_resamples: int = 1000, seed: int = 0, confidence: float = 0.95, alpha_partial: bool = False,
+              event_triggers: bool = True, n_resamples: int = 1000, seed: int = 0, confidence: float = 0.95, alpha_partial: bool = False,
               examples: int = 0) -> dict[str, Any]:
     """Agreement between annotators of the same documents; see the module docstring and docs/DESIGN.md.
 
@@ -104,7 +104,8 @@ def agreement(annotations: Sequence[Source] | Mapping[str, Source], *,
             a one-item dict of name to annotations). Each annotator and each model is scored against it.
         models: name to a model's predictions, scored against the reference beside the annotators.
         format: the format of every file (default: detected for each); ``types``: brat's ``T`` types kept;
-            ``spans_key``: the DocBins' ``doc.spans[key]``.
+            ``event_triggers=False``: brat's event triggers (``T`` lines that ``E`` lines use) left out, else
+            compared as entities, as brat shows them; ``spans_key``: the DocBins' ``doc.spans[key]``.
         n_resamples, seed, confidence: the bootstrap of the intervals (documents resampled, or sentences when
             the documents are sentences without document ids).
         alpha_partial: Krippendorff's alpha also over the documents two or more annotators (not all) hold,
@@ -130,7 +131,7 @@ def agreement(annotations: Sequence[Source] | Mapping[str, Source], *,
     limit = _check_examples(examples)
     sets = named_sets(annotations, reference, models)
     check_distinct(sets)
-    table = _read(sets, format, types, spans_key)
+    table = _read(sets, format, types, spans_key, event_triggers)
     counted = _count(sets, table, reference)
     samples = _samples(counted.pairs, n_resamples, seed)
     result: dict[str, Any] = {
@@ -145,16 +146,21 @@ def agreement(annotations: Sequence[Source] | Mapping[str, Source], *,
         result["reference"] = _reference(sets, counted.ref, counted.rows, counted.pairs, samples, counted.units,
                                          confidence)
     result["notes"] = {"duplicates": table.duplicates, "discontinuous_left_out": table.discontinuous,
-                       "formats": table.formats}
+                       "formats": table.formats, "read": table.conversions}
     result["settings"] = {"n_resamples": n_resamples, "seed": seed, "confidence": confidence,
                           "alpha_partial": bool(alpha_partial)}
     return result
 
 
-def _read(sets: Sequence[Named], format: str | None, types: Sequence[str] | None, spans_key: str | None) -> Table:
+def _read(sets: Sequence[Named], format: str | None, types: Sequence[str] | None, spans_key: str | None,
+          event_triggers: bool) -> Table:
     """Every set read and their documents paired (:func:`.annotations.document_table`); the spans a set repeats
     are removed, warned about once."""
-    corpora = [read_set(given, format, types, spans_key) for given in sets]
+    corpora = [read_set(given, format, types, spans_key, event_triggers) for given in sets]
+    if not event_triggers and all(corpus.format != "brat" for corpus in corpora):
+        raise ValueError("event_triggers=False (--no-event-triggers) leaves out a brat corpus's event triggers, but "
+                         "no set is brat (" + ", ".join(f"{given.name}: {corpus.format}"
+                                                        for given, corpus in zip(sets, corpora)) + "); leave it out")
     table = document_table(sets, corpora)
     if any(table.duplicates.values()):
         repeated = ", ".join(f"{name} {n}" for name, n in table.duplicates.items() if n)

@@ -20,13 +20,14 @@ from typing import Any
 import numpy as np
 
 from .sequences import check_each, check_sequence
+from .wording import quote
 
 SCORE_KEYS = ("score", "prob")
 """The keys a file's entity may carry its score under (GLiNER and the pipeline write ``score``)."""
 
 
 def _where(side: str, s: int, entity: Any) -> str:
-    return f"{side}, sentence {s}: entity {entity!r:.120}"
+    return f"{side}, sentence {s}: entity {quote(entity)}"
 
 
 def check_score(value: Any, where: str, position: str) -> float:
@@ -36,7 +37,7 @@ def check_score(value: Any, where: str, position: str) -> float:
         raise ValueError(f"{where} has no score, but other entities have one; give every predicted entity a score"
                          f"{position}")
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (Real, np.integer, np.floating)):
-        raise TypeError(f"{where} has score {value!r:.60}, which is not a number{position}")
+        raise TypeError(f"{where} has score {quote(value)}, which is not a number{position}")
     number = float(value)
     if not math.isfinite(number):
         raise ValueError(f"{where} has score {value!r}; a score must be a finite number (scores outside [0, 1], such "

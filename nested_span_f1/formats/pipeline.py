@@ -216,7 +216,7 @@ def _score(members: list[Mapping[str, Any]], where: str) -> float | None:
     (:func:`~nested_span_f1.core.scored.mean_score`), each checked to be a finite number."""
     if all("score" not in item for item in members):
         return None
-    return mean_score([check_score(item.get("score"), f"{where}: item {dict(item)!r:.120}", "") for item in members])
+    return mean_score([check_score(item.get("score"), f"{where}: item {quote(dict(item))}", "") for item in members])
 
 
 def _check_offsets(item: Mapping[str, Any], where: str, length: int) -> None:

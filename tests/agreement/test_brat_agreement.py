@@ -107,3 +107,29 @@ def test_a_text_that_differs_is_refused_naming_the_document_and_character(simula
     assert main(["agreement", f"first={folder}", f"second={tmp_path / 'edited.jsonl'}"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.startswith(f"nested-span-f1 agreement: error: {message}") and err.count("\n") == 1
+
+
+def test_event_triggers_are_compared_as_entities_unless_left_out(shared_data, tmp_path, capsys):
+    """BioNLP GE's T lines that E lines use: compared as entities by default (as brat shows them, and as every other
+    command reads them), left out with event_triggers=False / --no-event-triggers, each set's reading said."""
+    folder = shared_data / "brat" / "bionlp-st-2011-ge"
+    kept, without = read_corpus(folder), read_corpus(folder, event_triggers=False)
+    write_corpus(without, tmp_path / "entities.jsonl", "text")
+    sets = {"brat": str(folder), "entities": str(tmp_path / "entities.jsonl")}
+    entities = sum(len(set(doc)) for doc in without.entities)
+    triggers = sum(len(set(a) - set(b)) for a, b in zip(kept.entities, without.entities))
+    assert (entities, triggers) == (335, 185)
+    both = agreement(sets, n_resamples=10)["pairwise"]["brat|entities"]
+    assert (both["tp"], both["fp"], both["fn"]) == (entities, 0, triggers)  # B scored as predictions of A
+    left_out = agreement(sets, n_resamples=10, event_triggers=False)
+    assert left_out["pairwise"]["brat|entities"]["f1"] == 1.0
+    assert left_out["notes"]["read"]["brat"] == (
+        "brat standoff, character offsets: 520 T lines: 335 entities, 185 event triggers (left out); "
+        "read past: 14 *, 244 E, 41 M")
+    assert main(["agreement", *(f"{k}={v}" for k, v in sets.items()), "--no-event-triggers", "--bootstrap", "10"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and f"brat read as {left_out['notes']['read']['brat']}\n" in out
+    with pytest.raises(ValueError, match=r"^event_triggers=False \(--no-event-triggers\) leaves out a brat corpus's "
+                                         r"event triggers, but no set is brat \(a: text, b: text\); leave it out$"):
+        write_corpus(without, tmp_path / "copy.jsonl", "text")
+        agreement({"a": str(tmp_path / "entities.jsonl"), "b": str(tmp_path / "copy.jsonl")}, event_triggers=False)

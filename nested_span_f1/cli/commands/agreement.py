@@ -21,6 +21,7 @@ from ...benchmark.options import MAX_ROUNDS
 from ...formats import FORMATS, PATH_FORMATS
 from .benchmark import prediction
 from .inputs import COLUMNS, HelpFormatter, check_outputs, duplicates_in_output, for_people
+from .texts import add_reader_options
 
 EXAMPLE = """examples:
   nested-span-f1 agreement ann1/ ann2/ ann3/                        # three brat folders of the same texts
@@ -79,8 +80,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--alpha-partial", action="store_true",
                    help="Krippendorff's alpha also over documents that two or more annotators (not all) hold, the "
                         "absent annotators' values missing; every other figure stays on the documents all hold")
-    p.add_argument("--types", nargs="+", metavar="TYPE", help="brat: keep the T lines of these types only")
-    p.add_argument("--spans-key", metavar="KEY", help="spaCy DocBin: read doc.spans[KEY] instead of doc.ents")
+    add_reader_options(p)
     p.set_defaults(run=run)
 
 
@@ -107,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         with duplicates_in_output():  # the report counts them
             result = agreement(dict(args.annotations), reference=reference, models=models or None, format=args.format,
-                               types=args.types, spans_key=args.spans_key, n_resamples=args.bootstrap,
+                               types=args.types, spans_key=args.spans_key,
+                               event_triggers=not args.no_event_triggers, n_resamples=args.bootstrap,
                                seed=args.seed, confidence=args.confidence, alpha_partial=args.alpha_partial,
                                examples=args.show)
     except (ValueError, TypeError) as error:
