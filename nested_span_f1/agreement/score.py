@@ -92,8 +92,8 @@ def _reference(sets: Sequence[Named], ref: int, rows: Sequence[int], counted: Ma
 def agreement(annotations: Sequence[Source] | Mapping[str, Source], *,
               reference: str | Source | Mapping[str, Source] | None = None, models: Mapping[str, Source] | None = None,
               format: str | None = None, types: Sequence[str] | None = None, spans_key: str | None = None,
-              event_triggers: bool = True, n_resamples: int = 1000, seed: int = 0, confidence: float = 0.95, alpha_partial: bool = False,
-              examples: int = 0) -> dict[str, Any]:
+              event_triggers: bool = True, n_resamples: int = 1000, seed: int = 0, confidence: float = 0.95,
+              alpha_partial: bool = False, examples: int = 0) -> dict[str, Any]:
     """Agreement between annotators of the same documents; see the module docstring and docs/DESIGN.md.
 
     Args:
@@ -104,8 +104,7 @@ def agreement(annotations: Sequence[Source] | Mapping[str, Source], *,
             a one-item dict of name to annotations). Each annotator and each model is scored against it.
         models: name to a model's predictions, scored against the reference beside the annotators.
         format: the format of every file (default: detected for each); ``types``: brat's ``T`` types kept;
-            ``event_triggers=False``: brat's event triggers (``T`` lines that ``E`` lines use) left out, else
-            compared as entities, as brat shows them; ``spans_key``: the DocBins' ``doc.spans[key]``.
+            ``event_triggers=False``: brat's event triggers left out; ``spans_key``: the DocBins' ``doc.spans[key]``.
         n_resamples, seed, confidence: the bootstrap of the intervals (documents resampled, or sentences when
             the documents are sentences without document ids).
         alpha_partial: Krippendorff's alpha also over the documents two or more annotators (not all) hold,

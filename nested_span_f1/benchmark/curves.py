@@ -6,7 +6,7 @@ beside its figures, its curve against the gold by the nested metric
 threshold kept; discontinuous entities count in it as the nested metric counts
 them): average precision, the best-F1 threshold (on the benchmark's gold: an
 oracle figure when the gold is the test set), the same per type, and the curve's
-points to draw, at most :data:`~nested_span_f1.views.curves.DRAWN_POINTS` of them
+points to draw, at most :data:`~nested_span_f1.render.curves.DRAWN_POINTS` of them
 evenly spaced by threshold rank (``nested-span-f1 thresholds`` gives every point).
 """
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any
 from ..core.matching import DuplicateSpanWarning
 from ..flat.pipeline import tags_to_spans
 from ..formats import Corpus
+from ..render.curves import DRAWN_POINTS
 from ..thresholds.score import threshold_curve
-from ..views.curves import DRAWN_POINTS
 from .inputs import Side
 
 

@@ -21,7 +21,7 @@ import numpy as np
 from ..lenient.counts import BREAKDOWN
 from ..lenient.matching import Units, unit_range
 from ..lenient.score import LenientMatch
-from ..views.curves import curve_svg
+from ..render.curves import curve_svg
 from .buckets import attributes
 from .colours import CATEGORIES, DARK, run_style, system_colour
 from .plots import log_steps

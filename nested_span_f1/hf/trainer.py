@@ -32,7 +32,7 @@ from ..core.scores import ZeroDivision, check_zero_division, summarize
 from ..flat.encoding import LabelList, read_label_list
 from ..flat.pipeline import count_tags, decode_pair
 from ..flat.tags import label_list_scheme
-from ..views.tables import flatten
+from ..render.tables import flatten
 from .arrays import to_numpy
 from .words import word_labels
 

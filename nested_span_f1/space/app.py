@@ -27,8 +27,8 @@ from ..core.wording import plural
 from ..hf.kinds import input_kind
 from ..lenient.counts import BREAKDOWN, LENIENT_SCHEMES
 from ..lenient.score import score_lenient
-from ..views.plots import plot_counts, plot_per_type
-from ..views.tables import AVERAGES, per_label
+from ..render.plots import plot_counts, plot_per_type
+from ..render.tables import AVERAGES, per_label
 from .inputs import MAX_BYTES, for_visitors, parse, parse_options, preset, read_upload
 
 LOG = logging.getLogger(__name__)

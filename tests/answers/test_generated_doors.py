@@ -13,7 +13,7 @@ from nested_span_f1.align import join_tokens
 from nested_span_f1.answers import score_generated
 from nested_span_f1.cli.main import main
 from nested_span_f1.formats.columns import read_columns
-from nested_span_f1.views.generated import generated_table
+from nested_span_f1.render.generated import generated_table
 
 SAMPLE = Path(nested_span_f1.__file__).parent / "sample_data"
 

@@ -24,7 +24,7 @@ from nested_span_f1.formats import columns as conll
 from nested_span_f1.formats.columns import read_blocks, read_columns, read_sentences
 from nested_span_f1.lenient.score import score_lenient
 from nested_span_f1.nested.score import describe_spans
-from nested_span_f1.views.tables import conlleval_text
+from nested_span_f1.render.tables import conlleval_text
 
 SAMPLES = Path(conll.__file__).resolve().parents[1] / "sample_data"
 BOM = "\ufeff"

@@ -14,7 +14,7 @@ from nested_span_f1.hf.nested_trainer import count_layered_ids
 from nested_span_f1.hf.trainer import trainer_view
 from nested_span_f1.lenient.score import score_lenient
 from nested_span_f1.nested.score import summarize_nested
-from nested_span_f1.views.tables import flatten
+from nested_span_f1.render.tables import flatten
 
 LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
 

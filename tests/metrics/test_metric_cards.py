@@ -11,8 +11,8 @@ import pytest
 
 from nested_span_f1.hf.metric import PROJECT_URL
 from nested_span_f1.hf.paths import METRICS, metric_path
+from nested_span_f1.render.tables import per_label
 from nested_span_f1.space.inputs import parse, preset
-from nested_span_f1.views.tables import per_label
 
 SECTIONS = ("Metric Description", "Installation", "How to Use", "Inputs", "Output Values", "Examples",
             "Publishing a Space", "Limitations and Bias", "Citation")

@@ -30,9 +30,9 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from nested_span_f1.core.matching import DuplicateSpanWarning
 from nested_span_f1.hf.paths import METRICS, metric_path
+from nested_span_f1.render.tables import per_label
 from nested_span_f1.space.app import SPECS
 from nested_span_f1.space.inputs import MAX_BYTES, parse, preset
-from nested_span_f1.views.tables import per_label
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")

@@ -21,7 +21,7 @@ from ...core.wording import quote
 from ...flat.pipeline import count_tags
 from ...flat.schemes import CONLLEVAL_DEFAULT
 from ...formats.columns import read_blocks, read_sentences
-from ...views.tables import conlleval_latex, conlleval_text
+from ...render.tables import conlleval_latex, conlleval_text
 from .batches import add_counts
 from .inputs import Place, check_outputs, for_people
 

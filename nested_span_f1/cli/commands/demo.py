@@ -16,7 +16,7 @@ from ...flat.pipeline import count_tags
 from ...formats import align, read_corpus
 from ...formats.columns import check_same_tokens, read_columns
 from ...lenient.score import score_lenient
-from ...views.tables import conlleval_text, lenient_table, table
+from ...render.tables import conlleval_text, lenient_table, table
 from .inputs import HelpFormatter, check_outputs
 from .nested import BREAKDOWN_TITLES, breakdown_table, score_corpora
 

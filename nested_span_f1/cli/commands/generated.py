@@ -31,8 +31,8 @@ from ...answers.score import SHARE, count_generated, score_run
 from ...core.wording import quote
 from ...formats import Corpus
 from ...formats.columns import read_text
-from ...views.generated import generated_table, unreadable_line
-from ...views.tables import lenient_table
+from ...render.generated import generated_table, unreadable_line
+from ...render.tables import lenient_table
 from . import texts
 from .inputs import GENERATED as FORMAT
 from .inputs import HelpFormatter, add_format_options, check_outputs, duplicates_in_output, for_people

@@ -14,7 +14,7 @@ import sys
 from ...formats import Corpus, align
 from ...formats.columns import ColumnFile, check_same_tokens
 from ...lenient.score import score_lenient, summarize_lenient
-from ...views.tables import lenient_table
+from ...render.tables import lenient_table
 from . import generated, texts
 from .inputs import (
     HelpFormatter,

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 from ...core.entities import check_entities
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, align, read_batches
 from ...nested.score import NestedCounts, count_entities, count_nested, describe_spans, summarize_nested
-from ...views.tables import table
+from ...render.tables import table
 from . import generated, texts
 from .batches import UnequalLengths, add_counts, side_by_side
 from .inputs import (

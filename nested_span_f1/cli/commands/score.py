@@ -15,7 +15,7 @@ from ...core.wording import plural
 from ...flat.pipeline import count_tags
 from ...flat.tags import reference_prefixes, scheme_from_prefixes
 from ...formats.columns import Block, ColumnFile, check_same_tokens
-from ...views.tables import table
+from ...render.tables import table
 from . import generated, texts
 from .batches import add_counts, side_by_side
 from .inputs import (
@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(f"{head}\n\n")
         sys.stdout.write(table(result))
     if args.plot:
-        from ...views.plots import plot_per_type
+        from ...render.plots import plot_per_type
 
         plot_per_type(result, args.plot, title=f"{Path(args.pred).name} against {Path(args.gold).name}")
     return 0

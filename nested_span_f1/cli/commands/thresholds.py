@@ -292,7 +292,7 @@ def _marks(report: Mapping[str, Any], curve: ThresholdCurve, label: str | None) 
 
 
 def _draw(args: argparse.Namespace, curve: ThresholdCurve, report: Mapping[str, Any]) -> None:
-    from ...views.curves import curves_page, panel, plot_curves
+    from ...render.curves import curves_page, panel, plot_curves
 
     found = curve.to_dict()
     panels = [panel("all types", found, _marks(report, curve, None))]

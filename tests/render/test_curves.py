@@ -5,8 +5,8 @@ from itertools import pairwise
 
 import pytest
 
+from nested_span_f1.render.curves import DRAWN_POINTS, curve_svg, curves_page, iso_f1, panel, steps
 from nested_span_f1.thresholds import threshold_curve
-from nested_span_f1.views.curves import DRAWN_POINTS, curve_svg, curves_page, iso_f1, panel, steps
 
 GOLD = [[(0, 2, "PER"), (3, 4, "LOC")], [(0, 1, "PER")]]
 PRED = [[(0, 2, "PER", 0.9), (3, 4, "ORG", 0.8), (3, 4, "LOC", 0.4)], [(0, 1, "PER", 0.8), (1, 2, "PER", 0.2)]]
@@ -55,7 +55,7 @@ def test_svg_and_page():
 
 def test_matplotlib_small_multiples(tmp_path):
     pytest.importorskip("matplotlib")
-    from nested_span_f1.views.curves import plot_curves
+    from nested_span_f1.render.curves import plot_curves
 
     fig = plot_curves(_panels(), str(tmp_path / "c.svg"), "title")
     visible = [ax for ax in fig.axes if ax.get_visible()]

@@ -4,7 +4,7 @@ import pytest
 pytest.importorskip("matplotlib")
 
 from nested_span_f1 import score_tags
-from nested_span_f1.views.plots import plot_counts, plot_per_type
+from nested_span_f1.render.plots import plot_counts, plot_per_type
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

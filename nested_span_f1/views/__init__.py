@@ -1,1 +1,0 @@
-"""Views of a result (formatting and drawing only, no arithmetic): tables, conlleval's text, plots."""
