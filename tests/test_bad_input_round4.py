@@ -207,7 +207,7 @@ CASES += [
     cli("long-line-score", "read", "score --gold {tmp}/long.jsonl --pred {tmp}/long.jsonl", (
         'predictions: 3 spans: matched 3, spurious 0'), LONG_FILES),
     cli("long-line-nested", "read", "nested --gold {tmp}/long.jsonl --pred {tmp}/long.jsonl", (
-        'test set: 1 documents, 413999 characters, 3 entities (0 spans with several labels, 0 discontinuo'
+        'test set: 1 document, 413,999 characters, 3 entities (0 spans with several labels, 0 discontinuo'
         'us), 0.0% nested, max depth 1'), LONG_FILES),
     cli("long-line-lenient", "read", "lenient --gold {tmp}/long.jsonl --pred {tmp}/long.jsonl", (
         'references: 3 spans: matched 3, missed 0'), LONG_FILES),
@@ -298,7 +298,7 @@ CASES += [
         'predictions: 2 spans: matched 2, spurious 0'),
         {"g.jsonl": "\n\n" + GOLD}),
     cli("json-list-pretty-printed", "read", "nested --gold {tmp}/g.json --pred {tmp}/g.json", (
-        'test set: 1 sentences, 2 tokens, 1 entities (0 spans with several labels, 0 discontinuous), 0.0%'
+        'test set: 1 sentence, 2 tokens, 1 entity (0 spans with several labels, 0 discontinuous), 0.0%'
         ' nested, max depth 1'),
         {"g.json": json.dumps([{"tokens": ["IL-2", "gene"], "entities": [{"type": "DNA", "start": 0, "end": 2}]}],
                               indent=2)}),

@@ -69,7 +69,7 @@ def test_lenient_and_nested_on_span_columns(corpus):
     text = _cli("nested", *columns)
     assert text.stdout.splitlines()[:3] == [
         f"{folder}: column pred against column gold: 400 rows",
-        f"test set: 400 sentences, {sum(data['lengths'])} tokens, {size['entities']} entities (0 discontinuous), "
+        f"test set: 400 sentences, {sum(data['lengths']):,} tokens, {size['entities']:,} entities (0 discontinuous), "
         f"{100 * size['nested_share']:.1f}% nested, max depth {size['max_depth']}",
         f"found: duplicates {expected['duplicate_references']} gold / {expected['duplicate_predictions']} predicted; "
         f"crossing pairs {expected['crossing_references']} gold / {expected['crossing_predictions']} predicted; "

@@ -25,7 +25,7 @@ def test_genia_against_itself_prints_size_and_tables(shared_data):
     done = _run("--gold", gold, "--pred", gold)
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "1732 sentences, 46873 tokens, 5119 entities" in out and "22.4% nested, max depth 3" in out
+    assert "1,732 sentences, 46,873 tokens, 5,119 entities" in out and "22.4% nested, max depth 3" in out
     assert "aligned by sentence id" in out and "nested vs flat" in out and "span length" in out
     assert done.stderr == ""
 
@@ -61,7 +61,7 @@ def test_console_script(shared_data):
     done = subprocess.run([exe, "nested", "--gold", gold, "--pred", gold, "--gold-format", "w2ner"],
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
-    assert "1854 sentences, 48179 tokens, 5506 entities" in done.stdout and "21.8% nested" in done.stdout
+    assert "1,854 sentences, 48,179 tokens, 5,506 entities" in done.stdout and "21.8% nested" in done.stdout
 
 
 def _on_terminal(args, stdout):
@@ -103,7 +103,7 @@ def test_progress_bar_on_a_terminal_for_a_large_gold_file_never_on_stdout(tmp_pa
     assert (plain.returncode, plain.stderr) == (0, "")  # stderr is a pipe here: no bar
     with_bar = (tmp_path / "bar.out").read_text()
     assert with_bar == plain.stdout and "\r" not in with_bar and "%|" not in with_bar
-    assert f"test set: {len(lines)} sentences, {8 * len(lines)} tokens, {len(lines)} entities" in with_bar
+    assert f"test set: {len(lines):,} sentences, {8 * len(lines):,} tokens, {len(lines):,} entities" in with_bar
 
 
 @pytest.mark.parametrize("case", ["reversed with one more", "one more in the middle", "one more at the end",

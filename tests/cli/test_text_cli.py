@@ -110,7 +110,7 @@ def test_score_lenient_nested_take_pipeline_output_against_conll_gold(capsys, co
     code, out, _ = _run(capsys, "lenient", "--gold", gold, "--pred", pred, "--json")
     assert code == 0 and round(100 * json.loads(out)["strict_f1"], 2) == 92.22
     code, out, _ = _run(capsys, "nested", "--gold", gold, "--pred", pred)
-    assert code == 0 and "span length (characters)" in out and "3453 documents" in out
+    assert code == 0 and "span length (characters)" in out and "3,453 documents" in out
 
 
 def test_score_help_says_it_takes_texts(capsys):

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ...core.entities import check_entities
+from ...core.wording import plural
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, align, read_batches
 from ...nested.score import NestedCounts, count_entities, count_nested, describe_spans, summarize_nested
 from ...render.tables import table
@@ -205,9 +206,7 @@ def run_texts(args: argparse.Namespace) -> int:
         return 0
     out = [
         *texts.describe_inputs(args, sides, pair),
-        (f"test set: {size['documents']} documents, {size['characters']} characters, {size['entities']} entities "
-         f"({size['multi_label_spans']} spans with several labels, {size['discontinuous']} discontinuous), "
-         f"{100 * size['nested_share']:.1f}% nested, max depth {size['max_depth']}"),
+        size_line({**size, "sentences": size["documents"]}, "document"),
         *texts.alignment_lines(result["alignment"]),
         "",
         table(result),
@@ -266,12 +265,14 @@ def run(args: argparse.Namespace) -> int:
     return write(args, summarize_nested(total.counts, zero_division=0), size, about)
 
 
-def size_line(size: Mapping[str, Any]) -> str:
-    """The test set's size in one line: sentences, tokens (or characters) where known, entities, nesting."""
-    lengths = "".join(f", {size[unit]} {unit}" for unit in ("tokens", "characters") if unit in size)
-    several = f"{size['multi_label_spans']} spans with several labels, " if "multi_label_spans" in size else ""
-    return (f"test set: {size['sentences']} sentences{lengths}, {size['entities']} entities "
-            f"({several}{size['discontinuous']} discontinuous), {100 * size['nested_share']:.1f}% nested, "
+def size_line(size: Mapping[str, Any], item: str = "sentence") -> str:
+    """The test set's size in one line: sentences (or documents), tokens (or characters) where known, entities,
+    nesting."""
+    lengths = "".join(f", {plural(size[unit], unit[:-1])}" for unit in ("tokens", "characters") if unit in size)
+    several = (f"{plural(size['multi_label_spans'], 'span')} with several labels, " if "multi_label_spans" in size
+               else "")
+    return (f"test set: {plural(size['sentences'], item)}{lengths}, {plural(size['entities'], 'entity', 'entities')} "
+            f"({several}{size['discontinuous']:,} discontinuous), {100 * size['nested_share']:.1f}% nested, "
             f"max depth {size['max_depth']}")
 
 
