@@ -474,7 +474,7 @@ CASES += [
              {"entity_group": "PER", "word": "chloe", "start": 9, "end": 14}]})}),
     cli("pipeline-word-differs-still-warned", "counted", "score --gold {tmp}/g.jsonl --pred {tmp}/p.jsonl", (
         'nested-span-f1 score: warning: 1 entity whose word differs from the text at its offsets (first: '
-        "{tmp}/p.jsonl, line 1: word 'jean', text 'José'); the offsets are scored"),
+        "{tmp}/p.jsonl, line 1: word 'jean' where the document reads 'José'); the offsets are scored"),
         {"g.jsonl": jl(doc("d1", "José met Chloé", (0, 4, "PER"))),
          "p.jsonl": jl({"id": "d1", "text": "José met Chloé", "entities": [
              {"entity_group": "PER", "word": "jean", "start": 0, "end": 4}]})}),

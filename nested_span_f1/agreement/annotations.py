@@ -36,6 +36,7 @@ from ..core.wording import plural
 from ..flat.pipeline import tags_to_spans
 from ..formats import Corpus
 from ..formats.corpus import first_difference, look_alike
+from ..formats.places import in_file
 
 Source = Union[str, "os.PathLike[str]", Corpus]
 """One set of annotations: a file or folder any reader takes (CoNLL tag columns too), or a Corpus."""
@@ -109,13 +110,19 @@ def read_set(given: Named, format: str | None = None, types: Sequence[str] | Non
     else:
         columns = side.columns
         assert columns is not None and side.tags is not None  # a path reads as a corpus or as tag columns
-        corpus = Corpus(columns.tokens, tags_to_spans(side.tags), format="conll", source=columns.name)
+        try:
+            spans = tags_to_spans(side.tags)
+        except ValueError as error:
+            raise ValueError(f"{given.role} {given.name}: {in_file(error, columns)}") from None
+        corpus = Corpus(columns.tokens, spans, format="conll", source=columns.name)
     if not len(corpus):
         raise ValueError(f"{given.role} {given.name} ({corpus.source}): no documents")
     if not any(map(len, corpus.entities)):
+        why = (f"--types {' '.join(types)} kept none of its T lines: {corpus.conversion}"
+               if types and corpus.format == "brat" else "was it exported empty?")
         raise ValueError(f"{given.role} {given.name} ({corpus.source}): no annotation in any of its "
                          f"{plural(len(corpus), corpus.sentence_word)}; a set that marks nothing cannot be compared "
-                         "(was it exported empty?)")
+                         f"({why})")
     return corpus
 
 
@@ -142,6 +149,8 @@ class Table:
     formats: dict[str, str]
     conversions: dict[str, str]
     """How each set's file was read (a brat set: its ``T`` lines as entities and event triggers)."""
+    by_position: bool
+    """Whether documents were paired by position (some set has no ids): ``ids`` are then positions from 0."""
 
     @property
     def shared(self) -> np.ndarray:
@@ -301,7 +310,7 @@ def document_table(sets: Sequence[Named], corpora: Sequence[Corpus]) -> Table:
     formats = {given.name: corpus.format for given, corpus in zip(sets, corpora)}
     conversions = {given.name: corpus.conversion for given, corpus in zip(sets, corpora)}
     return Table(tuple(sets), paired.table_ids, present, items, unit, spans, doc_ids, paired.left_out, duplicates,
-                 discontinuous, formats, conversions)
+                 discontinuous, formats, conversions, paired.by_position)
 
 
 def restrict(spans: SpanArrays, keep: np.ndarray) -> SpanArrays:

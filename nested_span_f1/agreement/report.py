@@ -101,7 +101,7 @@ def _disagreements(result: Mapping[str, Any]) -> list[str]:
             for example in shown:
                 spans = " | ".join(f"{name} " + (f"{span[2]} {span[3]!r}" if span else "nothing")
                                    for name, span in example["spans"].items())
-                lines.append(f"  document {example['document']!r}: {spans}")
+                lines.append(f"  {_document(result, example['document'])}: {spans}")
                 lines.append(f"      in: {example['context']}")
     return lines
 
@@ -137,6 +137,14 @@ def _notes(result: Mapping[str, Any]) -> list[str]:
             lines.append(f"{what}: " + ", ".join(f"{name} {n}" for name, n in found.items()))
     lines += [f"{name} read as {notes['read'][name]}" for name, format in notes["formats"].items() if format == "brat"]
     return ["", *lines] if lines else []
+
+
+def _document(result: Mapping[str, Any], ident: str) -> str:
+    """A document as the report names it: ``document 'x'`` by its id, ``sentence 3`` by its position counted from 1
+    (the result's ids are positions from 0 when documents pair by position)."""
+    if result["documents"]["paired"] == "position":
+        return f"{'sentence' if result['kappa_unit'] == 'tokens' else 'document'} {int(ident) + 1}"
+    return f"document {ident!r}"
 
 
 def to_text(result: Mapping[str, Any]) -> str:

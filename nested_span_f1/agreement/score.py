@@ -29,6 +29,8 @@ from ..benchmark.options import check_level, check_rounds, check_seed
 from ..benchmark.stats import bootstrap_sums, interval, prf
 from ..core.caller import warn_caller
 from ..core.matching import DuplicateSpanWarning
+from ..core.wording import quote
+from ..formats import Corpus
 from . import disagreements
 from .annotations import Named, Source, Table, check_distinct, document_table, named_sets, read_set, restrict
 from .chance import Tagging, cohen_kappa, fleiss_kappa, krippendorff_alpha
@@ -136,7 +138,7 @@ def agreement(annotations: Sequence[Source] | Mapping[str, Source], *,
     result: dict[str, Any] = {
         "annotators": [sets[k].name for k in counted.annotators],
         "documents": {"scored": int(table.shared.sum()), "resampled": f"{table.word}s", "units": len(counted.units),
-                      "left_out": table.left_out},
+                      "left_out": table.left_out, "paired": "position" if table.by_position else "id"},
         **_by_mode(counted, samples, confidence), **_chance(table, counted.annotators, table.shared, alpha_partial),
         "disagreements": {key: disagreements.counts(counted.pairs[key].lenient) for key in counted.keys}}
     if limit:
@@ -156,16 +158,34 @@ def _read(sets: Sequence[Named], format: str | None, types: Sequence[str] | None
     """Every set read and their documents paired (:func:`.annotations.document_table`); the spans a set repeats
     are removed, warned about once."""
     corpora = [read_set(given, format, types, spans_key, event_triggers) for given in sets]
-    if not event_triggers and all(corpus.format != "brat" for corpus in corpora):
-        raise ValueError("event_triggers=False (--no-event-triggers) leaves out a brat corpus's event triggers, but "
-                         "no set is brat (" + ", ".join(f"{given.name}: {corpus.format}"
-                                                        for given, corpus in zip(sets, corpora)) + "); leave it out")
+    _check_reading(sets, corpora, types, spans_key, event_triggers)
     table = document_table(sets, corpora)
     if any(table.duplicates.values()):
         repeated = ", ".join(f"{name} {n}" for name, n in table.duplicates.items() if n)
         warn_caller(f"removed duplicate spans (same document, start, end and type; {repeated}); they are counted in "
                     "notes.duplicates", DuplicateSpanWarning)
     return table
+
+
+def _check_reading(sets: Sequence[Named], corpora: Sequence[Corpus], types: Sequence[str] | None,
+                   spans_key: str | None, event_triggers: bool) -> None:
+    """Refuse a reading option no set gives anything to do, and ``types`` unless every set is brat: annotators
+    are compared on what each marked, so a filter only some sets pass through would count the rest as
+    disagreements."""
+    formats = ", ".join(f"{given.name}: {corpus.format}" for given, corpus in zip(sets, corpora))
+    not_brat = [given.name for given, corpus in zip(sets, corpora) if corpus.format != "brat"]
+    if types and not_brat:
+        raise ValueError(f"types={quote(list(types))} (--types) keeps a brat set's T lines of these types, but "
+                         f"{' and '.join(not_brat)} {'is' if len(not_brat) == 1 else 'are'} not brat ({formats}); "
+                         "every set must be read alike: leave it out, or give every annotator's annotations of "
+                         "those types only")
+    for given, option, format, what in ((spans_key, "spans_key (--spans-key)", "spacy",
+                                         "reads a spaCy DocBin's doc.spans[spans_key]"),
+                                        (not event_triggers, "event_triggers=False (--no-event-triggers)", "brat",
+                                         "leaves out a brat corpus's event triggers")):
+        if given and all(corpus.format != format for corpus in corpora):
+            raise ValueError(f"{option} {what}, but no set is {'a DocBin' if format == 'spacy' else format} "
+                             f"({formats}); leave it out")
 
 
 @dataclass(frozen=True)

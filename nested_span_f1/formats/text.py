@@ -83,7 +83,7 @@ class Mismatches:
             return
         self.count += 1
         if not self.first:
-            self.first = f"{where}: {self.what} {quote(claimed)}, text {quote(found)}"
+            self.first = f"{where}: {self.what} {quote(claimed)} where the document reads {quote(found)}"
 
     def report(self, conversion: str, key: str) -> tuple[str, dict[str, int]]:
         """The reader's conversion line and notes, with a warning when anything differed."""

@@ -85,3 +85,33 @@ def test_the_readme_commands_run():
     assert done.stdout.count("agreement of 2 annotators (first, second) on 6 sentences") == 2
     assert "first|second boundary (2, showing 2):" in done.stdout
     assert re.search(r"^tagger \(model\)\s+0\.6667", done.stdout, re.M)
+
+
+CONLL_A = "IL-2 B-protein\ngene I-protein\nbinds O\nDNA B-DNA\n\nNo O\nentity O\n"
+CONLL_B = "IL-2 B-protein\ngene O\nbinds O\nDNA B-DNA\n\nNo O\nentity B-DNA\n"
+
+
+def test_the_options_are_named_as_given_and_a_bad_tag_by_its_file_and_line(capsys, tmp_path):
+    """QA of issue 40: the command's option names (not the function's), a CoNLL set's bad tag with its file and
+    line, documents paired by position named from 1, a --reference file named by its file name."""
+    (tmp_path / "a.conll").write_text(CONLL_A)
+    (tmp_path / "b.conll").write_text(CONLL_B)
+    (tmp_path / "bad.conll").write_text(CONLL_B.replace("B-DNA\n\nNo", "B-\n\nNo"))
+    a, b, bad = (str(tmp_path / name) for name in ("a.conll", "b.conll", "bad.conll"))
+    for option, value, message in (
+            ("--bootstrap", "0", "--bootstrap must be from 1 to 1,000,000"),
+            ("--seed", "-1", "--seed must be 0 or more, got -1"),
+            ("--confidence", "2", "--confidence must be between 0 and 1 (exclusive), got 2.0")):
+        code, out, err = run(capsys, a, b, option, value)
+        assert (code, out) == (2, "") and err.startswith(f"nested-span-f1 agreement: error: {message}")
+    code, out, err = run(capsys, a, b, bad)
+    assert (code, out) == (2, "") and err == (f"nested-span-f1 agreement: error: annotator bad: {bad}, line 4: tag "
+                                              "'B-': malformed: an empty type after the prefix\n")
+    code, out, err = run(capsys, a, b, "--show", "2")
+    assert (code, err) == (0, "")
+    assert "  sentence 1: a protein 'IL-2 gene' | b protein 'IL-2'" in out.splitlines()
+    assert "  sentence 2: a nothing | b DNA 'entity'" in out.splitlines()
+    adjudicated = tmp_path / "adjudicated.jsonl"
+    adjudicated.write_bytes(Path(GOLD).read_bytes())
+    code, out, err = run(capsys, f"first={PRED}", f"second={SECOND}", "--reference", str(adjudicated))
+    assert (code, err) == (0, "") and "against the reference adjudicated (each set" in out

@@ -1,6 +1,7 @@
 """The brat corpora of ../shared/data against a second annotator simulated from them: removed, shifted and retyped
 spans move every count by exactly their numbers, in brat folders and text spans alike, and the command agrees."""
 import json
+import re
 
 import numpy as np
 import pytest
@@ -133,3 +134,28 @@ def test_event_triggers_are_compared_as_entities_unless_left_out(shared_data, tm
                                          r"event triggers, but no set is brat \(a: text, b: text\); leave it out$"):
         write_corpus(without, tmp_path / "copy.jsonl", "text")
         agreement({"a": str(tmp_path / "entities.jsonl"), "b": str(tmp_path / "copy.jsonl")}, event_triggers=False)
+
+
+def test_types_filter_every_set_or_none(shared_data, tmp_path, capsys):
+    """QA of issue 40: --types keeps brat's T lines of those types, so with a set of another format some sets
+    would be filtered and others not (every other type a disagreement): refused; a type no T line has says so;
+    --spans-key without a DocBin is refused as --no-event-triggers without brat is."""
+    folder = shared_data / "brat" / "ncbi-disease"
+    write_corpus(read_corpus(folder), tmp_path / "copy.jsonl", "text")
+    sets = {"brat": str(folder), "copy": str(tmp_path / "copy.jsonl")}
+    with pytest.raises(ValueError, match=r"^types=\['Disease'\] \(--types\) keeps a brat set's T lines of these "
+                                         r"types, but copy is not brat \(brat: brat, copy: text\); every set must be "
+                                         r"read alike"):
+        agreement(sets, types=["Disease"])
+    with pytest.raises(ValueError, match=r"^spans_key \(--spans-key\) reads a spaCy DocBin's doc.spans\[spans_key\], "
+                                         r"but no set is a DocBin \(brat: brat, copy: text\); leave it out$"):
+        agreement(sets, spans_key="sc")
+    code = main(["agreement", *(f"{k}={v}" for k, v in sets.items()), "--types", "Disease"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and err.count("\n") == 1 and "copy is not brat" in err
+    copy = tmp_path / "second"
+    write_corpus(read_corpus(folder), copy, "brat")
+    message = (f"annotator brat ({folder}): no annotation in any of its 20 documents; a set that marks nothing "
+               "cannot be compared (--types Symptom kept none of its T lines: brat standoff, character offsets: ")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        agreement({"brat": str(folder), "second": str(copy)}, types=["Symptom"])

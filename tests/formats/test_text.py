@@ -51,7 +51,7 @@ def test_mention_text_that_differs_is_counted_and_warned_not_refused():
         corpus = read_text_spans(_jsonl(record), "gold.jsonl")
     assert len(caught) == 1
     assert corpus.notes == {"mention_text_mismatches": 1}
-    assert "gold.jsonl, line 1: text 'Peter', text 'Peter Blackburn'" in corpus.conversion
+    assert "gold.jsonl, line 1: text 'Peter' where the document reads 'Peter Blackburn'" in corpus.conversion
     assert corpus.entities == [[(0, 15, "PER"), (24, 29, "LOC")]]
 
 
@@ -156,7 +156,7 @@ def test_pipeline_word_that_differs_beyond_marks_and_case_is_reported():
     with pytest.warns(TextMismatchWarning, match="1 entity whose word differs"):
         corpus = read_pipeline(_jsonl({"id": "d", "text": TEXT, "entities": items}), "pred.jsonl")
     assert corpus.notes == {"pipeline_word_mismatches": 1}
-    assert "pred.jsonl, line 1: word 'london', text 'Paris'" in corpus.conversion
+    assert "pred.jsonl, line 1: word 'london' where the document reads 'Paris'" in corpus.conversion
 
 
 @pytest.mark.parametrize(("item", "error", "fragment"), [

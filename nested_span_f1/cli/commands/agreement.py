@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ...agreement import agreement
 from ...agreement.report import to_text
-from ...benchmark.options import MAX_ROUNDS
+from ...benchmark.options import MAX_ROUNDS, check_level, check_rounds, check_seed
 from ...formats import FORMATS, PATH_FORMATS
 from .benchmark import prediction
 from .inputs import COLUMNS, HelpFormatter, check_outputs, duplicates_in_output, for_people
@@ -91,12 +91,16 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"two annotators are named {repeated[0]}; name each with NAME=PATH")
     if args.show < 0:
         raise ValueError(f"--show takes a number of disagreements, 0 or more; got {args.show}")
+    check_rounds(args.bootstrap, "--bootstrap")
+    check_seed(args.seed, "--seed")
+    check_level(args.confidence, "--confidence")
     reference = args.reference
     if isinstance(reference, str) and reference not in names and not os.path.exists(reference):
         raise ValueError(f"--reference {reference}: no annotator is named so ({', '.join(names)}) and no file or "
                          "folder has that path")
     if isinstance(reference, str) and reference not in names:
-        reference = {"reference": reference}
+        name, path = _named(reference)  # a file of its own, named by its file or folder name as an annotator is
+        reference = {name if name not in names else "reference": path}
     elif isinstance(reference, tuple):
         reference = dict([reference])
     models = dict(args.model or [])
