@@ -125,6 +125,8 @@ def fold(string: str) -> str:
     >>> fold("Zoe\u0308 McDonald\u2019s 1990\u20131995") == "zoë mcdonald's 1990-1995"
     True
     """
+    if string.isascii():  # the usual string: nothing to compose or read as ASCII
+        return string.lower()
     return unicodedata.normalize("NFC", string).translate(_TYPOGRAPHIC).lower()
 
 
@@ -141,6 +143,8 @@ class Folded:
     @classmethod
     def of(cls, text: str) -> Folded:
         """``text`` folded, each character mapped back to the one (or the letter and its marks) it comes from."""
+        if text.isascii():  # the usual text: nothing to compose or read as ASCII, and lower-casing keeps offsets
+            return cls(text.lower(), None, 0, len(text))
         starts: list[int] | None = None
         composed = text
         if not unicodedata.is_normalized("NFC", text):
