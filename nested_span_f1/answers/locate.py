@@ -25,9 +25,14 @@ Policies (``policy``):
   (string, label) gives one span per occurrence, and repeated mentions add none.
 
 A string with no occurrence is looked for again, when ``fallback`` is on (the
-default), with case and whitespace normalised: letters compared in lower case
-(Python's ``str.lower``), any run of whitespace for a space, whitespace at the
-string's ends dropped; such mentions are ``normalized``, and take occurrences
+default), with case, whitespace and small character differences normalised
+(:func:`fold`): both sides composed (Unicode NFC, so a decomposed "Zoë" meets a
+composed one), typographic apostrophes, quotes and dashes read as ASCII ones
+("McDonald’s" meets "McDonald's", "1990–1995" meets "1990-1995"), letters compared
+in lower case (Python's ``str.lower``), any run of whitespace for a space,
+whitespace at the string's ends dropped. The place found is given in the
+characters of the text as it is, so that ``text[start:end]`` is always the
+text's own. Such mentions are ``normalized``, and take occurrences
 that no exact mention took first. A string found neither way is ``not_in_text``
 (a fabricated entity: it can only be a false positive). An inline-tag answer
 whose text without tags equals the document's places its mentions where its tags
@@ -106,23 +111,88 @@ def _loose(words: tuple[str, ...], flags: int = 0) -> re.Pattern[str]:
     return re.compile(r"\s+".join(map(re.escape, words)), flags)
 
 
-def loose_occurrences(text: str, string: str, lowered: str | None = None) -> list[tuple[int, int]]:
-    """Occurrences of ``string`` with case and whitespace normalised (see the module docstring), overlapping ones
-    included; ``lowered`` is ``text.lower()`` when the caller has it."""
-    words = tuple(string.lower().split())
+_TYPOGRAPHIC = str.maketrans({**dict.fromkeys("\u2018\u2019\u201a\u201b\u02bc\u2032", "'"),
+                              **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033", '"'),
+                              **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2212", "-")})
+"""Typographic apostrophes, quotes and dashes, and the ASCII character :func:`fold` reads each as."""
+
+
+@lru_cache(maxsize=1 << 14)
+def fold(string: str) -> str:
+    """``string`` as the fallback compares it, but for whitespace: composed (NFC), typographic apostrophes, quotes
+    and dashes as ASCII ones, in lower case.
+
+    >>> fold("Zoe\u0308 McDonald\u2019s 1990\u20131995") == "zoë mcdonald's 1990-1995"
+    True
+    """
+    if string.isascii():  # the usual string: nothing to compose or read as ASCII
+        return string.lower()
+    return unicodedata.normalize("NFC", string).translate(_TYPOGRAPHIC).lower()
+
+
+@dataclass(frozen=True)
+class Folded:
+    """A text as the fallback searches it (:func:`fold`, but the lower case kept where it would move offsets), and
+    per character of it the offset in the text it comes from (None: the same offsets)."""
+
+    text: str
+    starts: list[int] | None
+    flags: int
+    size: int
+
+    @classmethod
+    def of(cls, text: str) -> Folded:
+        """``text`` folded, each character mapped back to the one (or the letter and its marks) it comes from."""
+        if text.isascii():  # the usual text: nothing to compose or read as ASCII, and lower-casing keeps offsets
+            return cls(text.lower(), None, 0, len(text))
+        starts: list[int] | None = None
+        composed = text
+        if not unicodedata.is_normalized("NFC", text):
+            # composed a letter and its marks at a time, so that each composed character maps back whole
+            pieces: list[str] = []
+            starts = []
+            for found in _LETTER.finditer(text):
+                piece = unicodedata.normalize("NFC", found.group())
+                pieces.append(piece)
+                starts.extend(range(found.start(), found.end()) if piece == found.group() else
+                              [found.start()] * len(piece))
+            composed = "".join(pieces)
+        composed = composed.translate(_TYPOGRAPHIC)
+        lowered = composed.lower()
+        # the usual text: lower-casing keeps every offset, so the lowered text is searched
+        if len(lowered) == len(composed):
+            return cls(lowered, starts, 0, len(text))
+        return cls(composed, starts, re.IGNORECASE, len(text))
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The text's offsets of the folded text's ``[start, end)``."""
+        if self.starts is None:
+            return start, end
+        return self.starts[start], self.starts[end] if end < len(self.starts) else self.size
+
+
+_LETTER = re.compile(r".[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u3099\u309a]*", re.DOTALL)
+"""A character and the combining marks that follow it (the ranges of marks NFC composes with a letter)."""
+
+
+def loose_occurrences(text: str, string: str, folded: Folded | None = None) -> list[tuple[int, int]]:
+    """Occurrences of ``string`` with case, whitespace and small character differences normalised (see the module
+    docstring), overlapping ones included, in the text's own offsets; ``folded`` is ``Folded.of(text)`` when the
+    caller has it.
+
+    >>> loose_occurrences("Zoe\u0308 Saldan\u0303a met them", "Zoë Saldaña")
+    [(0, 13)]
+    """
+    words = tuple(fold(string).split())
     if not words:
         return []
-    lowered = text.lower() if lowered is None else lowered
-    if len(lowered) == len(text):
-        # the usual text: lower-casing keeps every offset, so the lowered text is searched
-        pattern, searched = _loose(words), lowered
-    else:
-        pattern, searched = _loose(words, re.IGNORECASE), text
+    folded = Folded.of(text) if folded is None else folded
+    pattern, searched = _loose(words, folded.flags), folded.text
     out = []
     found = pattern.search(searched)
     while found is not None:
-        if _bounded(text, *found.span()):
-            out.append(found.span())
+        if _bounded(searched, *found.span()):
+            out.append(folded.span(*found.span()))
         found = pattern.search(searched, found.start() + 1)
     return out
 
@@ -185,7 +255,8 @@ def locate(
         mentions: :class:`~nested_span_f1.answers.parse.Mention` objects or ``(text, label)`` pairs, in the
             answer's order.
         policy: ``"kth"`` or ``"every"``.
-        fallback: look for strings not found exactly with case and whitespace normalised.
+        fallback: look for strings not found exactly with case, whitespace and small character differences
+            normalised (:func:`fold`).
         inner_last: under ``"kth"``, count occurrences inside a longer placed string last.
         plain: an inline-tag answer's text without its tags; where it equals ``text``, mentions with an offset
             are placed there.
@@ -203,9 +274,9 @@ def locate(
     state = _Placing(items, policy, inner_last, ["not_in_text"] * len(items), [None] * len(items), {}, [])
     groups = state.given(fixed, plain is not None and plain == text)
     leftover = state.exact(text, groups, fallback)
-    lowered = text.lower() if leftover else text
+    folded = Folded.of(text) if leftover else None
     for key in sorted(leftover, key=len, reverse=True):
-        found = loose_occurrences(text, key, lowered)
+        found = loose_occurrences(text, key, folded)
         if found:
             # occurrences exact mentions took are not named again: with none left, kth mentions are excess
             state.place(sorted(leftover[key]), found, "normalized", set(state.placed))
@@ -250,14 +321,14 @@ class _Placing:
 
     def exact(self, text: str, groups: dict[str, list[int]], fallback: bool) -> dict[str, list[int]]:
         """Place each string's mentions on its exact occurrences, the longest strings first; the mentions of the
-        strings found nowhere (with ``fallback``), by their string with case and whitespace normalised."""
+        strings found nowhere (with ``fallback``), by their string folded (:func:`fold`) with whitespace normalised."""
         leftover: dict[str, list[int]] = {}
         for string in sorted(groups, key=len, reverse=True):
             found = occurrences(text, string) if string == string.strip() else []
             indices = groups[string]
             if not found:
                 if fallback:
-                    leftover.setdefault(" ".join(string.split()).lower(), []).extend(indices)
+                    leftover.setdefault(" ".join(fold(string).split()), []).extend(indices)
             elif len(found) == 1 == len(indices) and self.policy == "kth":  # the common case, without the steps
                 self.places[indices[0]], self.categories[indices[0]] = found[0], "exact"
                 self.placed.append(found[0])

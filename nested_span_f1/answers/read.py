@@ -48,21 +48,24 @@ list (a list of items)."""
 @dataclass(frozen=True)
 class Generated:
     """A generated system read from a file: per document its id, its questions (see :data:`Question`), the text
-    the file gives for it (or None), and where it is."""
+    the file gives for it (or None), where it is (its first line), and where each of its questions is (a document
+    asked once per type has a line per question; None: each document's one question is where the document is)."""
 
     ids: list[str] | None
     answers: list[list[Question]]
     texts: list[str | None]
     places: list[str]
     source: str = "generated"
+    asked: list[list[str]] | None = None
 
     def __len__(self) -> int:
         return len(self.answers)
 
-    def line(self, k: int) -> str:
-        """Where document ``k``'s first line is, without the file's name (``"line 9"``): messages name the file
-        once."""
-        return self.places[k].removeprefix(f"{self.source}, ")
+    def line(self, k: int, q: int = 0) -> str:
+        """Where document ``k``'s question ``q`` is (its first by default), without the file's name (``"line
+        9"``): messages name the file once."""
+        place = self.asked[k][q] if self.asked is not None else self.places[k]
+        return place.removeprefix(f"{self.source}, ")
 
 
 def read_answer(question: Question, document: str | None = None, labels: Collection[str] = ()) -> Answer:
@@ -113,6 +116,7 @@ def gather(records: Iterable[tuple[str, Any]], source: str = "generated") -> Gen
     answers: list[list[Question]] = []
     texts: list[str | None] = []
     places: list[str] = []
+    lines: list[list[str]] = []
     with_ids = None
     for where, record in records:
         question = record_answer(record, where)
@@ -131,6 +135,7 @@ def gather(records: Iterable[tuple[str, Any]], source: str = "generated") -> Gen
             answers.append([question])
             texts.append(document)
             places.append(where)
+            lines.append([where])
             continue
         k = order[key]
         asked = [label for label, _ in answers[k]]
@@ -143,7 +148,8 @@ def gather(records: Iterable[tuple[str, Any]], source: str = "generated") -> Gen
             raise ValueError(f"{where}: id {quote(key)} has another 'text' than at {places[k]}")
         texts[k] = texts[k] if texts[k] is not None else document
         answers[k].append(question)
-    return Generated(list(order) if with_ids else None, answers, texts, places, source)
+        lines[k].append(where)
+    return Generated(list(order) if with_ids else None, answers, texts, places, source, lines)
 
 
 LOOKED_AT = 100

@@ -157,8 +157,8 @@ def count_generated(
                              "from")
         answers = [(question[0], read_answer(question, text, labels)) for question in generated.answers[p]]
         if first_error is None:
-            first_error = next(({"id": ids[s], "line": generated.line(p), "answer": given, "error": answer.error}
-                                for (_, given), (_, answer) in zip(generated.answers[p], answers)
+            first_error = next(({"id": ids[s], "line": generated.line(p, q), "answer": given, "error": answer.error}
+                                for q, ((_, given), (_, answer)) in enumerate(zip(generated.answers[p], answers))
                                 if answer.error is not None), None)
         found = counter.add(ids[s], text, gold.entities[s] if gold.entities is not None else None, answers,
                             strings=gold.strings[s] if gold.strings is not None else None,

@@ -61,7 +61,12 @@ occurs is "excess": both count as false positives."""
 
 
 def label_map_type(value: str) -> dict[str, str]:
-    """An argparse type: ``person=PER,location=LOC``, or a JSON file of such a map."""
+    """An argparse type: ``person=PER,location=LOC``, or a JSON file of such a map (a value that names a file, by
+    its ``.json`` or a folder in it, and holds no ``=``, is said to be missing when it is)."""
+    if not os.path.isfile(value) and "=" not in value and (
+            value.lower().endswith(".json") or os.sep in value or "/" in value):
+        raise argparse.ArgumentTypeError(f"{value}: no such file (give a JSON file of the map, or NAME=TYPE "
+                                         "entries joined by commas)")
     try:
         return parse_label_map(read_text(value) if os.path.isfile(value) else value)
     except ValueError as error:

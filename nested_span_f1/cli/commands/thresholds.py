@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -71,12 +72,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--decode", choices=DECODINGS, default="nested",
                    help="nested: every span at or above the threshold; flat: the highest-scoring spans that do not "
                         "overlap (default: nested)")
-    p.add_argument("--threshold", type=float, default=0.5,
+    p.add_argument("--threshold", type=finite_float, default=0.5,
                    help="the system's own threshold, reported beside the others (default: 0.5)")
     p.add_argument("--dev-gold", metavar="FILE", help="development gold: the threshold is chosen on it")
     p.add_argument("--dev-pred", metavar="FILE", help="scored development predictions")
     p.add_argument("--per-type", action="store_true", help="with --dev-gold: choose a threshold for each type")
-    p.add_argument("--min-iou", type=float, default=None,
+    p.add_argument("--min-iou", type=finite_float, default=None,
                    help="lenient: least intersection over union of a matched pair (default: any shared token)")
     p.add_argument("--score-column", type=column_index, metavar="N",
                    help="CoNLL predictions: the column of each token's score, counted from 1 or from the end (a "
@@ -89,6 +90,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
+def finite_float(value: str) -> float:
+    """An argparse type: a finite number (``nan`` and ``inf`` are refused: no span's score is compared with them,
+    and JSON cannot hold them)."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number") from None
+    if not math.isfinite(number):
+        raise argparse.ArgumentTypeError(f"{value!r} is not a finite number") from None
+    return number
+
+
 def check_plot(path: str) -> None:
     """Fail before reading anything when the curves cannot be drawn to ``path``."""
     if not path.lower().endswith(CURVE_PLOTS):
@@ -97,8 +110,10 @@ def check_plot(path: str) -> None:
         import matplotlib  # noqa: F401  (a missing extra is named by the command line)
 
 
-def read_pair(gold_path: str, pred_path: str, args: argparse.Namespace) -> tuple[ScoredPair, Corpus, Corpus]:
-    """A gold file and a scored prediction file, read and paired (documents by id, texts aligned)."""
+def read_pair(gold_path: str, pred_path: str, args: argparse.Namespace,
+              options: tuple[str, str] = ("--gold", "--pred")) -> tuple[ScoredPair, Corpus, Corpus]:
+    """A gold file and a scored prediction file, read and paired (documents by id, texts aligned); an error of the
+    pairing (which is of both files) names the two, by their ``options`` and names, unless it names a file."""
     if GENERATED in (args.gold_format, args.pred_format):
         raise ValueError("generated entity lists carry no scores; a threshold curve needs scored predictions")
     gold = read_any(gold_path, args.gold_format, args)
@@ -111,7 +126,10 @@ def read_pair(gold_path: str, pred_path: str, args: argparse.Namespace) -> tuple
     try:
         return scored_pair(gold, pred, trim=args.trim, snap=args.snap), gold, pred
     except (ValueError, TypeError) as error:
-        raise for_people(error) from None
+        found = for_people(error)
+        if str(found).startswith((gold_path, pred_path)):
+            raise found from None
+        raise type(found)(f"{options[0]} {gold_path} and {options[1]} {pred_path}: {found}") from None
 
 
 def _inputs(args: argparse.Namespace) -> list[tuple[str, str | None]]:
@@ -139,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
             report: dict[str, Any] = {"at_system_threshold": {
                 "threshold": args.threshold, **apply_thresholds(test, args.threshold, **settings)}}
         else:
-            dev = read_pair(args.dev_gold, args.dev_pred, args)[0]
+            dev = read_pair(args.dev_gold, args.dev_pred, args, ("--dev-gold", "--dev-pred"))[0]
             dev_curve = curve_of(dev, zero_division=0, **settings)
             report = dev_then_test(dev, dev_curve, test, curve, per_type=args.per_type,
                                    system_threshold=args.threshold, names=(args.dev_gold, args.gold), **settings)
