@@ -121,7 +121,7 @@ def _counts(report: Mapping[str, Any], settings: Mapping[str, Any]) -> list[str]
                      f"not in the text {gold['not_in_text']}, excess {gold['excess']}")
     lines.append(
         f"strings: normalised by {settings['normalization']}, as {'multisets' if settings['multiset'] else 'sets'}; "
-        f"located: policy {settings['policy']}, case/whitespace fallback {'on' if settings['fallback'] else 'off'}, "
+        f"located: policy {settings['policy']}, loose fallback {'on' if settings['fallback'] else 'off'}, "
         f"inner occurrences last {'on' if settings['inner_last'] else 'off'}")
     if report["unparseable_ids"]:
         lines.append(f"unparseable answers: {unreadable_line(report)}")

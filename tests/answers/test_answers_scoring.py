@@ -248,7 +248,7 @@ SAMPLE_COUNTS = [
     "token indices: placed by index 2, index and string disagree 0 (trusted: index), out of range 0, without gold "
     "tokens 0",
     "labels mapped: Misc -> MISC 1, Person -> PER 1, person -> PER 1",
-    "strings: normalised by lowercase+punctuation+articles+whitespace, as sets; located: policy kth, case/whitespace "
+    "strings: normalised by lowercase+punctuation+articles+whitespace, as sets; located: policy kth, loose "
     "fallback on, inner occurrences last on",
     "  skipped lines: line 1: 'Here is the answer:'",
     "  declined lines: line 2: '- Bridge (no entity, as it is part of a place name)'",
