@@ -402,7 +402,7 @@ def _under_heading(heading: str | None, row: _Line, line: str, labels: Collectio
     item of no shape under it is a mention of it (``PER:`` then ``- Barack Obama``); other lines end the list."""
     if row.kind != "prose":
         return (heading if row.kind in _READ else None), row
-    kind = _heading(line, labels)
+    kind = _heading(line, labels) if line[-1] == ":" or line[0] == "#" else None
     if kind is not None:
         return kind, row
     if heading is not None and _MARKER.match(row.text) and ":" not in line and "(" not in line:

@@ -74,15 +74,8 @@ def parse_answer(text: str, label: str | None = None, *, document: str | None = 
     """
     if not isinstance(text, str):
         raise TypeError(f"an answer must be a string, got {type(text).__name__} {quote(text)}")
-    if "</" in text or "<t" in text or "<r" in text or "<T" in text or "<R" in text:
-        reasoned = _after_reasoning(text, label, document, labels)
-        if reasoned is not None:
-            return reasoned
-    return _read(text, label, document, labels)
-
-
-def _read(text: str, label: str | None, document: str | None, labels: Collection[str]) -> Answer:
-    """:func:`parse_answer` of an answer without a reasoning block."""
+    if "<" in text and (reasoned := _after_reasoning(text, label, document, labels)) is not None:
+        return reasoned
     stripped = text.strip()
     if not stripped or (stripped[0] in NONE_STARTS and says_none(stripped)):
         return Answer((), "empty")
