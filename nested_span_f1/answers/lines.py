@@ -15,6 +15,13 @@ shape          a line                                          mentions
 ``dash``       ``Paris - LOC`` (or an en or em dash)           the string before the last dash
 ============== =============================================== ==========================================
 
+Also read: ``Paris [LOC]`` and ``Paris (LOC, 0.98)`` (a confidence after the type)
+and ``Paris (LOC) - a city`` (an explanation after a type the gold uses, or one word
+in capitals) as ``parentheses``; a sentence naming several ``Paris (LOC)`` when every
+parenthesis in it holds such a type (:func:`_in_prose`), else skipped;
+``**LOC:** Paris``, ``LOC: ["Paris", "Rome"]`` (a JSON or Python list) and a
+heading ``LOC:`` or ``### LOC`` over list items as ``type_lines``.
+
 A type is one to four words of letters, digits and ``_ - . / & '``, starting with a
 letter, at most 40 characters (:func:`type_like`); a type of several words must be
 one the gold uses (``labels``) or be capitalised ("Cell Line"), so that "(one per

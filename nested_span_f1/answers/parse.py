@@ -164,12 +164,15 @@ def _marked_or_lines(text: str, label: str | None, document: str | None, labels:
     return Answer((), "unparseable", reason or NOTHING_FOUND)
 
 
+_OUTSIDE = frozenset(("O", "o"))
+
+
 def _outside(answer: Answer) -> Answer:
     """``answer`` with its mentions typed ``O`` (the outside label: no entity) declined, as lines decline them."""
-    if not any(m.label.strip() == "O" for m in answer.mentions):
+    if not any(m.label.strip() in _OUTSIDE for m in answer.mentions):
         return answer
-    outside = tuple(f"{m.text} (O)" for m in answer.mentions if m.label.strip() == "O")
-    return answer._replace(mentions=tuple(m for m in answer.mentions if m.label.strip() != "O"),
+    outside = tuple(f"{m.text} (O)" for m in answer.mentions if m.label.strip() in _OUTSIDE)
+    return answer._replace(mentions=tuple(m for m in answer.mentions if m.label.strip() not in _OUTSIDE),
                            declined=answer.declined + outside)
 
 
