@@ -15,10 +15,11 @@ The readers are tried in this order; the first that reads the answer gives it:
    ``colon``, ``dash``, ``tuples``, ``table``), the prose around them skipped
    and counted, a self-correction keeping its last list.
 
-A reasoning model's block before its answer (``<think>...</think>``, also
-``<thinking>``, ``<reasoning>``; or everything before a lone ``</think>``) is not
-read: its lines are counted as skipped and the answer after it is read (an
-unclosed block is an answer cut short: unparseable). A value after a correction
+A reasoning model's block (``<think>...</think>``, also ``<thinking>``,
+``<reasoning>``; or everything before a lone ``</think>``) is not read: its lines
+are counted as skipped and the rest of the answer is read (a block that never
+closes runs to the end: with nothing before it, the answer was cut short and is
+unparseable). A value after a correction
 ("Final answer:", "Revised answer:", "Let me revise:") replaces the value before
 it (counted as corrected). A mention typed ``O`` (the outside label) is declined
 in every shape. Anything else is ``unparseable``, with the reason and what was tried. An answer
@@ -93,28 +94,30 @@ def parse_answer(text: str, label: str | None = None, *, document: str | None = 
     return _marked_or_lines(text, label, document, labels, reason, empty)
 
 
-_REASONING = re.compile(r"\s*<(think|thinking|reasoning)>", re.I)
+_REASONING = re.compile(r"<(think|thinking|reasoning)>", re.I)
 _REASONING_END = re.compile(r"</(?:think|thinking|reasoning)>", re.I)
 
 
 def _after_reasoning(text: str, label: str | None, document: str | None, labels: Collection[str]) -> Answer | None:
-    """The answer after a reasoning block at its start (its lines added to the skipped ones), unparseable when the
-    block never closes or nothing follows it; None when the answer has no such block."""
-    opened = _REASONING.match(text)
-    if opened is not None:
-        closed = re.compile(rf"</{opened.group(1)}>", re.I).search(text, opened.end())
-    else:
+    """The answer without its reasoning block (its lines added to the skipped ones): the block from its opening tag
+    to its closing one, to the end when it never closes, or all before a lone closing tag (a chat template ate the
+    opening one); unparseable when nothing is left. None when the answer has no such block."""
+    opened = _REASONING.search(text)
+    if opened is None:
         closed = _REASONING_END.search(text)
-    if closed is None:
-        if opened is None:
+        if closed is None:
             return None
-        skipped = tuple(line.strip() for line in text.splitlines() if line.strip())
-        return Answer((), "unparseable", f"the reasoning block <{opened.group(1)}> never closes (was the answer "
-                      "cut short?)", skipped=skipped)
-    skipped = tuple(line.strip() for line in text[:closed.end()].splitlines() if line.strip())
-    rest = text[closed.end():]
+        start = 0
+    else:
+        closed = re.compile(rf"</{opened.group(1)}>", re.I).search(text, opened.end())
+        start = opened.start()
+    end = closed.end() if closed is not None else len(text)
+    skipped = tuple(line.strip() for line in text[start:end].splitlines() if line.strip())
+    rest = f"{text[:start]}\n{text[end:]}" if start else text[end:]
     if not rest.strip():
-        return Answer((), "unparseable", "nothing follows the reasoning block", skipped=skipped)
+        reason = "nothing follows the reasoning block" if closed is not None else (
+            f"the reasoning block <{opened.group(1)}> never closes (was the answer cut short?)")  # type: ignore[union-attr]
+        return Answer((), "unparseable", reason, skipped=skipped)
     answer = parse_answer(rest, label, document=document, labels=labels)
     return answer._replace(skipped=skipped + answer.skipped)
 

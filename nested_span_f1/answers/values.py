@@ -270,6 +270,11 @@ def _first_json(chunk: str, label: str | None, labels: Collection[str]) -> tuple
     """The mentions of the JSON value at the chunk's first bracket, when it is one and holds mentions, and where it
     ends: what the scan of every bracketed value finds first then, read without the scan (prose around a JSON
     list)."""
+    return _json_at_first_bracket(chunk, label, labels)
+
+
+def _json_at_first_bracket(chunk: str, label: str | None, labels: Collection[str]) -> tuple[Found, int] | None:
+    """:func:`_first_json`'s reading, also used to find a list after prose after the first (:func:`_continued`)."""
     starts = [k for k in (chunk.find("["), chunk.find("{")) if k >= 0]
     if not starts:
         return None
@@ -283,7 +288,8 @@ def _first_json(chunk: str, label: str | None, labels: Collection[str]) -> tuple
 
 def _continued(chunk: str, end: int, found: Found, label: str | None, labels: Collection[str]) -> Found:
     """``found`` with the mentions of the values that follow it in ``chunk`` from ``end`` with only whitespace
-    between (a model continuing its list on the next line), up to the first that holds none."""
+    between (a model continuing its list on the next line), up to the first that holds none; a JSON list of
+    mentions later still, after prose, is counted as unreadable (not read, not lost)."""
     mentions, unreadable, shape = found
     while True:
         rest = chunk[end:]
@@ -301,6 +307,10 @@ def _continued(chunk: str, end: int, found: Found, label: str | None, labels: Co
             break
         mentions, unreadable = mentions + more[0], unreadable + more[1]
         end += gap + pairs[0][1]
+    later = _json_at_first_bracket(chunk[end:], label, labels) if "[" in chunk[end:] or "{" in chunk[end:] else None
+    if later is not None:  # a list after prose: counted, never lost silently
+        unreadable = [*unreadable, f"a later list of {len(later[0][0]) + len(later[0][1])} item(s) after prose "
+                                   "was not read (only a list right after the first, or after 'Final answer:', is)"]
     return mentions, unreadable, shape
 
 

@@ -249,3 +249,19 @@ def test_the_command_reads_the_reasoning_answer(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "overall      3     1.0000     1.0000     1.0000     1.0000     1.0000     1.0000" in out
     assert "reading: lines skipped 3, declined 0" in out
+
+
+def test_a_reasoning_block_after_the_answer_or_inside_it_is_skipped():
+    answer, mentions = read("Barack Obama (PER)\nAngela Merkel (PER)\nBerlin (LOC)\n<think>\nMonday (PER)?")
+    assert (mentions, answer.skipped) == (THREE, ("<think>", "Monday (PER)?"))
+    answer, mentions = read("<PER>Barack Obama</PER> met <think>Is she PER?</think> <PER>Angela Merkel</PER>")
+    assert (answer.shape, mentions, answer.skipped) == ("tags", THREE[:2], ("<think>Is she PER?</think>",))
+
+
+def test_a_list_after_prose_after_the_first_is_counted_not_lost(scored):
+    text = '[["Barack Obama", "PER"], ["Angela Merkel", "PER"]]\nAlso this one:\n[["Berlin", "LOC"]]'
+    answer, mentions = read(text)
+    assert mentions == THREE[:2]
+    assert answer.unreadable == ("a later list of 1 item(s) after prose was not read (only a list right after the "
+                                 "first, or after 'Final answer:', is)",)
+    assert scored(text)["generated"]["unreadable_items"] == 1
