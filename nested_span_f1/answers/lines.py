@@ -464,7 +464,8 @@ def _rows(text: str, labels: Collection[str]) -> list[_Line]:
             if not line:
                 continue
         heading, row = _under_heading(heading, _line(line, stripped, labels), line, labels)
-        read.append(row)
+        if row.kind != "prose" or not read or read[-1].text is not stripped:  # "Answer: see above." skipped once
+            read.append(row)
     if table:
         read += _table(table, labels)
     return read

@@ -265,3 +265,9 @@ def test_a_list_after_prose_after_the_first_is_counted_not_lost(scored):
     assert answer.unreadable == ("a later list of 1 item(s) after prose was not read (only a list right after the "
                                  "first, or after 'Final answer:', is)",)
     assert scored(text)["generated"]["unreadable_items"] == 1
+
+
+def test_an_announcement_with_prose_after_it_is_one_skipped_line():
+    answer, mentions = read("Barack Obama (PER)\nAnswer: see above.\nCorrection: none needed.")
+    assert (mentions, answer.skipped) == ([("Barack Obama", "PER")], ("Answer: see above.",
+                                                                      "Correction: none needed."))
