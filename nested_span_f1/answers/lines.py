@@ -15,6 +15,13 @@ shape          a line                                          mentions
 ``dash``       ``Paris - LOC`` (or an en or em dash)           the string before the last dash
 ============== =============================================== ==========================================
 
+Also read: ``Paris [LOC]`` and ``Paris (LOC, 0.98)`` (a confidence after the type)
+and ``Paris (LOC) - a city`` (an explanation after a type the gold uses, or one word
+in capitals) as ``parentheses``; a sentence naming several ``Paris (LOC)`` when every
+parenthesis in it holds such a type (:func:`_in_prose`), else skipped;
+``**LOC:** Paris``, ``LOC: ["Paris", "Rome"]`` (a JSON or Python list) and a
+heading ``LOC:`` or ``### LOC`` over list items as ``type_lines``.
+
 A type is one to four words of letters, digits and ``_ - . / & '``, starting with a
 letter, at most 40 characters (:func:`type_like`); a type of several words must be
 one the gold uses (``labels``) or be capitalised ("Cell Line"), so that "(one per
@@ -48,6 +55,7 @@ from collections import Counter
 from collections.abc import Collection
 
 from .mention import Answer, Mention
+from .values import literal
 
 LINE_SHAPES = ("table", "tuples", "parentheses", "type_lines", "colon", "dash")
 """The shapes of an answer read a line an entity."""
@@ -63,7 +71,9 @@ PROSE = frozenset((
 """First parts of colon lines that are prose, never a type."""
 
 ANNOUNCES = ("answer", "final answer", "corrected answer", "correct answer", "revised answer", "updated answer",
-             "output", "response", "result", "results", "entities", "named entities")
+             "output", "response", "result", "results", "entities", "named entities", "corrected", "correction",
+             "revised list", "updated list", "corrected list", "let me revise", "let me correct",
+             "let me correct that", "let me revise that")
 """A line starting ``<one of these>:`` announces an answer; what follows the colon is read as a line."""
 
 _ANNOUNCED = ("answer", "list", "version", "output")
@@ -79,15 +89,27 @@ NONE_STARTS = frozenset("aAnNtTiI") | _WRAP_STARTS
 """The first characters of an answer or a line that may say there is no entity (:func:`says_none`)."""
 _TYPE = re.compile(r"[A-Za-z][\w\-./&']*(?: [A-Za-z0-9][\w\-./&']*){0,3}")
 _DECLINED = re.compile(r"(?:o|none|n/a|null)|(?:no|not|none)\s.*", re.I | re.S)
+_WHERE = r"(?: in (?:this|the)(?: given| provided| input)? (?:sentence|text|input|passage|document))"
+_SEEN = r"(?: (?:were |was |are |is )?(?:found|detected|identified|present|mentioned|listed))"
 _NONE = re.compile(
-    r"(?:(?:final )?answer\s*:\s*)?(?:none|n/?a|null|nil|nothing|"
-    r"(?:there (?:are|is) |i (?:found|find) )?no (?:\w+ )?entit(?:y|ies)"
-    r"(?: (?:of (?:the )?types? [\w\- ]+))?"
-    r"(?: (?:were |was |are |is )?(?:found|detected|identified|present|mentioned))?"
-    r"(?: in (?:this|the)(?: given| provided| input)? (?:sentence|text|input|passage|document))?)",
+    rf"(?:(?:final )?answer\s*:\s*)?(?:(?:none|n/?a|null|nil|nothing){_SEEN}?{_WHERE}?|-+|–|—|"
+    rf"(?:there (?:are|is) |i (?:found|find) )?no (?:\w+ )?entit(?:y|ies)"
+    rf"(?: (?:of (?:the )?types? [\w\- ]+))?{_SEEN}?{_WHERE}?|"
+    rf"(?:there (?:are|is) |i (?:found|find) )?no (?:[\w\-]+ ){{0,2}}[\w\-]+s(?:{_SEEN}{_WHERE}?|{_WHERE})|"
+    r"(?:the|this) (?:given |provided |input )?(?:text|sentence|passage|input|document) (?:does not|doesn't|did not) "
+    r"(?:contain|mention|include|have) any (?:[\w\-]+ ){0,2}?(?:entit(?:y|ies)|[\w\-]+s))",
     re.I)
+"""A line (or an answer) saying there is no entity: "None", "none found", "-", "No organizations mentioned",
+"There are no person names in the text", "The text does not contain any named entities"; a plural noun after
+"no" only with a verb or a place after it, so that "No Doubt" stays a name."""
 _PAREN = re.compile(r"(.+?)\s*\(([^()]*)\)")
 _PAREN_ITEMS = re.compile(r"\s*([^()]+?)\s*\(([^()]*)\)\s*(?:[,;]|$)")
+_NAMED = re.compile(r"(?<![\w\-])((?:[A-Z][\w.&'\-]*\s+){0,5}[A-Z][\w.&'\-]*)\s*\(\s*([^()]*?)\s*\)")
+_INNER = re.compile(r"\(\s*([^()]*?)\s*\)[,;]?\s")
+"""A parenthesised part followed by a space: a type in the middle of a sentence ("Barack Obama (PER), Berlin")."""
+_BRACKET_TYPE = re.compile(r"(.+?)\s*\[([^\[\]]*)\]")
+_EXPLAINED = re.compile(r"(.+?)\s*\(([^()]*)\)\s*(?::|-+|–|—)\s+\S.*", re.S)
+_SCORE = re.compile(r"\s*,\s*(?:0?\.\d+|1(?:\.0+)?|\d{1,3}(?:\.\d+)?%)\s*")
 _DASH = re.compile(r"(.+)\s+(?:-+|–|—)\s+(.+)")
 _QUOTED = r"\"([^\"]*)\"|'([^']*)'|([^,()'\"]+?)"
 _TUPLE = re.compile(rf"\(\s*(?:{_QUOTED})\s*,\s*(?:{_QUOTED})\s*\)")
@@ -150,6 +172,9 @@ def _known(text: str, labels: Collection[str]) -> bool:
 def _typed(string: str, kind: str, line: str, shape: str, labels: Collection[str]) -> _Line:
     """The line of one mention ``string`` of type ``kind`` (declined when the type slot says no entity)."""
     kind = unwrap(kind)
+    if "," in kind:
+        scored = _SCORE.search(kind)  # "Barack Obama (PER, 0.98)": a confidence after the type
+        kind = kind[:scored.start()] if scored and scored.end() == len(kind) else kind
     if _DECLINED.fullmatch(kind):
         return _Line(line, "declined", shape)
     text = _string(string)
@@ -210,11 +235,26 @@ def _type_first(first: str, rest: str, labels: Collection[str]) -> tuple[Mention
     words = first.split()
     if not (_known(first, labels) or (type_like(first) and len(words) <= 3 and words[0].lower() not in _PROSE_START)):
         return None
-    items = [] if says_none(rest) else [unwrap(item) for item in _ITEMS.split(rest)]
+    listed = _listed_value(rest)
+    items = listed if listed is not None else [] if says_none(rest) else [unwrap(item) for item in _ITEMS.split(rest)]
     strings = [_string(item) for item in items if item and not says_none(item)]
     if all(s is not None for s in strings) and all(len(s.split()) <= 12 for s in strings):  # type: ignore[union-attr]
         return tuple(Mention(s, first) for s in strings)  # type: ignore[arg-type]
     return None
+
+
+def _listed_value(rest: str) -> list[str] | None:
+    """The strings of a JSON or Python list after a type, ``PER: ["Barack Obama", "Angela Merkel"]`` (``[]``: none),
+    or None when ``rest`` is no such list."""
+    if not (rest.startswith("[") and rest.endswith("]")):
+        return None
+    try:
+        value = literal(rest)
+    except ValueError:
+        return None
+    if not isinstance(value, (list, tuple)) or not all(isinstance(item, str) for item in value):
+        return None
+    return [item.strip() for item in value]
 
 
 def _vote(first: str, last: str, rest: str, labels: Collection[str]) -> int:
@@ -279,17 +319,9 @@ def _line(line: str, raw: str, labels: Collection[str]) -> _Line:
         read = _tuples(line, raw, labels)
         if read is not None:
             return read
-    bare = line.rstrip(".,;")
-    if bare.endswith(")"):
-        paren = _PAREN.fullmatch(bare)
-        if paren:
-            if "), " in paren.group(1) or "); " in paren.group(1):
-                # several on one line: "metabolic (QUALITY), food-web (QUALITY)"
-                items = list(_PAREN_ITEMS.finditer(bare))
-                if "".join(m.group(0) for m in items) == bare:
-                    return _several([_typed(m.group(1), m.group(2), raw, "parentheses", labels) for m in items],
-                                    raw)
-            return _typed(paren.group(1), paren.group(2), raw, "parentheses", labels)
+    read = _parenthesised(line.rstrip(".,;"), raw, labels)
+    if read is not None:
+        return read
     read = _colon(line, raw, labels)
     if read is not None:
         return read
@@ -299,6 +331,49 @@ def _line(line: str, raw: str, labels: Collection[str]) -> _Line:
         if _short_type(kind, labels) or _DECLINED.fullmatch(kind):
             return _typed(dash.group(1), kind, raw, "dash", labels)
     return _Line(raw, "prose")
+
+
+def _parenthesised(bare: str, raw: str, labels: Collection[str]) -> _Line | None:
+    """A line with its type in parentheses or brackets: ``string (TYPE)``, several on one line, several in a
+    sentence (:func:`_in_prose`), ``string [TYPE]``, ``string (TYPE) - explanation``; None for another line."""
+    if bare.endswith(")"):
+        paren = _PAREN.fullmatch(bare)
+        if paren:
+            if "), " in paren.group(1) or "); " in paren.group(1):
+                # several on one line: "metabolic (QUALITY), food-web (QUALITY)"
+                items = list(_PAREN_ITEMS.finditer(bare))
+                if "".join(m.group(0) for m in items) == bare:
+                    return _several([_typed(m.group(1), m.group(2), raw, "parentheses", labels) for m in items],
+                                    raw)
+            if "(" in paren.group(1) and any(_sure_type(kind, labels) for kind in _INNER.findall(paren.group(1))):
+                return _in_prose(bare, raw, labels)
+            return _typed(paren.group(1), paren.group(2), raw, "parentheses", labels)
+    elif bare.endswith("]"):
+        bracket = _BRACKET_TYPE.fullmatch(bare)  # "Barack Obama [PER]"
+        if bracket and ":" not in bracket.group(1) and _sure_type(bracket.group(2).strip(), labels):
+            return _typed(bracket.group(1), bracket.group(2), raw, "parentheses", labels)
+    explained = _EXPLAINED.fullmatch(bare) if ")" in bare else None
+    if explained and "(" not in explained.group(1) and _sure_type(unwrap(explained.group(2)), labels):
+        return _typed(explained.group(1), explained.group(2), raw, "parentheses", labels)
+    return None
+
+
+def _sure_type(kind: str, labels: Collection[str]) -> bool:
+    """A type written so that prose does not write it: one the gold uses (when the gold's types are known), else one
+    word in capitals."""
+    if labels:
+        return _known(kind, labels)
+    return type_like(kind) and " " not in kind and kind.isupper()
+
+
+def _in_prose(line: str, raw: str, labels: Collection[str]) -> _Line:
+    """A sentence naming several ``Name (TYPE)``, "The entities are Barack Obama (PER) and Berlin (LOC).": each
+    capitalised name before a parenthesised type, when every parenthesised part of the line is a type the gold uses
+    (or one word in capitals) and follows such a name; prose otherwise (skipped, never a mention of the sentence)."""
+    named = _NAMED.findall(line)
+    if not named or len(named) != line.count("(") or not all(_sure_type(kind, labels) for _, kind in named):
+        return _Line(raw, "prose")
+    return _several([_typed(name, kind, raw, "parentheses", labels) for name, kind in named], raw)
 
 
 def _several(read: list[_Line], raw: str) -> _Line:
@@ -313,7 +388,33 @@ def _clean(raw: str) -> str:
     """A line without the list marker and the emphasis or quotes around it."""
     line = unwrap(raw)
     marker = _MARKER.match(line) if line and line[0] in _MARKER_STARTS else None
-    return unwrap(line[marker.end():]) if marker else line
+    line = unwrap(line[marker.end():]) if marker else line
+    bold = _BOLD_TYPE.match(line) if line[:1] in "*_" else None  # "**PER:** Barack Obama": the type in bold
+    return f"{bold.group(2)}: {line[bold.end():]}" if bold else line
+
+
+_BOLD_TYPE = re.compile(r"(\*\*|__|\*)([^*_:]{1,40}):\1\s*")
+_HEADING = re.compile(r"#{1,6}\s+(.+?)\s*:?|(.+?)\s*:")
+
+
+def _heading(line: str, labels: Collection[str]) -> str | None:
+    """The type a line heads a list of (``PER:``, ``### PER``), or None."""
+    found = _HEADING.fullmatch(line)
+    kind = unwrap(found.group(1) or found.group(2)) if found else ""
+    return kind if kind and _sure_type(kind, labels) else None
+
+
+def _under_heading(heading: str | None, row: _Line, line: str, labels: Collection[str]) -> tuple[str | None, _Line]:
+    """A line of prose read under a heading (:func:`_heading`): a heading starts a list of that type, and a list
+    item of no shape under it is a mention of it (``PER:`` then ``- Barack Obama``); other lines end the list."""
+    if row.kind != "prose":
+        return (heading if row.kind in _READ else None), row
+    kind = _heading(line, labels) if line[-1] == ":" or line[0] == "#" else None
+    if kind is not None:
+        return kind, row
+    if heading is not None and _MARKER.match(row.text) and ":" not in line and "(" not in line:
+        return heading, _typed(line, heading, row.text, "type_lines", labels)
+    return None, row
 
 
 def read_lines(text: str, labels: Collection[str] = ()) -> Answer | None:
@@ -344,6 +445,7 @@ def _rows(text: str, labels: Collection[str]) -> list[_Line]:
     "the corrected answer would be:") apart from what follows it on its line."""
     read: list[_Line] = []
     table: list[tuple[str, str]] = []
+    heading = None
     for raw in text.splitlines():
         stripped = raw.strip()
         line = _clean(stripped) if stripped and not stripped.startswith("```") else ""
@@ -361,7 +463,9 @@ def _rows(text: str, labels: Collection[str]) -> list[_Line]:
             line = _clean(announced.group(1)) if announced else ""
             if not line:
                 continue
-        read.append(_line(line, stripped, labels))
+        heading, row = _under_heading(heading, _line(line, stripped, labels), line, labels)
+        if row.kind != "prose" or not read or read[-1].text is not stripped:  # "Answer: see above." skipped once
+            read.append(row)
     if table:
         read += _table(table, labels)
     return read
@@ -499,7 +603,7 @@ def _simple(shape: str, line: str, labels: Collection[str], mentions: list[Menti
 def _typed_items(kind: str, items: str, labels: Collection[str], mentions: list[Mention]) -> bool:
     """A plain ``TYPE: a, b`` line read into ``mentions``, when it is one :func:`_colon` reads so for certain: a
     type the gold uses, items that are none of its types, none of them saying none; False otherwise."""
-    if not _known(kind, labels) or _known(items.strip(), labels) or says_none(items):
+    if not _known(kind, labels) or _known(items.strip(), labels) or says_none(items) or "[" in items:
         return False
     strings = [item.strip() for item in _ITEMS.split(items)]
     if any(not s or len(s.split()) > 12 or says_none(s) for s in strings):

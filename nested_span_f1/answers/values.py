@@ -12,14 +12,20 @@ or of its Markdown code fence, that reads as JSON, else as a Python literal
   with token ``start`` and ``end`` (``end`` exclusive, as every offset here)
   (``indexed``: placed by the indices when the gold has tokens);
 - a list of strings, when the question named one type (the record's ``label``);
-- an object keyed by type, ``{"PER": ["Barack Obama"], "LOC": []}`` (``object``);
+- an object keyed by type, ``{"PER": ["Barack Obama"], "LOC": []}`` (``object``),
+  a type's value ``None``, ``null`` or a string saying none ("N/A") naming nothing;
+  an object of strings keyed by entity, ``{"Barack Obama": "PER"}``, read entity
+  to type when its values, not its keys, are the gold's types (or, without the gold's
+  types, when every value is one word of one case, "PER" or "person", and some key is not);
   an object with an ``entities`` list is read as that list, and a single
   ``{"text", "label"}`` object as one mention.
 
 An item that cannot be read (an empty string, an empty label, a number for a
 label, a pair of three) is **unreadable**: counted with the reason, the other
 items kept. A list of scalars none of which reads (numbers, or strings without a
-type) is not an answer (the next bracketed value is tried). Code calls, ``[Person(span="Barack Obama")]`` as
+type) is not an answer (the next bracketed value is tried). Lists that follow the
+first value with only whitespace between (a model continuing its list) are read
+with it. Code calls, ``[Person(span="Barack Obama")]`` as
 GoLLIE writes them, are read by :func:`calls` (``calls``): the class is the type.
 """
 from __future__ import annotations
@@ -27,11 +33,14 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from ..core.wording import quote
 from .mention import Mention
+
+NO_VALUE = re.compile(r"\s*(?:n/?a|none|null|nil|nothing|-+|–|—)\s*\.?\s*", re.I)
+"""A type's value that names nothing: empty, "N/A", "none", "-"."""
 
 TEXT_KEYS = ("text", "entity", "span", "mention", "name", "word")
 """Keys a mention object may give its text under (exactly one of them)."""
@@ -112,7 +121,8 @@ def read_items(items: Sequence[Any], label: str | None = None) -> tuple[list[Men
     return mentions, unreadable
 
 
-def mentions_of(value: Any, label: str | None = None) -> tuple[list[Mention], list[str], str]:
+def mentions_of(value: Any, label: str | None = None, labels: Collection[str] = ()) -> tuple[list[Mention],
+                                                                                            list[str], str]:
     """The mentions a JSON or literal value holds, the unreadable items, and the shape (``list``, ``indexed`` or
     ``object``); see the module docstring.
 
@@ -129,7 +139,42 @@ def mentions_of(value: Any, label: str | None = None) -> tuple[list[Mention], li
     if isinstance(value.get("entities"), list):
         mentions, unreadable, shape = _listed(value["entities"], label)
         return mentions, unreadable, "object" if shape == "list" else shape
+    if _keyed_by_entity(value, labels):
+        mentions, unreadable, _ = _listed([[key, kind] for key, kind in value.items() if not _nothing(kind)], label)
+        return mentions, unreadable, "object"
     return _keyed_by_type(value)
+
+
+def _nothing(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and NO_VALUE.fullmatch(value) is not None)
+
+
+def _keyed_by_entity(value: Mapping[Any, Any], labels: Collection[str]) -> bool:
+    """Whether an object maps entity strings to types (``{"Barack Obama": "PER"}``), not types to strings: its values
+    are all strings, and the gold's types are its values and none of its keys; without the gold's types on either
+    side, every value is one word of one case ("PER", "person") and some key is not such a word of that case."""
+    kinds = [kind for kind in value.values() if not _nothing(kind)]
+    if not kinds or not all(isinstance(kind, str) for kind in kinds) or not all(isinstance(k, str) for k in value):
+        return False
+    if labels:
+        keys_known = any(key in labels for key in value)
+        values_known = any(kind in labels for kind in kinds)
+        if keys_known or values_known:
+            return values_known and not keys_known
+    cases = {_case(kind) for kind in kinds}
+    if len(cases) != 1 or None in cases:
+        return False
+    return any(_case(key) not in cases for key in value)
+
+
+def _case(text: str) -> str | None:
+    """``upper`` or ``lower`` for one word that looks like a type written in that case ("PER", "person"), else None."""
+    if _TYPE_WORD.fullmatch(text) is None:
+        return None
+    return "upper" if text.isupper() else "lower" if text.islower() else None
+
+
+_TYPE_WORD = re.compile(r"[A-Za-z][\w\-./&]{0,39}")
 
 
 def _listed(value: Sequence[Any], label: str | None) -> tuple[list[Mention], list[str], str]:
@@ -148,11 +193,13 @@ def _keyed_by_type(value: Mapping[Any, Any]) -> tuple[list[Mention], list[str], 
     for key, strings in value.items():
         if not isinstance(key, str) or not key.strip():
             raise Unreadable(f"type {quote(key)} is not a string")
+        if _nothing(strings):
+            continue  # "DATE": null, "DATE": "N/A": the type has nothing
         if isinstance(strings, str):
             strings = [strings]
         if not isinstance(strings, (list, tuple)):
             raise Unreadable(f"the value of type {quote(key)} is {quote(strings)}, not a list of strings")
-        found, lost = read_items(strings, key)
+        found, lost = read_items([s for s in strings if not _nothing(s)], key)
         mentions += found
         unreadable += [f"type {quote(key)}, {reason}" for reason in lost]
     if unreadable and not mentions:
@@ -198,7 +245,7 @@ TRIED = 100
 """Bracketed values tried at most in one answer (an answer with more that none reads as mentions is unparseable)."""
 
 
-def _value(chunk: str) -> Any:
+def literal(chunk: str) -> Any:
     """``chunk`` read as JSON, else as a Python literal; raises ValueError when it is neither."""
     try:
         return json.loads(chunk)
@@ -219,24 +266,59 @@ Found = tuple[list[Mention], list[str], str]
 _DECODER = json.JSONDecoder()
 
 
-def _first_json(chunk: str, label: str | None) -> Found | None:
-    """The mentions of the JSON value at the chunk's first bracket, when it is one and holds mentions: what the
-    scan of every bracketed value finds first then, read without the scan (prose around a JSON list)."""
+def _first_json(chunk: str, label: str | None, labels: Collection[str]) -> tuple[Found, int] | None:
+    """The mentions of the JSON value at the chunk's first bracket, when it is one and holds mentions, and where it
+    ends: what the scan of every bracketed value finds first then, read without the scan (prose around a JSON
+    list)."""
+    return _json_at_first_bracket(chunk, label, labels)
+
+
+def _json_at_first_bracket(chunk: str, label: str | None, labels: Collection[str]) -> tuple[Found, int] | None:
+    """:func:`_first_json`'s reading, also used to find a list after prose after the first (:func:`_continued`)."""
     starts = [k for k in (chunk.find("["), chunk.find("{")) if k >= 0]
     if not starts:
         return None
     try:
-        value = _DECODER.raw_decode(chunk, min(starts))[0]
-        found = mentions_of(value, label)
+        value, end = _DECODER.raw_decode(chunk, min(starts))
+        found = mentions_of(value, label, labels)
     except (ValueError, RecursionError):  # Unreadable is a ValueError
         return None
-    return found if found[0] or found[1] else None
+    return (found, end) if found[0] or found[1] else None
 
 
-def structured(text: str, label: str | None) -> tuple[Found | None, str | None, bool]:
-    """The answer read from its first bracketed value that holds mentions (None when none does), the first reason a
-    bracketed value was refused (or None), and whether an empty value (``[]``, ``{}``, an object of empty lists)
-    was found (an answer saying it names nothing, unless its lines name something)."""
+def _continued(chunk: str, end: int, found: Found, label: str | None, labels: Collection[str]) -> Found:
+    """``found`` with the mentions of the values that follow it in ``chunk`` from ``end`` with only whitespace
+    between (a model continuing its list on the next line), up to the first that holds none; a JSON list of
+    mentions later still, after prose, is counted as unreadable (not read, not lost)."""
+    mentions, unreadable, shape = found
+    while True:
+        rest = chunk[end:]
+        gap = len(rest) - len(rest.lstrip())
+        if gap == len(rest) or rest[gap] not in _OPENERS:
+            break
+        pairs, _ = bracketed(rest[gap:])
+        if not pairs or pairs[0][0] != 0:
+            break
+        try:
+            more = mentions_of(literal(rest[gap:gap + pairs[0][1]]), label, labels)
+        except ValueError:  # Unreadable is a ValueError
+            break
+        if not (more[0] or more[1]):
+            break
+        mentions, unreadable = mentions + more[0], unreadable + more[1]
+        end += gap + pairs[0][1]
+    later = _json_at_first_bracket(chunk[end:], label, labels) if "[" in chunk[end:] or "{" in chunk[end:] else None
+    if later is not None:  # a list after prose: counted, never lost silently
+        unreadable = [*unreadable, f"a later list of {len(later[0][0]) + len(later[0][1])} item(s) after prose "
+                                   "was not read (only a list right after the first, or after 'Final answer:', is)"]
+    return mentions, unreadable, shape
+
+
+def structured(text: str, label: str | None, labels: Collection[str] = ()) -> tuple[Found | None, str | None, bool]:
+    """The answer read from its first bracketed value that holds mentions (None when none does) and the values
+    right after it (:func:`_continued`), the first reason a bracketed value was refused (or None), and whether an
+    empty value (``[]``, ``{}``, an object of empty lists) was found (an answer saying it names nothing, unless its
+    lines name something)."""
     fenced = FENCE.search(text)
     candidates = [fenced.group(1).strip()] if fenced else []
     candidates.append(text)
@@ -248,13 +330,13 @@ def structured(text: str, label: str | None) -> tuple[Found | None, str | None, 
             pass
         else:
             try:
-                found = mentions_of(value, label)
+                found = mentions_of(value, label, labels)
             except Unreadable as error:
                 return None, str(error), False
             return (found, None, False) if found[0] or found[1] else (None, None, True)
-        first = _first_json(chunk, label)
+        first = _first_json(chunk, label, labels)
         if first is not None:
-            return first, None, False
+            return _continued(chunk, first[1], first[0], label, labels), None, False
         pairs, unclosed = bracketed(chunk)
         if unclosed is not None:
             # what opens inside a bracket that never closes is part of a value cut short: not read on its own
@@ -263,16 +345,16 @@ def structured(text: str, label: str | None) -> tuple[Found | None, str | None, 
                                 "(was the answer cut short?)")
         for start, end in pairs[:TRIED]:
             try:
-                value = _value(chunk[start:end])
+                value = literal(chunk[start:end])
             except ValueError:
                 continue
             try:
-                found = mentions_of(value, label)
+                found = mentions_of(value, label, labels)
             except Unreadable as error:
                 reason = reason or str(error)
                 continue
             if found[0] or found[1]:
-                return found, reason, False
+                return _continued(chunk, end, found, label, labels), reason, False
             empty = True
     return None, reason, empty
 
