@@ -179,11 +179,12 @@ class GeneratedCounter:
             where = {"line": line} if line is not None and line != ident else {}
             self.examples.append({"category": category, "id": ident, **where, **fields})
 
-    def _read(self, ident: str, line: str | None, answers: Sequence[ReadAnswer], labels: list[str]) -> list[Mention]:
+    def _read(self, ident: str, lines: Sequence[str | None], answers: Sequence[ReadAnswer],
+              labels: list[str]) -> list[Mention]:
         """Count how each answer was read (its shape, what it left out, whether it could be read at all) and
         return the mentions of all, in the answers' order, renamed by the label map."""
         mentions: list[Mention] = []
-        for question, answer in answers:
+        for line, (question, answer) in zip(lines, answers):
             self.answers[answer.shape] += 1
             if answer.error is not None:
                 self.unparseable_ids.append(ident)
@@ -213,7 +214,7 @@ class GeneratedCounter:
 
     def add(self, ident: str, text: str, gold: Sequence[Any] | None, answers: Sequence[ReadAnswer], *,
             strings: Sequence[tuple[str, str]] | None = None, tokens: Offsets | None = None,
-            line: str | None = None) -> Located:
+            line: str | Sequence[str] | None = None) -> Located:
         """Count one document and return the spans its mentions were placed on (see :class:`Located`). All its
         answers' mentions are placed together, in the answers' order.
 
@@ -225,27 +226,30 @@ class GeneratedCounter:
             answers: its questions' types and their answers, read.
             tokens: the gold tokens' ``(start, end)`` in the text, for mentions with token indices (None: a gold
                 of texts).
-            line: where the document's answer is (``"line 9"``), for the examples.
+            line: where the document's answer is (``"line 9"``), or each of its answers, for the examples.
         """
+        lines = [line] * len(answers) if line is None or isinstance(line, str) else line
+        opening = lines[0] if lines else None
         if gold is None:
             gold_pairs = list(strings or ())
-            gold_spans, gold_missed = self._gold(ident, line, text, gold_pairs)
+            gold_spans, gold_missed = self._gold(ident, opening, text, gold_pairs)
         else:
             gold_pairs = [(covered(text, e), e[-1]) for e in gold]
             gold_spans, gold_missed = list(gold), []
-        mentions = self._read(ident, line, answers, [label for _, label in gold_pairs])
+        mentions = self._read(ident, lines, answers, [label for _, label in gold_pairs])
         self.strings.add([(m.text, m.label) for m in mentions], gold_pairs)
         fixed = None
         if any(m.tokens is not None for m in mentions):
             found = place_indices(text, mentions, tokens, self.trust)
             fixed = found.fixed
             self.indices["without_tokens"] += found.without_tokens
+            origin = _said(lines, answers)
             for name, where in (("disagree", found.disagree), ("out_of_range", found.out_of_range)):
                 self.indices[name] += len(where)
                 for i in where:
                     first, last = mentions[i].tokens  # type: ignore[misc]
                     at = {"at": text[tokens[first][0]:tokens[last][1]]} if name == "disagree" else {}  # type: ignore[index]
-                    self._example(name, ident, line, label=mentions[i].label, text=mentions[i].text,
+                    self._example(name, ident, origin[i], label=mentions[i].label, text=mentions[i].text,
                                   tokens=[first, last], **at)
         plain = answers[0][1].plain if len(answers) == 1 else None
         placement = locate(text, mentions, policy=self.policy, fallback=self.fallback, inner_last=self.inner_last,
@@ -254,9 +258,9 @@ class GeneratedCounter:
         self.placement.update((label, "spans") for *_, label in placement.spans)
         spans, end = placement.spans, len(text)
         if placement.missed:
-            for mention, category in zip(mentions, placement.categories):
+            for mention, category, said in zip(mentions, placement.categories, _said(lines, answers)):
                 if category in ("not_in_text", "excess"):
-                    self._example(category, ident, line, label=mention.label, text=mention.text)
+                    self._example(category, ident, said, label=mention.label, text=mention.text)
                     spans, end = _past(spans, end, mention.text, mention.label)
         for string, label in gold_missed:
             gold_spans, end = _past(gold_spans, end, string, label)
@@ -280,6 +284,11 @@ class GeneratedCounter:
             _tallies(self.gold_placement), self.strings.normalization.name, self.strings.multiset, self.policy,
             self.fallback, self.inner_last, self.trust, self.label_map,
         )
+
+
+def _said(lines: Sequence[str | None], answers: Sequence[ReadAnswer]) -> list[str | None]:
+    """Where each mention of a document's answers was said: the line of its answer."""
+    return [line for line, (_, answer) in zip(lines, answers) for _ in answer.mentions]
 
 
 def _past(spans: list[Any], end: int, string: str, label: str) -> tuple[list[Any], int]:

@@ -162,7 +162,9 @@ def count_generated(
                                 if answer.error is not None), None)
         found = counter.add(ids[s], text, gold.entities[s] if gold.entities is not None else None, answers,
                             strings=gold.strings[s] if gold.strings is not None else None,
-                            tokens=gold.tokens[s] if gold.tokens is not None else None, line=generated.line(p))
+                            tokens=gold.tokens[s] if gold.tokens is not None else None,
+                            line=generated.line(p) if len(answers) == 1 else [generated.line(p, q)
+                                                                              for q in range(len(answers))])
         located.append(found.spans)
         golds.append(found.gold)
         padded.append(text + " " * found.padding if found.padding else text)

@@ -140,3 +140,23 @@ def test_a_label_map_entry_without_equals_is_still_named_as_such(files, capsys):
     with pytest.raises(SystemExit):
         main(["generated", "--gold", gold, "--pred", pred, "--label-map", "person"])
     assert "label map: 'person' is not NAME=TYPE (entries are joined by commas)" in capsys.readouterr().err
+
+
+def test_the_report_and_its_examples_name_the_line_of_each_answer(files, capsys):
+    gold, pred = files
+    assert main(["generated", "--gold", gold, "--pred", pred, "--show", "5", "--json"]) == 0
+    examples = json.loads(capsys.readouterr().out)["generated"]["examples"]
+    assert examples == [{"category": "unparseable", "id": "d1", "line": "line 3", "label": "LOC",
+                         "error": "the '{' at character 1 never closes (was the answer cut short?)"}]
+    assert main(["generated", "--gold", gold, "--pred", pred, "--show", "5"]) == 0
+    assert ("  unparseable: d1 (line 3) (LOC): the '{' at character 1 never closes (was the answer cut short?)\n"
+            in capsys.readouterr().out)
+
+
+def test_a_mention_not_in_the_text_names_its_answers_line():
+    answers = [ANSWERS[0], {"id": "d1", "label": "ORG", "output": '["Acme"]'},
+               {"id": "d1", "label": "LOC", "output": '["Berlin", "Paris"]'}]
+    gold = Corpus([GOLD["text"]], [[(0, 12, "PER"), (17, 30, "PER"), (34, 40, "LOC")]], ["d1"], unit="characters")
+    run = count_generated(answers, gold)
+    assert [(e["category"], e["text"], e.get("line")) for e in run.examples] == [
+        ("not_in_text", "Acme", "record 1"), ("not_in_text", "Paris", "record 2")]
