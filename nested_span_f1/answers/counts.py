@@ -214,7 +214,7 @@ class GeneratedCounter:
 
     def add(self, ident: str, text: str, gold: Sequence[Any] | None, answers: Sequence[ReadAnswer], *,
             strings: Sequence[tuple[str, str]] | None = None, tokens: Offsets | None = None,
-            line: str | Sequence[str] | None = None) -> Located:
+            lines: Sequence[str | None] | None = None) -> Located:
         """Count one document and return the spans its mentions were placed on (see :class:`Located`). All its
         answers' mentions are placed together, in the answers' order.
 
@@ -226,9 +226,9 @@ class GeneratedCounter:
             answers: its questions' types and their answers, read.
             tokens: the gold tokens' ``(start, end)`` in the text, for mentions with token indices (None: a gold
                 of texts).
-            line: where the document's answer is (``"line 9"``), or each of its answers, for the examples.
+            lines: where each of its answers is (``"line 9"``), for the examples.
         """
-        lines = [line] * len(answers) if line is None or isinstance(line, str) else line
+        lines = [None] * len(answers) if lines is None else lines
         opening = lines[0] if lines else None
         if gold is None:
             gold_pairs = list(strings or ())

@@ -192,7 +192,7 @@ def gold_texts(gold: Corpus | StringGold, generated: Generated, order: list[int]
             offsets = joined_offsets(list(words))
             text = " ".join(words)
         elif text is None:
-            raise ValueError(f"{generated.places[order[s]]}: no 'text', where other documents give one; the gold's "
+            raise ValueError(f"{generated.place(order[s])}: no 'text', where other documents give one; the gold's "
                              "tokens are located in the texts given, so every document needs its text")
         else:
             offsets = locate_tokens(list(words), text, f"{gold.source}, sentence {s + 1}")

@@ -31,6 +31,7 @@ import json
 import os
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ..core.wording import quote
@@ -48,24 +49,30 @@ list (a list of items)."""
 @dataclass(frozen=True)
 class Generated:
     """A generated system read from a file: per document its id, its questions (see :data:`Question`), the text
-    the file gives for it (or None), where it is (its first line), and where each of its questions is (a document
-    asked once per type has a line per question; None: each document's one question is where the document is)."""
+    the file gives for it (or None), and where each of its questions is (``"answers.jsonl, line 9"``: a document
+    asked once per type has a line per question; the first is where the document is)."""
 
     ids: list[str] | None
     answers: list[list[Question]]
     texts: list[str | None]
-    places: list[str]
+    asked: list[list[str]]
     source: str = "generated"
-    asked: list[list[str]] | None = None
 
     def __len__(self) -> int:
         return len(self.answers)
 
+    @cached_property
+    def places(self) -> list[str]:
+        """Where each document is: its first question's place."""
+        return [asked[0] for asked in self.asked]
+
+    def place(self, k: int, q: int = 0) -> str:
+        """Where document ``k``'s question ``q`` is (its first by default: where the document is)."""
+        return self.asked[k][q]
+
     def line(self, k: int, q: int = 0) -> str:
-        """Where document ``k``'s question ``q`` is (its first by default), without the file's name (``"line
-        9"``): messages name the file once."""
-        place = self.asked[k][q] if self.asked is not None else self.places[k]
-        return place.removeprefix(f"{self.source}, ")
+        """:meth:`place` without the file's name (``"line 9"``): messages name the file once."""
+        return self.place(k, q).removeprefix(f"{self.source}, ")
 
 
 def read_answer(question: Question, document: str | None = None, labels: Collection[str] = ()) -> Answer:
@@ -115,8 +122,7 @@ def gather(records: Iterable[tuple[str, Any]], source: str = "generated") -> Gen
     order: dict[str, int] = {}
     answers: list[list[Question]] = []
     texts: list[str | None] = []
-    places: list[str] = []
-    lines: list[list[str]] = []
+    places: list[list[str]] = []
     with_ids = None
     for where, record in records:
         question = record_answer(record, where)
@@ -134,22 +140,21 @@ def gather(records: Iterable[tuple[str, Any]], source: str = "generated") -> Gen
             order[key] = len(answers)
             answers.append([question])
             texts.append(document)
-            places.append(where)
-            lines.append([where])
+            places.append([where])
             continue
         k = order[key]
         asked = [label for label, _ in answers[k]]
         if None in asked or question[0] is None or question[0] in asked:
             what = ("without a 'label' both times" if question[0] is None and asked == [None]
                     else f"with label {quote(question[0])}" if question[0] in asked else "both for one type and for all")
-            raise ValueError(f"{where}: id {quote(key)} is given twice ({what}; first at {places[k]}); a document's "
+            raise ValueError(f"{where}: id {quote(key)} is given twice ({what}; first at {places[k][0]}); a document's "
                              "questions are told apart by their 'label', one line each")
         if document is not None and texts[k] is not None and document != texts[k]:
-            raise ValueError(f"{where}: id {quote(key)} has another 'text' than at {places[k]}")
+            raise ValueError(f"{where}: id {quote(key)} has another 'text' than at {places[k][0]}")
         texts[k] = texts[k] if texts[k] is not None else document
         answers[k].append(question)
-        lines[k].append(where)
-    return Generated(list(order) if with_ids else None, answers, texts, places, source, lines)
+        places[k].append(where)
+    return Generated(list(order) if with_ids else None, answers, texts, places, source)
 
 
 LOOKED_AT = 100

@@ -111,7 +111,7 @@ def pair_documents(gold_ids: Sequence[str] | None, generated: Generated, gold_so
         order.append(index[ident])
     extra = [ident for ident in generated.ids if ident not in seen]
     if extra:
-        raise ValueError(f"{generated.places[index[extra[0]]]}: document id {quote(extra[0])} is not in {gold_source} "
+        raise ValueError(f"{generated.place(index[extra[0]])}: document id {quote(extra[0])} is not in {gold_source} "
                          f"({plural(len(extra), 'answered document')} without gold)")
     return order
 
@@ -151,7 +151,7 @@ def count_generated(
         text, given = gold.texts[s], generated.texts[p]
         if given is not None and given != text:
             at = first_difference(given, text)
-            raise ValueError(f"{generated.places[p]}: its text differs from the gold's at offset {at} ({len(given):,} "
+            raise ValueError(f"{generated.place(p)}: its text differs from the gold's at offset {at} ({len(given):,} "
                              f"characters given, {len(text):,} in the gold; given {quote(given[at:at + 10])}, gold "
                              f"{quote(text[at:at + 10])}); answers are scored only against the text they were made "
                              "from")
@@ -163,8 +163,7 @@ def count_generated(
         found = counter.add(ids[s], text, gold.entities[s] if gold.entities is not None else None, answers,
                             strings=gold.strings[s] if gold.strings is not None else None,
                             tokens=gold.tokens[s] if gold.tokens is not None else None,
-                            line=generated.line(p) if len(answers) == 1 else [generated.line(p, q)
-                                                                              for q in range(len(answers))])
+                            lines=[generated.line(p, q) for q in range(len(answers))])
         located.append(found.spans)
         golds.append(found.gold)
         padded.append(text + " " * found.padding if found.padding else text)
