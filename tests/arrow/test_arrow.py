@@ -60,7 +60,7 @@ def test_conll2003_strict_mode_detects_the_scheme_of_the_whole(conll):
 
 def test_conll2003_lenient_and_label_ids(conll):
     sides, table, _ = conll
-    assert score_arrow(table, "lenient_span_f1", predictions="elmo", references="gold", num_proc=2,
+    assert score_arrow(table, "lenient", predictions="elmo", references="gold", num_proc=2,
                        batch_size=1000) == score_lenient(sides["elmo"], sides["gold"])
     label_list = sorted({t for s in sides["gold"] + sides["elmo"] for t in s})
     index = {t: i for i, t in enumerate(label_list)}
@@ -82,13 +82,13 @@ def test_genia_nested_equals_score_nested(genia, num_proc):
     tokens, gold, pred, table = genia
     expected = score_nested(pred, gold, lengths=[len(t) for t in tokens])
     assert expected["by_depth"]["3"]["number"] > 0 and 0.6 < expected["overall_f1"] < 0.9
-    assert score_arrow(table, "nested_span_f1", predictions="pred", references="gold", lengths="tokens",
+    assert score_arrow(table, "nested", predictions="pred", references="gold", lengths="tokens",
                        num_proc=num_proc, batch_size=256) == expected
 
 
 def test_genia_lenient_spans(genia):
     _, gold, pred, table = genia
-    assert score_arrow(table, "lenient_span_f1", predictions="pred", references="gold", num_proc=2,
+    assert score_arrow(table, "lenient", predictions="pred", references="gold", num_proc=2,
                        batch_size=500) == score_lenient(pred, gold)
 
 
@@ -107,12 +107,12 @@ def test_random_corpus_in_many_parts_every_metric(corpus, num_proc):
     with pytest.warns(DuplicateSpanWarning) as caught:
         expected = score_nested(data["pred"], data["gold"], lengths=data["lengths"], zero_division=0)
     with pytest.warns(DuplicateSpanWarning) as got:  # once for the whole, with the sums
-        assert score_arrow(folder, "nested_span_f1", lengths="tokens", num_proc=num_proc, batch_size=5,
+        assert score_arrow(folder, "nested", lengths="tokens", num_proc=num_proc, batch_size=5,
                            zero_division=0, **spans) == expected
     assert [str(w.message) for w in got] == [str(w.message) for w in caught]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DuplicateSpanWarning)
-        assert score_arrow(folder, "lenient_span_f1", num_proc=num_proc, batch_size=5, **spans) == \
+        assert score_arrow(folder, "lenient", num_proc=num_proc, batch_size=5, **spans) == \
             score_lenient(data["pred"], data["gold"])
     assert score_arrow(folder, num_proc=num_proc, batch_size=5, scheme="IOBES", zero_division=0, **tags) == \
         score_tags(data["pred_tags"], data["gold_tags"], scheme="IOBES", zero_division=0)
@@ -133,7 +133,7 @@ def test_record_batch_reader_and_empty_sources(corpus):
     assert count_arrow(reader, predictions="pred_tags", references="gold_tags", num_proc=2) == \
         count_tags(data["pred_tags"], data["gold_tags"])
     empty = table.slice(0, 0)
-    assert score_arrow(empty, "nested_span_f1", predictions="pred", references="gold", zero_division=0) == \
+    assert score_arrow(empty, "nested", predictions="pred", references="gold", zero_division=0) == \
         score_nested([], [], zero_division=0)
     assert count_arrow(empty, predictions="pred_tags", references="gold_tags") == count_tags([], [])
 
@@ -185,7 +185,7 @@ def test_bad_spans_get_the_plain_paths_message(corpus):
         as_dicts = [[{"start": b, "end": e, "label": lab} for b, e, lab in s] for s in gold]
         single = _error(score_nested, data["pred"], as_dicts, lengths=data["lengths"])
         assert "sentence 421" in single[1]
-        assert _error(score_arrow, broken, "nested_span_f1", predictions="pred", references="gold",
+        assert _error(score_arrow, broken, "nested", predictions="pred", references="gold",
                       lengths="tokens", num_proc=2, batch_size=50) == single
 
 
@@ -214,7 +214,7 @@ def test_columns_and_options_are_checked(corpus, tmp_path):
         score_arrow(table, predictions="prediction", references="gold_tags")
     with pytest.raises(ValueError, match=r"part-0.parquet: no column 'prediction'"):
         score_arrow(folder, predictions="prediction", references="gold_tags")
-    with pytest.raises(TypeError, match="span_f1 takes no option partial_weight"):
+    with pytest.raises(TypeError, match="the exact metric takes no option partial_weight"):
         score_arrow(table, predictions="pred_tags", references="gold_tags", partial_weight=1.0)
     with pytest.raises(ValueError, match="num_proc must be a positive integer, got 0"):
         score_arrow(table, predictions="pred_tags", references="gold_tags", num_proc=0)
@@ -223,7 +223,7 @@ def test_columns_and_options_are_checked(corpus, tmp_path):
     with pytest.raises(TypeError, match="cannot read rows from list"):
         score_arrow([["O"]])
     with pytest.raises(ValueError, match="scheme, mode and suffix apply to tag sequences"):
-        score_arrow(table, "lenient_span_f1", predictions="pred", references="gold", scheme="IOB2")
+        score_arrow(table, "lenient", predictions="pred", references="gold", scheme="IOB2")
 
 
 def test_character_spans_bounded_by_a_text_column():
@@ -234,12 +234,12 @@ def test_character_spans_bounded_by_a_text_column():
     pred = [[(0, 6, "PER"), (22, 27, "LOC")], [], [(0, 3, "PER"), (13, 18, "LOC")]]
     table = pa.table({"text": texts, "gold": tables.span_column(gold), "pred": tables.span_column(pred)})
     lengths = [len(t) for t in texts]
-    assert score_arrow(table, "nested_span_f1", predictions="pred", references="gold", lengths="text") == \
+    assert score_arrow(table, "nested", predictions="pred", references="gold", lengths="text") == \
         score_nested(pred, gold, lengths=lengths)
     beyond = table.set_column(2, "pred", tables.span_column([[], [], [(13, 19, "LOC")]]))
     message = _error(score_nested, [[], [], [{"start": 13, "end": 19, "label": "LOC"}]], gold, lengths=lengths)
     assert "end <= 18 (the sentence length)" in message[1]
-    assert _error(score_arrow, beyond, "nested_span_f1", predictions="pred", references="gold",
+    assert _error(score_arrow, beyond, "nested", predictions="pred", references="gold",
                   lengths="text") == message
 
 

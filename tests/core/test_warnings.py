@@ -34,7 +34,7 @@ def test_core_warnings_name_the_callers_line(call, category):
 
 
 def test_metric_warnings_name_the_line_that_calls_compute():
-    metric = evaluate.load(metric_path("nested_span_f1"))
+    metric = evaluate.load(metric_path("nested"))
     twice = [[{"start": 0, "end": 1, "label": "A"}] * 2]
     once = [[{"start": 0, "end": 1, "label": "A"}]]
     found = _where(lambda: metric.compute(predictions=twice, references=once), DuplicateSpanWarning)

@@ -52,7 +52,7 @@ def _shard(pair, rank, world):
 
 
 COUNT = {"flat": count_tags, "lenient": count_lenient, "nested": count_nested}
-MODULES = {"flat": "span_f1", "lenient": "lenient_span_f1", "nested": "nested_span_f1"}
+MODULES = {"flat": "exact", "lenient": "lenient", "nested": "nested"}
 
 
 def _rows(tok):

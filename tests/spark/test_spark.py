@@ -55,7 +55,7 @@ def test_genia_nested(shared_data, spark):
     tokens, gold, pred = tables.genia(shared_data)
     frame = spark.createDataFrame(pa.table({"tokens": pa.array(tokens), "gold": tables.span_column(gold),
                                             "pred": tables.span_column(pred)})).repartition(3)
-    assert score_spark(frame, "nested_span_f1", predictions="pred", references="gold", lengths="tokens") == \
+    assert score_spark(frame, "nested", predictions="pred", references="gold", lengths="tokens") == \
         score_nested(pred, gold, lengths=[len(t) for t in tokens])
 
 
@@ -76,11 +76,11 @@ def test_random_corpus_in_partitions_some_empty(corpus):
     with pytest.warns(DuplicateSpanWarning) as caught:
         expected = score_nested(data["pred"], data["gold"], lengths=data["lengths"], zero_division=0)
     with pytest.warns(DuplicateSpanWarning) as got:
-        assert score_spark(frame, "nested_span_f1", lengths="tokens", zero_division=0, **spans) == expected
+        assert score_spark(frame, "nested", lengths="tokens", zero_division=0, **spans) == expected
     assert [str(w.message) for w in got if w.category is DuplicateSpanWarning] == [str(w.message) for w in caught]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DuplicateSpanWarning)
-        assert score_spark(frame, "lenient_span_f1", **spans) == score_lenient(data["pred"], data["gold"])
+        assert score_spark(frame, "lenient", **spans) == score_lenient(data["pred"], data["gold"])
     assert score_spark(frame, predictions="pred_tags", references="gold_tags", scheme="IOBES", zero_division=0) == \
         score_tags(data["pred_tags"], data["gold_tags"], scheme="IOBES", zero_division=0)
 
@@ -89,7 +89,7 @@ def test_no_rows(corpus):
     _, _, frame = corpus
     empty = frame.limit(0)
     assert count_spark(empty, predictions="pred_tags", references="gold_tags") == count_tags([], [])
-    assert score_spark(empty, "nested_span_f1", predictions="pred", references="gold", zero_division=0) == \
+    assert score_spark(empty, "nested", predictions="pred", references="gold", zero_division=0) == \
         score_nested([], [], zero_division=0)
 
 

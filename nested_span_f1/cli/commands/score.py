@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         check_plot_file(args.plot)
     parquet = is_table(args)
     if parquet:
-        counted = count_table(args, "span_f1", scheme=args.scheme, mode=args.mode, suffix=args.suffix)
+        counted = count_table(args, "exact", scheme=args.scheme, mode=args.mode, suffix=args.suffix)
         result = summarize(counted.counts, zero_division=0)
         head = "\n".join([header(args, counted.rows).rstrip("\n"), *texts.outside_tallies(counted.counts.labels)])
     elif generated.holds_generated(args):
