@@ -238,7 +238,7 @@ ONE_AGREEMENT = {"A": annotator(DOC1, DOC2), "B": annotator(("d1", TEXT, [(0, 5,
 
 
 ID = {"label_list": LABELS}
-VALID_IDS = ("score_tags", "count_tags", "decode_pair", "score_lenient", "count_lenient", "exact.compute",
+VALID_IDS = ("score_exact", "count_exact", "decode_pair", "score_lenient", "count_lenient", "exact.compute",
              "exact.add_batch")
 """Where ids must give the result of the same tags: the core (another input form) and the span_f1 module."""
 METRIC_DOORS = tuple(f"{m}.{call}" for m in ("exact", "lenient", "nested") for call in ("compute", "add_batch"))
@@ -349,7 +349,7 @@ CATALOGUE: list[Bad] = [
         metric_match=("label",)),  # the modules see that the whole input is ids: span_f1 asks for label_list
     Bad("tag-bytes", "tags", tags(b"I-PER"), TypeError, ("sentence 0, token 1", "b'I-PER'"), side="predictions"),
     Bad("tag-list-inside-sentence", "tags", tags(["I-PER"]), TypeError, ("sentence 0, token 1", "['I-PER']"),
-        side="predictions", entries=("score_tags", "count_tags", "decode_pair", "tags_to_spans", "score_lenient",
+        side="predictions", entries=("score_exact", "count_exact", "decode_pair", "tags_to_spans", "score_lenient",
                                      "count_lenient", "exact.compute", "exact.add_batch")),
     Bad("tag-float", "tags", tags(1.5), TypeError, ("sentence 0, token 1", "1.5"), side="predictions"),
     Bad("tag-suffix-but-prefix-tags", "tags", _ones("tags"), ValueError, ("sentence 0, token 0", "'B-PER'"),
@@ -1372,8 +1372,8 @@ GENERATED_OPTIONS = "normalization multiset policy fallback inner_last"
 """The options of generated entity lists (the nested and lenient modules take them)."""
 
 CORE_DOORS = {
-    "score_tags": _door("tags ids", "scheme mode suffix zero_division label_list", nested_span_f1.score_tags),
-    "count_tags": _door("tags ids", "scheme mode suffix label_list", nested_span_f1.count_tags),
+    "score_exact": _door("tags ids", "scheme mode suffix zero_division label_list", nested_span_f1.score_exact),
+    "count_exact": _door("tags ids", "scheme mode suffix label_list", nested_span_f1.count_exact),
     "decode_pair": _door("tags ids", "scheme mode suffix label_list", _decoded),
     "score_lenient": _door("tags ids spans", "partial_weight min_iou zero_division scheme mode suffix label_list",
                            lenient.score_lenient),
@@ -1386,7 +1386,7 @@ CORE_DOORS = {
     "threshold_curve": _door("scored", "zero_division", lambda p, r, **o: threshold_curve(r, p, **o).to_dict()),
 }
 METRICS = {
-    "exact": _door("tags ids texts", "scheme mode suffix zero_division label_list", nested_span_f1.score_tags),
+    "exact": _door("tags ids texts", "scheme mode suffix zero_division label_list", nested_span_f1.score_exact),
     "lenient": _door("tags spans texts generated",
                              "partial_weight min_iou zero_division scheme mode suffix " + GENERATED_OPTIONS,
                              lenient.score_lenient),

@@ -1125,7 +1125,7 @@ def _raises(function: Callable[[], Any]) -> Callable[[Path], Any]:
 
 
 CASES += [
-    api("api-score_tags-1mb-tag", "refused", _raises(lambda: nested_span_f1.score_tags(
+    api("api-score_exact-1mb-tag", "refused", _raises(lambda: nested_span_f1.score_exact(
         [["b-" + "x" * 1_000_000]], [["O"]])), (
         "predictions, sentence 0, token 0: tag 'b-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' "
         '(1,000,002 characters): malformed: no valid prefix: tags are O or B-TYPE with a prefix among O, '
@@ -1167,7 +1167,7 @@ CASES += [
     api("api-corpus-unit-unknown", "refused", _raises(lambda: nested_span_f1.Corpus([["a"]], [[]], unit="bytes")),
         (
         "corpus: unit must be one of tokens, characters, got 'bytes'")),
-    api("api-count_tags-a-dict", "refused", _raises(lambda: nested_span_f1.count_tags({"s1": TAGS[0]}, TAGS)), (
+    api("api-count_exact-a-dict", "refused", _raises(lambda: nested_span_f1.count_exact({"s1": TAGS[0]}, TAGS)), (
         "predictions: expected a list of sentences (one list per sentence), got dict {'s1': ['B-PER', 'I-"
         "PER', 'O']} (a dict is not a list: its keys would be read; pass a list in order)"),
         TypeError),

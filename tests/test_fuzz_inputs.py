@@ -198,13 +198,13 @@ def refuses_or_holds(call: Callable[[], Any], check: Callable[[Any], None]) -> N
 # --------------------------------------------------------------------------- the core
 
 @given(tag_pairs(), tag_options, zero_division)
-def test_score_tags(pair, options, zero):
-    refuses_or_holds(lambda: nested_span_f1.score_tags(*pair, zero_division=zero, **options), check_result)
+def test_score_exact(pair, options, zero):
+    refuses_or_holds(lambda: nested_span_f1.score_exact(*pair, zero_division=zero, **options), check_result)
 
 
 @given(tag_pairs(), tag_options)
-def test_count_tags(pair, options):
-    refuses_or_holds(lambda: nested_span_f1.count_tags(*pair, **options), check_counts)
+def test_count_exact(pair, options):
+    refuses_or_holds(lambda: nested_span_f1.count_exact(*pair, **options), check_counts)
 
 
 @given(tag_pairs(), tag_options)
@@ -233,7 +233,7 @@ def test_counts_of_two_batches_add_up_to_their_union(first, second, options):
         with warnings.catch_warnings(record=True):
             warnings.simplefilter("always")
             try:
-                return nested_span_f1.count_tags(*pair, **options)
+                return nested_span_f1.count_exact(*pair, **options)
             except DOCUMENTED_ERRORS:
                 return None
 
@@ -247,8 +247,8 @@ def test_counts_of_two_batches_add_up_to_their_union(first, second, options):
 
 @given(tag_pairs(label_id), st.sampled_from(LABEL_LISTS), tag_options)
 def test_label_ids(pair, label_list, options):
-    refuses_or_holds(lambda: nested_span_f1.count_tags(*pair, label_list=label_list, **options), check_counts)
-    refuses_or_holds(lambda: nested_span_f1.score_tags(*pair, label_list=label_list, zero_division=0, **options),
+    refuses_or_holds(lambda: nested_span_f1.count_exact(*pair, label_list=label_list, **options), check_counts)
+    refuses_or_holds(lambda: nested_span_f1.score_exact(*pair, label_list=label_list, zero_division=0, **options),
                      check_result)
 
 

@@ -120,7 +120,7 @@ class SpanF1(SpanMetric):
             tag_options = {"scheme": scheme, "mode": mode, "suffix": suffix, "label_list": label_list}
             return self.score_texts(predictions, references, "exact", tag_options, zero_division=zero_division)
         self.check_label_list(label_list)
-        return nested_span_f1.score_tags(
+        return nested_span_f1.score_exact(
             predictions,
             references,
             scheme=seqeval_scheme_name(scheme),

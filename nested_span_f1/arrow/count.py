@@ -21,7 +21,7 @@ from ..core.matching import DuplicateSpanWarning, warn_duplicates
 from ..core.scores import summarize
 from ..core.wording import quote
 from ..flat.encoding import read_label_list
-from ..flat.pipeline import count_tags, decode_pair
+from ..flat.pipeline import count_exact, decode_pair
 from ..lenient.score import count_lenient, match_spans_lenient, read_sides, summarize_lenient
 from ..nested.score import NestedCounts, count_entities, count_nested, summarize_nested
 from .columns import entities, is_span_column, row_lengths, span_arrays
@@ -91,7 +91,7 @@ class Job:
         pred, ref = batch.column(self.predictions), batch.column(self.references)
         options = dict(self.options)
         if self.metric == "exact":
-            return count_tags(pred, ref, **options)
+            return count_exact(pred, ref, **options)
         lengths = row_lengths(batch.column(self.lengths)) if self.lengths else None
         if self.metric == "nested":
             return count_entities(entities(pred, "predictions", lengths), entities(ref, "references", lengths),
@@ -108,7 +108,7 @@ class Job:
 
     def empty(self) -> Mergeable:
         """The counts of no rows, as the single-process API gives them for two empty lists."""
-        count = {"exact": count_tags, "lenient": count_lenient, "nested": count_nested}
+        count = {"exact": count_exact, "lenient": count_lenient, "nested": count_nested}
         return count[self.metric]([], [], **self.options)  # type: ignore[no-any-return, operator]
 
     def reference_tags(self, batch: Any) -> set[str]:

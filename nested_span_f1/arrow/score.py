@@ -4,7 +4,7 @@
 part record batch by record batch with the metric's own counting function
 (:mod:`.count`), in this process or in ``num_proc`` worker processes, and adds
 the counts in the order of the parts; :func:`score_arrow` turns them into the
-result dict of ``score_tags`` / ``score_lenient`` / ``score_nested``. Memory
+result dict of ``score_exact`` / ``score_lenient`` / ``score_nested``. Memory
 holds a few record batches per process, never the corpus.
 """
 from __future__ import annotations
@@ -143,7 +143,7 @@ def count_arrow(
     Args:
         source: a Parquet file or a folder of them, a pyarrow ``Table``,
             ``RecordBatch`` or ``RecordBatchReader``, or a ``datasets.Dataset``.
-        metric: ``"exact"`` (as :func:`count_tags`), ``"lenient"``
+        metric: ``"exact"`` (as :func:`count_exact`), ``"lenient"``
             (:func:`count_lenient`) or ``"nested"`` (:func:`count_nested`).
         predictions, references: the two columns: tags (``list<string>``), label
             ids (``list<int>``, with ``label_list``), or spans
@@ -193,7 +193,7 @@ def count_tokens(source: Source, lengths: str, *, num_proc: int = 1, batch_size:
 def score_arrow(source: Source, metric: str = "exact", *, zero_division: ZeroDivision = "warn",
                 **arguments: Any) -> dict[str, Any]:
     """The result dict of ``metric`` over the rows of ``source``: :func:`count_arrow`'s counts summarised as
-    ``score_tags`` / ``score_lenient`` / ``score_nested`` summarise theirs (``zero_division`` as there)."""
+    ``score_exact`` / ``score_lenient`` / ``score_nested`` summarise theirs (``zero_division`` as there)."""
     check_zero_division(zero_division)
     return summary(metric, count_arrow(source, metric, **arguments), zero_division)
 

@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("transformers")
 from transformers import EvalPrediction
 
-from nested_span_f1 import metric_path, score_tags
+from nested_span_f1 import metric_path, score_exact
 from nested_span_f1.core.matching import DuplicateSpanWarning
 from nested_span_f1.hf.nested_trainer import count_layered_ids
 from nested_span_f1.hf.trainer import trainer_view
@@ -50,7 +50,7 @@ def _scalars(result):
 def test_span_f1_card(batch):
     logits, labels, (pred, gold) = batch
     result = _scalars(card_snippet("exact")["compute_metrics"](EvalPrediction(logits, labels)))
-    assert result == trainer_view(score_tags(pred, gold, zero_division=0), entity_level=True)
+    assert result == trainer_view(score_exact(pred, gold, zero_division=0), entity_level=True)
     assert 0 < result["f1"] < 1 and "PER_f1" in result
 
 

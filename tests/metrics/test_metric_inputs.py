@@ -13,7 +13,7 @@ import pytest
 
 evaluate = pytest.importorskip("evaluate")
 
-from nested_span_f1 import metric_path, score_tags
+from nested_span_f1 import metric_path, score_exact
 from nested_span_f1.hf.paths import MODULES
 from nested_span_f1.lenient.score import score_lenient
 from nested_span_f1.nested.score import count_layered, count_nested_tags, score_nested, summarize_nested
@@ -26,7 +26,7 @@ LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", *[f"{p}-T{i}" for i in range(
 def _reference(name, kind, predictions, references, **options):
     """The core's result for the input a module was given."""
     if name == "exact":
-        return score_tags(predictions, references, zero_division=0, **options)
+        return score_exact(predictions, references, zero_division=0, **options)
     if name == "lenient":
         return score_lenient(predictions, references, zero_division=0, **options)
     if kind == "spans":
@@ -100,7 +100,7 @@ def test_trainer_shaped_arrays_and_add(metrics):
     metric = metrics["exact"]
     predictions = np.array([[0, 0, 0], [3, 4, 0], [1, 0, 0]])
     references = np.array([[-100, -100, -100], [3, 4, 0], [1, 1, -100]])
-    expected = score_tags([[], [3, 4, 0], [1, 0]], [[], [3, 4, 0], [1, 1]], label_list=LABELS, zero_division=0)
+    expected = score_exact([[], [3, 4, 0], [1, 0]], [[], [3, 4, 0], [1, 1]], label_list=LABELS, zero_division=0)
     assert metric.compute(predictions=predictions, references=references, label_list=LABELS, zero_division=0) == expected
     for p, r in zip([[], [3, 4, 0], [1, 0]], [[], [3, 4, 0], [1, 1]]):
         metric.add(prediction=p, reference=r)

@@ -12,7 +12,7 @@ from pathlib import Path
 from ...core.counts import Counts
 from ...core.scores import summarize
 from ...core.wording import plural
-from ...flat.pipeline import count_tags
+from ...flat.pipeline import count_exact
 from ...flat.tags import reference_prefixes, scheme_from_prefixes
 from ...formats.columns import Block, ColumnFile, check_same_tokens
 from ...render.tables import table
@@ -80,7 +80,7 @@ def count_files(args: argparse.Namespace) -> tuple[Counts, int]:
             # the tag columns first: a file of one column is named as such, not as tokens that differ
             predicted, tags = tag_column(pred, args.column), tag_column(gold, args.column)
             check_same_tokens(gold, pred)
-            return count_tags(predicted, tags, scheme=scheme, mode=args.mode, suffix=args.suffix)
+            return count_exact(predicted, tags, scheme=scheme, mode=args.mode, suffix=args.suffix)
         except (ValueError, TypeError) as error:
             raise for_people(error, gold, pred, first) from None
 
