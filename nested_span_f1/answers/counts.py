@@ -1,4 +1,4 @@
-"""The counts of a generated system that are not the located spans' own: the string protocol, where each mention
+"""The counts of an answer system that are not the located spans' own: the string protocol, where each mention
 went, what each answer was read as. They add and serialise like every count here (``Mergeable``).
 
 The located spans are scored by the exact, lenient or nested metric, whose counts
@@ -47,8 +47,8 @@ out of range, indices without gold tokens."""
 
 
 @dataclass(frozen=True)
-class GeneratedCounts(Mergeable):
-    """What a generated system's report is computed from, besides its located spans' counts.
+class AnswerCounts(Mergeable):
+    """What an answer system's report is computed from, besides its located spans' counts.
 
     Attributes:
         strings: the string protocol's tallies per label (and untyped), as :class:`Counts`.
@@ -69,9 +69,9 @@ class GeneratedCounts(Mergeable):
             made with; counts made with other settings do not add.
 
     >>> from nested_span_f1.core.counts import Tally
-    >>> a = GeneratedCounts(Counts({"PER": Tally(1, 1, 2)}), {"PER": PlaceTally(1, exact=1, spans=1)},
+    >>> a = AnswerCounts(Counts({"PER": Tally(1, 1, 2)}), {"PER": PlaceTally(1, exact=1, spans=1)},
     ...                     {"LOC": 1}, {"list": 1, "unparseable": 1}, ("d2",))
-    >>> (a + a).unparseable_ids, (a + a).placement["PER"].exact, GeneratedCounts.from_dict(a.to_dict()) == a
+    >>> (a + a).unparseable_ids, (a + a).placement["PER"].exact, AnswerCounts.from_dict(a.to_dict()) == a
     (('d2', 'd2'), 2, True)
     """
 
@@ -136,13 +136,13 @@ ReadAnswer = tuple[str | None, Answer]
 """One answer of a document, read, and the type its question asked about (None: every type)."""
 
 
-class GeneratedCounter:
-    """Counts a generated system document by document: the string protocol, the placement of every mention, the
+class AnswerCounter:
+    """Counts an answer system document by document: the string protocol, the placement of every mention, the
     shapes of the answers, what reading them left out and those that could not be parsed; :meth:`add` returns the
     document's located spans.
 
     >>> from nested_span_f1.answers.parse import parse_answer
-    >>> counter = GeneratedCounter()
+    >>> counter = AnswerCounter()
     >>> counter.add("d1", "Obama met Obama in Paris.", [(0, 5, "PER"), (19, 24, "LOC")],
     ...             [(None, parse_answer('[["Obama", "PER"], ["Rome", "LOC"]]'))]).spans
     [(0, 5, 'PER'), (26, 30, 'LOC')]
@@ -276,9 +276,9 @@ class GeneratedCounter:
             self._example("gold_not_placed", ident, line, label=label, text=string)
         return placement.spans, missed
 
-    def counts(self) -> GeneratedCounts:
+    def counts(self) -> AnswerCounts:
         """The counts so far."""
-        return GeneratedCounts(
+        return AnswerCounts(
             self.strings.counts(), _tallies(self.placement), dict(self.unparseable), dict(self.answers),
             tuple(self.unparseable_ids), dict(self.reading), dict(self.indices), dict(self.mapped),
             _tallies(self.gold_placement), self.strings.normalization.name, self.strings.multiset, self.policy,

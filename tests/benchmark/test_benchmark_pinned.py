@@ -183,16 +183,18 @@ PINNED = {
         "stderr": "3456084172ea6257e6dc",
         "stdout": "beab01cc94213936af9e",
     },
-    # issue 37 (answers read as real models write them) changed this case's `generated` report and nothing else:
+    # issue 37 (answers read as real models write them) changed this case's `answers` report and nothing else:
     # the settings' trust and label_map, paired, unparseable_share, the reading counts, index, indices,
     # labels_not_in_gold, mapped and gold_strings added; the "[]" answer counted as empty (was list); the
     # unparseable answer named by its line alone; every score, the Markdown, the card and the samples unchanged
     # (json and html re-pinned at the merge of main into issue 37, the outputs of both diffed as the docstring says)
+    # issue 47 (one vocabulary) renamed, and changed nothing else (the outputs of main and the change diffed): the
+    # JSON key "generated" -> "answers" and the report's heading "Generated systems" -> "Answer systems"
     "sample_tags_and_answers": {
         "card": "f0cf13cf21b393a9a6c5",
-        "html": "ab88fba563799bafbf3b",
-        "json": "122db20b771096918d9a",
-        "markdown": "17b2693710ae3fb45e32",
+        "html": "82e3fb022c95fc9abbee",
+        "json": "4d92eaf133a6d8a40443",
+        "markdown": "e3510ae72f6f3092d054",
         "samples": "09e2127915e7a6298a70",
         "warnings": "e3b0c44298fc1c149afb",
     },

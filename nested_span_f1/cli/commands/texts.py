@@ -43,7 +43,7 @@ def add_text_options(parser: argparse.ArgumentParser) -> None:
 
 def add_reader_options(group: Any) -> None:
     """``--types``, ``--no-event-triggers`` and ``--spans-key``: how brat files and DocBins are read (for the
-    commands that score texts, and ``generated``'s gold)."""
+    commands that score texts, and ``answers``'s gold)."""
     group.add_argument("--types", nargs="+", metavar="TYPE", help="brat: keep the T lines of these types only")
     group.add_argument("--no-event-triggers", action="store_true",
                        help="brat: leave out the T lines that E lines use as event triggers (by default they are "

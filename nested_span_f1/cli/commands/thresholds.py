@@ -27,8 +27,8 @@ from ...thresholds.curve import ThresholdCurve
 from ...thresholds.score import DECODINGS, METRICS, ScoredPair, apply_thresholds, curve_of, scored_pair
 from ...thresholds.select import ORACLE, dev_then_test, without_best
 from .inputs import (
+    ANSWERS,
     COLUMNS,
-    GENERATED,
     HelpFormatter,
     add_tag_options,
     check_outputs,
@@ -114,8 +114,8 @@ def read_pair(gold_path: str, pred_path: str, args: argparse.Namespace,
               options: tuple[str, str] = ("--gold", "--pred")) -> tuple[ScoredPair, Corpus, Corpus]:
     """A gold file and a scored prediction file, read and paired (documents by id, texts aligned); an error of the
     pairing (which is of both files) names the two, by their ``options`` and names, unless it names a file."""
-    if GENERATED in (args.gold_format, args.pred_format):
-        raise ValueError("generated entity lists carry no scores; a threshold curve needs scored predictions")
+    if ANSWERS in (args.gold_format, args.pred_format):
+        raise ValueError("language models' answers carry no scores; a threshold curve needs scored predictions")
     gold = read_any(gold_path, args.gold_format, args)
     pred = read_any(pred_path, args.pred_format, args, score_column=args.score_column)
     check_text_options(args, {"references": gold, "predictions": pred})
