@@ -18,8 +18,8 @@ from ..core.matching import ExactMatch
 from ..lenient.counts import BREAKDOWN
 from ..lenient.score import LenientMatch, summarize_lenient
 from ..nested.score import count_match, summarize_nested
+from .answers import string_scores
 from .buckets import WIDTH, bucket_matrix, layout
-from .generated import string_scores
 from .matrices import Counted
 from .options import Options
 from .stats import GOLD, GOLD_TP, PREDICTED, TP, bootstrap_sums, interval, prf

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..align.project import check_snap
 from ..core.wording import quote
-from .generated import ANSWERS
+from .answers import ANSWERS
 from .inputs import Source
 
 MAX_ROUNDS = 1_000_000

@@ -18,8 +18,8 @@ import numpy as np
 
 from ..answers.score import AnswersRun
 from ..core.wording import quote
+from .answers import ANSWERS, answers_pair, is_answers
 from .curves import system_curve
-from .generated import ANSWERS, answers_pair, is_answers
 from .inputs import Pair, Side, Source, checkpoints, is_brat_folder, pair, read_side, units
 from .options import Options
 from .pairs import choose

@@ -13,7 +13,7 @@ from nested_span_f1.answers.parse import NOTHING_FOUND
 from nested_span_f1.answers.score import count_answers
 from nested_span_f1.cli.main import main
 from nested_span_f1.formats.columns import read_columns
-from nested_span_f1.render.generated import answers_table
+from nested_span_f1.render.answers import answers_table
 
 # a sentence of the kind the real answers were given (an ecology abstract), as tokens: tokens 16-17 are
 # "land-use intensification" and 20 "ecosystem", the indices the real answer gives

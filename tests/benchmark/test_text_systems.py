@@ -93,7 +93,7 @@ def test_a_answers_system_beside_tags_is_measured_in_the_gold_tokens():
     """An answer system's located spans are characters over the gold's texts: against a token gold, beside a
     system of tags, their lengths count the gold's tokens and the report draws both (it raised KeyError)."""
     samples = Path(__file__).resolve().parents[2] / "nested_span_f1" / "sample_data"
-    result = benchmark(samples / "sample.gold.conll", {"answers": samples / "sample.generated.jsonl",
+    result = benchmark(samples / "sample.gold.conll", {"answers": samples / "sample.lists.jsonl",
                                                         "tags": samples / "sample.pred.conll"}, n_resamples=50,
                        progress=False)
     lengths = [{name: row["number"] for name, row in system["buckets"]["entity_length"].items() if row["number"]}

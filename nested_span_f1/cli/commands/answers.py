@@ -31,7 +31,7 @@ from ...answers.score import SHARE, count_answers, score_run
 from ...core.wording import quote
 from ...formats import Corpus
 from ...formats.columns import read_text
-from ...render.generated import answers_table, unreadable_line
+from ...render.answers import answers_table, unreadable_line
 from ...render.tables import lenient_table
 from . import texts
 from .inputs import ANSWERS as FORMAT

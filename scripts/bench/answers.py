@@ -44,8 +44,8 @@ Times are CPU seconds of this process (``time.process_time``): one core's work,
 which other processes on a busy machine do not inflate as they inflate
 wall-clock time.
 
-    python scripts/bench/generated.py                 # ../shared/data CoNLL-2003
-    python scripts/bench/generated.py --repeat 5 --json
+    python scripts/bench/answers.py                 # ../shared/data CoNLL-2003
+    python scripts/bench/answers.py --repeat 5 --json
 """
 from __future__ import annotations
 
@@ -220,8 +220,8 @@ def bare_parse(lines: str, shapes: list[str]) -> list[list[Any]]:
 def package_parse(lines: str, texts: list[str], labels: set[str]) -> list[Any]:
     """The answers' file read by the package and each answer read with its document's text and the gold's types,
     as ``score_answers`` reads them."""
-    generated = read_answers(lines)
-    return [read_answer(question, text, labels) for questions, text in zip(generated.answers, texts)
+    answers = read_answers(lines)
+    return [read_answer(question, text, labels) for questions, text in zip(answers.answers, texts)
             for question in questions]
 
 
@@ -300,7 +300,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     if not (args.conll / "test.gold.conll").is_file():
-        parser.exit(2, f"generated.py: {args.conll / 'test.gold.conll'} not found (the shared data's CoNLL-2003)\n")
+        parser.exit(2, f"answers.py: {args.conll / 'test.gold.conll'} not found (the shared data's CoNLL-2003)\n")
     sentences = conll_documents(args.conll)
     figures = {"sentences": measure(sentences, args.repeat),
                "as_written": measure(sentences, args.repeat, AS_WRITTEN, ("exact",), floor=True),

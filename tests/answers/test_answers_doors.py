@@ -13,7 +13,7 @@ from nested_span_f1.align import join_tokens
 from nested_span_f1.answers import score_answers
 from nested_span_f1.cli.main import main
 from nested_span_f1.formats.columns import read_columns
-from nested_span_f1.render.generated import answers_table
+from nested_span_f1.render.answers import answers_table
 
 SAMPLE = Path(nested_span_f1.__file__).parent / "sample_data"
 
@@ -22,7 +22,7 @@ SAMPLE = Path(nested_span_f1.__file__).parent / "sample_data"
 def sample():
     columns = read_columns(SAMPLE / "sample.gold.conll")
     gold = Corpus(columns.tokens, tags_to_spans(columns.column()), source="sample.gold.conll")
-    return gold, SAMPLE / "sample.generated.jsonl"
+    return gold, SAMPLE / "sample.lists.jsonl"
 
 
 def test_sample_counts_worked_out_by_hand(sample):

@@ -17,7 +17,7 @@ from nested_span_f1.cli.main import main
 from nested_span_f1.formats.columns import read_columns
 
 SAMPLE = Path(nested_span_f1.__file__).parent / "sample_data"
-GOLD, TAGGER, LLM = (SAMPLE / name for name in ("sample.gold.conll", "sample.pred.conll", "sample.generated.jsonl"))
+GOLD, TAGGER, LLM = (SAMPLE / name for name in ("sample.gold.conll", "sample.pred.conll", "sample.lists.jsonl"))
 
 
 def test_a_answers_system_beside_a_tagger():
