@@ -889,9 +889,9 @@ CATALOGUE: list[Bad] = [
         ("no checkpoint-STEP file or folder holds entity spans",),
         cli=("no checkpoint-STEP file or folder holds entity spans",)),
     # outputs: no command writes over one of its inputs (files, links, checkpoint files, stdin), checked first
-    Bad("outputs-benchmark-json-over-gold", "outputs",
-        ["benchmark", "--gold", "{gold}", "--pred", "a={pred}", "--json", "{gold}"], None,
-        cli=("--json {gold} would overwrite --gold {gold}",)),
+    Bad("outputs-benchmark-html-over-gold", "outputs",
+        ["benchmark", "--gold", "{gold}", "--pred", "a={pred}", "--html", "{gold}"], None,
+        cli=("--html {gold} would overwrite --gold {gold}",)),
     Bad("outputs-benchmark-markdown-over-pred", "outputs",
         ["benchmark", "--gold", "{gold}", "--pred", "a={pred}", "--markdown", "{pred}"], None,
         cli=("--markdown {pred} would overwrite --pred a={pred}",)),
@@ -901,12 +901,12 @@ CATALOGUE: list[Bad] = [
     Bad("outputs-benchmark-model-card-over-symbolic-link", "outputs",
         ["benchmark", "--gold", "{gold}", "--pred", "a={pred}", "--model-card", "{link}"], None,
         cli=("--model-card {link} would overwrite --pred a={pred}",)),
-    Bad("outputs-benchmark-json-over-checkpoint-file", "outputs",
-        ["benchmark", "--gold", "{gold}", "--pred", "run={run}", "--json", "{run}/checkpoint-500.jsonl"], None,
+    Bad("outputs-benchmark-markdown-over-checkpoint-file", "outputs",
+        ["benchmark", "--gold", "{gold}", "--pred", "run={run}", "--markdown", "{run}/checkpoint-500.jsonl"], None,
         cli=("would overwrite {run}/checkpoint-500.jsonl (a checkpoint file of --pred run={run})",)),
     Bad("outputs-benchmark-two-views-one-file", "outputs",
-        ["benchmark", "--gold", "{gold}", "--pred", "a={pred}", "--json", "{tmp}/out", "--markdown", "{tmp}/out"], None,
-        cli=("--json and --markdown name one file",)),
+        ["benchmark", "--gold", "{gold}", "--pred", "a={pred}", "--html", "{tmp}/out", "--markdown", "{tmp}/out"], None,
+        cli=("--markdown and --html name one file",)),
     Bad("outputs-score-plot-over-hard-link", "outputs",
         ["score", "--gold", "{conll}", "--pred", "{conll}", "--plot", "{hard}"], None,
         cli=("--plot {hard} would overwrite --gold {conll}",)),
@@ -1785,13 +1785,12 @@ def _checkpoints_row(row: Bad, entry: str, tmp_path: Any, capsys: Any, monkeypat
         else:
             _expect(row, call, None)
         return
-    report = str(tmp_path / "report.json")
-    args = ["benchmark", "--gold", gold, "--pred", f"run={run}", "--bootstrap", "20", "--no-progress", "--json", report,
+    args = ["benchmark", "--gold", gold, "--pred", f"run={run}", "--bootstrap", "20", "--no-progress", "--json",
             *(["--dev-gold", gold] if dev else [])]
-    code, out, err = _run_cli(args, None, capsys, monkeypatch, tmp_path, outputs=(report,))
+    code, out, err = _run_cli(args, None, capsys, monkeypatch, tmp_path)
     if row.error is None:
         assert (code, err) == (0, ""), err
-        systems = json.loads(Path(report).read_text())["systems"]
+        systems = json.loads(out)["systems"]
         assert [(s["name"], s["step"], s["source"]) for s in systems] == expected
         return
     _one_line_error(entry, code, out, err, row.cli)
@@ -2204,7 +2203,7 @@ def test_commands_leave_the_checkout_and_their_inputs_alone(tmp_path):
         ["lenient", "--gold", i + "gold.conll", "--pred", i + "pred.conll"],
         ["nested", "--gold", i + "gold.jsonl", "--pred", i + "pred.jsonl"],
         ["benchmark", "--gold", i + "gold.jsonl", "--pred", f"a={i}pred.jsonl", "--pred", f"run={i}run",
-         "--bootstrap", "100", "--json", o + "b.json", "--markdown", o + "b.md", "--html", o + "b.html", "--plot",
+         "--bootstrap", "100", "--json", "--markdown", o + "b.md", "--html", o + "b.html", "--plot",
          o + "b.png", "--model-card", o + "card.md"],
         ["table", o + "b.json", "--markdown", o + "t.md", "--latex", o + "t.tex"],
         ["space", "exact", o + "my_space"],
@@ -2215,6 +2214,8 @@ def test_commands_leave_the_checkout_and_their_inputs_alone(tmp_path):
             done = _cli(command, cwd=CHECKOUT, stdin=stdin, capture_output=True)
         assert done.returncode == 0, (command, done.stderr.decode()[-2000:])
         assert _git_status() == status, f"{command[0]} wrote into the checkout"
+        if command[0] == "benchmark":  # --json prints; the shell's > writes it where the user says
+            (out / "b.json").write_bytes(done.stdout)
     assert _files(inputs) == before
     assert sorted(p.name for p in out.iterdir()) == ["b.html", "b.json", "b.md", "b.png", "card.md", "my_space",
                                                      "score.png", "t.md", "t.tex"]

@@ -367,8 +367,8 @@ CASES += [
         "--pred-format answers --bootstrap 20 --no-progress", (
         '| llm | 66.67 | [66.67, 66.67] | 66.67 | [66.67, 66.67] | 0 | 0 | 0 |'),
         {"g.jsonl": GOLD, "a.jsonl": jl({"id": "d1", "output": '[{"text": "Paris", "label": "LOC"}]'})}),
-    cli("benchmark-format-alias", "read", "benchmark --gold {tmp}/g.txt --pred a={tmp}/p.txt --format spert "
-        "--bootstrap 20 --no-progress", (
+    cli("benchmark-format-alias", "read", "benchmark --gold {tmp}/g.txt --pred a={tmp}/p.txt --gold-format spert "
+        "--pred-format spert --bootstrap 20 --no-progress", (
         '| a | 0 | 0 | 0 | 0 | 1 | 0 |'),
         {"g.txt": json.dumps([{"tokens": ["a", "b"], "entities": [{"type": "X", "start": 0, "end": 1}]}]),
          "p.txt": json.dumps([{"tokens": ["a", "b"], "entities": []}])}),
@@ -804,7 +804,7 @@ RESULT = "{tmp}/r.json"
 
 
 def _result(folder: Path, name: str = "r.json", dataset: str | None = None) -> None:
-    """A benchmark result of two systems on the sample nested gold, written as ``benchmark --json`` writes it."""
+    """A benchmark result of two systems on the sample nested gold, as ``benchmark --json`` prints it."""
     from nested_span_f1 import Corpus, read_corpus, sample_path
     from nested_span_f1.benchmark import benchmark
 
@@ -871,16 +871,16 @@ CASES += [
 BENCH = {"g.jsonl": ONEIE, "p.jsonl": ONEIE}
 B = "benchmark --gold {tmp}/g.jsonl --pred a={tmp}/p.jsonl --bootstrap 20 --no-progress"
 CASES += [
-    cli("benchmark-json-into-a-missing-folder", "refused", f"{B} --json {{tmp}}/nowhere/r.json", (
-        '--json {tmp}/nowhere/r.json: the folder {tmp}/nowhere does not exist'), BENCH),
-    cli("benchmark-json-a-folder", "refused", f"{B} --json {{tmp}}/out", (
-        '--json {tmp}/out is a folder; give the name of a file to write'), {**BENCH, "out/x": ""}),
+    cli("benchmark-markdown-into-a-missing-folder", "refused", f"{B} --markdown {{tmp}}/nowhere/r.md", (
+        '--markdown {tmp}/nowhere/r.md: the folder {tmp}/nowhere does not exist'), BENCH),
+    cli("benchmark-markdown-a-folder", "refused", f"{B} --markdown {{tmp}}/out", (
+        '--markdown {tmp}/out is a folder; give the name of a file to write'), {**BENCH, "out/x": ""}),
     cli("benchmark-plot-suffix", "refused", f"{B} --plot {{tmp}}/r.gif", (
         '--plot {tmp}/r.gif: a plot is written as .png, .svg or .pdf'), BENCH),
     cli("benchmark-html-over-the-gold", "refused", f"{B} --html {{tmp}}/g.jsonl", (
         '--html {tmp}/g.jsonl would overwrite --gold {tmp}/g.jsonl, an input; write to another file'), BENCH),
-    cli("benchmark-two-views-one-file", "refused", f"{B} --json {{tmp}}/r --model-card {{tmp}}/r", (
-        '--json and --model-card name one file, {tmp}/r; give each its own'), BENCH),
+    cli("benchmark-two-views-one-file", "refused", f"{B} --markdown {{tmp}}/r --model-card {{tmp}}/r", (
+        '--markdown and --model-card name one file, {tmp}/r; give each its own'), BENCH),
     cli("benchmark-bootstrap-zero", "refused", "benchmark --gold {tmp}/g.jsonl --pred a={tmp}/p.jsonl --bootstrap 0",
         (
         '--bootstrap must be from 1 to 1,000,000 (the resamples are kept in memory, and more would change'
@@ -901,8 +901,10 @@ CASES += [
         'ities)): scores on it cannot be compared with papers that report on GENIA'), BENCH),
     cli("benchmark-pred-named-twice", "refused", f"{B} --pred a={{tmp}}/g.jsonl", (
         '--pred a is given twice; name each prediction set once'), BENCH),
-    cli("benchmark-json-written", "read", f"{B} --json {{tmp}}/r.json --markdown {{tmp}}/r.md", (
+    cli("benchmark-views-written", "read", f"{B} --html {{tmp}}/r.html --markdown {{tmp}}/r.md", (
         '| a | 100.00 | 100.00 | 100.00 | [100.00, 100.00] | 100.00 | 100.00 |'), BENCH),
+    cli("benchmark-json-printed", "read", f"{B} --json", (
+        '      "name": "a",'), BENCH),
     cli("benchmark-confidence-one", "refused", f"{B} --confidence 1", (
         '--confidence must be between 0 and 1 (exclusive), got 1.0'), BENCH),
 ]

@@ -63,9 +63,9 @@ def test_the_string_interval_is_the_bootstrap_of_per_document_counts():
 
 
 def test_the_benchmark_command_detects_answers_files(tmp_path, capsys):
-    out = tmp_path / "bench.json"
     code = main(["benchmark", "--gold", str(GOLD), "--pred", f"tagger={TAGGER}", "--pred", f"llm={LLM}",
-                 "--bootstrap", "200", "--json", str(out), "--no-progress"])
-    assert code == 0, capsys.readouterr().err
-    systems = {s["name"]: s for s in json.loads(out.read_text())["systems"]}
+                 "--bootstrap", "200", "--json", "--no-progress"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    systems = {s["name"]: s for s in json.loads(out)["systems"]}
     assert systems["llm"]["f1"]["value"] == 0.75 and round(systems["llm"]["strings"]["f1"]["value"], 4) == 0.8727

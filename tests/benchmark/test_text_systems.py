@@ -138,17 +138,16 @@ def test_brat_folders_docbins_and_ann_files_are_systems_and_gold(capsys, tmp_pat
     docs.to_disk(tmp_path / "pred.spacy")
     one = _brat(tmp_path / "one", {"d1": DOCUMENTS["d1"]})
     code, out, err = _cli(capsys, "benchmark", "--gold", gold, "--pred", f"brat={gold}", "--pred",
-                          f"spacy={tmp_path / 'pred.spacy'}", "--bootstrap", 50, "--no-progress", "--json",
-                          tmp_path / "b.json")
+                          f"spacy={tmp_path / 'pred.spacy'}", "--bootstrap", 50, "--no-progress", "--json")
     assert code == 0, err
-    result = json.loads((tmp_path / "b.json").read_text())
+    result = json.loads(out)
     assert [(s["name"], s["f1"]["value"], s["tp"]) for s in result["systems"]] == [("brat", 1.0, 4), ("spacy", 1.0, 4)]
     assert result["settings"]["length_unit"] == "characters"
     code, out, err = _cli(capsys, "benchmark", "--gold", one / "d1.ann", "--pred", f"ann={one / 'd1.ann'}",
                           "--bootstrap", 50, "--no-progress", "--types", "PER")
     assert code == 0 and "| ann | 100.00 | 100.00 | 100.00 |" in out and "1 gold entities" in out, err
     code, out, err = _cli(capsys, "benchmark", "--gold", gold, "--pred", f"a={gold}", "--bootstrap", 50,
-                          "--no-progress", "--format", "brat", "--types", "LOC")
+                          "--no-progress", "--gold-format", "brat", "--pred-format", "brat", "--types", "LOC")
     assert code == 0 and "2 gold entities" in out, err
 
 

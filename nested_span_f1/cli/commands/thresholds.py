@@ -30,10 +30,10 @@ from .inputs import (
     ANSWERS,
     COLUMNS,
     HelpFormatter,
+    add_format_options,
     add_tag_options,
     check_outputs,
     column_index,
-    column_or_format,
     duplicates_in_output,
     for_people,
 )
@@ -62,10 +62,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--gold", required=True, help="gold file (any format the readers take)")
     p.add_argument("--pred", required=True, help="scored predictions (the same sentences or documents as --gold)")
-    p.add_argument("--gold-format", type=column_or_format, metavar="FORMAT",
-                   help="format of --gold and --dev-gold (default: detected; conll: tag columns)")
-    p.add_argument("--pred-format", type=column_or_format, metavar="FORMAT",
-                   help="format of --pred and --dev-pred (default: detected)")
+    add_format_options(p, gold="--gold and --dev-gold", pred="--pred and --dev-pred")
     p.add_argument("--metric", choices=METRICS, default="nested",
                    help="exact and nested: (start, end, label) matched exactly (the same curve); lenient: overlap "
                         "with the same label, matched one to one (the type scheme) (default: nested)")
