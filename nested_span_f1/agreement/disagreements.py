@@ -6,10 +6,13 @@ canonical one-to-one matching of overlapping spans
 ``boundary`` (overlapping spans of one type, other boundaries), ``type`` (the
 same boundaries, other types), ``boundary_and_type`` (overlapping, both differ)
 and ``missing`` (a span that overlaps nothing the other set marks, in the first
-set or in the second).
+set or in the second). :func:`confusion` sums the same matchings into a label
+confusion between annotators.
 """
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -77,3 +80,28 @@ def examples(match: LenientMatch, names: tuple[str, str], ids: list[str], items:
         out[group].append({"document": ids[doc], "spans": spans,
                            "context": context(items[doc], min(bounds), max(bounds), unit)})
     return out
+
+
+NOTHING = "(nothing)"
+"""The row and column of the label confusion for a span the other annotator's matching leaves alone."""
+
+
+def confusion(matches: Sequence[LenientMatch]) -> dict[str, dict[str, int]]:
+    """The label confusion between annotators, the pairs' summed: ``confusion[x][y]`` counts the span pairs of
+    types ``x`` and ``y`` that a pair's canonical matching pairs (overlapping, one to one), either way round, so
+    the table is symmetric and its diagonal holds the pairs of one type; ``confusion[x][NOTHING]`` (and
+    ``[NOTHING][x]``) counts the spans of type ``x`` it pairs with nothing. Every type any pair marks has a row."""
+    cells: Counter[tuple[str, str]] = Counter()
+    labels: set[str] = set()
+    for match in matches:
+        gold, pred, _ = match.cases()
+        ref, prd = match.references, match.predictions
+        first, second = ([side.labels[i] for i in side.label.tolist()] for side in (ref, prd))
+        for g, p in zip(gold.tolist(), pred.tolist()):
+            a, b = first[g] if g >= 0 else NOTHING, second[p] if p >= 0 else NOTHING
+            cells[a, b] += 1
+            if a != b:
+                cells[b, a] += 1
+        labels.update(ref.labels, prd.labels)
+    names = [*sorted(labels), NOTHING]
+    return {a: {b: cells[a, b] for b in names} for a in names}
