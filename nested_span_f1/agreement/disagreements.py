@@ -11,7 +11,6 @@ confusion between annotators.
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -91,17 +90,19 @@ def confusion(matches: Sequence[LenientMatch]) -> dict[str, dict[str, int]]:
     types ``x`` and ``y`` that a pair's canonical matching pairs (overlapping, one to one), either way round, so
     the table is symmetric and its diagonal holds the pairs of one type; ``confusion[x][NOTHING]`` (and
     ``[NOTHING][x]``) counts the spans of type ``x`` it pairs with nothing. Every type any pair marks has a row."""
-    cells: Counter[tuple[str, str]] = Counter()
-    labels: set[str] = set()
+    labels = sorted(set().union(*(set(m.references.labels) | set(m.predictions.labels) for m in matches)))
+    names = [*labels, NOTHING]
+    width = len(names)
+    cells = np.zeros(width * width, dtype=np.int64)
     for match in matches:
         gold, pred, _ = match.cases()
-        ref, prd = match.references, match.predictions
-        first, second = ([side.labels[i] for i in side.label.tolist()] for side in (ref, prd))
-        for g, p in zip(gold.tolist(), pred.tolist()):
-            a, b = first[g] if g >= 0 else NOTHING, second[p] if p >= 0 else NOTHING
-            cells[a, b] += 1
-            if a != b:
-                cells[b, a] += 1
-        labels.update(ref.labels, prd.labels)
-    names = [*sorted(labels), NOTHING]
-    return {a: {b: cells[a, b] for b in names} for a in names}
+        codes = []
+        for side, rows in ((match.references, gold), (match.predictions, pred)):
+            remap = np.array([labels.index(name) for name in side.labels] + [width - 1], dtype=np.int64)
+            codes.append(remap[np.where(rows >= 0, side.label[np.maximum(rows, 0)] if len(side) else -1, -1)])
+        first, second = codes
+        cells += np.bincount(first * width + second, minlength=width * width)
+        other = first != second
+        cells += np.bincount(second[other] * width + first[other], minlength=width * width)
+    table = cells.reshape(width, width).tolist()
+    return {a: dict(zip(names, row)) for a, row in zip(names, table)}

@@ -249,10 +249,12 @@ def _types(sets: Sequence[Named], table: Table, counted: Counted) -> dict[str, A
     sides = counted.sides
     used: dict[str, dict[str, int]] = {}
     for k in counted.annotators:
-        labels = [sides.labels[i] for i in sides.spans[k].label.tolist()] + [r[2] for r in sides.fragmented[k]]
-        for label in labels:
-            row = used.setdefault(label, {})
-            row[sets[k].name] = row.get(sets[k].name, 0) + 1
+        counts = np.bincount(sides.spans[k].label, minlength=len(sides.labels)).tolist()
+        for _, _, label in sides.fragmented[k]:
+            counts[sides.labels.index(label)] += 1
+        for label, n in zip(sides.labels, counts):
+            if n:
+                used.setdefault(label, {})[sets[k].name] = n
     out: dict[str, Any] = {"one_annotator_types": {label: who for label, who in sorted(used.items()) if len(who) == 1}}
     confs: dict[str, str] = {}
     undeclared: dict[str, dict[str, int]] = {}

@@ -126,14 +126,34 @@ def spread(entries: Sequence[dict[str, Any]]) -> dict[str, float | None]:
     return {"mean_f1": mean_f1(entries), "sd_f1": sd_f1(entries)}
 
 
+def _spreads(f1: np.ndarray, defined: np.ndarray) -> tuple[list[float | None], list[float | None]]:
+    """:func:`mean_f1` and :func:`sd_f1` of every column of ``f1[pair, row]`` over the pairs ``defined`` marks, the
+    same float operations in the same order (the pairs added one after the other)."""
+    n = defined.sum(axis=0)
+    kept = np.where(defined, f1, 0.0)
+    total = np.zeros(f1.shape[1])
+    for row in kept:
+        total = total + row
+    mean = total / np.maximum(n, 1)
+    squares = np.zeros(f1.shape[1])
+    for row, here in zip(f1, defined):
+        squares = squares + np.where(here, (row - mean) ** 2, 0.0)
+    sd = np.sqrt(squares / np.maximum(n, 1))
+    none = n == 0
+    return ([None if empty else value for value, empty in zip(mean.tolist(), none.tolist())],
+            [None if empty else value for value, empty in zip(sd.tolist(), none.tolist())])
+
+
 def _by(keys: Sequence[str], names: Sequence[str], rows: np.ndarray) -> dict[str, dict[str, Any]]:
     """``{name: {"mean_f1", "sd_f1", "pairwise": {key: scores}}}`` from ``rows[key, name]`` (tp, predicted,
     gold)."""
     flat = scores(rows[..., 0].ravel(), rows[..., 1].ravel(), rows[..., 2].ravel())
+    f1 = np.array([entry["f1"] if entry["f1"] is not None else np.nan for entry in flat]).reshape(len(keys), -1)
+    means, sds = _spreads(f1, ~np.isnan(f1))
     out = {}
     for n, name in enumerate(names):
         entries = {key: flat[k * len(names) + n] for k, key in enumerate(keys)}
-        out[name] = {**spread(list(entries.values())), "pairwise": entries}
+        out[name] = {"mean_f1": means[n], "sd_f1": sds[n], "pairwise": entries}
     return out
 
 
