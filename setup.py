@@ -69,6 +69,7 @@ setup(
             "pyspark>=3.5",
             "statsmodels>=0.14",
             "krippendorff>=0.6",
+            "bratiaa==0.1.4",
         ],
     },
     entry_points={"console_scripts": ["nested-span-f1=nested_span_f1.cli.main:main"]},
