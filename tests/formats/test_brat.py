@@ -313,3 +313,20 @@ def test_t_lines_name_every_entity_s_id_and_line(tmp_path):
                                     encoding="utf-8")
     assert t_lines(tmp_path) == {"d": [((0, 9, "DNA"), "T3", 1), ((((0, 4), (5, 9)), "protein"), "T7", 3)]}
     assert t_lines(tmp_path, types=["protein"]) == {"d": [((((0, 4), (5, 9)), "protein"), "T7", 3)]}
+
+
+@pytest.mark.parametrize("command", ["score", "nested", "benchmark"])
+def test_every_command_reading_brat_says_its_empty_ann_and_undeclared_types(command, capsys):
+    """Issue 48 items 4 and 5: the header of every command that reads brat (the reading line of each side; the
+    benchmark's gold) names the empty .ann files and counts the types annotation.conf does not declare."""
+    from nested_span_f1 import sample_path
+    from nested_span_f1.cli.main import main
+
+    project = sample_path("brat-project")
+    pred = ["--pred", f"a={project}/A"] if command == "benchmark" else ["--pred", f"{project}/A"]
+    assert main([command, "--gold", f"{project}/C", *pred]) == 0
+    out = capsys.readouterr().out
+    said = (f"T lines of types {project}/annotation.conf does not declare: MISC 1; 1 empty .ann file (a document "
+            "no one annotated? it is scored as marking nothing): 'd2'")
+    header = out.split("\n\n", 4)[3] if command == "benchmark" else out.split("\n\n", 1)[0]
+    assert said in header and header.startswith("Gold read as " if command == "benchmark" else "gold:")
