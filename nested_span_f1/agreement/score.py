@@ -37,7 +37,7 @@ import numpy as np
 from ..benchmark.options import check_level, check_rounds, check_seed
 from ..benchmark.stats import bootstrap_sums, interval, prf
 from ..core.caller import warn_caller
-from ..core.matching import DuplicateSpanWarning
+from ..core.matching import DuplicateSpanWarning, distinct
 from ..core.spans import SpanArrays
 from ..core.wording import quote
 from ..formats import Corpus
@@ -401,7 +401,7 @@ def _positions(table: Table, counted: Counted) -> tuple[list[SpanArrays], np.nda
     positions of every document, and what a position is."""
     spans = list(table.spans)
     if counted.discontinuous == "fragments":
-        spans = [with_fragments(side, records) for side, records in zip(spans, table.fragmented)]
+        spans = [distinct(with_fragments(side, records))[0] for side, records in zip(spans, table.fragmented)]
     if counted.tokens is None or table.unit == "tokens":
         return spans, table.lengths, table.unit
     tokens = whitespace_tokens(table.items, table.unit)

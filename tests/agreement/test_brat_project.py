@@ -127,7 +127,13 @@ def test_kappa_and_alpha_on_whitespace_tokens_are_the_packages(project):
     codes = [[names.index(tag) for tag in labels[n]] for n in "ABC"]
     assert result["krippendorff_alpha"] == pytest.approx(
         krippendorff.alpha(reliability_data=codes, level_of_measurement="nominal"), abs=1e-15)
+    # B's 'Paris Rome' compared by its fragments: each fragment is a span on its tokens, the same as B's own Paris and
+    # Rome there, so every token keeps its label (a span twice is one label, not two)
     characters = agreement(str(project), n_resamples=20)
+    for unit, alone in (("token", result), ("instance", characters)):
+        fragments = agreement(str(project), n_resamples=20, unit=unit, discontinuous="fragments")
+        for key in ("cohen_kappa", "fleiss_kappa", "krippendorff_alpha"):
+            assert fragments[key] == alone[key], (unit, key)
     length = sum(len(text) for text in ("Human Rights Watch met Ana Lopez in New York .\n", "Paris and Rome .\n",
                                         "Dr Smith .\n"))
     assert (characters["kappa_unit"], characters["kappa_positions"]) == ("characters", length)
