@@ -221,7 +221,7 @@ def _adjudication(result: Mapping[str, Any]) -> list[str]:
     found = result.get("adjudication")
     if found is None:
         return []
-    lines = ["", f"disputed places: {found['disputed']} (and {found['agreed']} places every annotator agrees on), by "
+    lines = ["", f"disputed places: {found['disputed']} (and {plural(found['agreed'], 'place')} every annotator agrees on), by "
                  "document and offset, each annotator's spans there" + (f"; written as a brat folder to {found['folder']}"
                                                                      if "folder" in found else "")]
     width = max(len(name) for name in result["annotators"])
@@ -247,20 +247,21 @@ def _reference(result: Mapping[str, Any]) -> list[str]:
     reference = result.get("reference")
     if reference is None:
         return []
-    head = ["set", "exact F1", "interval", "precision", "recall", "lenient F1", "untyped F1"]
+    others = _modes(result)[1:]
+    head = ["set", "exact F1", "interval", "precision", "recall", *(f"{mode} F1" for mode in others)]
     rows = []
     for role in ("annotators", "models"):
         for name, figures in reference[role].items():
             exact = figures["exact"]
             low, high = exact["interval"]
             rows.append([f"{name} ({role[:-1]})", _number(exact["f1"]), f"[{low:.4f}, {high:.4f}]",
-                         _number(exact["precision"]), _number(exact["recall"]), _number(figures["lenient"]["f1"]),
-                         _number(figures["untyped"]["f1"])])
+                         _number(exact["precision"]), _number(exact["recall"]),
+                         *(_number(figures[mode]["f1"]) for mode in others)])
     if "annotator_mean_f1" in reference:
         mean = reference["annotator_mean_f1"]
         low, high = mean["exact"]["interval"]
         rows.append(["annotators' mean", _number(mean["exact"]["value"]), f"[{low:.4f}, {high:.4f}]", "", "",
-                     _number(mean["lenient"]["value"]), _number(mean["untyped"]["value"])])
+                     *(_number(mean[mode]["value"]) for mode in others)])
     return ["", f"against the reference {reference['name']} (each set scored as predictions of it)", *_rows(head, rows)]
 
 

@@ -65,7 +65,7 @@ def test_a_discontinuous_entity_joins_the_places_its_fragments_span(project):
 def test_the_report_lists_the_places(project, capsys):
     assert main(["agreement", str(project), "--bootstrap", "10", "--adjudication"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    at = lines.index("disputed places: 5 (and 1 places every annotator agrees on), by document and offset, each "
+    at = lines.index("disputed places: 5 (and 1 place every annotator agrees on), by document and offset, each "
                      "annotator's spans there")
     assert lines[at + 1:at + 9] == [
         "document 'd1' 0-18 'Human Rights Watch'",

@@ -34,5 +34,5 @@ def test_the_commands_run():
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     assert done.stdout.count("agreement of 3 annotators (A, B, C) on 3 documents") == 3
-    assert "disputed places: 5 (and 1 places every annotator agrees on)" in done.stdout
+    assert "disputed places: 5 (and 1 place every annotator agrees on)" in done.stdout
     assert "written as a brat folder to " in done.stdout

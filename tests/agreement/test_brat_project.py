@@ -310,3 +310,15 @@ def test_a_folder_of_subfolders_and_an_empty_ann(tmp_path):
     assert result["pairwise"]["one|two"] == {"f1": 2 / 3, "precision": 1.0, "recall": 0.5, "tp": 1, "fp": 0, "fn": 1}
     # the two folders inside one root, not the same documents: no project root, one collection
     assert Path(tmp_path / "one" / "sub").is_dir()
+
+
+def test_a_reference_and_a_model_in_the_token_unit(project, capsys):
+    """--unit token scores every set against the reference on tokens too; the report's table has no lenient column
+    there. Against A: C's tokens are those of A|C (tp 5, C 7, A 10), B's those of A|B (all 10)."""
+    assert main(["agreement", f"B={project / 'B'}", f"C={project / 'C'}", "--reference", f"A={project / 'A'}",
+                 "--unit", "token", "--bootstrap", "20"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    table = lines[lines.index("against the reference A (each set scored as predictions of it)") + 1:][:4]
+    assert table[0].split() == ["set", "exact", "F1", "interval", "precision", "recall", "untyped", "F1"]
+    assert table[1].split()[:2] == ["B", "(annotator)"] and table[1].split()[2] == "1.0000"
+    assert table[2].split()[:3] == ["C", "(annotator)", f"{float(f1(5, 10, 7)):.4f}"]
