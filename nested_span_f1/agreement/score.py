@@ -210,14 +210,13 @@ def _asked(sets: Sequence[Named], table: Table, counted: Counted, limit: int, ad
 
 def _documents(table: Table, counted: Counted) -> dict[str, Any]:
     """How many documents are scored and resampled, those left out, and those each annotator marks nothing in."""
-    ids = [ident for ident, keep in zip(table.ids, table.shared) if keep]
-    sides = counted.sides
     nothing = {}
-    for k in counted.annotators:
-        marked = np.zeros(sides.n_documents, dtype=bool)
-        marked[sides.spans[k].sentence] = True
-        marked[[d for d, _, _ in sides.fragmented[k]]] = True
-        nothing[table.sets[k].name] = [ident for ident, have in zip(ids, marked.tolist()) if not have]
+    for k in counted.annotators:  # a discontinuous entity left out is still a mark
+        marked = np.zeros(len(table.ids), dtype=bool)
+        marked[table.spans[k].sentence] = True
+        marked[[d for d, _, _ in table.fragmented[k]]] = True
+        nothing[table.sets[k].name] = [ident for ident, have in zip(table.ids, (table.shared & ~marked).tolist())
+                                       if have]
     return {"scored": int(table.shared.sum()), "resampled": f"{table.word}s", "units": len(counted.units),
             "left_out": table.left_out, "paired": "position" if table.by_position else "id", "word": table.word,
             "marked_nothing": nothing}

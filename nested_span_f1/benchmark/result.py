@@ -103,7 +103,7 @@ class BenchmarkResult:
         return plot_benchmark(self.to_dict(), None if path is None else str(path))
 
 
-BRAT_WARNINGS = {"brat_empty_ann", "brat_undeclared_types"}
+BRAT_WARNINGS = {"brat_empty_ann_files", "brat_undeclared_type_lines"}
 """What a brat gold's reading found that the report's header says: documents with an empty ``.ann`` (scored as
 marking nothing) and ``T`` lines of types its ``annotation.conf`` does not declare."""
 

@@ -277,9 +277,9 @@ def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None
     if tally.triggers:
         notes = {("brat_event_triggers" if event_triggers else "brat_event_triggers_left_out"): tally.triggers, **notes}
     if tally.empty:
-        notes = {**notes, "brat_empty_ann": len(tally.empty)}
+        notes = {**notes, "brat_empty_ann_files": len(tally.empty)}
     if tally.undeclared:
-        notes = {**notes, "brat_undeclared_types": sum(tally.undeclared.values())}
+        notes = {**notes, "brat_undeclared_type_lines": sum(tally.undeclared.values())}
     return replace(corpus, conversion=conversion, notes=notes, checked=True)
 
 

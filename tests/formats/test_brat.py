@@ -35,7 +35,7 @@ def test_real_corpora_read_and_every_t_line_matches_the_text(shared_data, name):
     corpus = read_corpus(folder)
     assert corpus.format == "brat" and corpus.unit == "characters"
     assert corpus.notes == ({"brat_event_triggers": TRIGGERS[name]} if TRIGGERS[name] else {}) | (
-        {"brat_empty_ann": len(EMPTY[name])} if EMPTY[name] else {})
+        {"brat_empty_ann_files": len(EMPTY[name])} if EMPTY[name] else {})
     if EMPTY[name]:
         assert corpus.conversion.endswith(f"; 2 empty .ann files (a document no one annotated? it is scored as marking "
                                           f"nothing): {', '.join(map(repr, EMPTY[name]))}")
@@ -255,12 +255,12 @@ def test_an_empty_ann_is_counted_and_named(tmp_path):
     _write(tmp_path, {f"d{k}": ("Ana", [] if k != 3 else ["PER 0 3\tAna"]) for k in range(1, 9)})
     (tmp_path / "d2.ann").write_text("\n \n", encoding="utf-8")  # whitespace only: empty too
     corpus = read_brat(tmp_path)
-    assert corpus.notes == {"brat_empty_ann": 7}
+    assert corpus.notes == {"brat_empty_ann_files": 7}
     assert corpus.conversion == (
         "brat standoff, character offsets: 1 T line: 1 entity, 0 event triggers; 7 empty .ann files (a document no "
         "one annotated? it is scored as marking nothing): 'd1', 'd2', 'd4', 'd5', 'd6' and 2 more")
     (tmp_path / "d1.ann").write_text("#1\tAnnotatorNotes T1\tchecked\n", encoding="utf-8")  # a note: not empty
-    assert read_brat(tmp_path).notes == {"brat_empty_ann": 6}
+    assert read_brat(tmp_path).notes == {"brat_empty_ann_files": 6}
 
 
 CONF = """\
@@ -294,7 +294,7 @@ def test_annotation_conf_types_and_the_t_lines_it_does_not_declare(tmp_path):
                                                                "Firm 16 20\tACME", "Firm 16 20\tACME"])})
     assert nearest_conf(tmp_path / "ann1").path == tmp_path / "annotation.conf"
     corpus = read_brat(tmp_path / "ann1")
-    assert corpus.notes == {"brat_undeclared_types": 3}
+    assert corpus.notes == {"brat_undeclared_type_lines": 3}
     assert corpus.conversion == (f"brat standoff, character offsets: 5 T lines: 5 entities, 0 event triggers; T lines "
                                  f"of types {tmp_path / 'annotation.conf'} does not declare: Firm 2, PER 1")
     (tmp_path / "ann1" / "annotation.conf").write_text("[entities]\nPER\nFirm\nPerson\n[events]\nHiring\n")
