@@ -73,14 +73,17 @@ def _called(*args, **options):
 
 
 def _command(argv, tmp, capsys):
-    """The command's printed report, what it wrote to stderr (its warnings) and the files it wrote."""
-    outputs = {"json": "out.json", "markdown": "out.md", "card": "card.md", "html": "out.html"}
-    argv = [*argv, "--no-progress", *(f"--{'model-card' if key == 'card' else key}={tmp / name}"
-                                      for key, name in outputs.items())]
+    """The command's printed report, what it wrote to stderr (its warnings) and the files it wrote; then, run again
+    with ``--json``, the JSON it prints instead of the report (its line end aside)."""
+    outputs = {"markdown": "out.md", "card": "card.md", "html": "out.html"}
+    argv = [*argv, "--no-progress"]
     capsys.readouterr()
-    assert main(["benchmark", *argv]) == 0
+    assert main(["benchmark", *argv, *(f"--{'model-card' if key == 'card' else key}={tmp / name}"
+                                       for key, name in outputs.items())]) == 0
     printed = capsys.readouterr()
     found = {key: (tmp / name).read_text(encoding="utf-8") for key, name in outputs.items()}
+    assert main(["benchmark", *argv, "--json"]) == 0
+    found["json"] = capsys.readouterr().out.removesuffix("\n")
     return {"stdout": printed.out, "stderr": printed.err, **found}
 
 
