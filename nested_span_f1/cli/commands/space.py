@@ -12,8 +12,6 @@ from __future__ import annotations
 import argparse
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
 from importlib import metadata
 from pathlib import Path
@@ -22,8 +20,7 @@ from ... import __version__
 from ...core.wording import quote
 from ...hf.paths import METRICS, metric_path
 from .inputs import HelpFormatter, check_outputs
-
-CHECKOUT = Path(__file__).resolve().parents[3]
+from .wheel import this_wheel
 
 EXAMPLE = """examples:
   nested-span-f1 space span_f1 my_span_f1
@@ -41,8 +38,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("name", choices=METRICS, help="the metric")
     p.add_argument("out_dir", type=Path, help="the folder to write (must not exist, or be empty)")
-    p.add_argument("--wheel", type=Path, help="this package's wheel to ship (default: built from a copy of the source "
-                                              "checkout in a temporary folder, which the checkout never sees)")
+    p.add_argument("--wheel", type=Path, help="this package's wheel to ship (default: built from the source checkout "
+                                              "this package runs from, in a temporary copy the checkout never sees; "
+                                              "after a plain pip install, the installed files packed back into their "
+                                              "wheel)")
     p.add_argument("--space", metavar="ORG/NAME",
                    help="the Space the folder will be pushed to: requirements.txt then names the wheel by its URL "
                         "there, for builders that install requirements.txt before the folder's other files are in place")
@@ -67,36 +66,6 @@ def pins(names: list[str]) -> list[str]:
                 f"{name} is not installed, so its version cannot be pinned: pip install 'nested-span-f1[app]'"
             ) from None
     return out
-
-
-PACKAGE_FOLDERS = ("nested_span_f1", "metrics")
-"""The folders of the source checkout a wheel is built from, beside its top-level files (setup.py, README.md...)."""
-
-
-def build_wheel(out_dir: Path) -> Path:
-    """Build this package's wheel into ``out_dir`` from a copy of its source checkout.
-
-    The build writes ``build/`` and ``*.egg-info`` beside the sources it builds,
-    so it builds a copy in a temporary folder: the checkout is left as it was.
-    """
-    if not (CHECKOUT / "setup.py").is_file():
-        raise ValueError(f"no source checkout at {CHECKOUT} to build a wheel from; pass --wheel PATH")
-    with tempfile.TemporaryDirectory() as tmp:
-        copy = Path(tmp) / "source"
-        copy.mkdir()
-        for path in CHECKOUT.iterdir():
-            if path.is_file():
-                shutil.copy2(path, copy)
-        for folder in PACKAGE_FOLDERS:
-            shutil.copytree(CHECKOUT / folder, copy / folder,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build"))
-        done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp, str(copy)],
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-            raise ValueError(f"building the wheel failed: {last}")
-        wheel = next(Path(tmp).glob("nested_span_f1-*.whl"))
-        return Path(shutil.copy2(wheel, out_dir))
 
 
 def card(text: str, gradio_version: str) -> str:
@@ -141,7 +110,7 @@ def write_space(name: str, out_dir: Path, wheel: Path | None = None, space: str 
     gradio = next(r for r in requirements if r.startswith("gradio=="))
     readme = card((source / "README.md").read_text(encoding="utf-8"), gradio[8:])
     with tempfile.TemporaryDirectory() as scratch:
-        built = wheel if wheel is not None else build_wheel(Path(scratch))
+        built = wheel if wheel is not None else this_wheel(Path(scratch))
         out_dir.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source / f"{name}.py", out_dir / f"{out_dir.name}.py")
         shutil.copy2(source / "app.py", out_dir)
