@@ -68,19 +68,40 @@ def pins(names: list[str]) -> list[str]:
     return out
 
 
-def card(text: str, gradio_version: str) -> str:
-    """The metric card with its front matter's ``sdk_version`` set to the pinned gradio."""
+def card(text: str, gradio_version: str, installation: str) -> str:
+    """The metric card with its front matter's ``sdk_version`` set to the pinned gradio and its Installation
+    section's text replaced by ``installation`` (the repository's card installs from a clone; a Space's, from
+    the wheel it ships)."""
     text, found = re.subn(r"^sdk_version: .*$", f"sdk_version: {gradio_version}", text, count=1, flags=re.MULTILINE)
     if not found:
         raise ValueError("the metric card has no sdk_version line in its front matter")
+    text, found = re.subn(r"(?<=^## Installation\n\n).*?(?=^## )", lambda _: installation, text, count=1,
+                          flags=re.MULTILINE | re.DOTALL)
+    if not found:
+        raise ValueError("the metric card has no Installation section")
     return text
 
 
-def wheel_requirement(wheel: str, space: str | None) -> str:
-    """The requirements line of the shipped wheel: a relative path, or its URL on the Space ``space``."""
+def wheel_requirement(wheel: str, space: str | None, extra: str = "") -> str:
+    """The requirement of the shipped wheel (with ``extra``, such as ``[evaluate]``): a relative path, or its URL on
+    the Space ``space``."""
     if space is None:
-        return f"./{wheel}"
-    return f"nested-span-f1 @ https://huggingface.co/spaces/{space}/resolve/main/{wheel}"
+        return f"./{wheel}{extra}"
+    return f"nested-span-f1{extra} @ https://huggingface.co/spaces/{space}/resolve/main/{wheel}"
+
+
+def installation(wheel: str, space: str | None) -> str:
+    """A Space card's Installation section: the command that installs the package from the wheel the Space ships,
+    then how to load the module (by the Space's name when ``space`` is known, else by the folder's path)."""
+    where = (f"from the Space {space}" if space is not None
+             else "from inside a copy of this folder (a clone of its Space)")
+    load = (f'then `evaluate.load("{space}")` loads the module' if space is not None
+            else 'then load the module by the folder\'s path, as "Publishing a Space" says')
+    return ("The module's script imports the `nested_span_f1` package, and `evaluate.load` does not install what a\n"
+            f"module imports, so install the package first. This Space ships it as `{wheel}`;\n"
+            f"install it with the `evaluate` extra {where}:\n\n"
+            f'```bash\npython -m pip install "{wheel_requirement(wheel, space, "[evaluate]")}"\n```\n\n'
+            f"{load}.\n\n")
 
 
 def write_space(name: str, out_dir: Path, wheel: Path | None = None, space: str | None = None) -> list[Path]:
@@ -108,9 +129,9 @@ def write_space(name: str, out_dir: Path, wheel: Path | None = None, space: str 
     if wheel is not None and not wheel.name.startswith(f"nested_span_f1-{__version__}-"):
         raise ValueError(f"{wheel} is not a wheel of nested-span-f1 {__version__}")
     gradio = next(r for r in requirements if r.startswith("gradio=="))
-    readme = card((source / "README.md").read_text(encoding="utf-8"), gradio[8:])
     with tempfile.TemporaryDirectory() as scratch:
         built = wheel if wheel is not None else this_wheel(Path(scratch))
+        readme = card((source / "README.md").read_text(encoding="utf-8"), gradio[8:], installation(built.name, space))
         out_dir.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source / f"{name}.py", out_dir / f"{out_dir.name}.py")
         shutil.copy2(source / "app.py", out_dir)
