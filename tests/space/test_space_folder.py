@@ -175,6 +175,18 @@ def test_space_command_can_name_the_wheel_by_its_url_on_the_space(tmp_path):
     assert 'then `evaluate.load("org/span_f1")` loads the module.' in _card_section(out, "Installation")
 
 
+def test_space_command_prints_the_commands_to_publish_the_folder(tmp_path, capsys):
+    wheel = tmp_path / f"nested_span_f1-{nested_span_f1.__version__}-py3-none-any.whl"
+    wheel.write_bytes(b"")
+    out = tmp_path / "genia_f1"
+    assert main(["space", METRICS[-1], str(out), "--wheel", str(wheel), "--space", "my-org/genia_f1"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[:-2] == [str(path) for path in sorted(out.iterdir())]
+    assert printed[-2:] == [f"publish it: hf upload my-org/genia_f1 {out} . --repo-type space",
+                            "then try it (requirements.txt reads the wheel from the Space): "
+                            f"cd {out} && python -m pip install -r requirements.txt && python app.py"]
+
+
 def _card_section(folder: Path, heading: str) -> str:
     card = (folder / "README.md").read_text(encoding="utf-8")
     return card.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]

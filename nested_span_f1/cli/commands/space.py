@@ -149,6 +149,12 @@ def run(args: argparse.Namespace) -> int:
     files = write_space(args.name, args.out_dir, args.wheel, args.space)
     for path in files:
         print(path)
-    print(f"try it: cd {args.out_dir} && pip install -r requirements.txt && python app.py")
-    print(f"publish as a Space named like the folder: hf upload ORG/{args.out_dir.name} {args.out_dir} . --repo-type space")
+    try_it = f"cd {args.out_dir} && python -m pip install -r requirements.txt && python app.py"
+    if args.space is None:
+        print(f"try it: {try_it}")
+        print(f"publish it to a Space named like the folder, under your Hub user or organisation (USER): "
+              f"hf upload USER/{args.out_dir.name} {args.out_dir} . --repo-type space")
+    else:
+        print(f"publish it: hf upload {args.space} {args.out_dir} . --repo-type space")
+        print(f"then try it (requirements.txt reads the wheel from the Space): {try_it}")
     return 0
