@@ -7,7 +7,7 @@ from typing import Any
 
 import evaluate
 
-from nested_span_f1.hf.metric import PROJECT_URL, SpanMetric, features
+from nested_span_f1.hf.metric import SpanMetric
 from nested_span_f1.lenient.score import score_lenient
 
 _CITATION = """\
@@ -93,18 +93,10 @@ class LenientSpanF1(SpanMetric):
     empty_kind = "spans"
 
     def _info(self) -> evaluate.MetricInfo:
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=features(*self.input_kinds),
-            homepage=PROJECT_URL,
-            codebase_urls=[PROJECT_URL],
-            reference_urls=[
-                "https://aclanthology.org/S13-2056",
-                "https://aclanthology.org/M93-1007",
-            ],
-        )
+        return self.module_info(_DESCRIPTION, _CITATION, _KWARGS_DESCRIPTION, [
+            "https://aclanthology.org/S13-2056",
+            "https://aclanthology.org/M93-1007",
+        ])
 
     def _compute(
         self,

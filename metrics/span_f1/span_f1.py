@@ -6,7 +6,7 @@ from typing import Any
 import evaluate
 
 import nested_span_f1
-from nested_span_f1.hf.metric import PROJECT_URL, SpanMetric, features, seqeval_scheme_name
+from nested_span_f1.hf.metric import SpanMetric, seqeval_scheme_name
 
 _CITATION = """\
 @inproceedings{tjong-kim-sang-buchholz-2000-introduction,
@@ -85,18 +85,10 @@ class SpanF1(SpanMetric):
     empty_kind = "ids"
 
     def _info(self) -> evaluate.MetricInfo:
-        info = evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=features(*self.input_kinds),
-            homepage=PROJECT_URL,
-            codebase_urls=[PROJECT_URL],
-            reference_urls=[
-                "https://www.clips.uantwerpen.be/conll2000/chunking/output.html",
-                "https://github.com/chakki-works/seqeval",
-            ],
-        )
+        info = self.module_info(_DESCRIPTION, _CITATION, _KWARGS_DESCRIPTION, [
+            "https://www.clips.uantwerpen.be/conll2000/chunking/output.html",
+            "https://github.com/chakki-works/seqeval",
+        ])
         # _compute reads the stored Arrow columns directly rather than as Python lists
         # of strings: several times faster, and a fraction of the memory. Set after
         # construction because MetricInfo only validates a format for flat features.

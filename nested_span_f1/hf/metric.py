@@ -111,6 +111,14 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
     def _compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> dict[str, Any]:
         """Scores of the stored input (its kind is :attr:`stored_kind`)."""
 
+    def module_info(self, description: str, citation: str, inputs_description: str,
+                    reference_urls: list[str]) -> evaluate.MetricInfo:
+        """The module's ``evaluate.MetricInfo``: its card's texts and references, the feature sets of its
+        ``input_kinds``, and the project's URLs as its home and code base."""
+        return evaluate.MetricInfo(description=description, citation=citation, inputs_description=inputs_description,
+                                   features=features(*self.input_kinds), homepage=PROJECT_URL,
+                                   codebase_urls=[PROJECT_URL], reference_urls=reference_urls)
+
     @property
     def stored_kind(self) -> str:
         """The kind of input stored so far (``empty_kind`` while no sentence held anything)."""
