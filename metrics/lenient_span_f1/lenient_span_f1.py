@@ -89,6 +89,7 @@ Examples:
 class LenientSpanF1(SpanMetric):
     """Lenient entity scores over an optimal one-to-one matching of spans."""
 
+    metric = "lenient"
     input_kinds = ("spans", "tags", "texts", "generated", "answers")
     empty_kind = "spans"
 
@@ -119,11 +120,11 @@ class LenientSpanF1(SpanMetric):
                      "inner_last": inner_last}
         self.refuse_generated_options(**generated)
         if self.stored_kind in ("generated", "answers"):
-            return self.score_generated(predictions, references, "lenient", {"scheme": scheme, "mode": mode,
+            return self.score_generated(predictions, references, {"scheme": scheme, "mode": mode,
                                         "suffix": suffix}, partial_weight=partial_weight, min_iou=min_iou,
                                         zero_division=zero_division, return_errors=return_errors, **generated)
         if self.stored_kind == "texts":
-            return self.score_texts(predictions, references, "lenient", {"scheme": scheme, "mode": mode, "suffix": suffix},
+            return self.score_texts(predictions, references, {"scheme": scheme, "mode": mode, "suffix": suffix},
                                     partial_weight=partial_weight, min_iou=min_iou, zero_division=zero_division,
                                     return_errors=return_errors)
         return score_lenient(

@@ -119,6 +119,7 @@ Examples:
 class NestedSpanF1(SpanMetric):
     """Exact span F1 with nested, depth and length breakdowns."""
 
+    metric = "nested"
     input_kinds = ("spans", "layers", "tags", "texts", "generated", "answers", "scored")
     empty_kind = "spans"
 
@@ -153,10 +154,10 @@ class NestedSpanF1(SpanMetric):
             return self.score_scored(predictions, references, {"scheme": scheme, "mode": mode, "suffix": suffix},
                                      threshold=threshold, decode=decode, zero_division=zero_division)
         if kind in ("generated", "answers"):
-            return self.score_generated(predictions, references, "nested", {"scheme": scheme, "mode": mode,
+            return self.score_generated(predictions, references, {"scheme": scheme, "mode": mode,
                                         "suffix": suffix}, zero_division=zero_division, **generated)
         if kind == "texts":
-            return self.score_texts(predictions, references, "nested", {"scheme": scheme, "mode": mode, "suffix": suffix},
+            return self.score_texts(predictions, references, {"scheme": scheme, "mode": mode, "suffix": suffix},
                                     zero_division=zero_division)
         if kind == "spans":
             counts = count_nested(predictions, references)

@@ -80,6 +80,7 @@ Examples:
 class SpanF1(SpanMetric):
     """Exact-match span F1 of tag sequences; see the module card."""
 
+    metric = "exact"
     input_kinds = ("tags", "ids", "texts")
     # sentences with no tokens score alike as either kind; stored as ids, label_list may then be given or not
     empty_kind = "ids"
@@ -110,7 +111,7 @@ class SpanF1(SpanMetric):
             warnings.warn("sample_weight is ignored: seqeval's entity scores ignore it too", UserWarning, stacklevel=2)
         if self.stored_kind == "texts":
             tag_options = {"scheme": scheme, "mode": mode, "suffix": suffix, "label_list": label_list}
-            return self.score_texts(predictions, references, "exact", tag_options, zero_division=zero_division)
+            return self.score_texts(predictions, references, tag_options, zero_division=zero_division)
         self.check_label_list(label_list)
         return nested_span_f1.score_tags(
             predictions,

@@ -7,6 +7,9 @@ from ..core.wording import quote
 
 METRICS = ("span_f1", "lenient_span_f1", "nested_span_f1")
 
+MODULES = {"exact": "span_f1", "lenient": "lenient_span_f1", "nested": "nested_span_f1"}
+"""Each metric's evaluate module: the folder (``metrics/<module>/``) and its script (``<module>.py``)."""
+
 
 def metric_path(name: str = "span_f1") -> str:
     """Folder of a metric module, ready for ``evaluate.load``.
