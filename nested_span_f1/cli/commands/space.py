@@ -31,9 +31,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "space", help="write a self-contained Hub Space folder for one metric",
         description="Write a folder that is a Hub Space for one metric: the evaluate module (named after the "
-                    "folder, as evaluate.load needs), its card with the Hub front matter, app.py, this package's "
-                    "wheel and a requirements.txt that installs it. Push the folder to a Space, or run "
-                    "`python app.py` inside it.",
+                    "folder, as evaluate.load needs), its card with the Hub front matter and the command that "
+                    "installs the package from the folder, app.py, this package's wheel and a requirements.txt that "
+                    "installs it. Push the folder to a Space, or run `python app.py` inside it.",
         epilog=EXAMPLE, formatter_class=HelpFormatter,
     )
     p.add_argument("name", choices=METRICS, help="the metric")
