@@ -142,6 +142,10 @@ def _entities(ann: Path, text: str, types: Collection[str] | None, event_trigger
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
+        if line[0].isspace():
+            # brat reads a line's id from its very start: it shows no annotation of this line, so nor do we
+            raise ValueError(f"{ann}, line {number}: {quote(line)} begins with {quote(line[0])}, so brat reads no "
+                             "annotation from it (an id such as T1 begins a line); remove what comes before the id")
         kind = line[0]
         tally.lines[kind if kind in LINE_TYPES else "other"] += 1
         if kind != "T":
