@@ -25,7 +25,7 @@ from ...formats.columns import ColumnFile, column_scores
 from ...formats.corpus import SUSPICIOUS
 from ...formats.registry import BATCH_LINES, head, looks_like_json, path_format
 from ...nested.score import describe_spans
-from .inputs import COLUMNS, decode_tags, duplicates_in_output, for_people, read_side
+from .inputs import COLUMNS, Side, decode_tags, duplicates_in_output, for_people, read_side
 
 JSON = "json"
 """What :func:`input_format` calls a json file that no format fits (or that does not parse): its reader names why."""
@@ -155,10 +155,28 @@ def check_units(references: Corpus, predictions: Corpus) -> None:
                      "(the character spans are then placed against the tokens, every boundary inside a token counted)")
 
 
-def read_any(path: str, format: str | None, args: argparse.Namespace, score_column: int | None = None) -> Corpus:
+def is_pipe(path: str) -> bool:
+    """Whether a path can be read only once: it exists, but is neither a regular file nor a folder (a pipe,
+    ``<(cat x.jsonl)``, ``/dev/stdin`` fed by one)."""
+    return os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path)
+
+
+def read_pipes(args: argparse.Namespace) -> dict[str, Side]:
+    """The sides that are pipes with no format named, each read once and whole: what a pipe holds is known only
+    from its content (:func:`~.inputs.read_side` detects it), and it cannot be read a second time."""
+    return {path: read_side(path, None, getattr(args, "delimiter", None)) for path, format in formats(args)
+            if format is None and is_pipe(path)}
+
+
+def read_any(path: str, format: str | None, args: argparse.Namespace, score_column: int | None = None,
+             read: Mapping[str, Side] | None = None) -> Corpus:
     """A side as a corpus: texts, span formats, or tag columns decoded to spans (seqeval's default mode);
-    ``score_column`` (a list index) gives a column file's spans the mean score of their tokens."""
-    if format in PATH_FORMATS or (format is None and path_format(path)):
+    ``score_column`` (a list index) gives a column file's spans the mean score of their tokens; ``read`` holds the
+    sides already read (pipes, :func:`read_pipes`)."""
+    if read and path in read:
+        side = read[path]
+        corpus = _decoded(side, args, score_column) if isinstance(side, ColumnFile) else side
+    elif format in PATH_FORMATS or (format is None and path_format(path)):
         corpus = read_corpus(path, format, types=args.types, spans_key=args.spans_key,
                              event_triggers=not getattr(args, "no_event_triggers", False))
     else:
@@ -189,11 +207,13 @@ def _decoded(side: ColumnFile, args: argparse.Namespace, score_column: int | Non
                   scores=scores)
 
 
-def score_files(args: argparse.Namespace, metric: str, **options: Any) -> tuple[dict[str, Any], TextPair,
-                                                                                  dict[str, Corpus]]:
-    """The metric's result (with its alignment report) for the two files, the pair, and both corpora as read."""
+def score_files(args: argparse.Namespace, metric: str, read: Mapping[str, Side] | None = None,
+                **options: Any) -> tuple[dict[str, Any], TextPair, dict[str, Corpus]]:
+    """The metric's result (with its alignment report) for the two files, the pair, and both corpora as read
+    (``read``: the sides read already, as :func:`read_any` takes them)."""
     (gold, gold_format), (pred, pred_format) = formats(args)
-    sides = {"references": read_any(gold, gold_format, args), "predictions": read_any(pred, pred_format, args)}
+    sides = {"references": read_any(gold, gold_format, args, read=read),
+             "predictions": read_any(pred, pred_format, args, read=read)}
     check_text_options(args, sides)
     tag_options = [f"--{key}" for key in ("scheme", "mode", "suffix") if getattr(args, key, None)]
     if tag_options and all(corpus.format != COLUMNS for corpus in sides.values()):
