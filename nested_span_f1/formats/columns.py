@@ -116,7 +116,7 @@ def _not_utf8(path: PathLike) -> ValueError:
     file is named as such."""
     with open(path, "rb") as handle:
         for number, raw in enumerate(handle, 1):
-            if number == 1 and raw.startswith(UTF16_MARKS[:2]) or b"\x00" in raw:
+            if (number == 1 and raw.startswith(UTF16_MARKS[:2])) or b"\x00" in raw:
                 return not_text(os.fsdecode(path), number, raw)
             try:
                 raw.decode("utf-8")
