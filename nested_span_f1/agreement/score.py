@@ -31,6 +31,8 @@ from ..core.caller import warn_caller
 from ..core.matching import DuplicateSpanWarning
 from ..core.wording import quote
 from ..formats import Corpus
+from ..formats.offsets import CODEPOINTS, check_unit
+from ..formats.registry import refuse_offsets
 from . import disagreements
 from .annotations import Named, Source, Table, check_distinct, document_table, named_sets, read_set, restrict
 from .chance import Tagging, cohen_kappa, fleiss_kappa, krippendorff_alpha
@@ -94,8 +96,8 @@ def _reference(sets: Sequence[Named], ref: int, rows: Sequence[int], counted: Ma
 def agreement(annotations: Sequence[Source] | Mapping[str, Source], *,
               reference: str | Source | Mapping[str, Source] | None = None, models: Mapping[str, Source] | None = None,
               format: str | None = None, types: Sequence[str] | None = None, spans_key: str | None = None,
-              event_triggers: bool = True, n_resamples: int = 1000, seed: int = 0, confidence: float = 0.95,
-              alpha_partial: bool = False, examples: int = 0) -> dict[str, Any]:
+              event_triggers: bool = True, offsets: str = CODEPOINTS, n_resamples: int = 1000, seed: int = 0,
+              confidence: float = 0.95, alpha_partial: bool = False, examples: int = 0) -> dict[str, Any]:
     """Agreement between annotators of the same documents; see the module docstring and docs/DESIGN.md.
 
     Args:
@@ -105,8 +107,8 @@ def agreement(annotations: Sequence[Source] | Mapping[str, Source], *,
         reference: the adjudicated gold: an annotator's name, or annotations of its own (named ``reference``, or
             a one-item dict of name to annotations). Each annotator and each model is scored against it.
         models: name to a model's predictions, scored against the reference beside the annotators.
-        format: the format of every file (default: detected for each); ``types``: brat's ``T`` types kept;
-            ``event_triggers=False``: brat's event triggers left out; ``spans_key``: the DocBins' ``doc.spans[key]``.
+        format, types, spans_key, event_triggers, offsets: how every file is read, as
+            :func:`~nested_span_f1.formats.read_corpus` reads it (``format`` detected for each when None).
         n_resamples, seed, confidence: the bootstrap of the intervals (documents resampled, or sentences when
             the documents are sentences without document ids).
         alpha_partial: Krippendorff's alpha also over the documents two or more annotators (not all) hold,
@@ -132,7 +134,7 @@ def agreement(annotations: Sequence[Source] | Mapping[str, Source], *,
     limit = _check_examples(examples)
     sets = named_sets(annotations, reference, models)
     check_distinct(sets)
-    table = _read(sets, format, types, spans_key, event_triggers)
+    table = _read(sets, format, types, spans_key, event_triggers, check_unit(offsets))
     counted = _count(sets, table, reference)
     samples = _samples(counted.pairs, n_resamples, seed)
     result: dict[str, Any] = {
@@ -154,11 +156,12 @@ def agreement(annotations: Sequence[Source] | Mapping[str, Source], *,
 
 
 def _read(sets: Sequence[Named], format: str | None, types: Sequence[str] | None, spans_key: str | None,
-          event_triggers: bool) -> Table:
+          event_triggers: bool, offsets: str = CODEPOINTS) -> Table:
     """Every set read and their documents paired (:func:`.annotations.document_table`); the spans a set repeats
     are removed, warned about once."""
-    corpora = [read_set(given, format, types, spans_key, event_triggers) for given in sets]
+    corpora = [read_set(given, format, types, spans_key, event_triggers, offsets) for given in sets]
     _check_reading(sets, corpora, types, spans_key, event_triggers)
+    refuse_offsets(offsets, [corpus.format for corpus in corpora], "every set")
     table = document_table(sets, corpora)
     if any(table.duplicates.values()):
         repeated = ", ".join(f"{name} {n}" for name, n in table.duplicates.items() if n)

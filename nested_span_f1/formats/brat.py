@@ -34,6 +34,7 @@ from ..core.entities import is_fragmented, normalize_fragments
 from ..core.wording import plural, quote
 from .columns import _not_utf8
 from .corpus import Corpus, not_a_word
+from .offsets import CODEPOINTS, UNIT_WORDS, OffsetsError, Units, fitting_unit
 from .output import write_folder
 from .records import file_lines
 from .text import Mismatches, covered_text, require_texts
@@ -55,9 +56,13 @@ def _read(path: Path) -> str:
         raise _not_utf8(path) from None
 
 
-def _text_bound(line: str, where: str, length: int) -> tuple[str, Any, str]:
-    """``(type, entity, claimed text)`` of a ``T`` line; ValueError naming the line when it is malformed or its
-    offsets are out of the text's range."""
+class _OutOfRange(ValueError):
+    """A ``T`` line's offsets out of its text's range."""
+
+
+def _text_bound(line: str, where: str, units: Units | None) -> tuple[str, Any, str]:
+    """``(type, entity, claimed text)`` of a ``T`` line, its offsets read in ``units`` (None: as written, unchecked);
+    ValueError naming the line when it is malformed or its offsets are out of the text's range."""
     parts = line.split("\t", 2)
     if len(parts) < 2 or " " not in parts[1]:
         raise ValueError(f"{where}: {quote(line)} is not a text-bound line (ID<TAB>TYPE START END<TAB>TEXT)")
@@ -66,14 +71,19 @@ def _text_bound(line: str, where: str, length: int) -> tuple[str, Any, str]:
         raise ValueError(f"{where}: offsets {quote(offsets)} of {parts[0]} must be 'START END' pairs of integers "
                          "separated by ';'")
     pieces = tuple(tuple(map(int, piece.split())) for piece in offsets.split(";"))
+    said = parts[2] if len(parts) > 2 else ""
+    if units is None:
+        return kind, (pieces, kind), said
+    pieces = tuple(tuple(units.point(o, f"{where}: {parts[0]}") for o in piece) for piece in pieces)
+    length = len(units.text)
     bad = next((piece for piece in pieces if not piece[0] < piece[1] <= length), None)
     if bad is not None:
-        raise ValueError(f"{where}: {parts[0]} offsets {bad[0]} {bad[1]} are out of range; they need start < end "
-                         f"<= {length} (the .txt file's length in characters)")
+        raise _OutOfRange(f"{where}: {parts[0]} offsets {bad[0]} {bad[1]} are out of range; they need start < end "
+                          f"<= {length} (the .txt file's length in characters)")
     if len(pieces) > 1:
         normalize_fragments(pieces, length, f"{where}: {parts[0]}")  # overlapping fragments, named by their line
     entity: Any = (pieces[0][0], pieces[0][1], kind) if len(pieces) == 1 else (pieces, kind)
-    return kind, entity, parts[2] if len(parts) > 2 else ""
+    return kind, entity, said
 
 
 def _natural(path: Path) -> list[Any]:
@@ -128,16 +138,18 @@ class _Tally:
 
 
 def _entities(ann: Path, text: str, types: Collection[str] | None, event_triggers: bool,
-              tally: _Tally) -> list[tuple[str, str, Any]]:
+              tally: _Tally, offsets: str = CODEPOINTS) -> list[tuple[str, str, Any]]:
     """``(where, claimed text, entity)`` of every ``T`` line of an ``.ann`` file kept (its type among ``types``, an
-    event trigger unless left out), every line counted in ``tally``.
+    event trigger unless left out), every line counted in ``tally``; offsets read in the unit ``offsets``.
 
     Raises:
-        ValueError: a malformed ``T`` line, offsets out of the text's range, an id given twice (naming the line).
+        ValueError: a malformed ``T`` line, offsets out of the text's range (saying so when every line fits as
+            another unit), an id given twice (naming the line).
     """
     seen: dict[str, int] = {}
     lines = file_lines(_read(ann).removeprefix("\ufeff"))
     used = triggers(lines)
+    units = Units(text, offsets)
     kept = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -151,7 +163,11 @@ def _entities(ann: Path, text: str, types: Collection[str] | None, event_trigger
         if kind != "T":
             continue
         where = f"{ann}, line {number}"
-        label, entity, said = _text_bound(line, where, len(text))
+        try:
+            label, entity, said = _text_bound(line, where, units)
+        except _OutOfRange as error:
+            unit = _fitting(lines, text) if offsets == CODEPOINTS else None
+            raise error if unit is None else OffsetsError(str(error), unit) from None
         ident = line.split("\t", 1)[0]
         if ident in seen:
             raise ValueError(f"{where}: {ident} is given twice (first on line {seen[ident]}); each T line needs "
@@ -165,6 +181,16 @@ def _entities(ann: Path, text: str, types: Collection[str] | None, event_trigger
             continue
         kept.append((where, said, entity))
     return kept
+
+
+def _fitting(lines: Sequence[str], text: str) -> str | None:
+    """The unit in which every ``T`` line of an ``.ann`` file fits its text and covers its own text, when code points
+    do not (:func:`~.offsets.fitting_unit`); None when there is none, or a line is malformed (its error comes first)."""
+    try:
+        claims = [_text_bound(line, "", None) for line in lines if line.startswith("T")]
+    except ValueError:
+        return None
+    return fitting_unit([(text, [(entity[0], said or None) for _, entity, said in claims])])
 
 
 def _conversion(tally: _Tally, event_triggers: bool) -> str:
@@ -182,31 +208,40 @@ def _conversion(tally: _Tally, event_triggers: bool) -> str:
 
 
 def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None, *,
-              event_triggers: bool = True) -> Corpus:
+              event_triggers: bool = True, offsets: str = CODEPOINTS) -> Corpus:
     """A brat folder (every ``.ann``/``.txt`` pair in it) or one pair (either file's path) as a corpus of texts;
-    ``event_triggers=False`` leaves out the ``T`` lines that ``E`` lines use as triggers (counted).
+    ``event_triggers=False`` leaves out the ``T`` lines that ``E`` lines use as triggers (counted); ``offsets`` the
+    unit the offsets count (:mod:`.offsets`: brat's own server counts code points, tools that export brat from
+    Java or JavaScript UTF-16 code units).
 
     Raises:
         ValueError: a malformed ``T`` line or offsets out of range (naming the file and line), a missing file,
-            bytes that are not UTF-8.
+            bytes that are not UTF-8; offsets whose lines fit, or match their text, only in another unit.
     """
     texts, entities, ids, places = [], [], [], []
     tally = _Tally()
     claims: list[list[tuple[str, str, Any]]] = []
     for txt, ann in ann_pairs(path):
         text = _read(txt)
-        claimed = _entities(ann, text, types, event_triggers, tally)
+        claimed = _entities(ann, text, types, event_triggers, tally, offsets)
         texts.append(text)
         entities.append([entity for _, _, entity in claimed])
         ids.append(ann.stem)
         places.append(f"{ann}")
         claims.append(claimed)
-    corpus = Corpus(texts, entities, ids, None, "brat", _conversion(tally, event_triggers), str(path), places,
-                    "characters")
+    conversion = _conversion(tally, event_triggers)
+    if offsets != CODEPOINTS:
+        conversion = conversion.replace("character offsets", f"offsets in {UNIT_WORDS[offsets]} read as code points")
+    corpus = Corpus(texts, entities, ids, None, "brat", conversion, str(path), places, "characters")
     mismatches = Mismatches("text")
     for text, claimed in zip(texts, claims):
         for where, said, entity in claimed:
             mismatches.check(said, covered_text(text, entity), where)
+    unit = fitting_unit((text, [(entity[0] if is_fragmented(entity) else (entity[:2],), said)
+                                for _, said, entity in claimed]) for text, claimed in zip(texts, claims)) \
+        if mismatches.count and offsets == CODEPOINTS else None
+    if unit is not None:
+        raise OffsetsError(f"{path}: {mismatches.summary()}", unit, claimed=True)
     conversion, notes = mismatches.report(corpus.conversion, "brat_text_mismatches")
     if tally.triggers:
         notes = {("brat_event_triggers" if event_triggers else "brat_event_triggers_left_out"): tally.triggers, **notes}

@@ -19,6 +19,7 @@ from ...agreement import agreement
 from ...agreement.report import to_text
 from ...benchmark.options import MAX_ROUNDS, check_level, check_rounds, check_seed
 from ...formats import FORMATS, PATH_FORMATS
+from ...formats.offsets import CODEPOINTS
 from .benchmark import prediction
 from .inputs import COLUMNS, HelpFormatter, check_outputs, duplicates_in_output, for_people
 from .texts import add_reader_options
@@ -80,7 +81,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--alpha-partial", action="store_true",
                    help="Krippendorff's alpha also over documents that two or more annotators (not all) hold, the "
                         "absent annotators' values missing; every other figure stays on the documents all hold")
-    add_reader_options(p)
+    add_reader_options(p, sides=False)
     p.set_defaults(run=run)
 
 
@@ -112,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
         with duplicates_in_output():  # the report counts them
             result = agreement(dict(args.annotations), reference=reference, models=models or None, format=args.format,
                                types=args.types, spans_key=args.spans_key,
-                               event_triggers=not args.no_event_triggers, n_resamples=args.bootstrap,
+                               event_triggers=not args.no_event_triggers, offsets=args.offsets.get("", CODEPOINTS),
+                               n_resamples=args.bootstrap,
                                seed=args.seed, confidence=args.confidence, alpha_partial=args.alpha_partial,
                                examples=args.show)
     except (ValueError, TypeError) as error:

@@ -22,7 +22,6 @@ from . import generated, texts
 from .batches import add_counts, side_by_side
 from .inputs import (
     HelpFormatter,
-    Side,
     add_format_options,
     add_tag_options,
     check_outputs,
@@ -70,7 +69,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def count_files(args: argparse.Namespace, read: Mapping[str, Side]) -> tuple[Counts, int]:
+def count_files(args: argparse.Namespace, read: Mapping[str, ColumnFile]) -> tuple[Counts, int]:
     """The counts of the two files, a batch of sentences at a time, and their number of sentences (``read``: the
     files read already, pipes, as :func:`.texts.read_pipes` reads them)."""
     scheme = args.scheme
@@ -136,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
             head = "\n".join([*texts.describe_inputs(args, sides, pair), *texts.alignment_lines(result["alignment"])])
         else:
             texts.refuse_text_options(args, "column files")
-            counts, sentences = count_files(args, read)
+            counts, sentences = count_files(args, {p: side for p, side in read.items() if isinstance(side, ColumnFile)})
             result = summarize(counts, zero_division=0)
             head = "\n".join([f"{args.pred} against {args.gold}: {plural(sentences, 'sentence')}",
                               *texts.outside_tallies(counts.labels)])
