@@ -179,8 +179,8 @@ def _class_label() -> Any:
     return pytest.importorskip("datasets").ClassLabel(names=LABELS)
 
 
-def _score_tags_class_label(folder: Path) -> Any:
-    result = nested_span_f1.score_tags(IDS["predictions"], IDS["references"], label_list=_class_label())
+def _score_exact_class_label(folder: Path) -> Any:
+    result = nested_span_f1.score_exact(IDS["predictions"], IDS["references"], label_list=_class_label())
     return f"overall_f1 {result['overall_f1']}"
 
 
@@ -197,10 +197,10 @@ def _trainer_class_label(folder: Path) -> Any:
 
 
 CASES += [
-    api("api-score_tags-class-label-read", "read", _score_tags_class_label, "overall_f1 1.0"),
+    api("api-score_exact-class-label-read", "read", _score_exact_class_label, "overall_f1 1.0"),
     api("api-trainer-class-label-read", "read", _trainer_class_label, "f1 1.0"),
-    api("metric-span_f1-class-label-read", "read", lambda folder, modules: "overall_f1 {}".format(
-        modules["span_f1"].compute(predictions=IDS["predictions"], references=IDS["references"],
+    api("metric-exact-class-label-read", "read", lambda folder, modules: "overall_f1 {}".format(
+        modules["exact"].compute(predictions=IDS["predictions"], references=IDS["references"],
                                    label_list=_class_label())["overall_f1"]), "overall_f1 1.0", door="metric"),
 ]
 
@@ -479,20 +479,20 @@ CASES += [
 DOC = {"text": STAFF, "entities": [{"start": 0, "end": 12, "label": "PER"}]}
 BEYOND = {"text": STAFF, "entities": [{"start": 0, "end": 99, "label": "PER"}]}
 CASES += [
-    metric("metric-nested-answers-reference-beyond", "refused", "nested_span_f1", ["Maria Keller (PER)"], [BEYOND], (
+    metric("metric-nested-answers-reference-beyond", "refused", "nested", ["Maria Keller (PER)"], [BEYOND], (
         "references, sentence 0: span {'start': 0, 'end': 99, 'label': 'PER'} is out of range; spans need 0 <= start "
         "< end and end <= 76 (the text's length in characters) (position 0 in the sentence)")),
-    metric("metric-lenient-answers-reference-beyond", "refused", "lenient_span_f1", ["Maria Keller (PER)"], [BEYOND], (
+    metric("metric-lenient-answers-reference-beyond", "refused", "lenient", ["Maria Keller (PER)"], [BEYOND], (
         "references, sentence 0: span {'start': 0, 'end': 99, 'label': 'PER'} is out of range; spans need 0 <= start "
         "< end and end <= 76 (the text's length in characters) (position 0 in the sentence)")),
-    metric("metric-nested-generated-reference-text-a-number", "refused", "nested_span_f1",
+    metric("metric-nested-generated-reference-text-a-number", "refused", "nested",
            [[{"text": "Maria Keller", "label": "PER"}]], [{"text": 3, "entities": []}], (
         "references, sentence 0: 'text' must be a string, got 3"), TypeError),
-    metric("metric-nested-answers-reference-extra-key", "refused", "nested_span_f1", ["Maria Keller (PER)"],
+    metric("metric-nested-answers-reference-extra-key", "refused", "nested", ["Maria Keller (PER)"],
            [{**DOC, "id": "d1"}], (
         "references, sentence 0: a text has the keys 'text' and 'entities' and nothing else, got ['entities', 'id', "
         "'text']")),
-    metric("metric-nested-scored-reference-tuples", "refused", "nested_span_f1",
+    metric("metric-nested-scored-reference-tuples", "refused", "nested",
            [[{"start": 0, "end": 2, "label": "PER", "score": 0.9}]], [[(0, 2, "PER")]], (
         "references, sentence 0, span 0: (0, 2, 'PER') is not a span; spans are {'start', 'end', 'label'} dicts"),
            TypeError),
@@ -522,7 +522,7 @@ def ranks(id: str, verdict: str, name: str, per_rank: list[Any], expected: str, 
         if outcome_ != "result":
             raise {"TypeError": TypeError, "ValueError": ValueError}.get(outcome_, RuntimeError)(value)
         assert all(got[rank] == ("result", None) for rank in got if rank), got
-        key = "strict_f1" if name == "lenient_span_f1" else "overall_f1"
+        key = "strict_f1" if name == "lenient" else "overall_f1"
         return f"{key} {value[key]}" + (f", overall_accuracy {value['overall_accuracy']}"
                                         if "overall_accuracy" in value else "")
     return api(id, verdict, call, expected, error, door="ranks")
@@ -531,30 +531,30 @@ def ranks(id: str, verdict: str, name: str, per_rank: list[Any], expected: str, 
 MIXED = "give every batch in one form"
 CASES += [
     # a rank of empty sentences: the score over both ranks, as one process gives it (0.5, 3 of 4 tokens)
-    ranks("ranks-span_f1-empty-sentences", "read", "span_f1", [[(TAG_P, TAG_R)], [([[]], [[]])]],
+    ranks("ranks-exact-empty-sentences", "read", "exact", [[(TAG_P, TAG_R)], [([[]], [[]])]],
           "overall_f1 0.5, overall_accuracy 0.75"),
-    ranks("ranks-span_f1-empty-sentences-on-rank-0", "read", "span_f1", [[([[]], [[]])], [(TAG_P, TAG_R)]],
+    ranks("ranks-exact-empty-sentences-on-rank-0", "read", "exact", [[([[]], [[]])], [(TAG_P, TAG_R)]],
           "overall_f1 0.5, overall_accuracy 0.75"),
-    ranks("ranks-nested-empty-sentences", "read", "nested_span_f1", [[(SPAN_P, SPAN_R)], [([[]], [[]])]],
+    ranks("ranks-nested-empty-sentences", "read", "nested", [[(SPAN_P, SPAN_R)], [([[]], [[]])]],
           "overall_f1 0.5"),
-    ranks("ranks-lenient-empty-sentences", "read", "lenient_span_f1", [[(SPAN_P, SPAN_R)], [([[]], [[]])]],
+    ranks("ranks-lenient-empty-sentences", "read", "lenient", [[(SPAN_P, SPAN_R)], [([[]], [[]])]],
           "strict_f1 0.5"),
     # two kinds: refused as one process refuses them
-    ranks("ranks-span_f1-tags-and-ids", "refused", "span_f1", [[(TAG_P, TAG_R)], [([[1, 2, 0]], [[1, 2, 0]])]], (
+    ranks("ranks-exact-tags-and-ids", "refused", "exact", [[(TAG_P, TAG_R)], [([[1, 2, 0]], [[1, 2, 0]])]], (
         f"process 1 added label ids (integers) but process 0 added tags (strings); {MIXED}"), TypeError),
-    ranks("ranks-nested-spans-and-documents", "refused", "nested_span_f1", [[(SPAN_P, SPAN_R)], [([DOC], [DOC])]], (
+    ranks("ranks-nested-spans-and-documents", "refused", "nested", [[(SPAN_P, SPAN_R)], [([DOC], [DOC])]], (
         "process 1 added texts ({'text', 'entities'} dicts, a document each) but process 0 added spans ({'start', "
         f"'end', 'label'}} dicts); {MIXED}"), TypeError),
-    ranks("ranks-lenient-documents-and-empty-sentences", "refused", "lenient_span_f1",
+    ranks("ranks-lenient-documents-and-empty-sentences", "refused", "lenient",
           [[([DOC], [DOC])], [([[]], [[]])]], (
         "process 1 added empty sentences ([], no document) but process 0 added texts ({'text', 'entities'} dicts, a "
         f"document each); {MIXED}"), TypeError),
     # a rank that adds nothing, or never comes
-    ranks("ranks-span_f1-nothing-added", "refused", "span_f1", [[(TAG_P, TAG_R)], []], (
+    ranks("ranks-exact-nothing-added", "refused", "exact", [[(TAG_P, TAG_R)], []], (
         "process 1 (process_id=1 of num_process=2) added nothing before compute: in evaluate's distributed mode every "
         "process adds its share of the sentences, then calls compute (a process with none to add adds an empty "
         "sentence, predictions=[[]], references=[[]])")),
-    ranks("ranks-nested-rank-never-comes", "refused", "nested_span_f1", [[(SPAN_P, SPAN_R)], None], (
+    ranks("ranks-nested-rank-never-comes", "refused", "nested", [[(SPAN_P, SPAN_R)], None], (
         "process 1 (process_id=1 of num_process=2) did not add anything within 3 s; in evaluate's distributed mode "
         "every process adds its share of the sentences, then calls compute (raise timeout= when a process takes "
         "longer)"), timeout=3),
