@@ -573,7 +573,7 @@ CASES += [
         '\\t is a tab and \\x09 a character by its code (to split on runs of ASCII whitespace, give no deli'
         'miter) (see nested-span-f1 score --help)'), {"g.conll": COLUMNS}),
     cli("score-gold-a-folder", "refused", "score --gold {tmp}/folder --pred {tmp}/g.conll", (
-        '{tmp}/folder: no .ann files; a brat folder holds .txt and .ann pairs'),
+        '{tmp}/folder: no .ann files, in it or in its subfolders; a brat folder holds .txt and .ann pairs'),
         {"g.conll": COLUMNS, "folder/x.txt": "not brat"}),
     cli("score-gold-missing", "refused", "score --gold {tmp}/nowhere.conll --pred {tmp}/g.conll", (
         '{tmp}/nowhere.conll: No such file or directory'),
