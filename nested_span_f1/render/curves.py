@@ -15,6 +15,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .plots import DPI
+
 DRAWN_POINTS = 2000
 """The points of a curve drawn at most, evenly spaced by threshold rank (the marked points are drawn exactly)."""
 
@@ -100,7 +102,7 @@ def plot_curves(panels: Sequence[Panel], path: str | None = None, title: str = "
     fig.suptitle(title, fontsize=11)
     fig.tight_layout()
     if path:
-        fig.savefig(path, dpi=120)
+        fig.savefig(path, dpi=DPI)
     return fig
 
 
