@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..answers.score import unreadable_line
 from ..core.wording import plural, quote
 
 
@@ -82,12 +83,6 @@ def generated_table(result: Mapping[str, Any], digits: int = 4) -> str:
     for example in report["examples"]:
         lines.append(_example(example))
     return "\n".join(lines) + "\n"
-
-
-def unreadable_line(report: Mapping[str, Any]) -> str:
-    """The line that says how many answers could not be read, and which (by id, or by line)."""
-    return (f"{report['unparseable']} of {report['answers']} answers ({100 * report['unparseable_share']:.1f}%) "
-            f"could not be read: {quote(list(report['unparseable_ids']))}")
 
 
 def _listed(counts: Mapping[str, int]) -> str:
