@@ -176,12 +176,12 @@ class AnswerTally:
                                             "min_iou": options.get("min_iou")})
         return NestedCounts.from_dict(data) if self.metric == "nested" else Counts.from_dict(data)
 
-    def result(self, zero_division: ZeroDivision = "warn") -> dict[str, Any]:
+    def result(self, zero_division: ZeroDivision = "warn", warn: bool = True) -> dict[str, Any]:
         """What ``score_generated`` gives on the same answers: ``strings``, ``located`` (without its ``alignment``
         report) and ``generated`` (without ``paired`` and ``examples``).
 
         Warns:
-            UnreadableAnswersWarning: more than 5% of the answers could not be read.
+            UnreadableAnswersWarning: more than 5% of the answers could not be read (``warn``: True).
         """
         counts = self.counts()
         report = counts_report(counts, self.documents)
@@ -193,7 +193,8 @@ class AnswerTally:
         else:
             scores = summarize(located, zero_division)
             del scores["overall_accuracy"]
-        warn_unreadable(report)
+        if warn:
+            warn_unreadable(report)
         return {"strings": strings_result(counts, zero_division), "located": scores, "generated": report}
 
     def to_dict(self) -> dict[str, Any]:
