@@ -289,7 +289,7 @@ def _lists(node: Any) -> Any:
 def exact_state(predicted: Sequence[tuple[int, int, str]], gold: Sequence[tuple[int, int, str]]) -> State:
     """The exact metric's counts of one document's contiguous spans, as :func:`flatten` writes
     ``count_entities(...).counts``: the same sets matched in plain Python, which for the few spans of one
-    answer costs a hundredth of building arrays (held equal by tests/harness/test_tally.py)."""
+    answer costs a hundredth of building arrays (held equal by tests/answers/test_answers_tally.py)."""
     pred, ref = set(predicted), set(gold)
     out: State = {}
     for column, spans in ((1, pred), (2, ref)):
