@@ -69,7 +69,8 @@ class StringCounter:
     def state(self) -> dict[tuple[str, ...], int]:
         """The tallies so far as flat counts: ``("strings", label, "tp" | "predicted" | "gold")`` and
         ``("strings_untyped", ...)`` (see :meth:`~nested_span_f1.answers.counts.GeneratedCounter.state`)."""
-        out = {("strings", label, name): n for label, t in self._labels.items() for name, n in zip(TALLY, t)}
+        out: dict[tuple[str, ...], int] = {("strings", label, name): n for label, t in self._labels.items()
+                                           for name, n in zip(TALLY, t)}
         out.update({("strings_untyped", name): n for name, n in zip(TALLY, self._untyped)})
         return out
 

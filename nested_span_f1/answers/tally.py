@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 from ..align.project import joined_offsets, to_characters
 from ..align.score import METRICS, words
-from ..core.counts import Counts, Mergeable
+from ..core.counts import Counts
 from ..core.entities import check_entities
 from ..core.scores import ZeroDivision, summarize
 from ..core.wording import quote

@@ -5,6 +5,7 @@ per-sample F1.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+
 from ..answers.tally import AnswerTally, total
 from ..lenient.counts import LenientCounts
 from ..nested.score import NestedCounts

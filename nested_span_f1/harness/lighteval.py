@@ -60,10 +60,12 @@ def ner_metric(labels: Collection[str], *, metric: str = "exact", label_map: Map
         label_map: the answers' types renamed before scoring.
         options: the other options of :func:`~nested_span_f1.answers.tally.count_answer`.
     """
+    # lighteval annotates both dicts' values as callables; higher_is_better holds booleans, as its own metrics do
+    higher_is_better: dict[str, Any] = {name: name != "unreadable_share" for name in FIGURES}
     return SampleLevelMetricGrouping(
         metric_name=list(FIGURES),
-        higher_is_better={name: name != "unreadable_share" for name in FIGURES},
+        higher_is_better=higher_is_better,
         category=SamplingMethod.GENERATIVE,
         sample_level_fn=AnswerCounts(labels, metric, label_map, **options),
-        corpus_level_fn={name: CorpusFigure(name) for name in FIGURES},
+        corpus_level_fn={name: CorpusFigure(name).compute_corpus for name in FIGURES},
     )

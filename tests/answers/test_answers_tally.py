@@ -28,7 +28,7 @@ SHAPES = [
 ]
 
 documents = st.lists(st.tuples(st.integers(0, 11), st.integers(1, 3), st.sampled_from(TYPES)), max_size=4)
-mentions = st.lists(st.tuples(st.integers(0, 11), st.integers(1, 3), st.sampled_from(TYPES + ["person"]),
+mentions = st.lists(st.tuples(st.integers(0, 11), st.integers(1, 3), st.sampled_from([*TYPES, "person"]),
                               st.booleans()), max_size=4)
 
 
@@ -107,7 +107,7 @@ def test_labels_read_a_document_as_the_corpus_does():
 
 def test_tallies_of_other_settings_do_not_add():
     row = {"text": "Ada met Alan.", "entities": [[0, 3, "PER"]]}
-    with pytest.raises(ValueError, match="cannot add counts made with metric 'exact'.*metric 'lenient'"):
+    with pytest.raises(ValueError, match=r"cannot add counts made with metric 'exact'.*metric 'lenient'"):
         count_answer("Ada (PER)", row, metric="lenient") + count_answer("Ada (PER)", row)
     with pytest.raises(ValueError, match="count every answer with the same settings"):
         count_answer("Ada (PER)", row, labels=["PER"]) + count_answer("Ada (PER)", row, labels=["PER", "LOC"])
@@ -126,7 +126,7 @@ def test_gold_documents_in_the_shapes_datasets_give():
     assert (strings.entities, strings.strings) == (None, [("Ada", "PER")])
     with pytest.raises(ValueError, match=r"gold, sentence 0: span \(0, 30, 'PER'\) is out of range"):
         gold_document({"text": text, "entities": [[0, 30, "PER"]]})
-    with pytest.raises(TypeError, match="needs 'text' .* or 'tokens' and 'tags'; got the keys \\['words'\\]"):
+    with pytest.raises(TypeError, match=r"needs 'text' .* or 'tokens' and 'tags'; got the keys \['words'\]"):
         gold_document({"words": []})
     with pytest.raises(ValueError, match=r"gold 'd1': the gold uses 1 type that labels= leaves out \(\['PER'\]\)"):
         count_answer("Ada (PER)", {"id": "d1", **shapes[0]}, labels=["LOC"])

@@ -1,28 +1,24 @@
-"""inspect-ai end to end: the task of docs/harnesses.md evaluated by inspect's own ``eval`` with ``mockllm/model``
-answering the shipped sample with canned outputs (usage given, so nothing is fetched), offline; the numbers
-equal ``nested-span-f1 generated`` on the same answers."""
+"""inspect-ai end to end: the task file of docs/harnesses.md, as written, evaluated by inspect's own ``eval`` with
+``mockllm/model`` answering the shipped sample with canned outputs (usage given, so nothing is fetched), offline;
+the numbers equal ``nested-span-f1 generated`` on the same answers."""
 from __future__ import annotations
 
 import pytest
+from harness_sample import doc_block, sample_answers, sample_rows
 
 from nested_span_f1.answers.score import UnreadableAnswersWarning
 
-from harness_sample import sample_answers, sample_rows
-
 inspect_ai = pytest.importorskip("inspect_ai", reason="inspect-ai is not installed (pip install nested-span-f1[inspect])")
-from inspect_ai import Task, eval  # noqa: E402
-from inspect_ai.dataset import MemoryDataset, Sample  # noqa: E402
-from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
-from inspect_ai.solver import generate  # noqa: E402
+from inspect_ai import eval
+from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
-from nested_span_f1.harness.inspect_ai import ner_scorer  # noqa: E402
-
-PROMPT = "List the people (PER), organisations (ORG), places (LOC) and other names (MISC) in: {}\nEntities:"
+TASK_FILE = doc_block("python", "from nested_span_f1.harness.inspect_ai import ner_scorer")
+"""The task file of docs/harnesses.md."""
 
 
-def canned_model():  # type: ignore[no-untyped-def]
+def canned_model(prompt: str):  # type: ignore[no-untyped-def]
     """mockllm/model answering each prompt with the sample's answer to its sentence."""
-    answers = {PROMPT.format(" ".join(row["tokens"])): sample_answers()[row["id"]] for row in sample_rows()}
+    answers = {prompt.format(" ".join(row["tokens"])): sample_answers()[row["id"]] for row in sample_rows()}
 
     def output(messages, tools, tool_choice, config):  # type: ignore[no-untyped-def]
         content = answers[messages[-1].text]
@@ -33,11 +29,11 @@ def canned_model():  # type: ignore[no-untyped-def]
 
 
 def test_inspect_eval_gives_the_commands_numbers(tmp_path, command_result):
-    dataset = MemoryDataset([Sample(input=PROMPT.format(" ".join(row["tokens"])), id=row["id"], metadata=row)
-                             for row in sample_rows()])
-    task = Task(dataset=dataset, solver=generate(), scorer=ner_scorer(labels=["PER", "ORG", "LOC", "MISC"]))
+    namespace: dict = {}
+    exec(compile(TASK_FILE, "sample_ner.py", "exec"), namespace)
     with pytest.warns(UnreadableAnswersWarning, match=r"1 of 15 answers \(6.7%\) could not be read: \['s9'\]"):
-        log, = eval(task, model=canned_model(), log_dir=str(tmp_path), display="none")
+        log, = eval(namespace["sample_ner"](), model=canned_model(namespace["PROMPT"]), log_dir=str(tmp_path),
+                    display="none")
     assert log.status == "success", log.error
     metrics = log.results.scores[0].metrics
     assert metrics["entity_f1"].value == command_result["located"]["overall_f1"] == 0.75

@@ -8,19 +8,18 @@ import warnings
 from pathlib import Path
 
 import pytest
+from harness_sample import doc_block, sample_answers, sample_rows
 
 from nested_span_f1.answers.score import UnreadableAnswersWarning
 from nested_span_f1.answers.tally import AnswerTally
 
-from harness_sample import sample_answers, sample_rows
-
 lighteval = pytest.importorskip("lighteval", reason="lighteval is not installed (pip install nested-span-f1[lighteval])")
-from lighteval.metrics.utils.metric_utils import SampleLevelMetricGrouping  # noqa: E402
-from lighteval.metrics.utils.stderr import get_stderr_function  # noqa: E402
-from lighteval.models.model_output import ModelResponse  # noqa: E402
-from lighteval.tasks.requests import Doc  # noqa: E402
+from lighteval.metrics.utils.metric_utils import SampleLevelMetricGrouping
+from lighteval.metrics.utils.stderr import get_stderr_function
+from lighteval.models.model_output import ModelResponse
+from lighteval.tasks.requests import Doc
 
-from nested_span_f1.harness.lighteval import ner_metric  # noqa: E402
+from nested_span_f1.harness.lighteval import ner_metric
 
 LABELS = ["PER", "ORG", "LOC", "MISC"]
 
@@ -60,22 +59,8 @@ def test_lighteval_bootstrap_draws_documents_twice_and_pickles_the_counts():
         assert 0.75 < metric.get_corpus_aggregations()["entity_f1"](doubled) < 1
 
 
-TASK = """\
-from lighteval.tasks.lighteval_task import LightevalTaskConfig
-from lighteval.tasks.requests import Doc
-
-from nested_span_f1.harness.lighteval import ner_metric
-
-
-def prompt(line, task_name=None):
-    return Doc(task_name=task_name, query="Entities in: " + " ".join(line["tokens"]), choices=[""], gold_index=0,
-               specific=line, id=line["id"])
-
-
-TASKS_TABLE = [LightevalTaskConfig(name="sample_ner", prompt_function=prompt, hf_repo="{data}", hf_subset="default",
-                                   metrics=[ner_metric(labels=["PER", "ORG", "LOC", "MISC"])],
-                                   evaluation_splits=["test"], hf_avail_splits=["test"], generation_size=200)]
-"""
+TASK_FILE = doc_block("python", "from nested_span_f1.harness.lighteval import ner_metric")
+"""The task file of docs/harnesses.md."""
 
 
 def test_lightevals_pipeline_cannot_start_offline(tmp_path, monkeypatch):
@@ -101,8 +86,10 @@ def test_lightevals_pipeline_cannot_start_offline(tmp_path, monkeypatch):
     monkeypatch.setattr(requests, "get", no_network)
     monkeypatch.setattr(nltk, "download", lambda resource, *args, **kwargs: fetched.append(resource) and False)
     (tmp_path / "data").mkdir()
-    (tmp_path / "tasks.py").write_text(TASK.replace("{data}", str(tmp_path / "data")))
-    with pytest.raises(TypeError, match="list_models.. got an unexpected keyword argument 'model_name'"):
+    task = TASK_FILE.replace("/path/to/folder/of/test.jsonl", str(tmp_path / "data"))
+    assert task != TASK_FILE
+    (tmp_path / "tasks.py").write_text(task)
+    with pytest.raises(TypeError, match=r"list_models\(\) got an unexpected keyword argument 'model_name'"):
         Registry(tasks="sample_ner|0", custom_tasks=str(tmp_path / "tasks.py"))
     # what was fetched before the judge tasks stopped it: what this machine lacks of the three
     missing = {"tinyBenchmarks.pkl"} - {path.name for path in (Path(lighteval.__file__).parent / "tasks" / "tasks").iterdir()}
