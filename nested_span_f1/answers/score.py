@@ -31,7 +31,7 @@ from typing import Any, Union
 from ..align.score import Report, TextPair, score_pair
 from ..core.caller import warn_caller
 from ..core.scores import ZeroDivision, summarize
-from ..core.wording import plural, quote
+from ..core.wording import plural, quote, unreadable_line
 from ..formats import Corpus
 from ..formats.columns import read_text
 from ..formats.corpus import first_difference
@@ -216,17 +216,12 @@ class UnreadableAnswersWarning(UserWarning):
     because of the reading, not only of the model (the ids say which)."""
 
 
-def unreadable_line(report: Mapping[str, Any]) -> str:
-    """The line that says how many answers could not be read, and which (by id, or by line)."""
-    return (f"{report['unparseable']} of {report['answers']} answers ({100 * report['unparseable_share']:.1f}%) "
-            f"could not be read: {quote(list(report['unparseable_ids']))}")
-
-
 def warn_unreadable(report: Mapping[str, Any]) -> None:
     """The :class:`UnreadableAnswersWarning` of a result's report, when more than :data:`SHARE` of its answers
     could not be read (once a call)."""
     if report["unparseable_share"] > SHARE:
-        warn_caller(f"{unreadable_line(report)}; each counts its gold entities as missed", UnreadableAnswersWarning)
+        line = unreadable_line(report["unparseable"], report["answers"], report["unparseable_ids"])
+        warn_caller(f"{line}; each counts its gold entities as missed", UnreadableAnswersWarning)
 
 
 def report(run: GeneratedRun) -> dict[str, Any]:
@@ -324,20 +319,19 @@ def score_generated(
         trust: ``"index"`` or ``"string"``: what places a mention whose token indices and string disagree (see
             :mod:`nested_span_f1.answers.indices`).
         label_map: the answers' types renamed before scoring (``{"person": "PER"}``), each renamed mention counted.
-        labels: the corpus's type inventory, which answers are read with (default: the types the gold uses); give
-            it to score a part of a corpus (one document, a batch) exactly as the whole is read.
+        labels: the corpus's type inventory answers are read with (default: the gold's types); give it to score
+            a part of a corpus (a document, a batch) exactly as the whole is read.
         zero_division: "warn", 0 or 1.
         examples: examples kept per category (not in the text, excess, unparseable, lines skipped, ...).
         options: the metric's own options (``partial_weight``, ``min_iou``, ``length_bins``).
 
-    Returns:
-        ``{"strings": ..., "located": ..., "generated": ...}`` (see the module docstring).
+    Returns: ``{"strings": ..., "located": ..., "generated": ...}`` (see the module docstring).
 
     Raises:
         ValueError, TypeError: as :func:`pair_documents` and :func:`~nested_span_f1.answers.read.read_generated`.
 
     Warns:
-        UnreadableAnswersWarning: more than 5% of the answers could not be read (their gold entities are missed).
+        UnreadableAnswersWarning: more than 5% of the answers could not be read.
 
     >>> from nested_span_f1 import Corpus
     >>> gold = Corpus(["The Beatles played in Liverpool ."], [[(4, 11, "ORG"), (22, 31, "LOC")]], unit="characters")

@@ -87,7 +87,7 @@ def gold_document(document: Mapping[str, Any], where: str = "gold") -> GoldDocum
         else:
             spans = [_entity(dict(zip(("start", "end", "label"), item)) if not isinstance(item, Mapping) else item,
                              where) for item in document.get("entities", ())]
-        _check(spans, len(tokens), where)
+        _check_spans(spans, len(tokens), where)
         return GoldDocument(" ".join(tokens), to_characters(spans, offsets), None, offsets, ident)
     text, items = document.get("text"), document.get("entities")
     if not isinstance(text, str) or not isinstance(items, list):
@@ -101,11 +101,11 @@ def gold_document(document: Mapping[str, Any], where: str = "gold") -> GoldDocum
         return GoldDocument(text, None, pairs, None, ident)  # type: ignore[arg-type]
     entities = [_entity(item if isinstance(item, Mapping) else dict(zip(("start", "end", "label"), item)), where)
                 for item in items]
-    _check(entities, len(text), where)
+    _check_spans(entities, len(text), where)
     return GoldDocument(text, entities, None, None, ident)
 
 
-def _check(spans: list[Any], length: int, where: str) -> None:
+def _check_spans(spans: list[Any], length: int, where: str) -> None:
     """Refuse spans out of range, or with offsets that are not ints or a label that is not a string, as
     :func:`~nested_span_f1.core.entities.check_entities` does (which names the span); the plain loop first,
     since a document's few spans are checked in a fraction of the time arrays take."""
@@ -339,6 +339,18 @@ OPTIONS = {"exact": (), "nested": ("length_bins",), "lenient": ("partial_weight"
 """The options each metric takes."""
 
 
+def _check(metric: str, options: Mapping[str, Any], answer: Any) -> None:
+    """Refuse an unknown metric, an option the metric does not take, an answer that is neither text nor a list."""
+    if metric not in METRICS:
+        raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {quote(metric)}")
+    unknown = sorted(set(options) - set(OPTIONS[metric]))
+    if unknown:
+        raise TypeError(f"count_answer: {quote(unknown)} {'is not an option' if len(unknown) == 1 else 'are not options'}"
+                        f" of the {metric} metric (it takes {quote(list(OPTIONS[metric]))})")
+    if not isinstance(answer, (str, list, tuple)):
+        raise TypeError(f"answer must be the model's answer (a string) or an entity list, got {quote(answer)}")
+
+
 def count_answer(
     answer: str | Sequence[Any],
     gold: Mapping[str, Any] | GoldDocument,
@@ -370,8 +382,7 @@ def count_answer(
             nested breakdowns; its F1 is the exact one).
         question: the one type the question asked about (UniversalNER's per-type prompts), or None.
         id: names the document where its answer cannot be read (default: the gold's ``id``).
-        normalization, multiset, policy, fallback, inner_last, trust, label_map: as for
-            :func:`~nested_span_f1.answers.score.score_generated`.
+        normalization, multiset, policy, fallback, inner_last, trust, label_map: as ``score_generated``'s.
         options: the metric's own options (lenient: ``partial_weight``, ``min_iou``; nested: ``length_bins``).
 
     Raises:
@@ -385,14 +396,7 @@ def count_answer(
     >>> round((a + b).result(zero_division=0)["located"]["overall_f1"], 4), (a + b).documents
     (0.5714, 2)
     """
-    if metric not in METRICS:
-        raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {quote(metric)}")
-    unknown = sorted(set(options) - set(OPTIONS[metric]))
-    if unknown:
-        raise TypeError(f"count_answer: {quote(unknown)} {'is not an option' if len(unknown) == 1 else 'are not options'}"
-                        f" of the {metric} metric (it takes {quote(list(OPTIONS[metric]))})")
-    if not isinstance(answer, (str, list, tuple)):
-        raise TypeError(f"answer must be the model's answer (a string) or an entity list, got {quote(answer)}")
+    _check(metric, options, answer)
     document = gold if isinstance(gold, GoldDocument) else gold_document(gold)
     ident = id if id is not None else document.id if document.id is not None else "answer"
     counter = GeneratedCounter(normalization=normalization, multiset=multiset, policy=policy, fallback=fallback,

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..answers.score import unreadable_line
 from ..core.wording import plural, quote
+from ..core.wording import unreadable_line as _unreadable
 
 
 def _located(result: Mapping[str, Any], label: str | None) -> tuple[float, float, float, int] | None:
@@ -83,6 +83,11 @@ def generated_table(result: Mapping[str, Any], digits: int = 4) -> str:
     for example in report["examples"]:
         lines.append(_example(example))
     return "\n".join(lines) + "\n"
+
+
+def unreadable_line(report: Mapping[str, Any]) -> str:
+    """The line that says how many answers could not be read, and which (by id, or by line)."""
+    return _unreadable(report["unparseable"], report["answers"], report["unparseable_ids"])
 
 
 def _listed(counts: Mapping[str, int]) -> str:

@@ -27,11 +27,11 @@ from ...answers.labels import parse_label_map
 from ...answers.locate import POLICIES
 from ...answers.normalize import STEPS, Normalization
 from ...answers.read import generated_file
-from ...answers.score import SHARE, count_generated, score_run, unreadable_line
+from ...answers.score import SHARE, count_generated, score_run
 from ...core.wording import quote
 from ...formats import Corpus
 from ...formats.columns import read_text
-from ...render.generated import generated_table
+from ...render.generated import generated_table, unreadable_line
 from ...render.tables import lenient_table
 from . import texts
 from .inputs import GENERATED as FORMAT
