@@ -17,6 +17,7 @@ harness chose (docs/harnesses.md measures it).
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -31,8 +32,8 @@ from ..flat.pipeline import tags_to_spans
 from ..formats.text import _entity
 from ..lenient.counts import LenientCounts
 from ..lenient.score import match_spans_lenient, summarize_lenient
-from ..nested.nesting import CHARACTER_LENGTH_BINS
-from ..nested.score import NestedCounts, count_entities, summarize_nested
+from ..nested.nesting import CHARACTER_LENGTH_BINS, length_bucket_names
+from ..nested.score import NestedCounts, summarize_nested
 from .counts import GeneratedCounter, GeneratedCounts
 from .read import read_answer
 from .score import counts_report, inventory, strings_result, warn_unreadable
@@ -320,16 +321,54 @@ def _crossing(bounds: set[tuple[int, int]]) -> int:
                if start < other_start < end < other_end)
 
 
+def nested_state(predicted: Sequence[tuple[int, int, str]], gold: Sequence[tuple[int, int, str]],
+                 length_bins: Sequence[int] = CHARACTER_LENGTH_BINS) -> State:
+    """The nested metric's counts of one document's contiguous spans, as :func:`flatten` writes
+    ``count_entities(...)``: :func:`exact_state` under ``counts``, and the breakdowns (nesting, depth, length;
+    continuity) of each side's distinct spans, by plain loops over the few spans of one answer (held equal to
+    the arrays' by tests/answers/test_answers_tally.py)."""
+    out: State = {("counts", *key): n for key, n in exact_state(predicted, gold).items()}
+    sides = (set(predicted), set(gold))
+    hits = sides[0] & sides[1]
+    shapes = [_shapes({span[:2] for span in side}) for side in sides]
+    deepest = max((depth for shape in shapes for _, depth in shape.values()), default=1)
+    lengths = length_bucket_names(length_bins)
+    for breakdown, names in (("by_nesting", ["flat", "nested"]), ("by_depth", [str(d) for d in range(1, deepest + 1)]),
+                             ("by_length", lengths)):
+        out.update({("breakdowns", breakdown, name, column): 0 for name in names for column in range(4)})
+    for base, side, shape in ((0, sides[0], shapes[0]), (2, sides[1], shapes[1])):
+        for span in side:
+            nested, depth = shape[span[:2]]
+            for key in (("by_nesting", "nested" if nested else "flat"), ("by_depth", str(depth)),
+                        ("by_length", lengths[bisect_right(length_bins, span[1] - span[0]) - 1])):
+                out[("breakdowns", *key, base)] += 1
+                out[("breakdowns", *key, base + 1)] += span in hits
+    out.update({("breakdowns", "by_continuity", "contiguous", k): n
+                for k, n in enumerate((len(sides[0]), len(hits), len(sides[1]), len(hits)))})
+    out.update({("breakdowns", "by_continuity", "discontinuous", k): 0 for k in range(4)})
+    return out
+
+
+def _shapes(bounds: set[tuple[int, int]]) -> dict[tuple[int, int], tuple[bool, int]]:
+    """Each boundary's nested flag (it contains, or lies inside, another) and depth (1 + the boundaries that
+    contain it), as :func:`~nested_span_f1.nested.nesting.structure` computes them."""
+    out = {}
+    for start, end in bounds:
+        around = sum(1 for s, e in bounds if (s, e) != (start, end) and s <= start and end <= e)
+        inside = any((s, e) != (start, end) and start <= s and e <= end for s, e in bounds)
+        out[start, end] = (bool(around) or inside, 1 + around)
+    return out
+
+
 def located_state(metric: str, predicted: list[Any], gold: list[Any], text: str, options: Mapping[str, Any]) -> State:
     """One document's located spans counted under ``metric`` (``text``: its text, padded for the spans of
     mentions that could not be placed)."""
     if metric == "exact":
         return exact_state(predicted, gold)
+    if metric == "nested":
+        return nested_state(predicted, gold, options.get("length_bins", CHARACTER_LENGTH_BINS))
     pred, ref = (check_entities([side], [len(text)], name) for side, name in ((predicted, "predictions"),
                                                                            (gold, "references")))
-    if metric == "nested":
-        return flatten(count_entities(pred, ref, length_bins=options.get("length_bins",
-                                                                        CHARACTER_LENGTH_BINS)).to_dict())
     counts = match_spans_lenient(pred.spans, ref.spans, partial_weight=options.get("partial_weight", 0.5),
                                  min_iou=options.get("min_iou"), units=words([text])).counts()
     return flatten({name: value for name, value in counts.to_dict().items() if name not in LenientCounts.SETTINGS})

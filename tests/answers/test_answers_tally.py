@@ -14,8 +14,17 @@ from hypothesis import strategies as st
 from nested_span_f1 import Corpus
 from nested_span_f1.answers import score_generated
 from nested_span_f1.answers.score import UnreadableAnswersWarning
-from nested_span_f1.answers.tally import AnswerTally, count_answer, exact_state, flatten, gold_document, total
+from nested_span_f1.answers.tally import (
+    AnswerTally,
+    count_answer,
+    exact_state,
+    flatten,
+    gold_document,
+    nested_state,
+    total,
+)
 from nested_span_f1.core.entities import check_entities
+from nested_span_f1.nested.nesting import CHARACTER_LENGTH_BINS
 from nested_span_f1.nested.score import count_entities
 
 WORDS = ["Ada", "Lovelace", "met", "Alan", "Turing", "in", "London", "and", "Paris", "in", "June", "."]
@@ -76,14 +85,19 @@ def test_answers_counted_one_at_a_time_add_up_to_one_corpus_call(drawn, metric):
 
 @given(st.lists(st.tuples(st.integers(0, 30), st.integers(1, 6), st.sampled_from("AB")), max_size=8),
        st.lists(st.tuples(st.integers(0, 30), st.integers(1, 6), st.sampled_from("AB")), max_size=8))
-def test_exact_counts_of_one_document_equal_the_array_matcher(predicted, gold):
+def test_counts_of_one_document_equal_the_array_matcher(predicted, gold):
+    """exact_state and nested_state, the plain loops, against count_entities, the arrays (nested, crossing and
+    repeated spans drawn)."""
     predicted = [(s, s + n, label) for s, n, label in predicted]
     gold = [(s, s + n, label) for s, n, label in gold]
     sides = [check_entities([side], [40], name) for side, name in ((predicted, "predictions"), (gold, "references"))]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        expected = flatten(count_entities(*sides).counts.to_dict())
-    assert exact_state(predicted, gold) == expected
+        nested = count_entities(*sides, length_bins=CHARACTER_LENGTH_BINS)
+        fine = count_entities(*sides, length_bins=(1, 2, 3))
+    assert exact_state(predicted, gold) == flatten(nested.counts.to_dict())
+    assert nested_state(predicted, gold) == flatten(nested.to_dict())
+    assert nested_state(predicted, gold, (1, 2, 3)) == flatten(fine.to_dict())
 
 
 def test_labels_read_a_document_as_the_corpus_does():
