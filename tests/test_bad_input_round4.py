@@ -1607,6 +1607,11 @@ def test_case(case, tmp_path, capsys, monkeypatch, request):
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+    check(case, verdict, given)
+
+
+def check(case: Case, verdict: str, given: str) -> None:
+    """The case's verdict, and its exact message, line of output or returned text."""
     assert verdict == ("refused" if case.verdict == "refused" else "read"), given[-2000:]
     if case.verdict != "refused" and case.call is None:
         assert case.expected in given.splitlines(), given[-3000:]
