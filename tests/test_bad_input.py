@@ -21,6 +21,7 @@ import os
 import signal
 import subprocess
 import sys
+import warnings
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ import nested_span_f1
 from nested_span_f1.align import score_text
 from nested_span_f1.align.score import score_documents
 from nested_span_f1.answers import read_generated, score_generated
+from nested_span_f1.answers.score import UnreadableAnswersWarning
 from nested_span_f1.benchmark import benchmark
 from nested_span_f1.cli.main import main
 from nested_span_f1.formats import FORMATS, read_batches, read_corpus, read_dataset
@@ -2015,7 +2017,12 @@ def _generated_file_row(row: Bad, entry: str, tmp_path: Any, capsys: Any) -> Non
         if row.error is not None:
             _expect(row, calls[entry], None)
             return
-        text = json.dumps(calls[entry]())
+        # more than 5% of the answers unreadable: score_generated warns once, naming them as the report does
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", UnreadableAnswersWarning)
+            text = json.dumps(calls[entry]())
+        unreadable = [str(w.message) for w in caught if issubclass(w.category, UnreadableAnswersWarning)]
+        assert len(unreadable) == (json.loads(text).get("generated", {}).get("unparseable_share", 0) > 0.05), unreadable
         for fragment in row.match:
             assert fragment in text, f"{fragment!r} not in {text[:300]!r}"
         return

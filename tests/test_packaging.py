@@ -120,8 +120,10 @@ def test_wheel_carries_py_typed_metric_modules_and_samples(dist):
     for metric in MODULES.values():
         for file in (f"{metric}.py", "README.md", "app.py", "requirements.txt"):
             assert f"nested_span_f1/metrics/{metric}/{file}" in names
+    assert all(f"nested_span_f1/harness/{m}.py" in names for m in ("figures", "lm_eval", "inspect_ai", "lighteval"))
     for sample in ("sample.gold.conll", "sample.pred.conll", "nested.gold.jsonl", "nested.pred.jsonl",
-                   "nested.annotator2.jsonl", "brat-project/annotation.conf", "brat-project/C/d2.ann"):
+                   "nested.annotator2.jsonl", "brat-project/annotation.conf", "brat-project/C/d2.ann",
+                   "sample.ner.jsonl", "sample.harness.jsonl"):
         assert f"nested_span_f1/sample_data/{sample}" in names
 
 
