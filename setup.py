@@ -46,6 +46,7 @@ setup(
         "arrow": ["pyarrow>=14"],
         "spark": ["pyspark>=3.5", "pyarrow>=14"],
         "spacy": ["spacy>=3.8"],
+        "nltk": ["nltk>=3.8"],
         "app": ["gradio>=5", "evaluate>=0.4.1", "datasets>=2.14", "matplotlib>=3.5"],
         "test": [
             "pytest>=7",
@@ -69,6 +70,7 @@ setup(
             "pyspark>=3.5",
             "statsmodels>=0.14",
             "krippendorff>=0.6",
+            "nltk>=3.8",
         ],
     },
     entry_points={"console_scripts": ["nested-span-f1=nested_span_f1.cli.main:main"]},
