@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from ... import SCHEMES
+from ...flat.schemes import SCHEMES
 from ...benchmark.compare import benchmark
 from ...benchmark.inputs import checkpoint_files, is_brat_folder
 from ...benchmark.options import MAX_ROUNDS, check_level, check_rounds, check_seed
