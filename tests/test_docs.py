@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from pages import FENCE, PAGES, ROOT, blocks, expected_output, name, section, text
 
 import nested_span_f1
-from pages import FENCE, PAGES, ROOT, blocks, expected_output, name, section, text
 
 DOCS = sorted(name(path) for path in (ROOT / "docs").glob("*.md"))
 RUN_ELSEWHERE = {"docs/DESIGN.md": "tests/test_design_doc.py runs its examples, beside its checks of the citations"}
@@ -66,13 +66,14 @@ LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
 
 
 def _prose(page):
-    """A page's lines outside fenced blocks, inline code taken out (a link shown as code is no link)."""
+    """``(number, line)`` of a page's lines outside fenced blocks, inline code taken out (a link shown as code is
+    no link)."""
     lines, fenced = [], False
-    for line in text(page).splitlines():
+    for number, line in enumerate(text(page).splitlines(), 1):
         if FENCE.match(line):
             fenced = not fenced
         elif not fenced:
-            lines.append(re.sub(r"`[^`]*`", "", line))
+            lines.append((number, re.sub(r"`[^`]*`", "", line)))
     return lines
 
 
@@ -80,7 +81,7 @@ def anchors(path):
     """The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as hyphens, a repeated
     one numbered."""
     seen, out = {}, set()
-    for line in _prose(name(path)) if path.is_relative_to(ROOT) else []:
+    for _, line in _prose(name(path)):
         if re.match(r"#+ ", line):
             slug = re.sub(r"[^\w\- ]", "", line.split(" ", 1)[1].strip().lower()).replace(" ", "-")
             out.add(slug if slug not in seen else f"{slug}-{seen[slug]}")
@@ -90,7 +91,7 @@ def anchors(path):
 
 def links(page):
     """``(line, target)`` of every relative link of a page."""
-    return [(number, target) for number, line in enumerate(_prose(page), 1) for target in LINK.findall(line)
+    return [(number, target) for number, line in _prose(page) for target in LINK.findall(line)
             if not re.match(r"[a-z]+:", target)]
 
 
@@ -106,9 +107,9 @@ def test_every_link_between_pages_resolves(page):
         file, _, anchor = target.partition("#")
         path = (ROOT / page).parent / file if file else ROOT / page
         if not path.resolve().exists():
-            broken.append(f"{target}: no such file")
+            broken.append(f"line {number}: {target}: no such file")
         elif anchor and path.suffix == ".md" and anchor not in anchors(path.resolve()):
-            broken.append(f"{target}: no heading {anchor!r} in {name(path.resolve())}")
+            broken.append(f"line {number}: {target}: no heading {anchor!r} in {name(path.resolve())}")
     assert not broken, f"{page}: {broken}"
 
 
