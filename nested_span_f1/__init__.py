@@ -2,7 +2,7 @@
 
 ``__all__`` is the public API, what the README and docs/ teach (docs/python.md lists it); every
 other name stays importable from its module. ``import nested_span_f1`` loads numpy and the flat
-pipeline (what ``score_tags`` needs); the readers, the lenient and nested metrics and the metric
+pipeline (what ``score_exact`` needs); the readers, the lenient and nested metrics and the metric
 folders' paths load on first use of one of their names. transformers, torch, evaluate, datasets
 and matplotlib are imported only by the modules at the edge that need them.
 """
@@ -12,7 +12,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from .core.scores import UndefinedMetricWarning, summarize
-from .flat.pipeline import count_tags, score_tags, tags_to_spans
+from .flat.pipeline import count_exact, score_exact, tags_to_spans
 
 if TYPE_CHECKING:
     from .formats import Corpus, read_corpus, read_dataset, write_corpus
@@ -72,17 +72,17 @@ def __dir__() -> list[str]:
 __all__ = [
     "Corpus",
     "UndefinedMetricWarning",
+    "count_exact",
     "count_lenient",
     "count_nested",
-    "count_tags",
     "metric_path",
     "read_columns",
     "read_corpus",
     "read_dataset",
     "sample_path",
+    "score_exact",
     "score_lenient",
     "score_nested",
-    "score_tags",
     "summarize",
     "summarize_lenient",
     "summarize_nested",

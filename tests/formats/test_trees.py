@@ -14,7 +14,7 @@ nltk = pytest.importorskip("nltk")
 from nltk import Tree
 from nltk.chunk import ChunkScore, conlltags2tree, tree2conlltags
 
-from nested_span_f1 import sample_path, score_nested, score_tags
+from nested_span_f1 import sample_path, score_exact, score_nested
 from nested_span_f1.formats.columns import read_columns
 from nested_span_f1.formats.trees import trees_to_corpus
 
@@ -78,7 +78,7 @@ def test_the_books_np_chunker_scores_as_chunkscore():
     ours = score_nested(trees_to_corpus(guessed).entities, trees_to_corpus(test_sents).entities)
     assert_same_numbers(ours, theirs)
     assert counts(ours) == nltk_counts(theirs) == (21, 4, 5)
-    tags = score_tags(iob(guessed), iob(test_sents))
+    tags = score_exact(iob(guessed), iob(test_sents))
     assert_same_numbers(tags, theirs)
     assert tags["overall_accuracy"] == theirs.accuracy()
 
@@ -128,7 +128,7 @@ def test_a_real_chunkers_output_on_conll2000(shared_data):
     assert_same_numbers(ours, theirs)
     assert counts(ours) == nltk_counts(theirs) and len(theirs) == 23791
     assert round(ours["overall_f1"], 4) == 0.9612
-    tags = score_tags(iob(guessed), iob(correct))
+    tags = score_exact(iob(guessed), iob(correct))
     assert_same_numbers(tags, theirs)
     assert tags["overall_accuracy"] == theirs.accuracy()
 
@@ -179,7 +179,7 @@ def test_generated_flat_trees_score_as_chunkscore(sides):
     ours = score_nested(trees_to_corpus(guessed).entities, trees_to_corpus(gold).entities, zero_division=0)
     assert_same_numbers(ours, theirs)
     assert counts(ours) == nltk_counts(theirs)
-    tags = score_tags(iob(guessed), iob(gold), zero_division=0)
+    tags = score_exact(iob(guessed), iob(gold), zero_division=0)
     assert counts(tags) == counts(ours) and tags["overall_accuracy"] == theirs.accuracy()
 
 
