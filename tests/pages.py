@@ -64,5 +64,7 @@ def section(page, heading):
 
 
 def expected_output(code):
-    """The comment of every ``print(...)  # value`` line, in order: what the block must print."""
-    return [line.split("  # ", 1)[1] for line in code.splitlines() if line.startswith("print(") and "  # " in line]
+    """The comment of every ``print(...)  # value`` line (indented too, as under an ``except``), in order: what the
+    block must print."""
+    return [line.split("  # ", 1)[1] for line in code.splitlines()
+            if line.lstrip().startswith("print(") and "  # " in line]
