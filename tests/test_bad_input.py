@@ -38,6 +38,7 @@ from nested_span_f1.answers import read_generated, score_generated
 from nested_span_f1.answers.score import UnreadableAnswersWarning
 from nested_span_f1.benchmark import benchmark
 from nested_span_f1.cli.main import main
+from nested_span_f1.flat.pipeline import decode_pair
 from nested_span_f1.formats import FORMATS, read_batches, read_corpus, read_dataset
 from nested_span_f1.formats import columns as conll
 from nested_span_f1.formats.columns import read_text
@@ -1359,7 +1360,7 @@ def _door(kinds: str, options: str, core: Callable[..., Any]) -> Door:
 
 
 def _decoded(*args: Any, **kw: Any) -> Any:
-    d = nested_span_f1.decode_pair(*args, **kw)
+    d = decode_pair(*args, **kw)
     return d.predictions.to_lists(), d.references.to_lists(), d.notes
 
 

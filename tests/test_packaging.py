@@ -123,7 +123,7 @@ def test_wheel_carries_py_typed_metric_modules_and_samples(dist):
     assert all(f"nested_span_f1/harness/{m}.py" in names for m in ("figures", "lm_eval", "inspect_ai", "lighteval"))
     for sample in ("sample.gold.conll", "sample.pred.conll", "nested.gold.jsonl", "nested.pred.jsonl",
                    "nested.annotator2.jsonl", "brat-project/annotation.conf", "brat-project/C/d2.ann",
-                   "sample.ner.jsonl", "sample.harness.jsonl"):
+                   "sample.ner.jsonl", "sample.harness.jsonl", "chunks.conll"):
         assert f"nested_span_f1/sample_data/{sample}" in names
 
 

@@ -31,7 +31,7 @@ class BenchmarkResult:
     Attributes:
         settings: what was run (gold, units, resamples, seed, confidence, ...; ``length_unit``: what lengths
             count, the gold's tokens or characters).
-        systems: one dict per system, in report order (see the README for the keys).
+        systems: one dict per system, in report order (docs/benchmark.md says what the keys mean).
         comparisons: one dict per pair of systems.
         samples: each system's bootstrap F1 values, an array per name (not in the JSON).
         sentences: the gold's tokens and each system's matching, for the HTML report's error browser (not in the

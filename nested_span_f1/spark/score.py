@@ -6,7 +6,7 @@ as the Arrow path, so a row (a sentence or a document) is never split. The
 partition's counts (or its first error) leave the executor as one pickled value,
 and Spark's ``treeAggregate`` adds them in the executors in a tree; the driver
 receives the sum, never the data. Executors need the package: the wheel built from
-the checkout installed there, or shipped with the job (README, "Which route when").
+the checkout installed there, or shipped with the job (docs/corpora.md, "Spark").
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from nested_span_f1.benchmark.compare import benchmark
 from nested_span_f1.cli.main import main
 from nested_span_f1.formats import Corpus, write_corpus
 
-# the fields the README's "Benchmark checkpoints" section documents
+# the fields docs/benchmark.md documents
 SETTINGS = {"gold", "dataset", "gold_counts", "split", "units", "length_unit", "comparisons", "compared", "baseline",
             "rounds_needed", "raised_from", "selection", "n_units", "sentences", "n_resamples", "n_permutations", "seed",
             "confidence", "alpha", "scheme", "mode", "version"}

@@ -55,7 +55,7 @@ def add_table_options(parser: argparse.ArgumentParser, spans: bool = False) -> N
     group.add_argument("--workers", type=workers, default=1, metavar="N", help="processes that count (default: 1)")
     group.add_argument("--spark", metavar="MASTER_URL",
                        help="count on Spark instead (local[2], spark://host:7077, yarn...); the executors need this "
-                            "package: the wheel built from the checkout (README, 'Which route when')")
+                            "package: the wheel built from the checkout (docs/corpora.md, 'Spark')")
 
 
 NOT_FOR_TABLES = {
