@@ -76,6 +76,10 @@ setup(
             "krippendorff>=0.6",
             "bratiaa==0.1.4",
             "nltk>=3.8",
+            # the harnesses' own runners, end to end (tests/harness)
+            "lm-eval>=0.4.13,<0.5",
+            "inspect-ai>=0.3.285",
+            "lighteval>=0.13,<0.14",
         ],
     },
     entry_points={"console_scripts": ["nested-span-f1=nested_span_f1.cli.main:main"]},
