@@ -32,7 +32,7 @@ def parse_tags(tags: Sequence[str], suffix: bool = False) -> tuple[ParsedTags, d
     """Split each distinct tag into prefix and type.
 
     Returns the parsed table and ``{code: reason}`` for tags that are malformed:
-    no prefix (``PER``), an empty type (``B-``), a prefix outside ``OBIESUL``
+    no prefix (``PER``), an empty type (``B-``), a prefix outside ``OBIESULM``
     (``b-PER``, ``X-PER``, ``-100``), a typed ``O``, or whitespace inside (``B-PER ``). The caller turns a reason
     into an error that names where the tag first occurs.
     """
