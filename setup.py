@@ -69,6 +69,9 @@ setup(
             "pyspark>=3.5",
             "statsmodels>=0.14",
             "krippendorff>=0.6",
+            # spaCy's Japanese tokenizer: real tokens of text holding U+3000 (tests/align/test_unspaced_scripts.py)
+            "sudachipy>=0.6",
+            "sudachidict_core>=20230110",
         ],
     },
     entry_points={"console_scripts": ["nested-span-f1=nested_span_f1.cli.main:main"]},

@@ -148,7 +148,9 @@ def pair_texts(predictions: Source, references: Source, *, trim: bool = False, s
 
     Two corpora of texts must hold the same text in each document; a corpus of
     tokens against one of texts is located in its texts (the tokens must spell
-    the text, whitespace aside); two corpora of tokens are both joined by spaces.
+    the text, the whitespace between them aside: a token of whitespace is located on the text's own and
+    counted, ``whitespace_tokens_located`` in the report's ``read``); two corpora of tokens are both joined by
+    spaces.
 
     Raises:
         ValueError: documents missing on either side or given twice, texts that
@@ -202,6 +204,10 @@ def _projected(pred: Corpus, ref: Corpus, report: Report) -> TextPair:
         where = f"{ref.sentence_word} {s} (id {quote(ids[s])})" if ref.sentence_ids is not None else f"document {s}"
         offsets = locate_tokens(list(token_strings), text, where)
         located.append(offsets)
+        blank = sum(1 for token in token_strings if token.isspace())
+        if blank:  # tokens of whitespace (U+3000 a line), each located on the text's own character: counted
+            read = report.read[tokens]
+            read["whitespace_tokens_located"] = read.get("whitespace_tokens_located", 0) + blank
         entities = {"predictions": pred.entities[p], "references": ref.entities[s]}
         sides[tokens].append(to_characters(entities[tokens], offsets))
         unaligned[tokens].append([])

@@ -6,7 +6,8 @@ and the occurrence neither starts nor ends inside a word: "Paris" occurs in
 letters, digits, ``_`` and combining marks; letters of scripts written without
 spaces between words (Chinese, Japanese kana, Thai, Lao, Khmer, Myanmar) are
 words of one letter each, so "北京" occurs in "我爱北京天安门". An occurrence
-never ends before a combining mark (it would cut a letter from its accent).
+never ends before a combining mark (it would cut a letter from its accent). The
+rule is :mod:`nested_span_f1.core.letters`.
 Occurrences may overlap ("ana" occurs twice in "banana").
 
 Policies (``policy``):
@@ -51,6 +52,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..core.letters import inside_word
 from ..core.wording import quote
 from .parse import Mention
 
@@ -61,30 +63,12 @@ occurs."""
 
 POLICIES = ("kth", "every")
 
-_NO_SPACES = re.compile(
-    "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-    "\U00020000-\U0003134f]"
-)
-"""Letters of scripts written without spaces between words: each is a word of its own."""
-
 Span = tuple[int, int, str]
 
 
-@lru_cache(maxsize=4096)
-def _mark(char: str) -> bool:
-    return unicodedata.category(char)[0] == "M"
-
-
-@lru_cache(maxsize=4096)
-def _word(char: str) -> bool:
-    return (char.isalnum() or char == "_" or _mark(char)) and not _NO_SPACES.match(char)
-
-
 def _bounded(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` neither starts nor ends inside a word."""
-    if start > 0 and (_mark(text[start]) or (_word(text[start]) and _word(text[start - 1]))):
-        return False
-    return end == len(text) or not (_mark(text[end]) or (_word(text[end - 1]) and _word(text[end])))
+    """Whether ``text[start:end]`` neither starts nor ends inside a word (:func:`~nested_span_f1.core.letters.inside_word`)."""
+    return not inside_word(text, start) and not inside_word(text, end)
 
 
 def occurrences(text: str, string: str) -> list[tuple[int, int]]:
