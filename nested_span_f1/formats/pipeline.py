@@ -57,6 +57,7 @@ strategy scores a group (the score itself when they all hold one).
 """
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections import Counter
@@ -212,7 +213,13 @@ def _score(members: list[Mapping[str, Any]], where: str) -> float | None:
     (:func:`~nested_span_f1.core.scored.mean_score`), each checked to be a finite number."""
     if all("score" not in item for item in members):
         return None
-    return mean_score([check_score(item.get("score"), f"{where}: item {quote(dict(item))}", "") for item in members])
+    scores = []
+    for item in members:
+        value = item.get("score")
+        # a finite float is what check_score gives back; the message naming the item is made only for another value
+        scores.append(value if type(value) is float and math.isfinite(value) else
+                      check_score(value, f"{where}: item {quote(dict(item))}", ""))
+    return mean_score(scores)
 
 
 def _check_offsets(item: Mapping[str, Any], where: str, length: int) -> None:
