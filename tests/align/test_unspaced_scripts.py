@@ -165,3 +165,133 @@ def test_a_split_word_is_still_counted_and_shown_as_the_word(tmp_path):
     assert corpus.conversion == (
         "aggregated entities (entity_group) taken as spans; 2 words split across entities, each part scored as a "
         f"span (first: {where} 1: 'Parisian' as 'Par' LOC and 'isian' MISC; {where} 2: 'กิ' as 'ก' X and 'ิน' Y)")
+
+
+# --------------------------------------------------------------------------- which pipeline aggregation (docs/texts.md)
+
+AGGREGATION_LABELS = ["O", "B-LOC", "I-LOC"]
+SENTENCES = ["杭州西湖很美。", "我去了杭州西湖。"]
+GOLD_SPANS = [[(0, 2, "LOC"), (2, 4, "LOC")], [(3, 5, "LOC"), (5, 7, "LOC")]]
+
+
+def _tagging_model(transformers, torch, config, tok, tags):
+    """A token classifier without layers whose every piece gets the label ``tags`` gives it (``O`` otherwise): each
+    embedding points at one label, the classifier reads it back. A real model in a real pipeline, its output known."""
+    h = 2 * len(AGGREGATION_LABELS)
+    config = config(vocab_size=len(tok), hidden_size=h, num_hidden_layers=0, num_attention_heads=1, intermediate_size=4,
+                    max_position_embeddings=64, pad_token_id=tok.pad_token_id, num_labels=len(AGGREGATION_LABELS),
+                    id2label=dict(enumerate(AGGREGATION_LABELS)), label2id={t: i for i, t in enumerate(AGGREGATION_LABELS)})
+    net = transformers.AutoModelForTokenClassification.from_config(config).eval()
+    pattern = torch.zeros(len(AGGREGATION_LABELS), h)
+    for k in range(len(AGGREGATION_LABELS)):
+        pattern[k, 2 * k], pattern[k, 2 * k + 1] = 1.0, -1.0
+    with torch.no_grad():
+        for parameter in net.parameters():
+            parameter.zero_()
+        embeddings = net.base_model.embeddings
+        embeddings.LayerNorm.weight.fill_(1.0)
+        for piece, i in tok.get_vocab().items():
+            embeddings.word_embeddings.weight[i] = pattern[AGGREGATION_LABELS.index(tags(piece))]
+        net.classifier.weight.copy_(pattern)
+    return net
+
+
+def _pipeline_corpus(transformers, net, tok, aggregation, path, texts=SENTENCES):
+    """The pipeline's output for ``texts`` as the reader reads it, and the warnings the pipeline gave."""
+    from nested_span_f1.formats.pipeline import pipeline_record
+
+    pipe = transformers.pipeline("token-classification", model=net, tokenizer=tok, aggregation_strategy=aggregation,
+                                 device="cpu")
+    with warnings.catch_warnings(record=True) as given:
+        warnings.simplefilter("always")
+        lines = [json.dumps(pipeline_record(text, pipe(text), f"d{k}"), ensure_ascii=False) for k, text in enumerate(texts)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return read_corpus(path), sorted({str(w.message) for w in given if issubclass(w.category, UserWarning)})
+
+
+@pytest.fixture(scope="module")
+def sentencepiece():
+    """A SentencePiece (Unigram) tokenizer trained offline, wrapped as XLM-R's, and a tiny XLM-R tagging its pieces
+    杭州 and 西湖 B-LOC."""
+    transformers = pytest.importorskip("transformers")
+    torch = pytest.importorskip("torch")
+    from tokenizers import SentencePieceUnigramTokenizer
+
+    texts = ["我去了杭州。", "西湖很美。", "杭州很大。", "我爱西湖。", "周杰伦在台湾。", "我去了北京。", "台湾很美。",
+             "杭州西湖很美。", "北京很大。"] * 4
+    unigram = SentencePieceUnigramTokenizer()
+    unigram.train_from_iterator(texts, vocab_size=40, special_tokens=["<s>", "<pad>", "</s>", "<unk>", "<mask>"],
+                                unk_token="<unk>", show_progress=False)
+    tok = transformers.XLMRobertaTokenizerFast(tokenizer_object=unigram._tokenizer, bos_token="<s>", eos_token="</s>",
+                                               pad_token="<pad>", unk_token="<unk>", mask_token="<mask>")
+    assert tok.convert_ids_to_tokens(tok(SENTENCES[0])["input_ids"])[1:-1] == ["▁杭州", "西湖", "很", "美", "。"]
+    net = _tagging_model(transformers, torch, transformers.XLMRobertaConfig, tok,
+                         lambda piece: "B-LOC" if piece.lstrip("▁") in ("杭州", "西湖") else "O")
+    return transformers, net, tok
+
+
+@pytest.mark.parametrize("aggregation", ["simple", "none"])
+def test_simple_and_none_give_the_pieces_entities(sentencepiece, tmp_path, aggregation):
+    transformers, net, tok = sentencepiece
+    corpus, said = _pipeline_corpus(transformers, net, tok, aggregation, tmp_path / "p.jsonl")
+    assert corpus.entities == GOLD_SPANS and said == []
+    assert corpus.notes == {}  # 杭州 and 西湖 side by side split no word
+
+
+@pytest.mark.parametrize("aggregation", ["first", "average", "max"])
+def test_word_aggregation_makes_a_run_of_unspaced_text_one_word(sentencepiece, tmp_path, aggregation):
+    """Without a continuing-subword mark (SentencePiece has none) the pipeline tells words by spaces: the whole
+    sentence is one word, labelled as its first piece (first) or by its pieces' mean or max score."""
+    transformers, net, tok = sentencepiece
+    corpus, said = _pipeline_corpus(transformers, net, tok, aggregation, tmp_path / "p.jsonl")
+    assert said == ["Tokenizer does not support real words, using fallback heuristic"]
+    expected = {"first": [[(0, 7, "LOC")], []], "max": [[(0, 7, "LOC")], []], "average": [[], []]}[aggregation]
+    assert corpus.entities == expected
+    gold = Corpus(SENTENCES, GOLD_SPANS, ["d0", "d1"], unit="characters")
+    assert score_text(corpus, gold, metric="exact", zero_division=0)["overall_f1"] == 0.0
+
+
+def test_a_piece_after_a_space_carries_the_space_and_trim_takes_it_off(sentencepiece, tmp_path):
+    transformers, net, tok = sentencepiece
+    text = "我去了 杭州西湖。"
+    corpus, _ = _pipeline_corpus(transformers, net, tok, "simple", tmp_path / "p.jsonl", [text])
+    assert corpus.entities == [[(3, 6, "LOC"), (6, 8, "LOC")]] and text[3:6] == " 杭州"
+    gold = Corpus([text], [[(4, 6, "LOC"), (6, 8, "LOC")]], ["d0"], unit="characters")
+    assert score_text(corpus, gold, metric="exact", zero_division=0)["overall_f1"] == 0.5
+    trimmed = score_text(corpus, gold, metric="exact", trim=True)
+    assert trimmed["overall_f1"] == 1.0 and trimmed["alignment"]["trimmed_predictions"] == 1
+
+
+def test_a_wordpiece_tokenizer_makes_each_chinese_character_a_word(tmp_path):
+    """BERT's tokenizers cut Chinese into characters, each a word: there 'first' keeps 杭州 and 西湖 apart."""
+    transformers = pytest.importorskip("transformers")
+    torch = pytest.importorskip("torch")
+    from nested_span_f1.hf.training import word_tokenizer
+
+    tok = word_tokenizer([list(text) for text in SENTENCES], tmp_path / "tok")
+    net = _tagging_model(transformers, torch, transformers.BertConfig, tok,
+                         lambda piece: {"杭": "B-LOC", "西": "B-LOC", "州": "I-LOC", "湖": "I-LOC"}.get(piece, "O"))
+    for aggregation in ("first", "simple"):
+        corpus, said = _pipeline_corpus(transformers, net, tok, aggregation, tmp_path / f"{aggregation}.jsonl")
+        assert corpus.entities == GOLD_SPANS and said == []
+
+
+def _section_blocks():
+    """The Python blocks of docs/texts.md's section on unspaced scripts."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "texts.md").read_text(encoding="utf-8")
+    section = page.split("## Unspaced scripts", 1)[1].split("\n## ", 1)[0]
+    return [block.split("```", 1)[0] for block in section.split("```python\n")[1:]]
+
+
+@pytest.mark.parametrize("code", _section_blocks())
+def test_the_sections_examples_print_what_they_say(code):
+    import contextlib
+    import io
+
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(code, "docs/texts.md", "exec"), {})
+    expected = [line.split("  # ", 1)[1] for line in code.splitlines() if line.startswith("print(") and "  # " in line]
+    assert printed.getvalue().splitlines() == expected
