@@ -1,6 +1,6 @@
 """nested-span-f1: entity-level span F1 for flat, lenient and nested evaluation.
 
-``import nested_span_f1`` loads numpy and the flat pipeline (what ``score_tags``
+``import nested_span_f1`` loads numpy and the flat pipeline (what ``score_exact``
 needs); the readers, the lenient and nested metrics and the metric folders' paths
 load on first use of one of their names. transformers, torch, evaluate, datasets
 and matplotlib are imported only by the modules at the edge that need them.
@@ -14,7 +14,7 @@ from .core.counts import Counts, Tally
 from .core.matching import ExactMatch, match_exact
 from .core.scores import UndefinedMetricWarning, summarize
 from .core.spans import Span, SpanArrays, spans_from_lists
-from .flat.pipeline import count_tags, decode_pair, score_tags, tags_to_spans
+from .flat.pipeline import count_exact, decode_pair, score_exact, tags_to_spans
 from .flat.schemes import SCHEMES, get_scheme
 
 if TYPE_CHECKING:
@@ -79,9 +79,9 @@ __all__ = [
     "SpanArrays",
     "Tally",
     "UndefinedMetricWarning",
+    "count_exact",
     "count_lenient",
     "count_nested",
-    "count_tags",
     "decode_pair",
     "describe_spans",
     "get_scheme",
@@ -90,9 +90,9 @@ __all__ = [
     "read_corpus",
     "read_dataset",
     "sample_path",
+    "score_exact",
     "score_lenient",
     "score_nested",
-    "score_tags",
     "spans_from_lists",
     "summarize",
     "summarize_nested",

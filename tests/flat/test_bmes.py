@@ -2,7 +2,7 @@
 
 Held: a BMES corpus gives, in default mode (seqeval's and conlleval's rules) and in strict mode (the scheme
 passed or detected), the counts and notes of the same corpus with every ``M`` rewritten ``I`` under IOBES, through
-``count_tags``, ``tags_to_spans`` and the lenient metric; on well-formed BMES, default mode's chunks are seqeval's
+``count_exact``, ``tags_to_spans`` and the lenient metric; on well-formed BMES, default mode's chunks are seqeval's
 (which warns about ``M-`` and reads it by type changes, the same chunks there); around a stray ``M-`` they differ,
 as docs/DESIGN.md, 'Default mode', says. The doors (``score``, ``lenient``, ``conlleval``, ``convert``, the evaluate
 modules) read a file shaped as Resume's (a character a line) with exact numbers; a bad tag is named where it first
@@ -20,7 +20,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from seqeval.metrics.sequence_labeling import get_entities
 
-from nested_span_f1 import count_tags, score_tags, tags_to_spans
+from nested_span_f1 import count_exact, score_exact, tags_to_spans
 from nested_span_f1.cli.main import main
 from nested_span_f1.flat.schemes import CONLLEVAL_DEFAULT, SEQEVAL_DEFAULT, detect_scheme, get_scheme
 from nested_span_f1.flat.tags import label_list_scheme, reference_prefixes
@@ -65,12 +65,12 @@ def test_bmes_counts_are_iobes_counts_with_m_for_i(corpus, mode, rules, suffix):
         predictions, references = ([[t if len(t) == 1 else f"{t[2:]}-{t[0]}" for t in s] for s in side]
                                    for side in corpus)
     options = {"mode": mode, "default_rules": RULES[rules], "suffix": suffix}
-    got = count_tags(predictions, references, scheme="BMES", **options)
-    expected = count_tags(as_iobes(predictions, suffix), as_iobes(references, suffix), scheme="IOBES", **options)
+    got = count_exact(predictions, references, scheme="BMES", **options)
+    expected = count_exact(as_iobes(predictions, suffix), as_iobes(references, suffix), scheme="IOBES", **options)
     assert _counts(got) == _counts(expected)
     if mode is None:  # and without a scheme: the repairing decoder alone
-        assert _counts(count_tags(predictions, references, **options)) == _counts(
-            count_tags(as_iobes(predictions, suffix), as_iobes(references, suffix), **options))
+        assert _counts(count_exact(predictions, references, **options)) == _counts(
+            count_exact(as_iobes(predictions, suffix), as_iobes(references, suffix), **options))
 
 
 @given(corpora(letters="BMES"))
@@ -84,16 +84,16 @@ def test_strict_mode_detects_bmes_where_it_detects_iobes_from_i(corpus):
     iobes = detect_scheme(reference_prefixes([t for s in as_iobes(references) for t in s]))
     if iobes is not None and iobes.name == "IOBES":
         try:
-            expected = _counts(count_tags(as_iobes(predictions), as_iobes(references), mode="strict"))
+            expected = _counts(count_exact(as_iobes(predictions), as_iobes(references), mode="strict"))
         except ValueError as error:  # a prediction's prefix IOBES lacks: BMES lacks it too
             with pytest.raises(ValueError, match="is not part of scheme BMES"):
-                count_tags(predictions, references, mode="strict")
+                count_exact(predictions, references, mode="strict")
             assert "is not part of scheme IOBES" in str(error)
         else:
-            assert _counts(count_tags(predictions, references, mode="strict")) == expected
+            assert _counts(count_exact(predictions, references, mode="strict")) == expected
     else:
         with pytest.raises(ValueError, match=r"^strict mode needs a scheme: the reference prefixes \("):
-            count_tags(predictions, references, mode="strict")
+            count_exact(predictions, references, mode="strict")
 
 
 def test_detection_sets():
@@ -267,15 +267,15 @@ def test_a_bad_tag_is_named_where_it_first_occurs_in_the_files(tmp_path, capsys)
                               "tag 'X-NAME': malformed: no valid prefix: tags are O or B-TYPE with a prefix among O, B, "
                               "I, E, S, U, L, M\n")
     with pytest.raises(ValueError, match=r"^references, sentence 0, token 1: tag 'X-NAME'"):
-        score_tags([["B-NAME", "E-NAME"], ["Q-NAME"]], [["B-NAME", "X-NAME"], ["S-NAME"]])
+        score_exact([["B-NAME", "E-NAME"], ["Q-NAME"]], [["B-NAME", "X-NAME"], ["S-NAME"]])
     with pytest.raises(ValueError, match=r"^predictions, sentence 0, token 1: tag 'Q-NAME'"):
-        score_tags([["B-NAME", "Q-NAME"]], [["B-NAME", "X-NAME"]])
+        score_exact([["B-NAME", "Q-NAME"]], [["B-NAME", "X-NAME"]])
 
 
 evaluate = pytest.importorskip("evaluate")
 
 
-@pytest.mark.parametrize("module", ["span_f1", "lenient_span_f1", "nested_span_f1"])
+@pytest.mark.parametrize("module", ["exact", "lenient", "nested"])
 def test_the_evaluate_modules_read_bmes(module):
     import nested_span_f1
 
@@ -285,5 +285,5 @@ def test_the_evaluate_modules_read_bmes(module):
     metric = evaluate.load(nested_span_f1.metric_path(module))
     result = metric.compute(predictions=sentences(PRED), references=sentences(GOLD), scheme="BMES", mode="strict",
                             zero_division=0)
-    key = {"lenient_span_f1": "strict_f1"}.get(module, "overall_f1")
+    key = {"lenient": "strict_f1"}.get(module, "overall_f1")
     assert result[key] == pytest.approx(6 / 11, abs=1e-15) and result["invalid_predicted_chunks"] == 1
