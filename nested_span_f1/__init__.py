@@ -27,7 +27,7 @@ __version__ = "0.1.0"
 
 
 def sample_path(name: str = "") -> str:
-    """Path of a sample file shipped inside the package (the folder itself without ``name``), as
+    """Path of a sample file (or folder) shipped inside the package (the samples' folder without ``name``), as
     ``nested-span-f1 demo --help`` prints it: the same in a clone and after ``pip install``.
 
     >>> sample_path("nested.gold.jsonl").endswith("nested.gold.jsonl")
@@ -41,7 +41,7 @@ def sample_path(name: str = "") -> str:
     folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sample_data")
     if not name:
         return folder
-    if os.path.basename(name) != name or not os.path.isfile(os.path.join(folder, name)):
+    if os.path.basename(name) != name or not os.path.exists(os.path.join(folder, name)):
         samples = ", ".join(sorted(f for f in os.listdir(folder) if f != "README.md"))
         raise FileNotFoundError(f"no sample file {name!r} ships with nested-span-f1; the samples are {samples}")
     return os.path.join(folder, name)

@@ -574,7 +574,7 @@ CASES += [
         '\\t is a tab and \\x09 a character by its code (to split on runs of ASCII whitespace, give no deli'
         'miter) (see nested-span-f1 score --help)'), {"g.conll": COLUMNS}),
     cli("score-gold-a-folder", "refused", "score --gold {tmp}/folder --pred {tmp}/g.conll", (
-        '{tmp}/folder: no .ann files; a brat folder holds .txt and .ann pairs'),
+        '{tmp}/folder: no .ann files, in it or in its subfolders; a brat folder holds .txt and .ann pairs'),
         {"g.conll": COLUMNS, "folder/x.txt": "not brat"}),
     cli("score-gold-missing", "refused", "score --gold {tmp}/nowhere.conll --pred {tmp}/g.conll", (
         '{tmp}/nowhere.conll: No such file or directory'),
@@ -1602,6 +1602,11 @@ def test_case(case, tmp_path, capsys, monkeypatch, request):
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+    check(case, verdict, given)
+
+
+def check(case: Case, verdict: str, given: str) -> None:
+    """The case's verdict, and its exact message, line of output or returned text."""
     assert verdict == ("refused" if case.verdict == "refused" else "read"), given[-2000:]
     if case.verdict != "refused" and case.call is None:
         assert case.expected in given.splitlines(), given[-3000:]

@@ -76,7 +76,7 @@ def test_wheel_carries_py_typed_metric_modules_and_samples(dist):
         for file in (f"{metric}.py", "README.md", "app.py", "requirements.txt"):
             assert f"nested_span_f1/metrics/{metric}/{file}" in names
     for sample in ("sample.gold.conll", "sample.pred.conll", "nested.gold.jsonl", "nested.pred.jsonl",
-                   "nested.annotator2.jsonl"):
+                   "nested.annotator2.jsonl", "brat-project/annotation.conf", "brat-project/C/d2.ann"):
         assert f"nested_span_f1/sample_data/{sample}" in names
 
 

@@ -392,26 +392,8 @@ def check_documents(predictions: Sequence[Any], references: Sequence[Any]) -> No
         TypeError, ValueError: naming the side, the document (as a sentence, counted from 0), the key or value.
     """
     check_sides(predictions, references)
-    lists = {}
-    for name, side in (("predictions", predictions), ("references", references)):
-        for s, document in enumerate(side):
-            where = f"{name}, sentence {s}"
-            if not isinstance(document, Mapping):
-                raise TypeError(f"{where}: {quote(document)} is not a text ({{'text', 'entities'}} dict); give every "
-                                "sentence of both sides as a text")
-            if set(document) != set(TEXT_KEYS):
-                raise ValueError(f"{where}: a text has the keys 'text' and 'entities' and nothing else, got "
-                                 f"{sorted(document)}")
-            if not isinstance(document["text"], str):
-                raise TypeError(f"{where}: 'text' must be a string, got {quote(document['text'])}")
-            if isinstance(document["entities"], (str, bytes, Mapping)) or not isinstance(document["entities"], Sequence):
-                raise TypeError(f"{where}: 'entities' must be a list of spans, got {quote(document['entities'])}")
-        lengths = [len(document["text"]) for document in side]
-        lists[name] = [document["entities"] for document in side]
-        try:
-            spans_from_lists(lists[name], lengths, side=name)
-        except ValueError as error:
-            raise ValueError(in_characters(str(error))) from None
+    check_document_side(predictions, "predictions")
+    check_document_side(references, "references")
     for s, (pred, ref) in enumerate(zip(predictions, references)):
         if pred["text"] != ref["text"]:
             at = first_difference(pred["text"], ref["text"])
@@ -419,6 +401,28 @@ def check_documents(predictions: Sequence[Any], references: Sequence[Any]) -> No
                              f"(predicted {quote(pred['text'][at:at + 10])}, reference {quote(ref['text'][at:at + 10])}"
                              f"{look_alike(pred['text'], ref['text'], at)}); "
                              "a prediction is scored only against the text it was made on")
+
+
+def check_document_side(side: Sequence[Any], name: str) -> None:
+    """Refuse anything but documents ``{"text": str, "entities": [span dicts]}`` whose spans are in the text's range,
+    on one side (``name``: ``predictions`` or ``references``, as messages name it)."""
+    for s, document in enumerate(side):
+        where = f"{name}, sentence {s}"
+        if not isinstance(document, Mapping):
+            raise TypeError(f"{where}: {quote(document)} is not a text ({{'text', 'entities'}} dict); give every "
+                            "sentence of both sides as a text")
+        if set(document) != set(TEXT_KEYS):
+            raise ValueError(f"{where}: a text has the keys 'text' and 'entities' and nothing else, got "
+                             f"{sorted(document)}")
+        if not isinstance(document["text"], str):
+            raise TypeError(f"{where}: 'text' must be a string, got {quote(document['text'])}")
+        if isinstance(document["entities"], (str, bytes, Mapping)) or not isinstance(document["entities"], Sequence):
+            raise TypeError(f"{where}: 'entities' must be a list of spans, got {quote(document['entities'])}")
+    try:
+        spans_from_lists([document["entities"] for document in side], [len(document["text"]) for document in side],
+                         side=name)
+    except ValueError as error:
+        raise ValueError(in_characters(str(error))) from None
 
 
 def score_documents(predictions: Sequence[Mapping[str, Any]], references: Sequence[Mapping[str, Any]],

@@ -61,7 +61,7 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -69,6 +69,7 @@ from ..core.letters import inside_word, word_around
 from ..core.scored import check_score, file_scores, mean_score
 from ..core.wording import plural, quote
 from .corpus import Corpus
+from .offsets import CODEPOINTS, OffsetsError, Units, fitting_unit
 from .records import field, json_line, jsonl_records
 from .text import Mismatches, document_ids, document_records, text_of
 
@@ -281,15 +282,76 @@ def entity_spans(items: Any, where: str, length: int, left_out: Counter[str]) ->
     return kept, kind, scores
 
 
-def read_pipeline(text: str, source: str = "pipeline", first_line: int = 1) -> Corpus:
-    """Pipeline output JSON lines (see the module docstring) as a corpus of texts."""
+def _in_code_points(items: Any, text: str, offsets: str, where: str) -> Any:
+    """The items of one document's output with their ``start`` and ``end`` read in the unit ``offsets``
+    (:class:`~.offsets.Units`); anything that is not a list of dicts as it is (its check names it)."""
+    units = Units(text, offsets)
+    if units.bounds is None or not isinstance(items, list):
+        return items
+    return [{**item, **{key: units.point(item[key], f"{where}: item {quote(dict(item))}")
+                        for key in ("start", "end") if key in item}} if isinstance(item, Mapping) else item
+            for item in items]
+
+
+def _words(texts: Sequence[str], outputs: Sequence[Any], words: bool) -> Iterator[tuple[str, list[Any]]]:
+    """Each document's text and items as :func:`~.offsets.fitting_unit` reads them (``words``: with the word each
+    claims, else None); empty for output that is no list of dicts with both offsets."""
+    for text, output in zip(texts, outputs):
+        items = [item for item in output if isinstance(item, Mapping) and {"start", "end"} <= set(item)] \
+            if isinstance(output, list) else []
+        yield text, [(((item["start"], item["end"]),), item.get("word") if words else None) for item in items
+                     if item.get("entity", item.get("entity_group")) != OUTSIDE]
+
+
+def _range_unit(records: Sequence[tuple[str, Mapping[str, Any]]]) -> str | None:
+    """The unit in which every item of the file fits its text, when code points do not (:func:`~.offsets.fitting_unit`);
+    None when there is none (or another record is malformed: its own error comes in turn)."""
+    try:
+        texts = [text_of(record, where) for where, record in records]
+        outputs = [unbatched(field(record, "entities", where), where, Counter()) for where, record in records]
+    except (ValueError, TypeError):
+        return None
+    return fitting_unit(_words(texts, outputs, False))
+
+
+def _document(records: Sequence[tuple[str, Mapping[str, Any]]], where: str, text: str, outputs: list[Any],
+              offsets: str, left_out: Counter[str]) -> tuple[list[Any], str, list[float | None]]:
+    """:func:`entity_spans` of the last output read (``outputs[-1]``, its offsets read as code points first); offsets
+    out of range that every item of the file would fit in another unit are refused naming it."""
+    if offsets != CODEPOINTS:
+        outputs[-1] = _in_code_points(outputs[-1], text, offsets, where)
+    try:
+        return entity_spans(outputs[-1], where, len(text), left_out)
+    except ValueError as error:
+        unit = _range_unit(records) if offsets == CODEPOINTS and "out of range" in str(error) else None
+        raise error if unit is None else OffsetsError(str(error), unit) from None
+
+
+def _refuse_words_in_another_unit(mismatches: Mismatches, texts: Sequence[str], outputs: Sequence[Any], offsets: str,
+                                  source: str) -> None:
+    """OffsetsError when words differ from the text at their offsets read as code points but every word is the text
+    at its offsets in another unit."""
+    unit = fitting_unit(_words(texts, outputs, True), _same_or_unaccented) \
+        if mismatches.count and offsets == CODEPOINTS else None
+    if unit is not None:
+        raise OffsetsError(f"{source}: {mismatches.summary()}", unit, claimed=True)
+
+
+def _same_or_unaccented(word: Any, found: str) -> bool:
+    return word == found or _same_word(word, found) or (isinstance(word, str) and
+                                                        _same_word(unaccented(word), unaccented(found)))
+
+
+def read_pipeline(text: str, source: str = "pipeline", first_line: int = 1, *, offsets: str = CODEPOINTS) -> Corpus:
+    """Pipeline output JSON lines (see the module docstring) as a corpus of texts; ``offsets`` the unit the items'
+    offsets count (:mod:`.offsets`: transformers.js counts UTF-16 code units)."""
     records = list(jsonl_records(text, source, first_line))
     texts, entities, scores, kinds, left_out = [], [], [], set(), Counter[str]()
     outputs, split = [], []
     for where, record in records:
         texts.append(text_of(record, where))
         outputs.append(unbatched(field(record, "entities", where), where, left_out))
-        spans, kind, span_scores = entity_spans(outputs[-1], where, len(texts[-1]), left_out)
+        spans, kind, span_scores = _document(records, where, texts[-1], outputs, offsets, left_out)
         if outputs[-1]:
             kinds.add(kind)
         entities.append(spans)
@@ -325,6 +387,7 @@ def read_pipeline(text: str, source: str = "pipeline", first_line: int = 1) -> C
     if left_out["pipeline_words_unaccented"]:
         conversion += (f"; {plural(left_out['pipeline_words_unaccented'], 'word')} equal to the text once accents are "
                        "stripped, as an uncased tokenizer does")
+    _refuse_words_in_another_unit(mismatches, texts, outputs, offsets, source)
     conversion, notes = mismatches.report(conversion, "pipeline_word_mismatches")
     kept = [*dropped, "pipeline_words_split_across_entities", "pipeline_words_unaccented"]
     notes = {**{key: left_out[key] for key in kept if left_out[key]}, **notes}

@@ -181,6 +181,7 @@ def run(args: argparse.Namespace) -> int:
             gold_format=args.gold_format, pred_format=args.pred_format, scheme=args.scheme,
             mode=args.mode, dataset=args.dataset_name, progress=not args.no_progress, trim=args.trim,
             snap=args.snap, types=args.types, spans_key=args.spans_key, event_triggers=not args.no_event_triggers,
+            offsets=args.offsets.get("", args.offsets),
         )
     except (ValueError, TypeError) as error:
         raise for_people(error) from None
