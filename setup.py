@@ -47,6 +47,10 @@ setup(
         "spark": ["pyspark>=3.5", "pyarrow>=14"],
         "spacy": ["spacy>=3.8"],
         "app": ["gradio>=5", "evaluate>=0.4.1", "datasets>=2.14", "matplotlib>=3.5"],
+        # the evaluation harnesses (nested_span_f1.harness), each in an extra of its own, at the versions tested
+        "lm-eval": ["lm-eval>=0.4.13,<0.5"],
+        "inspect": ["inspect-ai>=0.3.285"],
+        "lighteval": ["lighteval>=0.13,<0.14"],
         "test": [
             "pytest>=7",
             "pytest-xdist>=3.5",

@@ -32,7 +32,7 @@ LONGEST_FILES = ("spark/test_spark.py", "space/test_space_browser.py", "scripts/
                  "space/test_space_folder.py", "test_bad_input.py", "space/test_space_scorer.py", "test_readme.py",
                  "test_bad_input_round4.py",
                  "hf/test_distributed.py", "flat/test_reference.py", "flat/test_flat_seqeval.py", "test_types.py",
-                 "benchmark/test_comparisons.py")
+                 "harness/test_lm_eval.py", "harness/test_lighteval.py", "benchmark/test_comparisons.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

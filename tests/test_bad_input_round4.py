@@ -23,6 +23,7 @@ import io
 import json
 import signal
 import sys
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,7 @@ from typing import Any
 import pytest
 
 import nested_span_f1
+from nested_span_f1.answers.score import UnreadableAnswersWarning
 from nested_span_f1.cli.main import main
 
 VERDICTS = ("refused", "read", "counted")
@@ -1300,12 +1302,15 @@ def _api_answers(call: Callable[..., Any], *args: Any, **options: Any) -> Callab
     result's counts in one line."""
     def run(folder: Path) -> Any:
         given = [Path(_fill(a, folder)) if isinstance(a, str) and a.startswith("{tmp}") else a for a in args]
-        result = call(*given, **options)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", UnreadableAnswersWarning)
+            result = call(*given, **options)
         if isinstance(result, dict):
             report = result["generated"]
+            warned = "".join(f"; warns: {w.message}" for w in caught if issubclass(w.category, UnreadableAnswersWarning))
             return (f"shapes {report['shapes']}, unreadable items {report['unreadable_items']}, unparseable "
                     f"{report['unparseable']}, strings tp {result['strings']['tp']}, located f1 "
-                    f"{result['located']['overall_f1']}")
+                    f"{result['located']['overall_f1']}{warned}")
         return result
     return run
 
@@ -1512,7 +1517,8 @@ LATER: list[Case] = [
         files={"g.jsonl": GOLD}),
     api("api-score_generated-nothing-read-is-counted", "counted", _score_generated(
         [{"id": "d1", "output": PROSE}], "{tmp}/g.jsonl"), (
-        "shapes {'unparseable': 1}, unreadable items 0, unparseable 1, strings tp 0, located f1 0.0"),
+        "shapes {'unparseable': 1}, unreadable items 0, unparseable 1, strings tp 0, located f1 0.0; warns: 1 of 1 "
+        "answers (100.0%) could not be read: ['d1']; each counts its gold entities as missed"),
         files={"g.jsonl": GOLD}),
     api("api-score_generated-record-without-answer", "refused", _score_generated([{"id": "d1"}], "{tmp}/g.jsonl"),
         "record 0: a line holds either 'entities' (a list of {'text', 'label'} objects) or 'output' (the model's "

@@ -98,7 +98,7 @@ class BenchmarkResult:
 
     def plot(self, path: str | os.PathLike[str] | None = None) -> Any:
         """One figure: per-type F1 with intervals, error categories, and F1 against step when steps are known."""
-        from .plots import plot_benchmark
+        from ..render.plots import plot_benchmark
 
         return plot_benchmark(self.to_dict(), None if path is None else str(path))
 

@@ -89,6 +89,9 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
     first non-abstract module class it finds, never takes this one.
     """
 
+    metric = ""
+    """The metric the module is (``"exact"``, ``"lenient"`` or ``"nested"``): what its texts and answers are scored
+    with, and which Space its folder's app serves (:func:`nested_span_f1.space.app.build_app`)."""
     input_kinds: tuple[str, ...] = ()
     empty_kind = ""
     # evaluate's state, set in EvaluationModule.__init__ and reset by compute
@@ -112,6 +115,14 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
     def _compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> dict[str, Any]:
         """Scores of the stored input (its kind is :attr:`stored_kind`)."""
 
+    def module_info(self, description: str, citation: str, inputs_description: str,
+                    reference_urls: list[str]) -> evaluate.MetricInfo:
+        """The module's ``evaluate.MetricInfo``: its card's texts and references, the feature sets of its
+        ``input_kinds``, and the project's URLs as its home and code base."""
+        return evaluate.MetricInfo(description=description, citation=citation, inputs_description=inputs_description,
+                                   features=features(*self.input_kinds), homepage=PROJECT_URL,
+                                   codebase_urls=[PROJECT_URL], reference_urls=reference_urls)
+
     @property
     def stored_kind(self) -> str:
         """The kind of input stored so far (``empty_kind`` while no sentence held anything)."""
@@ -126,7 +137,7 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
             raise TypeError("label_list is given but predictions and references hold tag strings; "
                             "drop label_list, or pass integer label ids")
 
-    def score_texts(self, predictions: Any, references: Any, metric: str, tag_options: dict[str, Any],
+    def score_texts(self, predictions: Any, references: Any, tag_options: dict[str, Any],
                     **options: Any) -> dict[str, Any]:
         """The result for stored ``texts`` (documents paired by position, scored in characters with their
         alignment report); a tag option given with them is refused, not ignored."""
@@ -136,9 +147,9 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         if given:
             raise ValueError(f"{', '.join(given)} apply to tags, but the input holds texts; leave them out")
         rows = [side.to_pylist() if hasattr(side, "to_pylist") else list(side) for side in (predictions, references)]
-        return score_documents(rows[0], rows[1], metric, **options)
+        return score_documents(rows[0], rows[1], self.metric, **options)
 
-    def score_generated(self, predictions: Any, references: Any, metric: str, tag_options: dict[str, Any],
+    def score_generated(self, predictions: Any, references: Any, tag_options: dict[str, Any],
                         **options: Any) -> dict[str, Any]:
         """The result for stored ``generated`` or ``answers`` (documents paired by position): both protocols side
         by side (:func:`nested_span_f1.answers.score_generated`); a tag option given with them is refused."""
@@ -154,7 +165,7 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         key = "output" if self.stored_kind == "answers" else "entities"
         gold = Corpus([d["text"] for d in rows[1]], [[(e["start"], e["end"], e["label"]) for e in d["entities"]]
                                                       for d in rows[1]], source="references", unit="characters")
-        return score_generated([{key: answer} for answer in rows[0]], gold, metric=metric, **options)
+        return score_generated([{key: answer} for answer in rows[0]], gold, metric=self.metric, **options)
 
     def score_scored(self, predictions: Any, references: Any, tag_options: dict[str, Any], *,
                      threshold: float | None, decode: str, zero_division: Any) -> dict[str, Any]:

@@ -23,7 +23,7 @@ import tables
 
 from nested_span_f1 import count_exact, score_exact, score_lenient, score_nested
 from nested_span_f1.arrow import count_arrow
-from nested_span_f1.cli.commands.space import build_wheel
+from nested_span_f1.cli.commands.wheel import build_wheel
 from nested_span_f1.cli.main import main
 from nested_span_f1.core.matching import DuplicateSpanWarning
 from nested_span_f1.spark import count_spark, score_spark

@@ -18,8 +18,8 @@ from ...benchmark.compare import benchmark
 from ...benchmark.inputs import checkpoint_files, is_brat_folder
 from ...benchmark.options import MAX_ROUNDS, check_level, check_rounds, check_seed
 from ...benchmark.pairs import COMPARISONS
-from ...benchmark.plots import DPI
 from ...benchmark.result import BenchmarkResult
+from ...render.plots import DPI
 from .inputs import HelpFormatter, add_format_options, check_outputs, check_plot_file, column_or_format, for_people
 from .texts import add_text_options
 
