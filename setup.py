@@ -80,6 +80,9 @@ setup(
             "lm-eval>=0.4.13,<0.5",
             "inspect-ai>=0.3.285",
             "lighteval>=0.13,<0.14",
+            # spaCy's Japanese tokenizer: real tokens of text holding U+3000 (tests/align/test_unspaced_scripts.py)
+            "sudachipy>=0.6",
+            "sudachidict_core>=20230110",
         ],
     },
     entry_points={"console_scripts": ["nested-span-f1=nested_span_f1.cli.main:main"]},

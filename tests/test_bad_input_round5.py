@@ -158,7 +158,7 @@ CASES += [
         "list; or a model's id2label (its config.json))"), {"labels.tsv": "0\tO\n1\tB-PER\n2\tI-PER\n3\tB-LOC\n"}),
     table_line("label-list-malformed-tag", "refused", LL + "labels.txt", (
         "{tmp}/labels.txt, line 3: tag 'X-PER': malformed: no valid prefix: tags are O or B-TYPE with a prefix among "
-        "O, B, I, E, S, U, L"), {"labels.txt": "O\nB-PER\nX-PER\nB-LOC\n"}),
+        "O, B, I, E, S, U, L, M"), {"labels.txt": "O\nB-PER\nX-PER\nB-LOC\n"}),
     table_line("label-list-json-malformed-tag", "refused", LL + "labels.json", (
         "{tmp}/labels.json, label id 2: tag 'I_PER': malformed: no valid prefix: expected I-TYPE, O or a bare "
         "prefix"), {"labels.json": json.dumps(["O", "B-PER", "I_PER", "B-LOC"])}),

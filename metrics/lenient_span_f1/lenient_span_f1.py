@@ -51,7 +51,7 @@ Args:
     zero_division: "warn" (0 with a warning), 0 or 1: the value of a score with nothing to divide by.
     return_errors: also return ``errors``, every non-correct outcome as
         ``[sentence, gold span, predicted span, category]`` (spans ``[start, end, label]`` or None).
-    scheme: tagging scheme of tag input (IOB1, IOB2, IOE1, IOE2, IOBES, BILOU, IO); needed by mode="strict".
+    scheme: tagging scheme of tag input (IOB1, IOB2, IOE1, IOE2, IOBES, BILOU, BMES, IO); needed by mode="strict".
     mode: None (seqeval default decoding, conlleval-compatible) or "strict" (seqeval strict decoding).
     suffix: tags are ``PER-B`` rather than ``B-PER``.
     normalization, multiset, policy, fallback, inner_last: for a language model's output (predictions per

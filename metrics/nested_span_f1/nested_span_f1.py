@@ -78,7 +78,7 @@ Args:
         offsets in characters, each prediction holding its reference's text.
     references: the gold side, in the same shape as ``predictions``.
     zero_division: "warn" (default), 0 or 1: the value of a score that divides by zero.
-    scheme: tagging scheme of tag input (IO, IOB1, IOB2, IOE1, IOE2, IOBES, BILOU); default: detected.
+    scheme: tagging scheme of tag input (IO, IOB1, IOB2, IOE1, IOE2, IOBES, BILOU, BMES); default: detected.
     mode: None (seqeval's default decoding) or "strict" (drop chunks the scheme does not allow).
     suffix: tags are written ``protein-B`` rather than ``B-protein``.
     normalization, multiset, policy, fallback, inner_last: for a language model's output (predictions per

@@ -37,7 +37,8 @@ _CITATION = """\
 _DESCRIPTION = """\
 Entity-level (exact span) precision, recall and F1 of tag sequences, with token accuracy beside them.
 Tags in IO, IOB1, IOB2, IOE1, IOE2, IOBES or BILOU are decoded into chunks exactly as seqeval does
-(default mode = conlleval's repair rules; strict mode = only chunks the scheme allows). A predicted
+(default mode = conlleval's repair rules; strict mode = only chunks the scheme allows); BMES tags
+(B/M/E/S, as MSRA, Resume and Weibo ship) as IOBES with M for I. A predicted
 chunk counts only if a gold chunk has the same start, end and type. The result has every key of
 evaluate's `seqeval` metric, plus macro and weighted averages, untyped (boundary-only) scores,
 tp/fp/fn counts and how many chunks the scheme rejects. Integer label ids are accepted with
@@ -50,7 +51,7 @@ Args:
     references: list of reference tag sequences, aligned token by token with predictions.
         Both sides may instead hold texts: per document ``{"text": str, "entities": [span dicts]}``,
         offsets in characters, each prediction holding its reference's text.
-    scheme: "IO", "IOB1", "IOB2", "IOE1", "IOE2", "IOBES" or "BILOU" (a seqeval scheme class is
+    scheme: "IO", "IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BILOU" or "BMES" (a seqeval scheme class is
         accepted too). Used by mode="strict"; detected from the references when omitted there.
     mode: None (seqeval default / conlleval) or "strict".
     suffix: True when tags put the prefix last ("PER-B").

@@ -29,6 +29,7 @@ from ..core.spans import SpanArrays, spans_from_lists
 from ..core.wording import quote
 from ..flat.kinds import first_kind
 from ..flat.pipeline import decode_pair, tags_to_spans
+from ..flat.schemes import PREFIXES
 from ..formats import PATH_FORMATS, Corpus, UnknownFormat, align, detect_format, get_format
 from ..formats.columns import ColumnFile, check_same_tokens, read_columns, read_text
 from ..formats.offsets import CODEPOINTS
@@ -262,7 +263,7 @@ def units(gold: Side, by: str = "auto") -> tuple[np.ndarray, str]:
 HEAD = 1 << 16
 """Bytes of a file read first to tell what it holds (more, doubling, until its first json record is whole)."""
 
-_TAG = re.compile(r"O|[BIESLU]-\S+|\S+-[BIESLU]")
+_TAG = re.compile(rf"O|[{PREFIXES[1:]}]-\S+|\S+-[{PREFIXES[1:]}]")
 
 
 def _excerpt(path: Path) -> tuple[str, bool] | None:

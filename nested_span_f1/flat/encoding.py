@@ -117,17 +117,22 @@ class EncodedPair:
         return present
 
     def refuse(self, bad: np.ndarray, problem: Callable[[int], str], error: type[Exception] = ValueError) -> NoReturn:
-        """Raise ``error`` at the first token, predictions before references, whose code is in ``bad``.
+        """Raise ``error`` at the first token whose code is in ``bad``, in the order the sides are read: sentence by
+        sentence, token by token (both sides align), so that a gold file's bad tag is named before a later one of
+        the predictions; at the same token, the predictions' tag first.
 
         The message names side, sentence and token, then says ``problem(code)``.
         """
+        firsts = []
         for name, side in zip(self.names, (self.predictions, self.references)):
             found = np.flatnonzero(np.isin(side.codes, bad))
             if len(found):
-                code = int(side.codes[found[0]])
-                sentence, token = side.locate(int(found[0]))
-                raise error(f"{name}, sentence {sentence}, token {token}: {problem(code)}")
-        raise AssertionError("refuse() called with codes that occur nowhere")
+                firsts.append((int(found[0]), name, side))
+        if not firsts:
+            raise AssertionError("refuse() called with codes that occur nowhere")
+        at, name, side = min(firsts, key=lambda first: first[0])  # min keeps the first of a tie: the predictions
+        sentence, token = side.locate(at)
+        raise error(f"{name}, sentence {sentence}, token {token}: {problem(int(side.codes[at]))}")
 
 
 class _Vocab(dict):

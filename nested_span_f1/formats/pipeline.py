@@ -45,8 +45,11 @@ never refused: the offsets are what is scored.
 Sub-tokens of one word may carry different entities (``Par`` ``B-LOC``, ``##is``
 ``B-PER``): they become two spans that meet inside the word, scored as they are
 (neither can match a gold entity of the whole word). Every two spans of a
-document that meet between two letters or digits are counted
-(``pipeline_words_split_across_entities``), the first ones shown.
+document that meet inside a word are counted
+(``pipeline_words_split_across_entities``), the first ones shown: between two
+letters or digits, or before a combining mark; a letter of a script written
+without spaces (Chinese, Japanese, Thai) is a word of its own
+(:mod:`nested_span_f1.core.letters`), so 杭州 and 西湖 found side by side split no word.
 
 An item's ``score`` is its span's confidence (``Corpus.scores``); a span merged
 from sub-tokens has the mean of their scores, as the pipeline's ``"simple"``
@@ -54,6 +57,7 @@ strategy scores a group (the score itself when they all hold one).
 """
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections import Counter
@@ -61,6 +65,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ..core.letters import inside_word, word_around
 from ..core.scored import check_score, file_scores, mean_score
 from ..core.wording import plural, quote
 from .corpus import Corpus
@@ -141,29 +146,21 @@ SHOWN = 3
 
 def split_words(text: str, spans: list[tuple[Any, Any, str]], where: str) -> list[str]:
     """The words of a document's text that two of its spans split between them: one ends where the other starts,
-    between two letters or digits; each said as the word and the two parts with their labels."""
+    inside a word (:func:`~nested_span_f1.core.letters.inside_word`: between two letters or digits, or before a
+    combining mark; a Chinese, Japanese or Thai letter is a word of its own, so 杭州 and 西湖 side by side split
+    none); each said as the word and the two parts with their labels."""
     starts: dict[int, list[tuple[Any, Any, str]]] = {}
     for span in spans:
         starts.setdefault(span[0], []).append(span)
     found = []
     for left in spans:
         at = left[1]
-        if 0 < at < len(text) and text[at - 1].isalnum() and text[at].isalnum():
-            for right in starts.get(at, []):
-                begin, end = _word(text, at)
+        if at in starts and inside_word(text, at):
+            begin, end = word_around(text, at)
+            for right in starts[at]:
                 found.append(f"{where}: {quote(text[begin:end])} as {quote(text[left[0]:at])} {left[2]} and "
                              f"{quote(text[at:right[1]])} {right[2]}")
     return found
-
-
-def _word(text: str, at: int) -> tuple[int, int]:
-    """The run of letters and digits around offset ``at``."""
-    begin, end = at, at
-    while begin > 0 and text[begin - 1].isalnum():
-        begin -= 1
-    while end < len(text) and text[end].isalnum():
-        end += 1
-    return begin, end
 
 
 def _group(entity: str) -> tuple[str, str]:
@@ -217,7 +214,13 @@ def _score(members: list[Mapping[str, Any]], where: str) -> float | None:
     (:func:`~nested_span_f1.core.scored.mean_score`), each checked to be a finite number."""
     if all("score" not in item for item in members):
         return None
-    return mean_score([check_score(item.get("score"), f"{where}: item {quote(dict(item))}", "") for item in members])
+    scores = []
+    for item in members:
+        value = item.get("score")
+        # a finite float is what check_score gives back; the message naming the item is made only for another value
+        scores.append(value if type(value) is float and math.isfinite(value) else
+                      check_score(value, f"{where}: item {quote(dict(item))}", ""))
+    return mean_score(scores)
 
 
 def _check_offsets(item: Mapping[str, Any], where: str, length: int) -> None:
