@@ -12,7 +12,9 @@ every mention in one category; ``labels`` maps the answers' types to the gold's;
 without offsets); ``counts`` holds what both protocols, the reading and the
 placement count, as counts that add and serialise; ``score`` pairs a system with
 its gold and scores the located spans like any text spans
-(:func:`score_answers`).
+(:func:`score_answers`); ``tally`` counts one answer against one gold document as
+counts that add up to what ``score_answers`` gives (:func:`count_answer`, the
+per-sample step of the evaluation harnesses).
 """
 from .counts import AnswerCounter, AnswerCounts, PlaceTally
 from .gold import StringGold, read_string_gold
@@ -25,6 +27,7 @@ from .parse import SHAPES, parse_answer
 from .read import Answers, read_answers
 from .score import AnswersRun, count_answers, score_answers, score_run
 from .strings import StringCounter, count_strings
+from .tally import AnswerTally, count_answer, gold_document, total
 
 __all__ = [
     "CATEGORIES",
@@ -35,6 +38,7 @@ __all__ = [
     "Answer",
     "AnswerCounter",
     "AnswerCounts",
+    "AnswerTally",
     "Answers",
     "AnswersRun",
     "Mention",
@@ -43,8 +47,10 @@ __all__ = [
     "Placement",
     "StringCounter",
     "StringGold",
+    "count_answer",
     "count_answers",
     "count_strings",
+    "gold_document",
     "locate",
     "occurrences",
     "parse_answer",
@@ -53,4 +59,5 @@ __all__ = [
     "read_string_gold",
     "score_answers",
     "score_run",
+    "total",
 ]

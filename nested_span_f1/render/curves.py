@@ -15,6 +15,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .plots import DPI
+
 DRAWN_POINTS = 2000
 """The points of a curve drawn at most, evenly spaced by threshold rank (the marked points are drawn exactly)."""
 
@@ -36,14 +38,19 @@ def panel(title: str, curve: Mapping[str, Any], marks: Sequence[Mapping[str, Any
             "points": [(p["recall"], p["precision"]) for p in curve["curve"]], "marks": list(marks)}
 
 
+def thinned(points: Sequence[tuple[float, float]], limit: int = DRAWN_POINTS) -> list[tuple[float, float]]:
+    """At most ``limit`` of the points, evenly spaced by rank, the first and the last kept: the points drawn."""
+    if len(points) <= limit:
+        return list(points)
+    picked = sorted({round(k * (len(points) - 1) / (limit - 1)) for k in range(limit)})
+    return [points[k] for k in picked]
+
+
 def steps(points: Sequence[tuple[float, float]], limit: int = DRAWN_POINTS) -> list[tuple[float, float]]:
-    """The vertices of the step curve through at most ``limit`` of the points (evenly spaced, the last kept):
-    from recall 0 at the first precision, along each precision to its recall."""
-    if len(points) > limit:
-        picked = sorted({round(k * (len(points) - 1) / (limit - 1)) for k in range(limit)})
-        points = [points[k] for k in picked]
+    """The vertices of the step curve through at most ``limit`` of the points (:func:`thinned`): from recall 0
+    at the first precision, along each precision to its recall."""
     out, recall = [], 0.0
-    for r, p in points:
+    for r, p in thinned(points, limit):
         out += [(recall, p), (r, p)]
         recall = r
     return out
@@ -95,7 +102,7 @@ def plot_curves(panels: Sequence[Panel], path: str | None = None, title: str = "
     fig.suptitle(title, fontsize=11)
     fig.tight_layout()
     if path:
-        fig.savefig(path, dpi=120)
+        fig.savefig(path, dpi=DPI)
     return fig
 
 

@@ -192,8 +192,8 @@ PINNED = {
     # unparseable answer named by its line alone; every score, the Markdown, the card and the samples unchanged
     # (json and html re-pinned at the merge of main into issue 37, the outputs of both diffed as the docstring says)
     # issue 47 (one vocabulary) renamed, and changed nothing else (the outputs of main and the change diffed): the
-    # JSON key "generated" -> "answers", the report's heading "Generated systems" -> "Answer systems" (html, json
-    # and markdown re-pinned), then the sample's file name sample.generated.jsonl -> sample.lists.jsonl (html, json)
+    # JSON key "answers" -> "answers", the report's heading "Answer systems" -> "Answer systems" (html, json
+    # and markdown re-pinned), then the sample's file name sample.lists.jsonl -> sample.lists.jsonl (html, json)
     "sample_tags_and_answers": {
         "card": "f0cf13cf21b393a9a6c5",
         "html": "3aad8000d1e8bdb8f186",
