@@ -2181,7 +2181,7 @@ def test_app_without_the_app_extra_says_what_to_install_in_one_line(name, missin
                           text=True, timeout=120, check=False)
     assert (done.returncode, done.stdout) == (2, ""), done.stderr
     # the package itself is on no index: from a clone; an extra of the installed package: by its name
-    how = ('pip install ".[app]" in a clone of the repository' if missing == "nested"
+    how = ('pip install ".[app]" in a clone of the repository' if missing == "nested_span_f1"
            else 'pip install "nested-span-f1[app]"')
     assert done.stderr == (f"app.py: error: this needs {missing}; install it with {how} "
                            "(in a Space folder: pip install -r requirements.txt)\n")

@@ -203,9 +203,9 @@ def _imported_from_the_package(code):
     ``nested_span_f1.x`` where ``x`` is no submodule."""
     names = set()
     for node in ast.walk(ast.parse(code)):
-        if isinstance(node, ast.ImportFrom) and node.module == "nested" and not node.level:
+        if isinstance(node, ast.ImportFrom) and node.module == "nested_span_f1" and not node.level:
             names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "nested":
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "nested_span_f1":
             if not (ROOT / "nested_span_f1" / node.attr).is_dir():
                 names.add(node.attr)
     return names

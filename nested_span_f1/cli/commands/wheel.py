@@ -85,7 +85,7 @@ def installed_distribution() -> metadata.Distribution | None:
         if distribution.version != __version__:
             continue
         for file in distribution.files or ():
-            if file.parts == ("nested", "__init__.py") and Path(file.locate()).resolve() == PACKAGE / "__init__.py":
+            if file.parts == ("nested_span_f1", "__init__.py") and Path(file.locate()).resolve() == PACKAGE / "__init__.py":
                 return distribution
     return None
 
