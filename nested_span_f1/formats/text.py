@@ -21,7 +21,7 @@ from typing import Any
 
 from ..core.caller import warn_caller
 from ..core.entities import is_fragmented
-from ..core.scored import entity_score, file_scores
+from ..core.scored import entity_scores
 from ..core.wording import plural, quote
 from .corpus import Corpus
 from .records import field, json_line, jsonl_records
@@ -103,7 +103,7 @@ def read_text_spans(text: str, source: str = "text", first_line: int = 1) -> Cor
 def documents_corpus(records: Sequence[Record], source: str) -> Corpus:
     """``(where, record)`` pairs of text-span records (``text``, ``entities``, optional ``id`` and ``doc_id``) as a
     corpus of texts; ``where`` names each record in messages."""
-    texts, entities, scores = [], [], []
+    texts, entities, items_of = [], [], []
     for where, record in records:
         document = text_of(record, where)
         items = field(record, "entities", where)
@@ -111,17 +111,18 @@ def documents_corpus(records: Sequence[Record], source: str) -> Corpus:
             raise TypeError(f"{where}: 'entities' must be a list, got {quote(items)}")
         texts.append(document)
         entities.append([_entity(item, where) for item in items])
-        scores.append([entity_score(item) for item in items])
+        items_of.append(items)
+    scores, read = entity_scores(items_of)
     corpus = Corpus(texts, entities, document_ids(records), document_ids(records, "doc_id"), "text",
                     "character offsets, end exclusive: kept as they are", source, [w for w, _ in records],
-                    "characters", scores=file_scores(scores))
+                    "characters", read, scores=scores)
     # offsets are known to be in range now: compare the mentions' own texts
     mismatches = Mismatches("text")
     for (where, record), document, spans in zip(records, texts, entities):
         for item, span in zip(record["entities"], spans):
             mismatches.check(item.get("text"), covered_text(document, span), where)
     conversion, notes = mismatches.report(corpus.conversion, "mention_text_mismatches")
-    return replace(corpus, conversion=conversion, notes=notes, checked=True)
+    return replace(corpus, conversion=conversion, notes={**corpus.notes, **notes}, checked=True)
 
 
 def entity_dict(text: str, entity: Any) -> dict[str, Any]:

@@ -19,6 +19,10 @@ import numpy as np
 
 from ..core.scores import ZeroDivision, check_zero_division, curve_scores
 
+CUT_SHARE = 0.05
+"""A best threshold is said to lie at the cut when at most this share of the curve's predictions score below it
+(:attr:`ThresholdCurve.best_near_cut`)."""
+
 CURVE_KEYS = ("threshold", "precision", "recall", "f1", "tp", "fp", "fn")
 """The keys of a point of a curve, as the JSON gives them."""
 
@@ -83,14 +87,47 @@ class ThresholdCurve:
         return self.gold - self.tp
 
     @property
-    def best(self) -> dict[str, float] | None:
-        """The point of highest F1 (the highest threshold among equals): ``threshold``, ``precision``, ``recall``,
-        ``f1``; None when nothing was predicted."""
-        if not len(self):
+    def best_index(self) -> int | None:
+        """The index of the point of highest F1 (the highest threshold among equals); None when nothing was
+        predicted, or nothing predicted is ever right (F1 0 at every threshold: no threshold is better than
+        another, so none is called best)."""
+        if not len(self) or not self.tp[-1]:
             return None
-        k = int(np.argmax(self.f1))
+        return int(np.argmax(self.f1))
+
+    @property
+    def best(self) -> dict[str, float] | None:
+        """The point of highest F1 (:attr:`best_index`): ``threshold``, ``precision``, ``recall``, ``f1``; None
+        when nothing was predicted or nothing predicted is ever right."""
+        k = self.best_index
+        if k is None:
+            return None
         return {"threshold": float(self.thresholds[k]), "precision": float(self.precision[k]),
                 "recall": float(self.recall[k]), "f1": float(self.f1[k])}
+
+    @property
+    def best_near_cut(self) -> bool:
+        """Whether the best threshold lies within the lowest :data:`CUT_SHARE` of the saved scores: at most 5% of
+        the curve's predictions score below it (its lowest score included: then none does). The curve ends at
+        the lowest score saved, so F1 may still rise below it
+        (docs/DESIGN.md, 'Curves cut where the predictions were saved')."""
+        k = self.best_index
+        return k is not None and int(self.predicted[-1] - self.predicted[k]) <= CUT_SHARE * int(self.predicted[-1])
+
+    def cut_warning(self, name: str = "all types") -> str | None:
+        """What :attr:`best_near_cut` means for this curve, and what to save, in one sentence naming ``name``;
+        None when the best threshold is not near the cut."""
+        if not self.best_near_cut:
+            return None
+        k, total = self.best_index, int(self.predicted[-1])
+        assert k is not None
+        below, lowest = total - int(self.predicted[k]), float(self.thresholds[-1])
+        return (f"{name}: the best threshold {float(self.thresholds[k]):.4g} lies within the lowest "
+                f"{CUT_SHARE:.0%} of the saved scores ({below:,} of {total:,} predictions score below it; the "
+                f"lowest saved is {lowest:.4g}): the curve stops where the predictions were saved, so F1 may "
+                f"still rise below it and average precision depends on that cut; save the predictions down to a "
+                f"lower score than {lowest:.4g} (every candidate span, or the model's own threshold lowered) and "
+                "run again")
 
     def points(self) -> list[dict[str, Any]]:
         """Every point of the curve as :data:`CURVE_KEYS`, thresholds decreasing."""
@@ -100,17 +137,31 @@ class ThresholdCurve:
 
     def summary(self) -> dict[str, Any]:
         """The curve's figures without its points: ``best``, ``average_precision``, ``number`` (gold spans),
-        ``predicted`` (distinct predictions scored) and ``thresholds`` (how many)."""
+        ``predicted`` (distinct predictions scored), ``predicted_at_best`` (those kept at the best threshold; None
+        without one), ``thresholds`` (how many), ``lowest_score`` (the lowest saved: where the curve stops; None
+        without predictions) and ``best_near_cut`` (:attr:`best_near_cut`)."""
+        k = self.best_index
         return {"best": self.best, "average_precision": self.average_precision, "number": self.gold,
-                "predicted": int(self.predicted[-1]) if len(self) else 0, "thresholds": len(self)}
+                "predicted": int(self.predicted[-1]) if len(self) else 0,
+                "predicted_at_best": None if k is None else int(self.predicted[k]), "thresholds": len(self),
+                "lowest_score": float(self.thresholds[-1]) if len(self) else None, "best_near_cut": self.best_near_cut}
+
+    def warnings(self, where: str = "") -> list[str]:
+        """The cut warnings (:meth:`cut_warning`) of the overall curve, then of each type's, each named (after
+        ``where``, such as ``"dev, "``)."""
+        found = [self.cut_warning(f"{where}all types")]
+        found += [typed.cut_warning(f"{where}{label}") for label, typed in self.per_type.items()]
+        return [line for line in found if line is not None]
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe: the settings, ``curve``, the summary, ``per_type`` (the same for each label) and the notes."""
+        """JSON-safe: the settings, ``curve``, the summary, ``per_type`` (the same for each label), the notes and
+        ``warnings`` (:meth:`warnings`)."""
         out: dict[str, Any] = {**self.settings, "curve": self.points(), **self.summary()}
         if self.per_type:
             out["per_type"] = {label: {"curve": curve.points(), **curve.summary()}
                                for label, curve in self.per_type.items()}
         out.update(self.notes)
+        out["warnings"] = self.warnings()
         return out
 
 

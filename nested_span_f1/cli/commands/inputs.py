@@ -8,6 +8,7 @@ line of every sentence is known; the Space converts with it too.
 from __future__ import annotations
 
 import argparse
+import filecmp
 import io
 import os
 import re
@@ -169,6 +170,16 @@ def _identity(path: FilePath | int) -> Identity | None:
 
 def _same(a: Identity | None, b: Identity | None) -> bool:
     return a is not None and b is not None and ((a[0] != "" and a[0] == b[0]) or (a[1] is not None and a[1] == b[1]))
+
+
+def same_data(a: FilePath, b: FilePath) -> str | None:
+    """How two input paths hold one set of data: ``"the same file"`` (one path resolved, or a hard link),
+    ``"a copy of it (the same bytes)"`` (two regular files of equal content), else None."""
+    if _same(_identity(a), _identity(b)):
+        return "the same file"
+    if os.path.isfile(a) and os.path.isfile(b) and filecmp.cmp(a, b, shallow=False):
+        return "a copy of it (the same bytes)"
+    return None
 
 
 def check_outputs(inputs: Sequence[tuple[str, FilePath | int | None]],
