@@ -1323,7 +1323,7 @@ CATALOGUE: list[Bad] = [
          "dev_gold": b'{"tokens": ["a"], "entity_mentions": [{"start": 0, "end": 1, "entity_type": "DNA"}]}\n',
          "dev_pred": b'{"tokens": ["a"], "entity_mentions": [{"start": 0, "end": 1, "entity_type": "DNA", '
                      b'"score": 0.5}]}\n', "args": ["--per-type"]}, None,
-        ('"types_without_dev_threshold": ["protein"]', '"labels_only_in_test": ["protein"]'),
+        ('"types_without_dev_threshold": {"protein": "never predicted on dev"}', '"labels_only_in_test": ["protein"]'),
         entries=("cli thresholds",)),
     Bad("scored-file-logits-are-scores", "scored-files",
         scored_files(_mention(0, 2, "DNA", score=-2.5), _mention(0, 1, "protein", score=3.5)), None,
