@@ -16,7 +16,11 @@ distinct float. Timed calls, each given the same per-sentence lists of
    re-scored results (tp, fp, fn, P, R, F1) is checked equal to the curve's point at
    that threshold;
 3. for scale, not goals: the curve with ``--metric lenient`` and with
-   ``--decode flat``.
+   ``--decode flat``; and from the same predictions (issue 50) the curve over k of
+   keeping each sentence's top k, the reliability table with the expected
+   calibration error (ten bins, overall and per type), each from the predictions'
+   gains as the command computes them, and the bootstrap interval at the threshold
+   0.5 (1,000 resamples of the 20,000 sentences, the spans kept matched again).
 
 Times are CPU seconds of this process (``time.process_time``), medians of
 ``--repeat`` runs of each curve (re-scoring runs once: it is the slow side), so
@@ -37,7 +41,11 @@ from typing import Any
 import numpy as np
 
 from nested_span_f1 import score_nested
-from nested_span_f1.thresholds import threshold_curve
+from nested_span_f1.benchmark import threshold_intervals
+from nested_span_f1.thresholds import scored_pair, threshold_curve
+from nested_span_f1.thresholds.calibration import reliability
+from nested_span_f1.thresholds.score import gains
+from nested_span_f1.thresholds.topk import curve_over_k
 
 LENGTH = 40
 LABELS = ("PER", "ORG", "LOC", "MISC")
@@ -95,6 +103,11 @@ def measure(n_gold: int = 100_000, n_pred: int = 1_000_000, repeat: int = 3, thr
         runs["lenient"].append(_cpu(lambda: curve(metric="lenient"))[0])
         runs["flat"].append(_cpu(lambda: curve(decode="flat"))[0])
     assert found is not None
+    pair = scored_pair(gold, pred, lengths=lengths)
+    found_gains = gains(pair)
+    top_k = [_cpu(lambda: curve_over_k(found_gains))[0] for _ in range(repeat)]
+    calibration = [_cpu(lambda: reliability(found_gains))[0] for _ in range(repeat)]
+    interval = _cpu(lambda: threshold_intervals(pair, 0.5, n_resamples=1000))[0]
     levels = [k / thresholds for k in range(thresholds)]
     rescored, equal = [], True
     start = time.process_time()
@@ -116,7 +129,9 @@ def measure(n_gold: int = 100_000, n_pred: int = 1_000_000, repeat: int = 3, thr
         "distinct_thresholds": len(found), "duplicate_predictions": found.notes["duplicate_predictions"],
         "repeat": repeat, "curve_seconds": median["nested"], "curve_runs": runs["nested"],
         "to_dict_seconds": median["to_dict"], "lenient_curve_seconds": median["lenient"],
-        "flat_curve_seconds": median["flat"], "rescore_thresholds": thresholds, "rescore_seconds": rescoring,
+        "flat_curve_seconds": median["flat"], "top_k_curve_seconds": statistics.median(top_k),
+        "calibration_seconds": statistics.median(calibration), "interval_seconds": interval,
+        "rescore_thresholds": thresholds, "rescore_seconds": rescoring,
         "equal": equal, "speedup": rescoring / median["nested"] if equal else None,
         "average_precision": found.average_precision, "best": found.best,
     }
@@ -131,6 +146,9 @@ def report(figures: dict[str, Any]) -> None:
     print(f"  its to_dict() (every point as a dict):                {figures['to_dict_seconds']:.3f} s")
     print(f"  threshold_curve --metric lenient:                     {figures['lenient_curve_seconds']:.3f} s")
     print(f"  threshold_curve --decode flat:                        {figures['flat_curve_seconds']:.3f} s")
+    print(f"  the curve over k (top k per sentence), from the gains: {figures['top_k_curve_seconds']:.3f} s")
+    print(f"  the reliability tables and ECE, from the gains:        {figures['calibration_seconds']:.3f} s")
+    print(f"  the bootstrap interval at 0.5 (1,000 resamples):       {figures['interval_seconds']:.3f} s")
     print(f"  re-scoring at {figures['rescore_thresholds']} thresholds with score_nested:         "
           f"{figures['rescore_seconds']:.1f} s")
     if not figures["equal"]:

@@ -17,5 +17,6 @@ def test_bench_thresholds_runs_and_reports_every_figure():
     figures = json.loads(out.stdout)
     assert (figures["gold_spans"], figures["predicted_spans"], figures["sentences"]) == (500, 5000, 100)
     assert figures["equal"] and figures["speedup"] > 0 and figures["rescore_thresholds"] == 10
-    for key in ("curve_seconds", "to_dict_seconds", "lenient_curve_seconds", "flat_curve_seconds", "rescore_seconds"):
+    for key in ("curve_seconds", "to_dict_seconds", "lenient_curve_seconds", "flat_curve_seconds", "rescore_seconds",
+                "top_k_curve_seconds", "calibration_seconds", "interval_seconds"):
         assert figures[key] > 0, key
