@@ -52,22 +52,43 @@ def average_precision(precision: np.ndarray, recall: np.ndarray, gold: int, zero
 
 
 @dataclass(frozen=True)
-class ThresholdCurve:
-    """Precision, recall, F1, tp, fp and fn at every distinct score of the predictions (``thresholds`` decreasing),
-    average precision, and the same for each label (``per_type``).
+class Counted:
+    """tp, predicted, gold, precision, recall and F1 at every point of a curve (the points indexed by the
+    subclass: thresholds, or k of top k), with ``fp`` and ``fn``."""
 
-    ``to_dict()`` gives the JSON the ``thresholds`` command prints: ``curve`` (a point a threshold), ``best`` (the
-    highest F1; the highest threshold among equals; None without predictions), ``average_precision`` and
-    ``per_type``.
-    """
-
-    thresholds: np.ndarray
     tp: np.ndarray
     predicted: np.ndarray
     gold: int
     precision: np.ndarray
     recall: np.ndarray
     f1: np.ndarray
+
+    @property
+    def fp(self) -> np.ndarray:
+        return self.predicted - self.tp
+
+    @property
+    def fn(self) -> np.ndarray:
+        return self.gold - self.tp
+
+    def point_rows(self, index: np.ndarray, keys: tuple[str, ...]) -> list[dict[str, Any]]:
+        """Every point as a dict of ``keys``: the point's ``index`` value, then precision, recall, f1, tp, fp, fn."""
+        columns = (index.tolist(), self.precision.tolist(), self.recall.tolist(), self.f1.tolist(),
+                   self.tp.tolist(), self.fp.tolist(), self.fn.tolist())
+        return [dict(zip(keys, row)) for row in zip(*columns)]
+
+
+@dataclass(frozen=True)
+class ThresholdCurve(Counted):
+    """Precision, recall, F1, tp, fp and fn at every distinct score of the predictions (``thresholds``
+    decreasing), average precision, and the same for each label (``per_type``).
+
+    ``to_dict()`` gives the JSON the ``thresholds`` command prints: ``curve`` (a point a threshold), ``best`` (the
+    highest F1; the highest threshold among equals; None without predictions, or with none ever right),
+    ``average_precision`` and ``per_type``.
+    """
+
+    thresholds: np.ndarray
     average_precision: float
     per_type: Mapping[str, ThresholdCurve] = field(default_factory=dict)
     settings: Mapping[str, Any] = field(default_factory=dict)
@@ -77,14 +98,6 @@ class ThresholdCurve:
 
     def __len__(self) -> int:
         return len(self.thresholds)
-
-    @property
-    def fp(self) -> np.ndarray:
-        return self.predicted - self.tp
-
-    @property
-    def fn(self) -> np.ndarray:
-        return self.gold - self.tp
 
     @property
     def best_index(self) -> int | None:
@@ -131,9 +144,7 @@ class ThresholdCurve:
 
     def points(self) -> list[dict[str, Any]]:
         """Every point of the curve as :data:`CURVE_KEYS`, thresholds decreasing."""
-        columns = (self.thresholds.tolist(), self.precision.tolist(), self.recall.tolist(), self.f1.tolist(),
-                   self.tp.tolist(), self.fp.tolist(), self.fn.tolist())
-        return [dict(zip(CURVE_KEYS, row)) for row in zip(*columns)]
+        return self.point_rows(self.thresholds, CURVE_KEYS)
 
     def summary(self) -> dict[str, Any]:
         """The curve's figures without its points: ``best``, ``average_precision``, ``number`` (gold spans),
@@ -170,7 +181,7 @@ def build_curve(score: np.ndarray, gain: np.ndarray, gold: int, zero_division: Z
     value = check_zero_division(zero_division)
     thresholds, tp, predicted = running_counts(score, gain)
     precision, recall, f1 = curve_scores(tp, predicted, gold, zero_division)
-    return ThresholdCurve(thresholds, tp, predicted, int(gold), precision, recall, f1,
+    return ThresholdCurve(tp, predicted, int(gold), precision, recall, f1, thresholds,
                           average_precision(precision, recall, gold, value))
 
 

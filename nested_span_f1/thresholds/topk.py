@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..core.scores import ZeroDivision, check_zero_division, curve_scores, precision_recall_f1
+from .curve import Counted
 from .score import Gains, Side, check_settings, gains, scored_pair
 
 TOP_K_KEYS = ("k", "precision", "recall", "f1", "tp", "fp", "fn")
@@ -39,17 +40,11 @@ def ranks(found: Gains) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class TopKCurve:
+class TopKCurve(Counted):
     """Precision, recall, F1, tp, fp and fn keeping the top ``k`` predictions of each sentence, for ``k`` from 1
     to the most predictions a sentence holds (beyond that nothing changes)."""
 
     k: np.ndarray
-    tp: np.ndarray
-    predicted: np.ndarray
-    gold: int
-    precision: np.ndarray
-    recall: np.ndarray
-    f1: np.ndarray
 
     def __len__(self) -> int:
         return len(self.k)
@@ -66,9 +61,7 @@ class TopKCurve:
 
     def points(self) -> list[dict[str, Any]]:
         """Every point as :data:`TOP_K_KEYS`, k rising."""
-        columns = (self.k.tolist(), self.precision.tolist(), self.recall.tolist(), self.f1.tolist(),
-                   self.tp.tolist(), (self.predicted - self.tp).tolist(), (self.gold - self.tp).tolist())
-        return [dict(zip(TOP_K_KEYS, row)) for row in zip(*columns)]
+        return self.point_rows(self.k, TOP_K_KEYS)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe: ``curve`` (a point a k), ``best`` and ``number`` (gold spans)."""
@@ -84,7 +77,7 @@ def curve_over_k(found: Gains, zero_division: ZeroDivision = 0) -> TopKCurve:
     predicted = np.cumsum(np.bincount(rank, minlength=size)).astype(np.int64)
     gold = sum(found.gold.values())
     precision, recall, f1 = curve_scores(tp, predicted, gold, zero_division)
-    return TopKCurve(np.arange(1, size + 1), tp, predicted, gold, precision, recall, f1)
+    return TopKCurve(tp, predicted, gold, precision, recall, f1, np.arange(1, size + 1))
 
 
 def top_k_figures(found: Gains, k: int, zero_division: ZeroDivision = 0) -> dict[str, Any]:

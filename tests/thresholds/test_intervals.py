@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from scored_sets import LABELS, scored_sets
 
 from nested_span_f1 import Corpus, score_lenient, score_nested
 from nested_span_f1.benchmark import threshold_intervals
@@ -20,31 +21,13 @@ from nested_span_f1.cli.main import main
 from nested_span_f1.core.matching import DuplicateSpanWarning
 from nested_span_f1.thresholds import apply_thresholds, scored_pair
 
-LABELS = ("A", "B", "C")
 SCORES = (0.1, 0.3, 0.5, 0.5, 0.7, 0.9)
-
-
-def span(length=6):
-    return st.tuples(st.integers(0, length - 1), st.integers(1, length), st.sampled_from(LABELS)).filter(
-        lambda s: s[0] < s[1])
-
-
-@st.composite
-def scored_sets(draw):
-    n = draw(st.integers(1, 5))
-    gold, pred = [], []
-    for _ in range(n):
-        g = draw(st.lists(span(), max_size=4, unique=True))
-        p = draw(st.lists(span(), max_size=5)) + (draw(st.lists(st.sampled_from(g), max_size=3)) if g else [])
-        gold.append(g)
-        pred.append([(*s, draw(st.sampled_from(SCORES))) for s in p])
-    return gold, pred
 
 
 @pytest.mark.parametrize(("metric", "decode"), [("exact", "nested"), ("nested", "flat"), ("lenient", "nested"),
                                                 ("lenient", "flat")])
-@given(data=scored_sets(), threshold=st.sampled_from(SCORES), per_type=st.dictionaries(st.sampled_from(LABELS),
-                                                                                        st.sampled_from(SCORES)))
+@given(data=scored_sets(5, 6, SCORES), threshold=st.sampled_from(SCORES),
+       per_type=st.dictionaries(st.sampled_from(LABELS), st.sampled_from(SCORES)))
 def test_the_values_are_the_figures_the_scorer_gives_at_the_thresholds(metric, decode, data, threshold, per_type):
     gold, pred = data
     pair = scored_pair(gold, pred)

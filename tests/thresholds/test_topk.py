@@ -8,7 +8,7 @@ import warnings
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
+from scored_sets import LABELS, scored_sets
 
 from nested_span_f1 import score_lenient, score_nested
 from nested_span_f1.cli.main import main
@@ -16,26 +16,6 @@ from nested_span_f1.core.matching import DuplicateSpanWarning
 from nested_span_f1.thresholds import scored_pair, top_k_curve
 from nested_span_f1.thresholds.score import gains
 from nested_span_f1.thresholds.topk import TOP_K_KEYS, curve_over_k, top_k_figures
-
-LABELS = ("A", "B", "C")
-SCORES = (0.1, 0.3, 0.5, 0.5, 0.7, 0.9, -2.0)
-
-
-def span(length=7):
-    return st.tuples(st.integers(0, length - 1), st.integers(1, length), st.sampled_from(LABELS)).filter(
-        lambda s: s[0] < s[1])
-
-
-@st.composite
-def scored_sets(draw):
-    n = draw(st.integers(1, 4))
-    gold, pred = [], []
-    for _ in range(n):
-        g = draw(st.lists(span(), max_size=5, unique=True))
-        p = draw(st.lists(span(), max_size=7)) + (draw(st.lists(st.sampled_from(g), max_size=3)) if g else [])
-        gold.append(g)
-        pred.append([(*s, draw(st.sampled_from(SCORES))) for s in p])
-    return gold, pred
 
 
 def top_k(spans, k, decode):
