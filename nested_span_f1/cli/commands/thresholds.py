@@ -283,22 +283,22 @@ def build_result(args: argparse.Namespace, test: ScoredPair, found: Gains, curve
     unit_of, units = resampling_units(test, args.units, f"--gold {args.gold}")
     bootstrap = {"n_resamples": args.bootstrap, "seed": args.seed, "confidence": args.confidence}
 
-    def at(threshold: float, per_type: Mapping[str, float] | None = None) -> dict[str, Any]:
-        row = {"threshold": threshold, **({"thresholds": per_type} if dev is not None else {}),
-               **apply_thresholds(test, threshold, per_type, **settings)}
-        return with_interval(row, threshold_intervals(test, threshold, per_type, units=args.units, **bootstrap,
-                                                      **settings))
+    def interval(row: dict[str, Any]) -> dict[str, Any]:
+        """A row of figures at a threshold (or one a type), with their intervals."""
+        return with_interval(row, threshold_intervals(test, row["threshold"], row.get("thresholds"),
+                                                      units=args.units, **bootstrap, **settings))
 
     result: dict[str, Any]
     if dev is None:
-        result = {**curve.to_dict(), "at_system_threshold": at(args.threshold)}
+        at = {"threshold": args.threshold, **apply_thresholds(test, args.threshold, **settings)}
+        result = {**curve.to_dict(), "at_system_threshold": interval(at)}
     else:
         pair, _, dev_curve = dev
         report = dev_then_test(pair, dev_curve, test, curve, per_type=args.per_type, system_threshold=args.threshold,
                                names=(args.dev_gold, args.gold), **settings)
         tested = report["test"]
-        tested["at_dev_threshold"] = at(report["selection"]["threshold"], report["selection"]["thresholds"])
-        tested["at_system_threshold"] = at(args.threshold)
+        interval(tested["at_dev_threshold"])
+        interval(tested["at_system_threshold"])
         if "oracle_best_on_test" in tested:
             tested["oracle_best_on_test"]["no_interval"] = NO_ORACLE_INTERVAL
         found_dict = curve.to_dict()
