@@ -80,27 +80,32 @@ def plot_curves(panels: Sequence[Panel], path: str | None = None, title: str = "
             ax.plot(*zip(*steps(shown["points"])), color="#222222", linewidth=1.4)
         for extra in shown.get("lines", ()):
             ax.plot(*zip(*extra["points"]), label=extra["label"], **LINE_STYLE)
-        for mark, below in zip(shown["marks"], _stacked(shown["marks"])):
+        for mark, (anchor, below) in zip(shown["marks"], _stacked(shown["marks"])):
             colour, marker, size = MARKS[mark["kind"]]
             ax.plot(mark["recall"], mark["precision"], marker=marker, color=colour, markersize=size, linestyle="none",
                     label=mark["label"], markeredgecolor="#222222", markeredgewidth=0.6,
                     zorder=3 + list(MARKS).index(mark["kind"]))
             if mark.get("value"):
-                ax.annotate(mark["value"], xy=(mark["recall"], mark["precision"]), xytext=(6, -10 - 9 * below),
+                ax.annotate(mark["value"], xy=anchor, xytext=(6, -10 - 9 * below),
                             textcoords="offset points", fontsize=7, color=colour)
         frame(ax, shown["title"], "recall", "precision", percent)
     return finish(fig, axes, title, notes, path)
 
 
-def _stacked(marks: Sequence[Mapping[str, Any]]) -> list[int]:
-    """For each mark, how many marks before it sit at its point: its value is written that many lines lower, so
-    that the values of coinciding marks do not overlap."""
-    seen: dict[tuple[float, float], int] = {}
-    out = []
-    for mark in marks:
-        at = (mark["recall"], mark["precision"])
-        out.append(seen.get(at, 0))
-        seen[at] = out[-1] + 1
+NEAR = 0.04
+"""Marks closer than this on both axes have their values written one under the other."""
+
+
+def _stacked(marks: Sequence[Mapping[str, Any]]) -> list[tuple[tuple[float, float], int]]:
+    """Where each mark's value is written: beside the first mark near it (within :data:`NEAR` on both axes; itself
+    when none is), as ``(recall, precision)``, and on which line under it (how many marks near that one came
+    before), so that the values of marks on one spot are a column, not a heap."""
+    out: list[tuple[tuple[float, float], int]] = []
+    for k, mark in enumerate(marks):
+        near = [j for j in range(k) if abs(marks[j]["recall"] - mark["recall"]) < NEAR
+                and abs(marks[j]["precision"] - mark["precision"]) < NEAR]
+        anchor = out[near[0]][0] if near else (mark["recall"], mark["precision"])
+        out.append((anchor, sum(1 for place, _ in out if place == anchor)))
     return out
 
 
@@ -150,7 +155,8 @@ def curve_svg(shown: Panel, element_id: str = "", legend: bool = True, percent: 
         tip = f'<title>{label}: precision {mark["precision"]:.4f}, recall {mark["recall"]:.4f}</title>'
         parts.append(_symbol(mark["kind"], mx, my) + tip + _end(mark["kind"]))
         if mark.get("value"):
-            parts.append(f'<text x="{mx + 7:.1f}" y="{my + 12 + 11 * lower[k]:.1f}" class="tick" '
+            (near_recall, near_precision), line = lower[k]
+            parts.append(f'<text x="{x(near_recall) + 7:.1f}" y="{y(near_precision) + 12 + 11 * line:.1f}" class="tick" '
                          f'fill="{MARKS[mark["kind"]][0]}">'
                          f'{html.escape(mark["value"])}</text>')
         if legend:
