@@ -210,10 +210,10 @@ def test_dev_never_right_is_refused_and_test_never_right_has_no_oracle(tmp_path,
 # --- which key was read (issue 48, item 15) -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("keys", "line", "read"), [
-    ({"both": True}, "scores read: 2 entities hold both 'score' and 'prob': 'score' read, 'prob' not",
-     {"score_and_prob": 2, "scores_from_prob": 0}),
-    ({"prob": True}, "scores read: 2 entities hold 'prob' alone: read as the score",
-     {"score_and_prob": 0, "scores_from_prob": 2}),
+    ({"both": True}, "scores read (--pred): 2 entities hold both 'score' and 'prob': 'score' read, 'prob' not",
+     {"pred": {"score_and_prob": 2, "scores_from_prob": 0}}),
+    ({"prob": True}, "scores read (--pred): 2 entities hold 'prob' alone: read as the score",
+     {"pred": {"score_and_prob": 0, "scores_from_prob": 2}}),
     ({}, None, None)])
 def test_entities_holding_score_and_prob_say_which_was_read(tmp_path, capsys, keys, line, read):
     rows = [sentence(0, [(0, 1, "A")], [(0, 1, "A", 0.9), (1, 2, "A", 0.2)], **keys)]
@@ -223,7 +223,20 @@ def test_entities_holding_score_and_prob_say_which_was_read(tmp_path, capsys, ke
     assert code == 0 and result.get("score_keys") == read
     assert [p["threshold"] for p in result["curve"]] == [0.9, 0.2]  # 'score' where both: 'prob' is 1 - score
     _, text, _ = run(capsys, "--gold", gold, "--pred", pred)
-    assert (line in text.splitlines()) if line else "scores read" not in text
+    assert (text.splitlines()[2] == line) if line else "scores read" not in text
+
+
+def test_development_predictions_say_which_key_was_read_too(tmp_path, capsys):
+    test = [sentence(0, [(0, 1, "A")], [(0, 1, "A", 0.9)])]
+    dev = [sentence(0, [(0, 1, "A"), (1, 2, "A")], [(0, 1, "A", 0.8), (1, 3, "A", 0.3)], both=True)]
+    files = [write(tmp_path / f"{name}.jsonl", [r[k] for r in rows]) for name, rows, k in
+             (("g", test, 0), ("p", test, 1), ("dg", dev, 0), ("dp", dev, 1))]
+    args = ["--gold", files[0], "--pred", files[1], "--dev-gold", files[2], "--dev-pred", files[3]]
+    code, out, _ = run(capsys, *args, "--json")
+    assert code == 0 and json.loads(out)["score_keys"] == {"dev_pred": {"score_and_prob": 2, "scores_from_prob": 0}}
+    _, text, _ = run(capsys, *args)
+    assert text.splitlines()[2] == ("scores read (--dev-pred): 2 entities hold both 'score' and 'prob': 'score' "
+                                    "read, 'prob' not")
 
 
 def test_a_text_span_file_says_which_key_was_read_too(tmp_path, capsys):
@@ -233,7 +246,7 @@ def test_a_text_span_file_says_which_key_was_read_too(tmp_path, capsys):
         {"start": 0, "end": 3, "label": "PER", "score": 0.9, "prob": 0.1},
         {"start": 8, "end": 11, "label": "PER", "prob": 0.4}]}])
     code, out, _ = run(capsys, "--gold", gold, "--pred", pred, "--json")
-    assert code == 0 and json.loads(out)["score_keys"] == {"score_and_prob": 1, "scores_from_prob": 1}
+    assert code == 0 and json.loads(out)["score_keys"] == {"pred": {"score_and_prob": 1, "scores_from_prob": 1}}
     assert [p["threshold"] for p in json.loads(out)["curve"]] == [0.9, 0.4]
 
 

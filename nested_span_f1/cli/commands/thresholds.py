@@ -241,14 +241,15 @@ def run(args: argparse.Namespace) -> int:
         test, gold, pred = read_pair(args.gold, args.pred, args)
         found = gains(test, **settings)
         curve = curve_of_gains(found, zero_division=0, **settings)
-        dev = None
+        dev, read = None, {"pred": score_keys(pred)}
         if args.dev_gold is not None:
-            pair = read_pair(args.dev_gold, args.dev_pred, args, ("--dev-gold", "--dev-pred"))[0]
+            pair, _, dev_pred = read_pair(args.dev_gold, args.dev_pred, args, ("--dev-gold", "--dev-pred"))
             dev_found = gains(pair, **settings)
             dev = (pair, dev_found, curve_of_gains(dev_found, zero_division=0, **settings))
+            read["dev_pred"] = score_keys(dev_pred)
     result = build_result(args, test, found, curve, dev, settings)
-    if pred.notes.get("score_and_prob") or pred.notes.get("scores_from_prob"):
-        result["score_keys"] = {key: pred.notes.get(key, 0) for key in ("score_and_prob", "scores_from_prob")}
+    if any(read.values()):
+        result["score_keys"] = {side: keys for side, keys in read.items() if keys}
     if test.texts is not None:
         result["alignment"] = alignment(test.texts)
     if args.plot:
@@ -260,6 +261,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(result, indent=2, allow_nan=False) + "\n")
         return 0
     lines = _about(args, gold, pred, curve, test)
+    lines[2:2] = [score_keys_line(f"--{side.replace('_', '-')}", keys)
+                  for side, keys in result.get("score_keys", {}).items()]
     if args.dev_gold:
         lines += dev_test_lines(result, f"{args.dev_gold}, {args.dev_pred}", args.gold)
     else:
@@ -361,6 +364,21 @@ def _top_k(k: int, found: Gains, unit_of: Any, bootstrap: Mapping[str, Any], dev
     return out
 
 
+def score_keys(pred: Corpus) -> dict[str, int] | None:
+    """How many of a prediction file's entities held both ``score`` and ``prob`` (``score`` read) and ``prob``
+    alone (read as the score), when any did (the reader's notes, :func:`~nested_span_f1.core.scored.entity_scores`)."""
+    keys = {key: int(pred.notes.get(key, 0)) for key in ("score_and_prob", "scores_from_prob")}
+    return keys if any(keys.values()) else None
+
+
+def score_keys_line(option: str, keys: Mapping[str, int]) -> str:
+    """The header line saying which key a prediction file's scores were read from."""
+    both, prob = keys["score_and_prob"], keys["scores_from_prob"]
+    read = [f"{plural(both, 'entity', 'entities')} hold both 'score' and 'prob': 'score' read, 'prob' not"] * bool(
+        both) + [f"{plural(prob, 'entity', 'entities')} hold 'prob' alone: read as the score"] * bool(prob)
+    return f"scores read ({option}): {'; '.join(read)}"
+
+
 def _about(args: argparse.Namespace, gold: Corpus, pred: Corpus, curve: ThresholdCurve, pair: ScoredPair) -> list[str]:
     """What was read and how it is scored."""
     scores = [s for row in pair.scores for s in row]
@@ -376,11 +394,6 @@ def _about(args: argparse.Namespace, gold: Corpus, pred: Corpus, curve: Threshol
         found += f"; flat decoding left out {notes['flat_decoding_left_out']} predicted spans"
     lines = [f"gold:        {args.gold} ({gold.format}; {gold.conversion})",
              f"predictions: {args.pred} ({pred.format}; {pred.conversion}); {len(scores)} scored entities, {span}"]
-    both, prob = pred.notes.get("score_and_prob", 0), pred.notes.get("scores_from_prob", 0)
-    if both or prob:
-        read = [f"{plural(both, 'entity', 'entities')} hold both 'score' and 'prob': 'score' read, 'prob' not"] * bool(
-            both) + [f"{plural(prob, 'entity', 'entities')} hold 'prob' alone: read as the score"] * bool(prob)
-        lines.append(f"scores read: {'; '.join(read)}")
     lines += [f"metric: {args.metric} ({how}); decoding: {args.decode} ({decoding})", found]
     if pair.texts is not None:
         lines += ["alignment (every predicted span, whatever its score):", *alignment_lines(alignment(pair.texts))]
