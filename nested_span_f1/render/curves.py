@@ -155,8 +155,8 @@ def curve_svg(shown: Panel, element_id: str = "", legend: bool = True, percent: 
         tip = f'<title>{label}: precision {mark["precision"]:.4f}, recall {mark["recall"]:.4f}</title>'
         parts.append(_symbol(mark["kind"], mx, my) + tip + _end(mark["kind"]))
         if mark.get("value"):
-            (near_recall, near_precision), line = lower[k]
-            parts.append(f'<text x="{x(near_recall) + 7:.1f}" y="{y(near_precision) + 12 + 11 * line:.1f}" class="tick" '
+            (near_recall, near_precision), below = lower[k]
+            parts.append(f'<text x="{x(near_recall) + 7:.1f}" y="{y(near_precision) + 12 + 11 * below:.1f}" class="tick" '
                          f'fill="{MARKS[mark["kind"]][0]}">'
                          f'{html.escape(mark["value"])}</text>')
         if legend:
