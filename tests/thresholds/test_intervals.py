@@ -15,11 +15,12 @@ from scored_sets import LABELS, scored_sets
 
 from nested_span_f1 import Corpus, score_lenient, score_nested
 from nested_span_f1.benchmark import threshold_intervals
-from nested_span_f1.benchmark.intervals import resampling_units
+from nested_span_f1.benchmark.intervals import resampling_units, top_k_intervals
 from nested_span_f1.benchmark.stats import resample_indices
 from nested_span_f1.cli.main import main
 from nested_span_f1.core.matching import DuplicateSpanWarning
 from nested_span_f1.thresholds import apply_thresholds, scored_pair
+from nested_span_f1.thresholds.score import gains
 
 SCORES = (0.1, 0.3, 0.5, 0.5, 0.7, 0.9)
 
@@ -64,12 +65,15 @@ def documents(n_docs=24, seed=5):
                                                                     scores=scores))
 
 
-def rescored(pair, units, threshold, metric):
-    """P, R, F1 of the spans kept at ``threshold`` in the sentences of the units drawn, by the metric's scorer."""
+def rescored(pair, units, kept_of, metric, label=None):
+    """P, R, F1, predicted and gold of the spans ``kept_of(sentence)`` keeps in the sentences of the units drawn
+    (of one ``label`` on both sides when given), by the metric's scorer."""
     unit_of = resampling_units(pair)[0]
     sentences = [s for u in units for s in np.flatnonzero(unit_of == u).tolist()]
-    kept = [[e for e, x in zip(pair.predictions[s], pair.scores[s]) if x >= threshold] for s in sentences]
+    kept = [kept_of(s) for s in sentences]
     gold = [pair.references[s] for s in sentences]
+    if label is not None:
+        kept, gold = ([[e for e in row if e[2] == label] for row in side] for side in (kept, gold))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DuplicateSpanWarning)
         if metric == "lenient":
@@ -77,6 +81,20 @@ def rescored(pair, units, threshold, metric):
             return r["type_precision"], r["type_recall"], r["type_f1"], r["type_actual"], r["type_possible"]
         r = score_nested(kept, gold, zero_division=0)
     return r["overall_precision"], r["overall_recall"], r["overall_f1"], r["tp"] + r["fp"], r["tp"] + r["fn"]
+
+
+def at_threshold(pair, threshold):
+    return lambda s: [e for e, x in zip(pair.predictions[s], pair.scores[s]) if x >= threshold]
+
+
+def top(pair, k):
+    """A sentence's k best distinct spans (each at its highest score; ties: start, end, label), by a plain sort."""
+    def kept(s):
+        best = {}
+        for e, x in zip(pair.predictions[s], pair.scores[s]):
+            best[e] = max(x, best.get(e, x))
+        return sorted(best, key=lambda e: (-best[e], e))[:k]
+    return kept
 
 
 def percentile_bounds(samples, confidence=0.95):
@@ -93,17 +111,32 @@ def percentile_bounds(samples, confidence=0.95):
 @pytest.mark.parametrize("metric", ["nested", "lenient"])
 def test_every_resample_is_the_scorer_on_the_documents_drawn(metric):
     """The same draws as the benchmark's for this seed (documents, not sentences), each resample re-scored by
-    the metric's scorer on the drawn documents' sentences: the same intervals."""
+    the metric's scorer on the drawn documents' sentences: the same intervals, overall and per type."""
     gold, pred = documents()
     pair = scored_pair(gold, pred)
     unit_of, name = resampling_units(pair)
     assert (name, int(unit_of.max()) + 1, len(unit_of) > 24) == ("documents", 24, True)
     found = threshold_intervals(pair, 0.4, metric=metric, n_resamples=300, seed=3)
-    samples = [rescored(pair, units, 0.4, metric) for units in resample_indices(24, 300, 3)]
-    expected = percentile_bounds(samples)
-    for key in ("precision", "recall", "f1"):
-        assert (found[key]["low"], found[key]["high"]) == pytest.approx(expected[key], abs=1e-12)
+    draws = resample_indices(24, 300, 3)
+    for label, figures in ((None, found), ("A", found["per_type"]["A"]), ("B", found["per_type"]["B"])):
+        expected = percentile_bounds([rescored(pair, units, at_threshold(pair, 0.4), metric, label)
+                                      for units in draws])
+        for key in ("precision", "recall", "f1"):
+            assert (figures[key]["low"], figures[key]["high"]) == pytest.approx(expected[key], abs=1e-12), label
     assert (found["units"], found["n_units"], found["seed"]) == ("documents", 24, 3)
+
+
+def test_top_k_intervals_are_the_scorer_on_the_documents_drawn():
+    gold, pred = documents()
+    pair = scored_pair(gold, pred)
+    unit_of = resampling_units(pair)[0]
+    found = top_k_intervals(gains(pair), 2, unit_of, n_resamples=300, seed=4)
+    draws = resample_indices(24, 300, 4)
+    for label, figures in ((None, found), ("A", found["per_type"]["A"])):
+        expected = percentile_bounds([rescored(pair, units, top(pair, 2), "nested", label) for units in draws])
+        for key in ("precision", "recall", "f1"):
+            assert (figures[key]["low"], figures[key]["high"]) == pytest.approx(expected[key], abs=1e-12), label
+    assert found["f1"]["value"] == rescored(pair, range(24), top(pair, 2), "nested")[2]
 
 
 def test_the_bounds_lie_within_monte_carlo_error_of_a_plain_loop():
@@ -113,7 +146,7 @@ def test_the_bounds_lie_within_monte_carlo_error_of_a_plain_loop():
     gold, pred = documents()
     pair = scored_pair(gold, pred)
     rng, n = random.Random(11), 2000
-    samples = [rescored(pair, rng.choices(range(24), k=24), 0.4, "nested") for _ in range(n)]
+    samples = [rescored(pair, rng.choices(range(24), k=24), at_threshold(pair, 0.4), "nested") for _ in range(n)]
     found = threshold_intervals(pair, 0.4, n_resamples=n, seed=0)
     for key, k in (("precision", 0), ("recall", 1), ("f1", 2)):
         values = np.array([s[k] for s in samples])
