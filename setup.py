@@ -35,7 +35,7 @@ setup(
     packages=[*find_packages(include=["nested_span_f1", "nested_span_f1.*"]), "nested_span_f1.metrics"],
     package_dir={"nested_span_f1.metrics": "metrics"},
     package_data={
-        "nested_span_f1": ["sample_data/*", "py.typed"],
+        "nested_span_f1": ["sample_data/*", "sample_data/brat-project/*", "sample_data/brat-project/*/*", "py.typed"],
         "nested_span_f1.metrics": ["*/*.py", "*/*.md", "*/*.txt"],
     },
     install_requires=["numpy>=1.22", "tqdm>=4.60"],
@@ -69,6 +69,7 @@ setup(
             "pyspark>=3.5",
             "statsmodels>=0.14",
             "krippendorff>=0.6",
+            "bratiaa==0.1.4",
         ],
     },
     entry_points={"console_scripts": ["nested-span-f1=nested_span_f1.cli.main:main"]},

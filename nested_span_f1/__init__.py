@@ -1,6 +1,6 @@
 """nested-span-f1: entity-level span F1 for flat, lenient and nested evaluation.
 
-``import nested_span_f1`` loads numpy and the flat pipeline (what ``score_tags``
+``import nested_span_f1`` loads numpy and the flat pipeline (what ``score_exact``
 needs); the readers, the lenient and nested metrics and the metric folders' paths
 load on first use of one of their names. transformers, torch, evaluate, datasets
 and matplotlib are imported only by the modules at the edge that need them.
@@ -14,7 +14,7 @@ from .core.counts import Counts, Tally
 from .core.matching import ExactMatch, match_exact
 from .core.scores import UndefinedMetricWarning, summarize
 from .core.spans import Span, SpanArrays, spans_from_lists
-from .flat.pipeline import count_tags, decode_pair, score_tags, tags_to_spans
+from .flat.pipeline import count_exact, decode_pair, score_exact, tags_to_spans
 from .flat.schemes import SCHEMES, get_scheme
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ __version__ = "0.1.0"
 
 
 def sample_path(name: str = "") -> str:
-    """Path of a sample file shipped inside the package (the folder itself without ``name``), as
+    """Path of a sample file (or folder) shipped inside the package (the samples' folder without ``name``), as
     ``nested-span-f1 demo --help`` prints it: the same in a clone and after ``pip install``.
 
     >>> sample_path("nested.gold.jsonl").endswith("nested.gold.jsonl")
@@ -41,7 +41,7 @@ def sample_path(name: str = "") -> str:
     folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sample_data")
     if not name:
         return folder
-    if os.path.basename(name) != name or not os.path.isfile(os.path.join(folder, name)):
+    if os.path.basename(name) != name or not os.path.exists(os.path.join(folder, name)):
         samples = ", ".join(sorted(f for f in os.listdir(folder) if f != "README.md"))
         raise FileNotFoundError(f"no sample file {name!r} ships with nested-span-f1; the samples are {samples}")
     return os.path.join(folder, name)
@@ -79,9 +79,9 @@ __all__ = [
     "SpanArrays",
     "Tally",
     "UndefinedMetricWarning",
+    "count_exact",
     "count_lenient",
     "count_nested",
-    "count_tags",
     "decode_pair",
     "describe_spans",
     "get_scheme",
@@ -90,9 +90,9 @@ __all__ = [
     "read_corpus",
     "read_dataset",
     "sample_path",
+    "score_exact",
     "score_lenient",
     "score_nested",
-    "score_tags",
     "spans_from_lists",
     "summarize",
     "summarize_nested",

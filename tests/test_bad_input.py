@@ -238,10 +238,10 @@ ONE_AGREEMENT = {"A": annotator(DOC1, DOC2), "B": annotator(("d1", TEXT, [(0, 5,
 
 
 ID = {"label_list": LABELS}
-VALID_IDS = ("score_tags", "count_tags", "decode_pair", "score_lenient", "count_lenient", "span_f1.compute",
-             "span_f1.add_batch")
+VALID_IDS = ("score_exact", "count_exact", "decode_pair", "score_lenient", "count_lenient", "exact.compute",
+             "exact.add_batch")
 """Where ids must give the result of the same tags: the core (another input form) and the span_f1 module."""
-METRIC_DOORS = tuple(f"{m}.{call}" for m in ("span_f1", "lenient_span_f1", "nested_span_f1") for call in ("compute", "add_batch"))
+METRIC_DOORS = tuple(f"{m}.{call}" for m in ("exact", "lenient", "nested") for call in ("compute", "add_batch"))
 """The evaluate modules: valid rows of tags or spans check them against the core."""
 
 # issue 39: scored predictions
@@ -349,8 +349,8 @@ CATALOGUE: list[Bad] = [
         metric_match=("label",)),  # the modules see that the whole input is ids: span_f1 asks for label_list
     Bad("tag-bytes", "tags", tags(b"I-PER"), TypeError, ("sentence 0, token 1", "b'I-PER'"), side="predictions"),
     Bad("tag-list-inside-sentence", "tags", tags(["I-PER"]), TypeError, ("sentence 0, token 1", "['I-PER']"),
-        side="predictions", entries=("score_tags", "count_tags", "decode_pair", "tags_to_spans", "score_lenient",
-                                     "count_lenient", "span_f1.compute", "span_f1.add_batch")),
+        side="predictions", entries=("score_exact", "count_exact", "decode_pair", "tags_to_spans", "score_lenient",
+                                     "count_lenient", "exact.compute", "exact.add_batch")),
     Bad("tag-float", "tags", tags(1.5), TypeError, ("sentence 0, token 1", "1.5"), side="predictions"),
     Bad("tag-suffix-but-prefix-tags", "tags", _ones("tags"), ValueError, ("sentence 0, token 0", "'B-PER'"),
         side="predictions", options={"suffix": True}),
@@ -367,7 +367,7 @@ CATALOGUE: list[Bad] = [
         options={"partial_weight": 2}),
     Bad("option-min-iou-negative", "spans", _ones("spans"), ValueError, ("min_iou",), options={"min_iou": -0.1}),
     Bad("option-scheme-with-spans", "spans", _ones("spans"), ValueError, ("scheme",), options={"scheme": "IOB2"},
-        entries=("score_lenient", "count_lenient", "lenient_span_f1.compute", "lenient_span_f1.add_batch")),
+        entries=("score_lenient", "count_lenient", "lenient.compute", "lenient.add_batch")),
     # ---------------------------------------------------------------- label ids
     Bad("id-outside-label-list", "ids", ids(5), ValueError,
         ("sentence 0, token 1: label id 5 is outside label_list (ids 0..4",), side="predictions", options=ID),
@@ -446,10 +446,10 @@ CATALOGUE: list[Bad] = [
     Bad("span-predictions-none", "spans", (None, GOOD_SPANS), TypeError, ("list",), side="predictions"),
     Bad("span-fragments-overlap", "spans", spans({"fragments": [[0, 2], [1, 2]], "label": "PER"}), ValueError,
         ("sentence 0", "overlap"), side="predictions", metric_match=("sentence 0", "'fragments'"),
-        entries=("score_nested", "count_nested", "nested_span_f1.compute", "nested_span_f1.add_batch")),
+        entries=("score_nested", "count_nested", "nested.compute", "nested.add_batch")),
     Bad("span-fragment-float", "spans", spans({"fragments": [[0, 0.5]], "label": "PER"}), TypeError,
         ("sentence 0", "0.5"), side="predictions", metric_error=ValueError, metric_match=("sentence 0", "'fragments'"),
-        entries=("score_nested", "count_nested", "nested_span_f1.compute", "nested_span_f1.add_batch")),
+        entries=("score_nested", "count_nested", "nested.compute", "nested.add_batch")),
     Bad("layers-tag-whitespace", "layers", ([[["B-PER", "I-PER "]]], [[["B-PER", "I-PER"]]]), ValueError,
         ("'I-PER '",), side="predictions"),
     Bad("layers-none-layer", "layers", ([[["B-PER", "I-PER"], None]], [[["B-PER", "I-PER"]]]), TypeError,
@@ -911,7 +911,7 @@ CATALOGUE: list[Bad] = [
         ["score", "--gold", "{conll}", "--pred", "{conll}", "--plot", "{hard}"], None,
         cli=("--plot {hard} would overwrite --gold {conll}",)),
     Bad("outputs-space-folder-is-the-wheel", "outputs",
-        ["space", "span_f1", "{tmp}/my_space", "--wheel", "{wheel}"], None,
+        ["space", "exact", "{tmp}/my_space", "--wheel", "{wheel}"], None,
         cli=("OUT_DIR {tmp}/my_space would overwrite --wheel {wheel}",)),
     Bad("outputs-nested-stdout-into-gold", "outputs", ["nested", "--gold", "{gold}", "--pred", "{pred}"], None,
         options={"stdout": "{gold}"}, cli=("standard output is redirected to --gold {gold}",)),
@@ -1372,8 +1372,8 @@ GENERATED_OPTIONS = "normalization multiset policy fallback inner_last"
 """The options of generated entity lists (the nested and lenient modules take them)."""
 
 CORE_DOORS = {
-    "score_tags": _door("tags ids", "scheme mode suffix zero_division label_list", nested_span_f1.score_tags),
-    "count_tags": _door("tags ids", "scheme mode suffix label_list", nested_span_f1.count_tags),
+    "score_exact": _door("tags ids", "scheme mode suffix zero_division label_list", nested_span_f1.score_exact),
+    "count_exact": _door("tags ids", "scheme mode suffix label_list", nested_span_f1.count_exact),
     "decode_pair": _door("tags ids", "scheme mode suffix label_list", _decoded),
     "score_lenient": _door("tags ids spans", "partial_weight min_iou zero_division scheme mode suffix label_list",
                            lenient.score_lenient),
@@ -1386,17 +1386,17 @@ CORE_DOORS = {
     "threshold_curve": _door("scored", "zero_division", lambda p, r, **o: threshold_curve(r, p, **o).to_dict()),
 }
 METRICS = {
-    "span_f1": _door("tags ids texts", "scheme mode suffix zero_division label_list", nested_span_f1.score_tags),
-    "lenient_span_f1": _door("tags spans texts generated",
+    "exact": _door("tags ids texts", "scheme mode suffix zero_division label_list", nested_span_f1.score_exact),
+    "lenient": _door("tags spans texts generated",
                              "partial_weight min_iou zero_division scheme mode suffix " + GENERATED_OPTIONS,
                              lenient.score_lenient),
-    "nested_span_f1": _door("tags spans layers texts generated scored",
+    "nested": _door("tags spans layers texts generated scored",
                             "zero_division scheme mode suffix threshold decode " + GENERATED_OPTIONS, _nested_core),
 }
 RECOVERY = {
-    "span_f1": {"tags": "ids", "ids": "tags", "texts": "tags"},
-    "lenient_span_f1": {"tags": "spans", "spans": "tags", "texts": "spans", "generated": "spans"},
-    "nested_span_f1": {"tags": "spans", "spans": "tags", "layers": "spans", "texts": "spans", "generated": "spans",
+    "exact": {"tags": "ids", "ids": "tags", "texts": "tags"},
+    "lenient": {"tags": "spans", "spans": "tags", "texts": "spans", "generated": "spans"},
+    "nested": {"tags": "spans", "spans": "tags", "layers": "spans", "texts": "spans", "generated": "spans",
                        "scored": "spans"},
 }
 """After a failed call of one input kind, a valid call of another kind must work on the same instance."""
@@ -1421,7 +1421,7 @@ FILE_DOORS = {
 PATH_DOORS = {"columns": ("read_columns", "iter_columns"), "corpus": ("read_corpus", "read_batches", "read_dataset")}
 """The readers of a file by its kind: a ``path`` row gives each the file in another form (a bytes path, a binary
 handle, bytes lines); valid forms must read as the str path reads."""
-SPACE_DOORS = tuple(f"space {name}" for name in ("span_f1", "lenient_span_f1", "nested_span_f1"))
+SPACE_DOORS = tuple(f"space {name}" for name in ("exact", "lenient", "nested"))
 """The Space of each metric: its request handler (:class:`nested_span_f1.space.app.Scorer`)."""
 
 
@@ -1542,7 +1542,7 @@ def _python_row(row: Bad, entry: str, metrics: dict[str, Any]) -> None:
     options = {k: v for k, v in options.items() if k in door.options}
     if row.error is None:
         plain = {k: v for k, v in options.items() if k != "label_list"}
-        if metric == "nested_span_f1":
+        if metric == "nested":
             # input in which no sentence holds anything is read as spans (the module's empty kind)
             empty = not any(map(len, [*predictions, *references]))
             plain["kind"] = "spans" if row.kind == "spans" or empty else "tags"
@@ -1556,7 +1556,7 @@ def _python_row(row: Bad, entry: str, metrics: dict[str, Any]) -> None:
     _check_error(raised.value, row, side=row.side, match=row.metric_match, expected=row.metric_error)
     kind = RECOVERY[metric][row.kind]
     (pred, ref), extra, plain_pair = RECOVERY_INPUT[kind]
-    expected = door.core(*plain_pair, zero_division=0, **({"kind": kind} if metric == "nested_span_f1" else {}))
+    expected = door.core(*plain_pair, zero_division=0, **({"kind": kind} if metric == "nested" else {}))
     try:
         again = module.compute(predictions=pred, references=ref, zero_division=0, **extra)
     except Exception as error:  # reported as the row's failure, with what the instance did
@@ -2164,7 +2164,7 @@ def test_closed_stdout_pipe_exits_quietly(command, tmp_path):
 
 
 @pytest.mark.parametrize("missing", ["gradio", "nested_span_f1"])
-@pytest.mark.parametrize("name", ["span_f1", "lenient_span_f1", "nested_span_f1"])
+@pytest.mark.parametrize("name", ["exact", "lenient", "nested"])
 def test_app_without_the_app_extra_says_what_to_install_in_one_line(name, missing, tmp_path):
     """``python app.py`` in a metric folder where a package the app needs cannot be imported (blocked by a
     sitecustomize, as if never installed): the one-line hint the command line gives, status 2, no traceback."""
@@ -2207,7 +2207,7 @@ def test_commands_leave_the_checkout_and_their_inputs_alone(tmp_path):
          "--bootstrap", "100", "--json", o + "b.json", "--markdown", o + "b.md", "--html", o + "b.html", "--plot",
          o + "b.png", "--model-card", o + "card.md"],
         ["table", o + "b.json", "--markdown", o + "t.md", "--latex", o + "t.tex"],
-        ["space", "span_f1", o + "my_space"],
+        ["space", "exact", o + "my_space"],
     ]
     status, before = _git_status(), _files(inputs)
     for command in commands:

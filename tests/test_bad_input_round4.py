@@ -573,7 +573,7 @@ CASES += [
         '\\t is a tab and \\x09 a character by its code (to split on runs of ASCII whitespace, give no deli'
         'miter) (see nested-span-f1 score --help)'), {"g.conll": COLUMNS}),
     cli("score-gold-a-folder", "refused", "score --gold {tmp}/folder --pred {tmp}/g.conll", (
-        '{tmp}/folder: no .ann files; a brat folder holds .txt and .ann pairs'),
+        '{tmp}/folder: no .ann files, in it or in its subfolders; a brat folder holds .txt and .ann pairs'),
         {"g.conll": COLUMNS, "folder/x.txt": "not brat"}),
     cli("score-gold-missing", "refused", "score --gold {tmp}/nowhere.conll --pred {tmp}/g.conll", (
         '{tmp}/nowhere.conll: No such file or directory'),
@@ -934,7 +934,7 @@ def table_cli(id: str, verdict: str, argv: str, expected: str, columns: dict[str
     return api(id, verdict, call, expected)
 
 
-def _score_arrow(columns: dict[str, Any], metric: str = "span_f1", **options: Any) -> Callable[[Path], Any]:
+def _score_arrow(columns: dict[str, Any], metric: str = "exact", **options: Any) -> Callable[[Path], Any]:
     def call(folder: Path) -> Any:
         from nested_span_f1.arrow import score_arrow
 
@@ -1018,7 +1018,7 @@ CASES += [
         '     "PER": 1\n    }\n  },\n  "duplicate_predictions": 0,\n  "duplicate_references": 0\n}\n'),
               SPAN_ROWS),
     api("score_arrow-unknown-metric", "refused", _score_arrow(TABLE_ROWS, "seqeval"), (
-        "metric must be one of span_f1, lenient_span_f1, nested_span_f1, got 'seqeval'")),
+        "metric must be one of exact, lenient, nested, got 'seqeval'")),
     api("score_arrow-tag-with-space", "refused", _score_arrow({"predictions": [["B-PER", "O "]],
                                                                "references": [["B-PER", "O"]]}), (
         "{tmp}/t.parquet: predictions, sentence 0, token 1: tag 'O ': malformed: whitespace inside the ta"
@@ -1029,7 +1029,7 @@ CASES += [
 # ------------------------------------------------------------------------------------------- Spark local (one session)
 
 
-def _spark(columns: dict[str, Any], metric: str = "span_f1", **options: Any) -> Callable[[Path, Any], Any]:
+def _spark(columns: dict[str, Any], metric: str = "exact", **options: Any) -> Callable[[Path, Any], Any]:
     def call(folder: Path, spark: Any) -> Any:
         from nested_span_f1.spark import score_spark
 
@@ -1051,7 +1051,7 @@ CASES += [
     api("spark-read", "read", _spark(TABLE_ROWS), 'f1 0.5', door="spark"),
     api("spark-span-end-beyond", "refused", _spark({**SPAN_ROWS, "references": [[{"start": 1, "end": 9,
                                                                                    "label": "PER"}]]},
-                                                   "nested_span_f1", lengths="tokens"), (
+                                                   "nested", lengths="tokens"), (
         "partition 0: references, sentence 0: span {'start': 1, 'end': 9, 'label': 'PER'} is out of range"
         '; spans need 0 <= start < end and end <= 2 (the sentence length) (position 0 in the sentence)'), door="spark"),
 ]
@@ -1065,7 +1065,7 @@ def metric(id: str, verdict: str, name: str, predictions: Any, references: Any, 
     ``strict_f1``) on valid input."""
     def call(folder: Path, metrics: dict[str, Any]) -> Any:
         result = metrics[name].compute(predictions=predictions, references=references, **options)
-        key = "strict_f1" if name == "lenient_span_f1" else "overall_f1"
+        key = "strict_f1" if name == "lenient" else "overall_f1"
         return f"{key} {result[key]}"
     return api(id, verdict, call, expected, error, door="metric")
 
@@ -1073,46 +1073,46 @@ def metric(id: str, verdict: str, name: str, predictions: Any, references: Any, 
 TAGS = [["B-PER", "I-PER", "O"], ["B-LOC"]]
 SPANS = [[{"start": 0, "end": 2, "label": "PER"}], [{"start": 0, "end": 1, "label": "LOC"}]]
 CASES += [
-    metric("metric-span_f1-tag-1mb", "refused", "span_f1", [["B-PER", "b-" + "x" * 1_000_000], ["B-LOC"]],
+    metric("metric-span_f1-tag-1mb", "refused", "exact", [["B-PER", "b-" + "x" * 1_000_000], ["B-LOC"]],
            [["B-PER", "O"], ["B-LOC"]], (
         "predictions, sentence 0, token 1: tag 'b-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' "
         '(1,000,002 characters): malformed: no valid prefix: tags are O or B-TYPE with a prefix among O, '
         'B, I, E, S, U, L')),
-    metric("metric-span_f1-ids-without-label-list", "refused", "span_f1", [[1, 2, 0]], [[1, 2, 0]], (
+    metric("metric-span_f1-ids-without-label-list", "refused", "exact", [[1, 2, 0]], [[1, 2, 0]], (
         'predictions and references hold integer label ids: pass label_list, the tag of each id (for a mo'
         'del, [model.config.id2label[i] for i in range(model.config.num_labels)])'), TypeError),
-    metric("metric-span_f1-sentence-lengths", "refused", "span_f1", [["B-PER", "O"]], [["B-PER"]], (
+    metric("metric-span_f1-sentence-lengths", "refused", "exact", [["B-PER", "O"]], [["B-PER"]], (
         'sentence 0: 2 predicted tags but 1 reference tags; they must align token by token')),
-    metric("metric-span_f1-unknown-option", "refused", "span_f1", TAGS, TAGS, (
+    metric("metric-span_f1-unknown-option", "refused", "exact", TAGS, TAGS, (
         "span_f1 takes no option 'partial_weight'; its options are scheme, mode, suffix, zero_division, l"
         'abel_list, sample_weight'), TypeError, partial_weight=0.5),
-    metric("metric-lenient-unknown-option", "refused", "lenient_span_f1", SPANS, SPANS, (
+    metric("metric-lenient-unknown-option", "refused", "lenient", SPANS, SPANS, (
         "lenient_span_f1 takes no option 'mode_'; its options are partial_weight, min_iou, zero_division,"
         ' return_errors, scheme, mode, suffix, normalization, multiset, policy, fallback, inner_last'),
         TypeError, mode_="x"),
-    metric("metric-lenient-partial-weight-nan", "refused", "lenient_span_f1", SPANS, SPANS, (
+    metric("metric-lenient-partial-weight-nan", "refused", "lenient", SPANS, SPANS, (
         'partial_weight must be a number from 0 to 1 (credit of a partial match), got nan'),
            partial_weight=float("nan")),
-    metric("metric-nested-span-label-empty", "refused", "nested_span_f1", [[{"start": 0, "end": 2, "label": ""}]],
+    metric("metric-nested-span-label-empty", "refused", "nested", [[{"start": 0, "end": 2, "label": ""}]],
            [[{"start": 0, "end": 2, "label": "PER"}]], (
         "predictions, sentence 0: span {'start': 0, 'end': 2, 'label': ''} needs a non-empty string label"
         ' (position 0 in the sentence)'), TypeError),
-    metric("metric-nested-text-offset-beyond", "refused", "nested_span_f1",
+    metric("metric-nested-text-offset-beyond", "refused", "nested",
            [{"text": TEXT, "entities": [{"start": 0, "end": 99, "label": "PER"}]}],
            [{"text": TEXT, "entities": []}], (
         "predictions, sentence 0: span {'start': 0, 'end': 99, 'label': 'PER'} is out of range; spans nee"
         "d 0 <= start < end and end <= 27 (the text's length in characters) (position 0 in the sentence)")),
-    metric("metric-nested-texts-differ", "refused", "nested_span_f1", [{"text": TEXT + " ", "entities": []}],
+    metric("metric-nested-texts-differ", "refused", "nested", [{"text": TEXT + " ", "entities": []}],
            [{"text": TEXT, "entities": []}], (
         "sentence 0: the predicted text differs from the reference text at offset 27 (predicted ' ', refe"
         "rence ''); a prediction is scored only against the text it was made on")),
-    metric("metric-nested-a-set-of-spans", "refused", "nested_span_f1", [{("a",)}], [[]], (
+    metric("metric-nested-a-set-of-spans", "refused", "nested", [{("a",)}], [[]], (
         "predictions, sentence 0: expected a list of tags (strings) or spans ({'start', 'end', 'label'} d"
         "icts) or tag layers (lists of tags), got set {('a',)} (a set has no order, so its items cannot b"
         'e paired by position; pass a list in order)'), TypeError),
-    metric("metric-nested-label-O-read", "read", "nested_span_f1", [[{"start": 0, "end": 1, "label": "O"}]],
+    metric("metric-nested-label-O-read", "read", "nested", [[{"start": 0, "end": 1, "label": "O"}]],
            [[{"start": 0, "end": 1, "label": "O"}]], 'overall_f1 1.0', zero_division=0),
-    metric("metric-lenient-texts-read", "read", "lenient_span_f1",
+    metric("metric-lenient-texts-read", "read", "lenient",
            [{"text": TEXT, "entities": [{"start": 0, "end": 6, "label": "PER"}]}],
            [{"text": TEXT, "entities": [{"start": 0, "end": 12, "label": "PER"}]}], 'strict_f1 0.0', zero_division=0),
 ]
@@ -1125,7 +1125,7 @@ def _raises(function: Callable[[], Any]) -> Callable[[Path], Any]:
 
 
 CASES += [
-    api("api-score_tags-1mb-tag", "refused", _raises(lambda: nested_span_f1.score_tags(
+    api("api-score_exact-1mb-tag", "refused", _raises(lambda: nested_span_f1.score_exact(
         [["b-" + "x" * 1_000_000]], [["O"]])), (
         "predictions, sentence 0, token 0: tag 'b-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' "
         '(1,000,002 characters): malformed: no valid prefix: tags are O or B-TYPE with a prefix among O, '
@@ -1167,7 +1167,7 @@ CASES += [
     api("api-corpus-unit-unknown", "refused", _raises(lambda: nested_span_f1.Corpus([["a"]], [[]], unit="bytes")),
         (
         "corpus: unit must be one of tokens, characters, got 'bytes'")),
-    api("api-count_tags-a-dict", "refused", _raises(lambda: nested_span_f1.count_tags({"s1": TAGS[0]}, TAGS)), (
+    api("api-count_exact-a-dict", "refused", _raises(lambda: nested_span_f1.count_exact({"s1": TAGS[0]}, TAGS)), (
         "predictions: expected a list of sentences (one list per sentence), got dict {'s1': ['B-PER', 'I-"
         "PER', 'O']} (a dict is not a list: its keys would be read; pass a list in order)"),
         TypeError),
@@ -1198,7 +1198,7 @@ CASES += [
 # -------------------------------------------------------------------------------------------------- the Space's inputs
 
 
-def space(id: str, verdict: str, text: str, expected: str, options: str = "", name: str = "span_f1",
+def space(id: str, verdict: str, text: str, expected: str, options: str = "", name: str = "exact",
           upload: Callable[[Path], str] | None = None) -> Case:
     """A request to one Space: its page's message (the first output: an error, or the result's headline)."""
     def call(folder: Path, scorers: Callable[[str], Any]) -> Any:
@@ -1255,10 +1255,10 @@ CASES += [
           upload=_upload(b'{"predictions": [["B-PER"]], "references": [["B-', "u.json")),
     space("space-lenient-spans-read", "read",
         json.dumps({"predictions": SPANS, "references": SPANS}), 'Scored 2 sentences.',
-          name="lenient_span_f1"),
+          name="lenient"),
     space("space-nested-label-O-read", "read", json.dumps({"predictions": [[{"start": 0, "end": 1, "label": "O"}]],
                                                            "references": [[{"start": 0, "end": 1, "label": "O"}]]}),
-          'Scored 1 sentence.', name="nested_span_f1"),
+          'Scored 1 sentence.', name="nested"),
 ]
 
 # ------------------------------------------------------------------------------------------------- doors still to come
@@ -1562,7 +1562,7 @@ def metrics() -> dict[str, Any]:
     """One instance of each evaluate module (a refused call must leave it usable for the next case)."""
     evaluate = pytest.importorskip("evaluate")
     return {name: evaluate.load(nested_span_f1.metric_path(name))
-            for name in ("span_f1", "lenient_span_f1", "nested_span_f1")}
+            for name in ("exact", "lenient", "nested")}
 
 
 @pytest.fixture(scope="module")

@@ -198,13 +198,13 @@ def refuses_or_holds(call: Callable[[], Any], check: Callable[[Any], None]) -> N
 # --------------------------------------------------------------------------- the core
 
 @given(tag_pairs(), tag_options, zero_division)
-def test_score_tags(pair, options, zero):
-    refuses_or_holds(lambda: nested_span_f1.score_tags(*pair, zero_division=zero, **options), check_result)
+def test_score_exact(pair, options, zero):
+    refuses_or_holds(lambda: nested_span_f1.score_exact(*pair, zero_division=zero, **options), check_result)
 
 
 @given(tag_pairs(), tag_options)
-def test_count_tags(pair, options):
-    refuses_or_holds(lambda: nested_span_f1.count_tags(*pair, **options), check_counts)
+def test_count_exact(pair, options):
+    refuses_or_holds(lambda: nested_span_f1.count_exact(*pair, **options), check_counts)
 
 
 @given(tag_pairs(), tag_options)
@@ -233,7 +233,7 @@ def test_counts_of_two_batches_add_up_to_their_union(first, second, options):
         with warnings.catch_warnings(record=True):
             warnings.simplefilter("always")
             try:
-                return nested_span_f1.count_tags(*pair, **options)
+                return nested_span_f1.count_exact(*pair, **options)
             except DOCUMENTED_ERRORS:
                 return None
 
@@ -247,8 +247,8 @@ def test_counts_of_two_batches_add_up_to_their_union(first, second, options):
 
 @given(tag_pairs(label_id), st.sampled_from(LABEL_LISTS), tag_options)
 def test_label_ids(pair, label_list, options):
-    refuses_or_holds(lambda: nested_span_f1.count_tags(*pair, label_list=label_list, **options), check_counts)
-    refuses_or_holds(lambda: nested_span_f1.score_tags(*pair, label_list=label_list, zero_division=0, **options),
+    refuses_or_holds(lambda: nested_span_f1.count_exact(*pair, label_list=label_list, **options), check_counts)
+    refuses_or_holds(lambda: nested_span_f1.score_exact(*pair, label_list=label_list, zero_division=0, **options),
                      check_result)
 
 
@@ -279,8 +279,8 @@ evaluate = pytest.importorskip("evaluate")
 
 @pytest.fixture(scope="module")
 def modules():
-    return {name: evaluate.load(nested_span_f1.metric_path(name)) for name in ("span_f1", "lenient_span_f1",
-                                                                                "nested_span_f1")}
+    return {name: evaluate.load(nested_span_f1.metric_path(name)) for name in ("exact", "lenient",
+                                                                                "nested")}
 
 
 @given(pair=st.one_of(tag_pairs(), tag_pairs(label_id)), with_ids=st.booleans())
@@ -289,11 +289,11 @@ def modules():
 @example(pair=([[], [1, 2]], [[], [1, 0]]), with_ids=True)
 def test_span_f1_module(modules, pair, with_ids):
     options = {"label_list": LABEL_LISTS[0]} if with_ids else {}
-    refuses_or_holds(lambda: modules["span_f1"].compute(predictions=pair[0], references=pair[1], zero_division=0,
+    refuses_or_holds(lambda: modules["exact"].compute(predictions=pair[0], references=pair[1], zero_division=0,
                                                         **options), check_result)
 
 
-@pytest.mark.parametrize("name", ["lenient_span_f1", "nested_span_f1"])
+@pytest.mark.parametrize("name", ["lenient", "nested"])
 @given(pair=st.one_of(span_pairs(), tag_pairs()))
 @example(pair=([], []))
 @example(pair=EMPTY_FIRST)

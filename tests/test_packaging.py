@@ -13,7 +13,7 @@ import pytest
 
 import nested_span_f1
 from nested_span_f1.hf.metric import PROJECT_URL
-from nested_span_f1.hf.paths import METRICS
+from nested_span_f1.hf.paths import MODULES
 
 pytest.importorskip("build")
 pytest.importorskip("twine")
@@ -72,11 +72,11 @@ def test_wheel_carries_py_typed_metric_modules_and_samples(dist):
     names = set(zipfile.ZipFile(dist[1]).namelist())
     assert "nested_span_f1/py.typed" in names
     assert "nested_span_f1/space/app.py" in names and "nested_span_f1/cli/commands/space.py" in names
-    for metric in METRICS:
+    for metric in MODULES.values():
         for file in (f"{metric}.py", "README.md", "app.py", "requirements.txt"):
             assert f"nested_span_f1/metrics/{metric}/{file}" in names
     for sample in ("sample.gold.conll", "sample.pred.conll", "nested.gold.jsonl", "nested.pred.jsonl",
-                   "nested.annotator2.jsonl"):
+                   "nested.annotator2.jsonl", "brat-project/annotation.conf", "brat-project/C/d2.ann"):
         assert f"nested_span_f1/sample_data/{sample}" in names
 
 
@@ -85,14 +85,14 @@ def test_sdist_carries_the_sources_the_wheel_is_built_from(dist):
     names = set(tarfile.open(dist[0]).getnames())
     # the design document too: the sources cite it by heading
     for path in ("setup.py", "pyproject.toml", "README.md", "nested_span_f1/py.typed", "docs/DESIGN.md",
-                 *(f"metrics/{m}/{m}.py" for m in METRICS)):
+                 *(f"metrics/{m}/{m}.py" for m in MODULES.values())):
         assert prefix + path in names, path
 
 
 def test_evaluate_load_from_installed_package(installed, tmp_path):
     code = (
         "import evaluate, nested_span_f1\n"
-        "path = nested_span_f1.metric_path('span_f1')\n"
+        "path = nested_span_f1.metric_path('exact')\n"
         f"assert path.startswith({str(installed)!r}), path\n"
         "m = evaluate.load(path)\n"
         "r = m.compute(predictions=[['B-PER', 'I-PER', 'O']], references=[['B-PER', 'I-PER', 'B-LOC']])\n"

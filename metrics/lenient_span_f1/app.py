@@ -14,7 +14,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 try:
     from nested_span_f1.space.app import build_app, serve
 
-    demo = build_app(HERE, "lenient_span_f1")
+    demo = build_app(HERE, "lenient")
 except ModuleNotFoundError as missing:
     print(f"app.py: error: this needs {(missing.name or 'nested_span_f1').partition('.')[0]}; install it with "
           'pip install "nested-span-f1[app]" (in a Space folder: pip install -r requirements.txt)', file=sys.stderr)

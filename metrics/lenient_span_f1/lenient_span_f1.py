@@ -76,7 +76,7 @@ Returns:
     given: the chunks the scheme rejects.
 Examples:
     >>> import evaluate, nested_span_f1
-    >>> metric = evaluate.load(nested_span_f1.metric_path("lenient_span_f1"))
+    >>> metric = evaluate.load(nested_span_f1.metric_path("lenient"))
     >>> references = [[{"start": 0, "end": 2, "label": "PER"}, {"start": 3, "end": 4, "label": "ORG"}]]
     >>> predictions = [[{"start": 0, "end": 2, "label": "PER"}, {"start": 3, "end": 5, "label": "ORG"}]]
     >>> r = metric.compute(predictions=predictions, references=references)

@@ -107,7 +107,7 @@ Returns:
         nothing is predicted, or nothing predicted is ever right).
 Examples:
     >>> import evaluate, nested_span_f1
-    >>> metric = evaluate.load(nested_span_f1.metric_path("nested_span_f1"))
+    >>> metric = evaluate.load(nested_span_f1.metric_path("nested"))
     >>> references = [[{"start": 0, "end": 2, "label": "protein"}, {"start": 0, "end": 1, "label": "protein"}]]
     >>> predictions = [[{"start": 0, "end": 2, "label": "protein"}]]
     >>> r = metric.compute(predictions=predictions, references=references)

@@ -69,7 +69,7 @@ Returns:
     "duplicate_*", "crossing_*" and "discontinuous_*" (predictions, references): what the spans held.
 Examples:
     >>> import evaluate, nested_span_f1
-    >>> span_f1 = evaluate.load(nested_span_f1.metric_path("span_f1"))
+    >>> span_f1 = evaluate.load(nested_span_f1.metric_path("exact"))
     >>> results = span_f1.compute(predictions=[["O", "B-PER", "I-PER", "O"]], references=[["O", "B-PER", "I-PER", "B-LOC"]])
     >>> results["overall_f1"], results["LOC"]["number"]
     (0.6666666666666666, 1)
@@ -120,7 +120,7 @@ class SpanF1(SpanMetric):
             tag_options = {"scheme": scheme, "mode": mode, "suffix": suffix, "label_list": label_list}
             return self.score_texts(predictions, references, "exact", tag_options, zero_division=zero_division)
         self.check_label_list(label_list)
-        return nested_span_f1.score_tags(
+        return nested_span_f1.score_exact(
             predictions,
             references,
             scheme=seqeval_scheme_name(scheme),

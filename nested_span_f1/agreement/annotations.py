@@ -16,25 +16,33 @@ memory. Sets of different formats are compared when they hold the same text:
   it, whitespace aside), and every figure is then in characters.
 
 Each set's spans are its contiguous entities, distinct (repeats counted); its
-discontinuous entities are left out and counted, as the benchmark leaves them.
+discontinuous entities are kept apart (:attr:`Table.fragmented`): left out and
+counted, as the benchmark leaves them, unless they are compared by their fragments.
+
+A brat project laid out as bratiaa expects it (a root folder holding one folder
+per annotator, the same documents' ``.ann`` files in each) is read from its root
+(:func:`project_annotators`): each folder is an annotator.
 """
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Union
 
 import numpy as np
 
 from ..align.project import locate_tokens, to_characters
 from ..benchmark.inputs import read_side
-from ..core.entities import check_entities
+from ..core.entities import Record, check_entities
 from ..core.matching import distinct
 from ..core.spans import SpanArrays
 from ..core.wording import plural
 from ..flat.pipeline import tags_to_spans
 from ..formats import Corpus
+from ..formats.brat import ann_pairs, document_id
 from ..formats.corpus import first_difference, look_alike
 from ..formats.places import in_file
 
@@ -151,6 +159,11 @@ class Table:
     """How each set's file was read (a brat set: its ``T`` lines as entities and event triggers)."""
     by_position: bool
     """Whether documents were paired by position (some set has no ids): ``ids`` are then positions from 0."""
+    fragmented: list[list[Record]]
+    """Each set's discontinuous entities, ``(document, fragments, type)`` as given (repeats included)."""
+    places: list[list[str | None]]
+    """Where each set holds each document (``file, line N``, or a brat document's ``.ann``), where its reader
+    says."""
 
     @property
     def shared(self) -> np.ndarray:
@@ -295,12 +308,15 @@ def document_table(sets: Sequence[Named], corpora: Sequence[Corpus]) -> Table:
             entity_lists.append(_entities(sets[k], corpora[k], rows.get(k), item, unit, where))
     present = np.array([[ident in paired.index[k] for k in range(len(sets))] for ident in paired.table_ids], dtype=bool)
     lengths = [len(item) for item in items]
-    spans, duplicates, discontinuous = [], {}, {}
+    spans, duplicates, discontinuous, fragmented = [], {}, {}, []
     for given, entity_lists in zip(sets, entities):
         checked = check_entities(entity_lists, lengths, f"{given.role} {given.name}")
         unique, removed = distinct(checked.spans)
         spans.append(unique)
+        fragmented.append(checked.fragmented)
         duplicates[given.name], discontinuous[given.name] = removed, len(checked.fragmented)
+    places = [[None if corpus.places is None or ident not in index else corpus.places[index[ident]]
+               for ident in paired.table_ids] for corpus, index in zip(corpora, paired.index)]
     first_docs = corpora[0].doc_ids
     doc_ids = None
     if first_docs is not None and unit == "tokens":
@@ -310,7 +326,7 @@ def document_table(sets: Sequence[Named], corpora: Sequence[Corpus]) -> Table:
     formats = {given.name: corpus.format for given, corpus in zip(sets, corpora)}
     conversions = {given.name: corpus.conversion for given, corpus in zip(sets, corpora)}
     return Table(tuple(sets), paired.table_ids, present, items, unit, spans, doc_ids, paired.left_out, duplicates,
-                 discontinuous, formats, conversions, paired.by_position)
+                 discontinuous, formats, conversions, paired.by_position, fragmented, places)
 
 
 def restrict(spans: SpanArrays, keep: np.ndarray) -> SpanArrays:
@@ -325,15 +341,58 @@ def restrict(spans: SpanArrays, keep: np.ndarray) -> SpanArrays:
                       tuple(spans.labels[i] for i in used.tolist()), int(keep.sum()))
 
 
+def _documents_in(folder: Path) -> set[str] | None:
+    """The brat documents of a folder and its subfolders (their ids), None when it holds none."""
+    try:
+        return {document_id(ann, folder) for _, ann in ann_pairs(folder)}
+    except ValueError:
+        return None
+
+
+def project_annotators(path: Any) -> dict[str, str] | None:
+    """The annotators of a brat project laid out as bratiaa expects it, ``{folder name: folder}``, when ``path`` is
+    such a project's root: a folder with no ``.ann`` file of its own whose folders (two or more) hold ``.ann``
+    files, some document in two of them or more; else None."""
+    if isinstance(path, Corpus) or not isinstance(path, (str, os.PathLike)) or not os.path.isdir(path):
+        return None
+    root = Path(path)
+    if any(root.glob("*.ann")):
+        return None
+    found = {}
+    for folder in sorted(root.iterdir()):
+        if folder.is_dir() and not folder.name.startswith("."):
+            documents = _documents_in(folder)
+            if documents:
+                found[folder.name] = documents
+    shared = [ident for ident, seen in Counter(i for docs in found.values() for i in docs).items() if seen > 1]
+    if len(found) < 2 or not shared:
+        return None
+    return {name: str(root / name) for name in found}
+
+
+def _check_no_root(sets: Sequence[Named]) -> None:
+    """Refuse a project root among several sets: its folders are the annotators."""
+    for given in sets:
+        inside = project_annotators(given.source)
+        if inside is not None:
+            raise ValueError(f"{given.role} {given.name} ({given.source}) is a brat project's root, one folder per "
+                             f"annotator inside ({', '.join(inside)}); pass the annotators' folders, or the root "
+                             "alone to compare all of them")
+
+
 def named_sets(annotations: Any, reference: Any = None, models: Mapping[str, Source] | None = None) -> list[Named]:
-    """The sets of a call: the annotators (a list, named ``A``, ``B``, ...; or a dict of name to source), the
-    reference when it is no annotator (a source named ``reference``, or a one-item dict), then the models.
+    """The sets of a call: the annotators (a list, named ``A``, ``B``, ...; a dict of name to source; or a brat
+    project's root, its folders named by their names), the reference when it is no annotator (a source named
+    ``reference``, or a one-item dict), then the models.
 
     Raises:
-        ValueError: fewer than two annotators, a name given twice or holding ``|``, models without a reference.
+        ValueError: fewer than two annotators, a name given twice or holding ``|``, models without a reference, a
+            project's root among several sets.
         TypeError: annotations that are neither a list nor a dict, a name that is not a string.
     """
-    sets = _annotators(annotations)
+    root = project_annotators(annotations)
+    sets = _annotators(annotations if root is None else root)
+    _check_no_root(sets)
     if models is not None and not isinstance(models, Mapping):
         raise TypeError(f"models: expected a dict of name to a model's predictions, got {type(models).__name__}")
     names = [named.name for named in sets]

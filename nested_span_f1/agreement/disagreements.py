@@ -6,10 +6,12 @@ canonical one-to-one matching of overlapping spans
 ``boundary`` (overlapping spans of one type, other boundaries), ``type`` (the
 same boundaries, other types), ``boundary_and_type`` (overlapping, both differ)
 and ``missing`` (a span that overlaps nothing the other set marks, in the first
-set or in the second).
+set or in the second). :func:`confusion` sums the same matchings into a label
+confusion between annotators.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -77,3 +79,30 @@ def examples(match: LenientMatch, names: tuple[str, str], ids: list[str], items:
         out[group].append({"document": ids[doc], "spans": spans,
                            "context": context(items[doc], min(bounds), max(bounds), unit)})
     return out
+
+
+NOTHING = "(nothing)"
+"""The row and column of the label confusion for a span the other annotator's matching leaves alone."""
+
+
+def confusion(matches: Sequence[LenientMatch]) -> dict[str, dict[str, int]]:
+    """The label confusion between annotators, the pairs' summed: ``confusion[x][y]`` counts the span pairs of
+    types ``x`` and ``y`` that a pair's canonical matching pairs (overlapping, one to one), either way round, so
+    the table is symmetric and its diagonal holds the pairs of one type; ``confusion[x][NOTHING]`` (and
+    ``[NOTHING][x]``) counts the spans of type ``x`` it pairs with nothing. Every type any pair marks has a row."""
+    labels = sorted(set().union(*(set(m.references.labels) | set(m.predictions.labels) for m in matches)))
+    names = [*labels, NOTHING]
+    width = len(names)
+    cells = np.zeros(width * width, dtype=np.int64)
+    for match in matches:
+        gold, pred, _ = match.cases()
+        codes = []
+        for side, rows in ((match.references, gold), (match.predictions, pred)):
+            remap = np.array([labels.index(name) for name in side.labels] + [width - 1], dtype=np.int64)
+            codes.append(remap[np.where(rows >= 0, side.label[np.maximum(rows, 0)] if len(side) else -1, -1)])
+        first, second = codes
+        cells += np.bincount(first * width + second, minlength=width * width)
+        other = first != second
+        cells += np.bincount(second[other] * width + first[other], minlength=width * width)
+    table = cells.reshape(width, width).tolist()
+    return {a: dict(zip(names, row)) for a, row in zip(names, table)}

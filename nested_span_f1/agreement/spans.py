@@ -14,10 +14,19 @@ package's own:
 
 Each gives a ``[units, 3, types]`` matrix of (agreeing spans, B's spans, A's
 spans) that every figure is summed from: the pair's, each type's, each
-document's, and the bootstrap's resamples.
+document's, and the bootstrap's resamples. Every mean over pairs comes with its
+standard deviation over the same pairs: the population's (``numpy.std``'s
+default, ``ddof=0``), as bratiaa reports it.
+
+Discontinuous entities, when they are compared, come as spans of virtual
+documents numbered from ``real`` on (one per document and inner fragment
+boundaries, so that two match only where every fragment does): the exact and
+untyped matchings count them; the lenient one counts them where they match
+exactly, as ``score_nested`` counts them.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -55,18 +64,32 @@ class PairCounts:
 
 
 def count_pair(first: SpanArrays, second: SpanArrays, unit_of: np.ndarray, n_units: int,
-               labels: Sequence[str]) -> PairCounts:
+               labels: Sequence[str], real: int | None = None) -> PairCounts:
     """The counts of ``second`` scored against ``first`` (distinct spans of the same documents), by the unit
-    ``unit_of`` gives each document and by type (``labels`` holds every type of both)."""
+    ``unit_of`` gives each document and by type (``labels`` holds every type of both); the spans of documents from
+    ``real`` on are discontinuous entities (see the module docstring)."""
     exact, match = unit_matrix(Pair(second, first, 0), unit_of, n_units, labels)
-    lenient = match_spans_lenient(match)
+    if real is None or real == first.n_sentences:
+        lenient = match_spans_lenient(match)
+        virtual_hits = np.zeros_like(exact[:, 0])
+    else:
+        lenient = match_spans_lenient(below(second, real), below(first, real))
+        virtual = match.predicted_hit & (match.predictions.sentence >= real)
+        virtual_hits = unit_counts(match.predictions, virtual, unit_of, n_units, labels)
     pairs, chosen = lenient.pairs, lenient.chosen["type"]
     # the type scheme's correct pairs: overlapping, with one type (its other matched pairs are INC)
     correct = chosen & (lenient.references.label[pairs.gold] == lenient.predictions.label[pairs.pred])
     overlapping = exact.copy()
-    overlapping[:, 0] = unit_counts(lenient.references, pairs.gold[correct], unit_of, n_units, labels)
+    overlapping[:, 0] = unit_counts(lenient.references, pairs.gold[correct], unit_of, n_units, labels) + virtual_hits
     boundaries, _ = unit_matrix(Pair(untyped(second), untyped(first), 0), unit_of, n_units, [ANY_TYPE])
     return PairCounts({"exact": exact, "lenient": overlapping, "untyped": boundaries}, lenient)
+
+
+def below(side: SpanArrays, real: int) -> SpanArrays:
+    """A side's spans of the documents before ``real`` (its contiguous spans), on as many documents."""
+    keep = side.sentence < real
+    return SpanArrays(side.sentence[keep], side.start[keep], side.end[keep], side.label[keep], side.labels,
+                      side.n_sentences)
 
 
 def scores(tp: np.ndarray, predicted: np.ndarray, gold: np.ndarray) -> list[dict[str, Any]]:
@@ -88,24 +111,69 @@ def mean_f1(entries: Sequence[dict[str, Any]]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
+def sd_f1(entries: Sequence[dict[str, Any]]) -> float | None:
+    """The standard deviation of the entries' F1 where it is defined, about :func:`mean_f1` (the population's:
+    the squared deviations divided by their number, ``numpy.std``'s default); None when it is nowhere."""
+    values = [entry["f1"] for entry in entries if entry["f1"] is not None]
+    if not values:
+        return None
+    mean = sum(values) / len(values)
+    return math.sqrt(sum((value - mean) ** 2 for value in values) / len(values))
+
+
+def spread(entries: Sequence[dict[str, Any]]) -> dict[str, float | None]:
+    """``{"mean_f1", "sd_f1"}`` of the entries."""
+    return {"mean_f1": mean_f1(entries), "sd_f1": sd_f1(entries)}
+
+
+def _spreads(f1: np.ndarray, defined: np.ndarray) -> tuple[list[float | None], list[float | None]]:
+    """:func:`mean_f1` and :func:`sd_f1` of every column of ``f1[pair, row]`` over the pairs ``defined`` marks, the
+    same float operations in the same order (the pairs added one after the other)."""
+    n = defined.sum(axis=0)
+    kept = np.where(defined, f1, 0.0)
+    total = np.zeros(f1.shape[1])
+    for row in kept:
+        total = total + row
+    mean = total / np.maximum(n, 1)
+    squares = np.zeros(f1.shape[1])
+    for row, here in zip(f1, defined):
+        squares = squares + np.where(here, (row - mean) ** 2, 0.0)
+    sd = np.sqrt(squares / np.maximum(n, 1))
+    none = n == 0
+    return ([None if empty else value for value, empty in zip(mean.tolist(), none.tolist())],
+            [None if empty else value for value, empty in zip(sd.tolist(), none.tolist())])
+
+
 def _by(keys: Sequence[str], names: Sequence[str], rows: np.ndarray) -> dict[str, dict[str, Any]]:
-    """``{name: {"mean_f1", "pairwise": {key: scores}}}`` from ``rows[key, name]`` (tp, predicted, gold)."""
+    """``{name: {"mean_f1", "sd_f1", "pairwise": {key: scores}}}`` from ``rows[key, name]`` (tp, predicted,
+    gold)."""
     flat = scores(rows[..., 0].ravel(), rows[..., 1].ravel(), rows[..., 2].ravel())
+    f1 = np.array([entry["f1"] if entry["f1"] is not None else np.nan for entry in flat]).reshape(len(keys), -1)
+    means, sds = _spreads(f1, ~np.isnan(f1))
     out = {}
     for n, name in enumerate(names):
         entries = {key: flat[k * len(names) + n] for k, key in enumerate(keys)}
-        out[name] = {"mean_f1": mean_f1(list(entries.values())), "pairwise": entries}
+        out[name] = {"mean_f1": means[n], "sd_f1": sds[n], "pairwise": entries}
     return out
+
+
+def per_annotator(pairwise: dict[str, dict[str, Any]]) -> dict[str, dict[str, float | None]]:
+    """Each annotator's mean and standard deviation of F1 over the pairs it is in (``A|B`` names ``A`` and ``B``)."""
+    names = list(dict.fromkeys(name for key in pairwise for name in key.split("|")))
+    return {name: spread([entry for key, entry in pairwise.items() if name in key.split("|")]) for name in names}
 
 
 def figures(keys: Sequence[str], matrices: Sequence[np.ndarray], labels: Sequence[str] | None,
             units: Sequence[str]) -> dict[str, Any]:
     """A mode's figures for the pairs ``keys`` from their ``[units, 3, types]`` matrices: ``pairwise``, the
-    point ``mean_f1`` (``{"value"}``: the caller adds the interval), ``per_type`` (when ``labels`` name the
-    types) and ``per_document`` (``units`` names them)."""
+    point ``mean_f1`` (``{"value"}``: the caller adds the interval) and ``sd_f1`` over the pairs,
+    ``per_annotator``, ``per_type`` (when ``labels`` name the types) and ``per_document`` (``units`` names them),
+    each of those with its mean and standard deviation over the pairs."""
     totals = np.stack([matrix.sum(axis=(0, 2)) for matrix in matrices])
     pairwise = dict(zip(keys, scores(totals[:, 0], totals[:, 1], totals[:, 2])))
-    out: dict[str, Any] = {"pairwise": pairwise, "mean_f1": {"value": mean_f1(list(pairwise.values()))}}
+    entries = list(pairwise.values())
+    out: dict[str, Any] = {"pairwise": pairwise, "mean_f1": {"value": mean_f1(entries)}, "sd_f1": sd_f1(entries),
+                           "per_annotator": per_annotator(pairwise)}
     if labels is not None:
         out["per_type"] = _by(keys, labels, np.stack([matrix.sum(axis=0).T for matrix in matrices]))
     out["per_document"] = _by(keys, units, np.stack([matrix.sum(axis=2) for matrix in matrices]))

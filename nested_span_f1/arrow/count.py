@@ -21,18 +21,18 @@ from ..core.matching import DuplicateSpanWarning, warn_duplicates
 from ..core.scores import summarize
 from ..core.wording import quote
 from ..flat.encoding import read_label_list
-from ..flat.pipeline import count_tags, decode_pair
+from ..flat.pipeline import count_exact, decode_pair
 from ..lenient.score import count_lenient, match_spans_lenient, read_sides, summarize_lenient
 from ..nested.score import NestedCounts, count_entities, count_nested, summarize_nested
 from .columns import entities, is_span_column, row_lengths, span_arrays
 
-METRICS = ("span_f1", "lenient_span_f1", "nested_span_f1")
-"""The metrics a job counts, named as their evaluate modules."""
+METRICS = ("exact", "lenient", "nested")
+"""The metrics a job counts (their evaluate modules: span_f1, lenient_span_f1, nested_span_f1)."""
 
 OPTIONS = {
-    "span_f1": ("scheme", "mode", "suffix", "label_list"),
-    "lenient_span_f1": ("scheme", "mode", "suffix", "label_list", "partial_weight", "min_iou"),
-    "nested_span_f1": ("length_bins",),
+    "exact": ("scheme", "mode", "suffix", "label_list"),
+    "lenient": ("scheme", "mode", "suffix", "label_list", "partial_weight", "min_iou"),
+    "nested": ("length_bins",),
 }
 """The options of each metric's counting function (``zero_division`` is the summary's)."""
 
@@ -58,10 +58,10 @@ class Job:
             raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {quote(self.metric)}")
         unknown = sorted(set(self.options) - set(OPTIONS[self.metric]))
         if unknown:
-            raise TypeError(f"{self.metric} takes no option {', '.join(unknown)} "
+            raise TypeError(f"the {self.metric} metric takes no option {', '.join(unknown)} "
                             f"(its options: {', '.join(OPTIONS[self.metric])}, zero_division)")
-        if self.lengths is not None and self.metric == "span_f1":
-            raise ValueError("a lengths column bounds span ends; span_f1 scores tags, whose rows are their lengths")
+        if self.lengths is not None and self.metric == "exact":
+            raise ValueError("a lengths column bounds span ends; the exact metric scores tags, whose rows are their lengths")
 
     @property
     def columns(self) -> list[str]:
@@ -90,10 +90,10 @@ class Job:
     def _count(self, batch: Any) -> Mergeable:
         pred, ref = batch.column(self.predictions), batch.column(self.references)
         options = dict(self.options)
-        if self.metric == "span_f1":
-            return count_tags(pred, ref, **options)
+        if self.metric == "exact":
+            return count_exact(pred, ref, **options)
         lengths = row_lengths(batch.column(self.lengths)) if self.lengths else None
-        if self.metric == "nested_span_f1":
+        if self.metric == "nested":
             return count_entities(entities(pred, "predictions", lengths), entities(ref, "references", lengths),
                                   **options)
         matching = {key: options.pop(key) for key in ("partial_weight", "min_iou") if key in options}
@@ -108,7 +108,7 @@ class Job:
 
     def empty(self) -> Mergeable:
         """The counts of no rows, as the single-process API gives them for two empty lists."""
-        count = {"span_f1": count_tags, "lenient_span_f1": count_lenient, "nested_span_f1": count_nested}
+        count = {"exact": count_exact, "lenient": count_lenient, "nested": count_nested}
         return count[self.metric]([], [], **self.options)  # type: ignore[no-any-return, operator]
 
     def reference_tags(self, batch: Any) -> set[str]:
@@ -143,9 +143,9 @@ def warn_once(counts: Mergeable) -> None:
 
 def summary(metric: str, counts: Mergeable, zero_division: Any) -> dict[str, Any]:
     """The result dict of ``metric`` from its counts, as its single-process ``score_*`` function returns it."""
-    if metric == "span_f1":
+    if metric == "exact":
         return summarize(counts, zero_division)  # type: ignore[arg-type]
-    if metric == "lenient_span_f1":
+    if metric == "lenient":
         return summarize_lenient(counts, zero_division)  # type: ignore[arg-type]
     return summarize_nested(counts, zero_division)  # type: ignore[arg-type]
 

@@ -4,7 +4,7 @@
 part record batch by record batch with the metric's own counting function
 (:mod:`.count`), in this process or in ``num_proc`` worker processes, and adds
 the counts in the order of the parts; :func:`score_arrow` turns them into the
-result dict of ``score_tags`` / ``score_lenient`` / ``score_nested``. Memory
+result dict of ``score_exact`` / ``score_lenient`` / ``score_nested``. Memory
 holds a few record batches per process, never the corpus.
 """
 from __future__ import annotations
@@ -94,7 +94,7 @@ def strict_scheme(job: Job, tags: Callable[[], set[str]], check: Callable[[Job],
     counts the corpus in default mode first, so that a malformed tag is named as the
     single-process API names it before it says that no scheme was found.
     """
-    if job.metric == "nested_span_f1" or job.options.get("mode") != "strict" or job.options.get("scheme") is not None:
+    if job.metric == "nested" or job.options.get("mode") != "strict" or job.options.get("scheme") is not None:
         return job
     found = reference_prefixes(tags(), bool(job.options.get("suffix", False)))
     if detect_scheme(found) is None:
@@ -128,7 +128,7 @@ def _all_tags(job: Job, source: Source, part_rows: int, num_proc: int, batch_siz
 
 def count_arrow(
     source: Source,
-    metric: str = "span_f1",
+    metric: str = "exact",
     *,
     predictions: str = "predictions",
     references: str = "references",
@@ -143,8 +143,8 @@ def count_arrow(
     Args:
         source: a Parquet file or a folder of them, a pyarrow ``Table``,
             ``RecordBatch`` or ``RecordBatchReader``, or a ``datasets.Dataset``.
-        metric: ``"span_f1"`` (as :func:`count_tags`), ``"lenient_span_f1"``
-            (:func:`count_lenient`) or ``"nested_span_f1"`` (:func:`count_nested`).
+        metric: ``"exact"`` (as :func:`count_exact`), ``"lenient"``
+            (:func:`count_lenient`) or ``"nested"`` (:func:`count_nested`).
         predictions, references: the two columns: tags (``list<string>``), label
             ids (``list<int>``, with ``label_list``), or spans
             (``list<struct<start, end, label>>``, lenient and nested).
@@ -190,10 +190,10 @@ def count_tokens(source: Source, lengths: str, *, num_proc: int = 1, batch_size:
     return sum(tokens for _, tokens in in_order(partial(part_tokens, lengths, batch_size=batch_size), parts, num_proc))
 
 
-def score_arrow(source: Source, metric: str = "span_f1", *, zero_division: ZeroDivision = "warn",
+def score_arrow(source: Source, metric: str = "exact", *, zero_division: ZeroDivision = "warn",
                 **arguments: Any) -> dict[str, Any]:
     """The result dict of ``metric`` over the rows of ``source``: :func:`count_arrow`'s counts summarised as
-    ``score_tags`` / ``score_lenient`` / ``score_nested`` summarise theirs (``zero_division`` as there)."""
+    ``score_exact`` / ``score_lenient`` / ``score_nested`` summarise theirs (``zero_division`` as there)."""
     check_zero_division(zero_division)
     return summary(metric, count_arrow(source, metric, **arguments), zero_division)
 

@@ -65,6 +65,8 @@ def markdown(result: Mapping[str, Any]) -> str:
         "",
     ]
     lines += [split_text(settings), ""]
+    if settings.get("gold_read"):
+        lines += [f"Gold read as {settings['gold_read']}.", ""]
     if settings.get("selection"):
         lines += [settings["selection"]["text"], ""]
     lines += _notes(systems)

@@ -103,11 +103,18 @@ class BenchmarkResult:
         return plot_benchmark(self.to_dict(), None if path is None else str(path))
 
 
+BRAT_WARNINGS = {"brat_empty_ann_files", "brat_undeclared_type_lines"}
+"""What a brat gold's reading found that the report's header says: documents with an empty ``.ann`` (scored as
+marking nothing) and ``T`` lines of types its ``annotation.conf`` does not declare."""
+
+
 def run_settings(read: Read, rounds: Rounds, selection: dict[str, Any], options: Options) -> dict[str, Any]:
     """What was run: the gold, its counts and the standard split they match (a gold named as a dataset with
-    known splits that matches none of them warns), the units, the rounds, the comparisons and the selection."""
+    known splits that matches none of them warns), how a brat gold was read when that found an empty ``.ann`` or
+    an undeclared type, the units, the rounds, the comparisons and the selection."""
     gold, dataset = read.gold, options.dataset
     counts = gold_counts(gold, read.found[0].references)
+    said = gold.corpus is not None and BRAT_WARNINGS & set(gold.corpus.notes)
     return {
         "gold": gold.name, "dataset": dataset or Path(gold.name).stem.split(".")[0], "gold_counts": counts,
         "split": identify(counts, dataset), "units": read.unit_name, "length_unit": gold.unit,
@@ -117,6 +124,7 @@ def run_settings(read: Read, rounds: Rounds, selection: dict[str, Any], options:
         "compared": describe(read.kind, read.runs, options.baseline, selection["system"]),
         "baseline": options.baseline, "rounds_needed": rounds.needed, "raised_from": rounds.raised_from,
         "selection": selection, "scheme": options.scheme, "mode": options.mode, "version": __version__,
+        **({"gold_read": gold.corpus.conversion} if said else {}),  # type: ignore[union-attr]
     }
 
 

@@ -1,7 +1,7 @@
 """Warnings that point at the caller's line, however deep in the package they are raised.
 
 A fixed ``stacklevel`` is right for one call path only: the same warning comes
-from ``score_tags``, ``score_spans``, the evaluate modules and the Trainer glue,
+from ``score_exact``, ``score_spans``, the evaluate modules and the Trainer glue,
 each at another depth. So the level is counted: the first frame that belongs
 neither to this package nor to evaluate (which runs the metric modules) is the
 line the user wrote, and the one a ``warnings`` filter should see.

@@ -7,7 +7,7 @@ The stages in the order data flows: :mod:`.encoding` (both sides to integer code
 :mod:`.kinds` holds the rule every door of the package reads the kind of its
 input by (tags, label ids, spans or tag layers).
 """
-from .pipeline import count_tags, decode_pair, score_tags, tags_to_spans
+from .pipeline import count_exact, decode_pair, score_exact, tags_to_spans
 from .tags import EMPTY_TYPE
 
-__all__ = ["EMPTY_TYPE", "count_tags", "decode_pair", "score_tags", "tags_to_spans"]
+__all__ = ["EMPTY_TYPE", "count_exact", "decode_pair", "score_exact", "tags_to_spans"]

@@ -1,6 +1,6 @@
 """Flat tag sequences -> spans -> counts -> scores: the ``span_f1`` pipeline.
 
-:func:`score_tags` reads as the pipeline it runs: encode both sides
+:func:`score_exact` reads as the pipeline it runs: encode both sides
 (:mod:`.encoding`), read the tag vocabulary against the scheme tables
 (:mod:`.tags`), decode each side to spans (:mod:`.decoding`), match them
 exactly (:mod:`.matching`), count (:mod:`.counts`), summarize (:mod:`.scores`).
@@ -73,7 +73,7 @@ def _read(
 def decode_pair(predictions: Any, references: Any, **options: Any) -> Decoded:
     """Decode predicted and reference tag sequences (strings, or ids with ``label_list``) into spans.
 
-    Options: ``scheme``, ``mode``, ``suffix``, ``label_list`` as :func:`score_tags`;
+    Options: ``scheme``, ``mode``, ``suffix``, ``label_list`` as :func:`score_exact`;
     ``default_rules``: the repairing decoder of default mode (seqeval's, or
     conlleval.pl's for the conlleval command); ``names``: what errors call the sides.
 
@@ -90,14 +90,14 @@ def decode_pair(predictions: Any, references: Any, **options: Any) -> Decoded:
                    notes=dict(zip(note_names, (invalid_pred, invalid_ref))))
 
 
-def count_tags(predictions: Any, references: Any, **options: Any) -> Counts:
+def count_exact(predictions: Any, references: Any, **options: Any) -> Counts:
     """Counts for tagged sentences (exact span matches, tokens, notes); options as :func:`decode_pair`.
 
     ``reference.count`` for every sentence at once: encode and read the tags; set
     aside the sentences predicted exactly right (:func:`_count_agreeing`); decode
     the others side by side, match and count.
 
-    >>> c = count_tags([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "B-LOC"]])
+    >>> c = count_exact([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "B-LOC"]])
     >>> c.labels["PER"], c.labels["LOC"], c.correct_tokens
     (Tally(tp=1, predicted=1, gold=1), Tally(tp=0, predicted=0, gold=1), 2)
     """
@@ -139,7 +139,7 @@ def _count_agreeing(
     return EncodedPair(pred, ref, pair.tags, pair.names), counts
 
 
-def score_tags(
+def score_exact(
     predictions: Any,
     references: Any,
     *,
@@ -162,11 +162,11 @@ def score_tags(
         label_list: tag string of each label id: a list, or a model's ``id2label`` or
             ``label2id`` dict (read in id order, see :func:`nested_span_f1.flat.encoding.read_label_list`).
 
-    >>> r = score_tags([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "B-LOC"]])
+    >>> r = score_exact([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "B-LOC"]])
     >>> r["overall_precision"], r["overall_recall"], r["LOC"]["number"]
     (1.0, 0.5, 1)
     """
-    counts = count_tags(predictions, references, scheme=scheme, mode=mode, suffix=suffix, label_list=label_list)
+    counts = count_exact(predictions, references, scheme=scheme, mode=mode, suffix=suffix, label_list=label_list)
     return summarize(counts, zero_division)
 
 
@@ -189,4 +189,4 @@ def tags_to_spans(
     return spans.to_lists()
 
 
-__all__ = ["Decoded", "count_tags", "decode_pair", "score_tags", "tags_to_spans"]
+__all__ = ["Decoded", "count_exact", "decode_pair", "score_exact", "tags_to_spans"]

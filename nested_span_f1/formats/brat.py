@@ -16,9 +16,15 @@ counted. Every other line brat writes is read past and counted: ``E`` events,
 ``#`` notes. The ``TEXT`` of a ``T``
 line is compared with the document at its offsets (fragments joined by a
 space, as brat writes them); a difference is counted and warned about, never
-refused. A document's id is its file name without ``.ann`` (a brat document is
-a document: no other document id is set); documents are read in the natural
-order of their names (``2`` before ``10``).
+refused. A folder is a brat collection: its ``.ann`` files and those of its
+subfolders (brat's nested collections; hidden folders aside). A document's id is
+its path in the folder without ``.ann`` (``doc-1``, ``second/doc-2``: a brat
+document is a document, no other document id is set); documents are read in the
+natural order of their paths (``2`` before ``10``). An empty ``.ann`` (brat
+writes one for a document no one has annotated yet) reads as a document that
+marks nothing, counted and named in the conversion line. Where an
+``annotation.conf`` applies (:mod:`.brat_config`), the ``T`` lines of types it
+does not declare are read, counted by type and said.
 """
 from __future__ import annotations
 
@@ -28,10 +34,11 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core.entities import is_fragmented, normalize_fragments
 from ..core.wording import plural, quote
+from .brat_config import AnnotationConf, nearest_conf
 from .columns import _not_utf8
 from .corpus import Corpus, not_a_word
 from .output import write_folder
@@ -41,6 +48,9 @@ from .text import Mismatches, covered_text, require_texts
 LINE_TYPES = {"T": "text-bound", "E": "events", "R": "relations", "A": "attributes", "M": "attributes",
               "N": "normalisations", "*": "equivalences", "#": "notes"}
 """The first character of each kind of ``.ann`` line brat writes."""
+
+EMPTY_NAMED = 5
+"""The documents with an empty ``.ann`` that a conversion line names (it counts them all)."""
 
 _OFFSETS = re.compile(r"^[0-9]+ [0-9]+(?:;[0-9]+ [0-9]+)*$")
 """brat's offsets: ASCII digits (``\\d`` would take ``٥`` for a 5)."""
@@ -76,23 +86,39 @@ def _text_bound(line: str, where: str, length: int) -> tuple[str, Any, str]:
     return kind, entity, parts[2] if len(parts) > 2 else ""
 
 
-def _natural(path: Path) -> list[Any]:
-    """A file's sort key: its name with runs of digits compared as numbers (``2.ann`` before ``10.ann``), so that
-    documents named by their positions (the ids :func:`brat_files` gives documents without one) come back in order."""
-    return [(0, int(run), run) if run.isdigit() else (1, 0, run) for run in re.split(r"([0-9]+)", path.stem)]
+def _natural(relative: str) -> list[Any]:
+    """A document's sort key: its path with runs of digits compared as numbers (``2.ann`` before ``10.ann``), so
+    that documents named by their positions (the ids :func:`brat_files` gives documents without one) come back in
+    order."""
+    return [(0, int(run), run) if run.isdigit() else (1, 0, run) for run in re.split(r"([0-9]+)", relative)]
+
+
+def _collection(folder: Path) -> list[Path]:
+    """The ``.ann`` files of a folder and of its subfolders (hidden ones aside), in the natural order of their
+    paths in it."""
+    found = [ann for ann in folder.rglob("*.ann")
+             if not any(part.startswith(".") for part in ann.relative_to(folder).parts)]
+    return sorted(found, key=lambda ann: _natural(document_id(ann, folder)))
+
+
+def document_id(ann: Path, folder: Path | None) -> str:
+    """A document's id: the path of its ``.ann`` in the collection's folder, without ``.ann`` and with ``/``
+    between folders (its file name without ``.ann`` when it is read alone, ``folder`` None)."""
+    return ann.stem if folder is None else ann.relative_to(folder).with_suffix("").as_posix()
 
 
 def ann_pairs(path: str | os.PathLike[str]) -> list[tuple[Path, Path]]:
-    """The ``(.txt, .ann)`` pairs of a brat folder (sorted by name) or of one file of a pair.
+    """The ``(.txt, .ann)`` pairs of a brat folder and its subfolders (:func:`_collection`) or of one file of a pair.
 
     Raises:
         ValueError: a folder without ``.ann`` files, or an ``.ann`` file without its ``.txt``.
     """
     path = Path(path)
     if path.is_dir():
-        anns = sorted(path.glob("*.ann"), key=_natural)
+        anns = _collection(path)
         if not anns:
-            raise ValueError(f"{path}: no .ann files; a brat folder holds .txt and .ann pairs")
+            raise ValueError(f"{path}: no .ann files, in it or in its subfolders; a brat folder holds .txt and .ann "
+                             "pairs")
     else:
         anns = [path.with_suffix(".ann")]
     pairs = []
@@ -125,19 +151,46 @@ class _Tally:
     lines: Counter[str] = field(default_factory=Counter)
     triggers: int = 0
     left_out: Counter[str] = field(default_factory=Counter)
+    empty: list[str] = field(default_factory=list)
+    """The documents whose ``.ann`` holds nothing (ids)."""
+    undeclared: Counter[str] = field(default_factory=Counter)
+    """``T`` lines kept of types their ``annotation.conf`` does not declare, by type."""
+    confs: dict[Path, AnnotationConf | None] = field(default_factory=dict)
+    """The ``annotation.conf`` of each folder read (None where none applies)."""
+
+    def conf(self, folder: Path) -> AnnotationConf | None:
+        """The configuration that applies to a folder's documents, looked up once a folder."""
+        if folder not in self.confs:
+            self.confs[folder] = nearest_conf(folder)
+        return self.confs[folder]
+
+
+class Kept(NamedTuple):
+    """A ``T`` line read as an entity: where it is (``file, line N``), the text it claims, the entity, its ``T`` id
+    and line number."""
+
+    where: str
+    said: str
+    entity: Any
+    ident: str
+    line: int
 
 
 def _entities(ann: Path, text: str, types: Collection[str] | None, event_triggers: bool,
-              tally: _Tally) -> list[tuple[str, str, Any]]:
-    """``(where, claimed text, entity)`` of every ``T`` line of an ``.ann`` file kept (its type among ``types``, an
-    event trigger unless left out), every line counted in ``tally``.
+              tally: _Tally, document: str) -> list[Kept]:
+    """Every ``T`` line of an ``.ann`` file kept (its type among ``types``, an event trigger unless left out),
+    every line counted in ``tally``; ``document`` is the document's id, named when the file is empty.
 
     Raises:
         ValueError: a malformed ``T`` line, offsets out of the text's range, an id given twice (naming the line).
     """
     seen: dict[str, int] = {}
-    lines = file_lines(_read(ann).removeprefix("\ufeff"))
+    content = _read(ann).removeprefix("\ufeff")
+    if not content.strip():
+        tally.empty.append(document)
+    lines = file_lines(content)
     used = triggers(lines)
+    conf = tally.conf(ann.parent)
     kept = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -159,7 +212,9 @@ def _entities(ann: Path, text: str, types: Collection[str] | None, event_trigger
         if types is not None and label not in types:
             tally.left_out[label] += 1
             continue
-        kept.append((where, said, entity))
+        if conf is not None and label not in conf.types:
+            tally.undeclared[label] += 1
+        kept.append(Kept(where, said, entity, ident, number))
     return kept
 
 
@@ -174,39 +229,66 @@ def _conversion(tally: _Tally, event_triggers: bool) -> str:
                   f"{f'; read past: {others}' if others else ''}")
     if tally.left_out:
         conversion += "; T lines of other types left out: " + ", ".join(f"{n} {k}" for k, n in sorted(tally.left_out.items()))
+    if tally.undeclared:
+        confs = sorted({str(conf.path) for conf in tally.confs.values() if conf is not None})
+        conversion += (f"; T lines of types {' or '.join(confs)} does not declare: "
+                       + ", ".join(f"{k} {n}" for k, n in sorted(tally.undeclared.items())))
+    if tally.empty:
+        shown = ", ".join(quote(ident) for ident in tally.empty[:EMPTY_NAMED])
+        more = f" and {len(tally.empty) - EMPTY_NAMED} more" if len(tally.empty) > EMPTY_NAMED else ""
+        conversion += (f"; {plural(len(tally.empty), 'empty .ann file')} (a document no one annotated? it is "
+                       f"scored as marking nothing): {shown}{more}")
     return conversion
+
+
+def _documents(path: str | os.PathLike[str], types: Collection[str] | None, event_triggers: bool,
+               tally: _Tally) -> list[tuple[str, str, str, list[Kept]]]:
+    """``(id, where, text, T lines kept)`` of every document of a brat folder or pair, every line counted in
+    ``tally``."""
+    folder = Path(path) if Path(path).is_dir() else None
+    out = []
+    for txt, ann in ann_pairs(path):
+        text = _read(txt)
+        ident = document_id(ann, folder)
+        out.append((ident, f"{ann}", text, _entities(ann, text, types, event_triggers, tally, ident)))
+    return out
 
 
 def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None, *,
               event_triggers: bool = True) -> Corpus:
-    """A brat folder (every ``.ann``/``.txt`` pair in it) or one pair (either file's path) as a corpus of texts;
-    ``event_triggers=False`` leaves out the ``T`` lines that ``E`` lines use as triggers (counted).
+    """A brat folder (every ``.ann``/``.txt`` pair in it and its subfolders) or one pair (either file's path) as a
+    corpus of texts; ``event_triggers=False`` leaves out the ``T`` lines that ``E`` lines use as triggers (counted).
 
     Raises:
         ValueError: a malformed ``T`` line or offsets out of range (naming the file and line), a missing file,
             bytes that are not UTF-8.
     """
-    texts, entities, ids, places = [], [], [], []
     tally = _Tally()
-    claims: list[list[tuple[str, str, Any]]] = []
-    for txt, ann in ann_pairs(path):
-        text = _read(txt)
-        claimed = _entities(ann, text, types, event_triggers, tally)
-        texts.append(text)
-        entities.append([entity for _, _, entity in claimed])
-        ids.append(ann.stem)
-        places.append(f"{ann}")
-        claims.append(claimed)
-    corpus = Corpus(texts, entities, ids, None, "brat", _conversion(tally, event_triggers), str(path), places,
-                    "characters")
+    documents = _documents(path, types, event_triggers, tally)
+    corpus = Corpus([text for _, _, text, _ in documents], [[kept.entity for kept in claimed]
+                                                            for *_, claimed in documents],
+                    [ident for ident, *_ in documents], None, "brat", _conversion(tally, event_triggers), str(path),
+                    [where for _, where, _, _ in documents], "characters")
     mismatches = Mismatches("text")
-    for text, claimed in zip(texts, claims):
-        for where, said, entity in claimed:
-            mismatches.check(said, covered_text(text, entity), where)
+    for _, _, text, claimed in documents:
+        for kept in claimed:
+            mismatches.check(kept.said, covered_text(text, kept.entity), kept.where)
     conversion, notes = mismatches.report(corpus.conversion, "brat_text_mismatches")
     if tally.triggers:
         notes = {("brat_event_triggers" if event_triggers else "brat_event_triggers_left_out"): tally.triggers, **notes}
+    if tally.empty:
+        notes = {**notes, "brat_empty_ann_files": len(tally.empty)}
+    if tally.undeclared:
+        notes = {**notes, "brat_undeclared_type_lines": sum(tally.undeclared.values())}
     return replace(corpus, conversion=conversion, notes=notes, checked=True)
+
+
+def t_lines(path: str | os.PathLike[str], types: Collection[str] | None = None, *,
+            event_triggers: bool = True) -> dict[str, list[tuple[Any, str, int]]]:
+    """Document id -> ``(entity, T id, line)`` of every entity :func:`read_brat` reads from it (with the same
+    options), in its order: where each came from, for a view that sends a reader to the line."""
+    return {ident: [(kept.entity, kept.ident, kept.line) for kept in claimed]
+            for ident, _, _, claimed in _documents(path, types, event_triggers, _Tally())}
 
 
 def _stem(ident: str, s: int) -> str:

@@ -76,6 +76,7 @@ def write_folder(folder: str | os.PathLike[str], files: Mapping[str, str]) -> No
     temporary.mkdir()
     try:
         for name, content in data.items():
+            (temporary / name).parent.mkdir(parents=True, exist_ok=True)  # a name may hold folders: 'sub/b.ann'
             (temporary / name).write_bytes(content)
         if folder.exists():
             folder.rmdir()

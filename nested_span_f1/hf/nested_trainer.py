@@ -235,7 +235,7 @@ def layered_metrics_for(
     Args:
         label_list: the tag of each label id, the same for every layer: a list in id
             order, or the model's ``id2label`` (or ``label2id``).
-        scheme, mode: how each layer is decoded, as in :func:`nested_span_f1.score_tags`;
+        scheme, mode: how each layer is decoded, as in :func:`nested_span_f1.score_exact`;
             strict mode without a scheme detects it once, from the prefixes of ``label_list``.
         zero_division: "warn", 0 or 1.
         entity_level: also per-type keys and the breakdowns.

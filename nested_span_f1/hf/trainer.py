@@ -30,7 +30,7 @@ import numpy as np
 from ..core.counts import Counts
 from ..core.scores import ZeroDivision, check_zero_division, summarize
 from ..flat.encoding import LabelList, read_label_list
-from ..flat.pipeline import count_tags, decode_pair
+from ..flat.pipeline import count_exact, decode_pair
 from ..flat.tags import label_list_scheme
 from ..render.tables import flatten
 from .arrays import to_numpy
@@ -189,7 +189,7 @@ def compute_metrics_for(
     Args:
         label_list: the tag of each label id: a list in id order, or the model's
             ``config.id2label`` (or ``label2id``), read in id order.
-        scheme, mode: as in :func:`nested_span_f1.score_tags`, except that strict mode
+        scheme, mode: as in :func:`nested_span_f1.score_exact`, except that strict mode
             without a scheme detects it once, from the prefixes of ``label_list`` (seqeval
             detects it from the references; one batch's references may be all ``O``).
         zero_division: "warn", 0 or 1 (0 by default: evaluation logs should not warn every step).
@@ -218,7 +218,7 @@ def compute_metrics_for(
         predictions, label_ids = eval_arrays(eval_pred)
         references = word_labels(label_ids) if word_ids else to_numpy(label_ids, "label_ids")
         # Trainer pads gathered batches with -100; positions with a -100 reference are skipped
-        return count_tags(predicted_ids(predictions, references), references, label_list=labels, scheme=chosen,
+        return count_exact(predicted_ids(predictions, references), references, label_list=labels, scheme=chosen,
                           mode=mode)
 
     return StreamingMetrics(count, lambda c: trainer_view(summarize(c, zero_division), entity_level=entity_level))

@@ -52,14 +52,14 @@ class SpaceSpec:
 
 
 SPECS = {
-    "span_f1": SpaceSpec(
+    "exact": SpaceSpec(
         "span_f1",
         "Exact-match entity F1 of tag sequences, identical to seqeval and conlleval.",
         ("overall_precision", "overall_recall", "overall_f1"),
         ("flat",),
         {"mode": None, "scheme": None, "zero_division": 0},
     ),
-    "lenient_span_f1": SpaceSpec(
+    "lenient": SpaceSpec(
         "lenient_span_f1",
         "Strict, exact, partial and type scores (SemEval-2013 Task 9.1, after MUC) over an optimal "
         "one-to-one matching of spans or tags. The per-type chart shows the partial scheme.",
@@ -68,7 +68,7 @@ SPECS = {
         {"partial_weight": 0.5, "min_iou": None, "zero_division": 0},
         ("message", "headline", "summary", "per_type", "per_type_chart", "error_chart", "download"),
     ),
-    "nested_span_f1": SpaceSpec(
+    "nested": SpaceSpec(
         "nested_span_f1",
         "Exact span F1 for nested entities, with nested/flat, depth and length breakdowns. The error "
         "categories come from the lenient matching of the same spans.",

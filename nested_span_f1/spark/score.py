@@ -92,7 +92,7 @@ def _reference_tags(job: Job, batches: Iterator[Any]) -> Iterator[Any]:
 
 def count_spark(
     frame: Any,
-    metric: str = "span_f1",
+    metric: str = "exact",
     *,
     predictions: str = "predictions",
     references: str = "references",
@@ -141,7 +141,7 @@ def count_tokens_spark(frame: Any, lengths: str) -> int:
     return int(found[0] or 0)
 
 
-def score_spark(frame: Any, metric: str = "span_f1", *, zero_division: ZeroDivision = "warn",
+def score_spark(frame: Any, metric: str = "exact", *, zero_division: ZeroDivision = "warn",
                 **arguments: Any) -> dict[str, Any]:
     """The result dict of ``metric`` over a Spark DataFrame: :func:`count_spark`'s counts summarised as the
     single-process ``score_*`` function summarises its own."""

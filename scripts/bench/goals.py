@@ -138,7 +138,7 @@ GOALS = [
     *(_flat_goal(tool) for tool, entry in TOOLS.items() if entry.goal),
     Goal("import nested_span_f1 after numpy <= half of numpy's, no heavy module loaded", _import),
     Goal("`score_nested` on GENIA test with all breakdowns < 50 ms", _nested),
-    Goal("streaming `count_tags` in batches of 32: the peak does not grow with the data (at 10x the sentences, "
+    Goal("streaming `count_exact` in batches of 32: the peak does not grow with the data (at 10x the sentences, "
          "within 1 MB)", _streaming),
     Goal("benchmark: 1,000 bootstrap resamples >= 100x re-scoring each, the whole call under 1 s", _bootstrap),
     Goal("`conlleval` output byte-identical to conlleval.pl's", _commands(_identical, perl=True)),

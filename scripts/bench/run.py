@@ -6,7 +6,7 @@ Jobs, in the order they run (``--jobs`` picks some):
   (``--sizes`` sentences) and on the CoNLL-2003 test outputs, each measurement
   in a fresh process (``worker.py``), in rounds (``runs.py``); a ratio to the
   baseline only where the numbers are equal (``flat.py``);
-- ``nested``: ``score_nested`` on GENIA test; ``streaming``: ``count_tags`` in
+- ``nested``: ``score_nested`` on GENIA test; ``streaming``: ``count_exact`` in
   batches of 32 at 35k and 350k sentences (peak memory);
 - ``import``: the package's import time (``imports.py``);
 - ``bootstrap``: the benchmark command's resampling against re-scoring (``bootstrap.py``);
@@ -212,7 +212,7 @@ def report(results: dict[str, Any]) -> None:
         print(f"\nspan_f1 nested on GENIA test (classic split, all breakdowns): {1000 * n['seconds']:.1f} ms median "
               f"of {n['runs']}, peak +{n['peak_mb']:.1f} MB")
     for row in results.get("streaming", []):
-        print(f"streaming count_tags in batches of 32, {row['data']} sentences: peak +{row['peak_mb']:.1f} MB, "
+        print(f"streaming count_exact in batches of 32, {row['data']} sentences: peak +{row['peak_mb']:.1f} MB, "
               f"{row['seconds']:.2f} s")
     if "bootstrap" in results:
         b = results["bootstrap"]

@@ -30,7 +30,7 @@ def from_seqeval(report: dict[str, Any], accuracy: float | None = None) -> dict[
 
 
 def from_ours(result: dict[str, Any]) -> dict[str, Any]:
-    """A seqeval-shaped result: ``score_tags``, ``summarize`` or an evaluate module's ``compute``."""
+    """A seqeval-shaped result: ``score_exact``, ``summarize`` or an evaluate module's ``compute``."""
     out: dict[str, Any] = {"types": {}}
     for key, value in result.items():
         if isinstance(value, dict):

@@ -56,7 +56,7 @@ def _strings(dataset: str, seed: int, strict: bool = False, none_right: bool = F
     if none_right:
         preds = data.none_right(preds, refs)
     options = {"mode": "strict", "scheme": "IOB2"} if strict else {}
-    return lambda: scores.from_ours(nested_span_f1.score_tags(preds, refs, **options)), _tokens(refs)
+    return lambda: scores.from_ours(nested_span_f1.score_exact(preds, refs, **options)), _tokens(refs)
 
 
 def _run_ner(dataset: str, seed: int) -> tuple[Call, int]:
@@ -87,7 +87,7 @@ def _ids(dataset: str, seed: int) -> tuple[Call, int]:
 
     preds, refs = data.flat_tags(dataset, seed)
     pred_ids, ref_ids, label_list = data.label_ids(preds, refs, seed)
-    return lambda: scores.from_ours(nested_span_f1.score_tags(pred_ids, ref_ids, label_list=label_list)), _tokens(refs)
+    return lambda: scores.from_ours(nested_span_f1.score_exact(pred_ids, ref_ids, label_list=label_list)), _tokens(refs)
 
 
 def _evaluate(dataset: str, seed: int, module: str) -> tuple[Call, int]:
@@ -128,13 +128,13 @@ def _nested(dataset: str, seed: int) -> tuple[Call, int]:
 
 
 def _streaming(dataset: str, seed: int) -> tuple[Call, int]:
-    """``count_tags`` on batches of 32 sentences, the counts added, then one ``summarize``."""
+    """``count_exact`` on batches of 32 sentences, the counts added, then one ``summarize``."""
     import nested_span_f1
 
     preds, refs = data.flat_tags(dataset, seed)
 
     def stream() -> dict[str, Any]:
-        total = sum(nested_span_f1.count_tags(preds[i:i + 32], refs[i:i + 32]) for i in range(0, len(refs), 32))
+        total = sum(nested_span_f1.count_exact(preds[i:i + 32], refs[i:i + 32]) for i in range(0, len(refs), 32))
         return scores.from_ours(nested_span_f1.summarize(total))
 
     return stream, _tokens(refs)

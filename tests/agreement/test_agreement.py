@@ -114,7 +114,8 @@ def test_three_annotators_by_hand():
     result = agreement(hand_made(), n_resamples=200, seed=1)
     assert result["annotators"] == ["A", "B", "C"]
     assert result["documents"] == {"scored": 3, "resampled": "sentences", "units": 3, "left_out": {},
-                                   "paired": "id"}
+                                   "paired": "id", "word": "sentence",
+                                   "marked_nothing": {"A": ["s3"], "B": ["s3"], "C": []}}
     assert result["pairwise"] == {
         "A|B": {"f1": 0.4444444444444445, "precision": 0.5, "recall": 0.4, "tp": 2, "fp": 2, "fn": 3},
         "A|C": {"f1": 0.8000000000000002, "precision": 0.8, "recall": 0.8, "tp": 4, "fp": 1, "fn": 1},

@@ -28,11 +28,15 @@ def test_the_report_on_the_samples(capsys):
     table = lines[lines.index("pair          exact F1  precision  recall  tp  fp  fn  lenient F1  untyped F1  "
                               "Cohen's kappa"):][:2]
     assert table[1] == "first|second    0.7143     0.7143  0.7143  10   4   4      0.8571      0.7857         0.7910"
-    assert ("mean pairwise F1: exact 0.7143 [0.4444, 0.9167], lenient 0.8571 [0.6923, 0.9730], untyped 0.7857 "
-            "[0.4761, 0.9697]") in lines
-    assert "cell_type  0.5000   1.0000" in lines
-    assert ("chance-corrected agreement on 58 tokens, each labelled with its IOB2 tag (a position inside several "
-            "spans: all their tags, outermost first)") in lines
+    assert ("mean pairwise F1 ± sd [interval of the mean]: exact 0.7143 ± 0.0000 [0.4444, 0.9167], lenient 0.8571 "
+            "± 0.0000 [0.6923, 0.9730], untyped 0.7857 ± 0.0000 [0.4761, 0.9697]") in lines
+    assert "cell_type  0.5000 ± 0.0000  1.0000 ± 0.0000" in lines
+    assert lines[1:3] == [
+        "F1 on annotations: each annotation counts once (instance-based); no discontinuous entity; every mean is over "
+        "the pairs of annotators, ± its standard deviation (population)",
+        "sentences an annotator marked nothing in, scored as marking nothing: first 1 ('s5'); second 1 ('s5')"]
+    assert ("chance-corrected agreement on 58 tokens: the unit is tokens (the documents' own), each labelled with its "
+            "IOB2 tag (a position inside several spans: all their tags, outermost first)") in lines
     assert "Fleiss' kappa 0.7906; Krippendorff's alpha (nominal) 0.7924 on 58 tokens" in lines
     assert "first|second         2     1                  0        2" in lines
     shown = lines[lines.index("first|second type (1, showing 1):"):][:3]

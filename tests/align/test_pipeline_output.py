@@ -9,7 +9,7 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from nested_span_f1 import Corpus, read_corpus, score_tags, tags_to_spans
+from nested_span_f1 import Corpus, read_corpus, score_exact, tags_to_spans
 from nested_span_f1.align import score_text
 from nested_span_f1.formats.columns import read_columns
 from nested_span_f1.formats.pipeline import pipeline_record
@@ -93,7 +93,7 @@ def test_pipeline_output_scores_as_the_word_level_predictions(sample, tmp_path):
     trained = model(10)
     texts = [" ".join(sentence) for sentence in words]
     gold = Corpus(words, tags_to_spans(tags), [f"s{i}" for i in range(len(words))])
-    expected = score_tags(_word_level(trained, tok, words), tags, zero_division=0)
+    expected = score_exact(_word_level(trained, tok, words), tags, zero_division=0)
     assert 0.3 < expected["overall_f1"] < 1
     results = {}
     for aggregation in ("simple", "none"):

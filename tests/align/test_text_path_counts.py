@@ -45,19 +45,24 @@ def test_brat_event_triggers_are_counted_in_the_header_and_can_be_left_out(share
     folder = shared_data / "brat" / GE
     assert _triggers_by_hand(folder) == (520, 185)
     kept = read_corpus(folder)
-    assert sum(map(len, kept.entities)) == 520 and kept.notes == {"brat_event_triggers": 185}
+    # two of its documents have an empty .ann (find -empty): read as marking nothing, counted and named (issue 48)
+    empty = "2 empty .ann files (a document no one annotated? it is scored as marking nothing): 'PMID-7986199', " \
+            "'PMID-9874515'"
+    assert sum(map(len, kept.entities)) == 520 and kept.notes == {"brat_event_triggers": 185, "brat_empty_ann_files": 2}
     assert kept.conversion == ("brat standoff, character offsets: 520 T lines: 335 entities, 185 event triggers (T "
-                               "lines that E lines use, scored as entities); read past: 14 *, 244 E, 41 M")
+                               f"lines that E lines use, scored as entities); read past: 14 *, 244 E, 41 M; {empty}")
     left = read_brat(folder, event_triggers=False)
-    assert sum(map(len, left.entities)) == 335 and left.notes == {"brat_event_triggers_left_out": 185}
+    assert sum(map(len, left.entities)) == 335 and left.notes == {"brat_event_triggers_left_out": 185,
+                                                                   "brat_empty_ann_files": 2}
     assert "520 T lines: 335 entities, 185 event triggers (left out)" in left.conversion
     # the event types are exactly the triggers' types: leaving triggers out leaves Protein and Entity only
     assert {label for document in left.entities for *_, label in document} == {"Protein", "Entity"}
     code, out, _ = _run(capsys, "nested", "--gold", folder, "--pred", folder)
     assert code == 0 and out.splitlines()[0] == (
         f"gold:        {folder} (brat, characters; brat standoff, character offsets: 520 T lines: 335 entities, "
-        "185 event triggers (T lines that E lines use, scored as entities); read past: 14 *, 244 E, 41 M)")
-    assert "read: predictions: brat event triggers 185, references: brat event triggers 185" in out
+        f"185 event triggers (T lines that E lines use, scored as entities); read past: 14 *, 244 E, 41 M; {empty})")
+    assert ("read: predictions: brat event triggers 185, predictions: brat empty ann files 2, references: brat event "
+            "triggers 185, references: brat empty ann files 2") in out
     code, out, _ = _run(capsys, "nested", "--gold", folder, "--pred", folder, "--no-event-triggers", "--json")
     assert code == 0 and json.loads(out)["test_set"]["entities"] == 335
     # against the gold with its triggers, a system that leaves them out misses exactly the 185 triggers

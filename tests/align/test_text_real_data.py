@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from nested_span_f1 import Corpus, read_corpus, score_lenient, score_nested, score_tags, tags_to_spans, write_corpus
+from nested_span_f1 import Corpus, read_corpus, score_exact, score_lenient, score_nested, tags_to_spans, write_corpus
 from nested_span_f1.align import join_tokens, score_text
 from nested_span_f1.formats.columns import read_columns
 
@@ -29,7 +29,7 @@ def test_conll2003_as_text_spans_scores_the_published_f1(shared_data, tmp_path, 
     assert gold_text.format == pred_text.format == "text" and gold_text.texts[0] == " ".join(gold.tokens[0])
     result = score_text(tmp_path / "pred.jsonl", tmp_path / "gold.jsonl", metric="exact")
     assert round(100 * result["overall_f1"], 2) == CONLL2003[system]
-    tokens = score_tags(pred_columns.column(), gold_columns.column())
+    tokens = score_exact(pred_columns.column(), gold_columns.column())
     for key in ("PER", "ORG", "LOC", "MISC", "tp", "fp", "fn", "overall_precision", "overall_recall", "overall_f1",
                 "macro_f1", "weighted_f1", "untyped_f1"):
         assert result[key] == tokens[key], key

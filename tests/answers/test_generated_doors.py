@@ -132,7 +132,7 @@ def raw_answers(path):
             for r in records]
 
 
-@pytest.mark.parametrize("module, metric", [("nested_span_f1", "nested"), ("lenient_span_f1", "lenient")])
+@pytest.mark.parametrize("module, metric", [("nested", "nested"), ("lenient", "lenient")])
 def test_evaluate_modules_take_answers_and_entity_lists(sample, module, metric):
     gold, path = sample
     references = documents(gold)
@@ -157,7 +157,7 @@ def test_evaluate_modules_take_answers_and_entity_lists(sample, module, metric):
 def test_evaluate_refuses_what_does_not_fit(sample):
     gold, _ = sample
     references = documents(gold)[:2]
-    loaded = evaluate.load(nested_span_f1.metric_path("nested_span_f1"))
+    loaded = evaluate.load(nested_span_f1.metric_path("nested"))
     with pytest.raises(ValueError, match="policy applies to generated entity lists, but the input holds spans"):
         loaded.compute(predictions=[[{"start": 0, "end": 1, "label": "X"}]],
                        references=[[{"start": 0, "end": 1, "label": "X"}]], policy="every")
@@ -167,7 +167,7 @@ def test_evaluate_refuses_what_does_not_fit(sample):
         loaded.compute(predictions=[[], [{"text": "x"}]], references=references)
     with pytest.raises(TypeError, match="predictions, sentence 0, entity 0: label 3 is not a string"):
         loaded.compute(predictions=[[{"text": "x", "label": 3}], []], references=references)
-    span_f1 = evaluate.load(nested_span_f1.metric_path("span_f1"))
+    span_f1 = evaluate.load(nested_span_f1.metric_path("exact"))
     with pytest.raises(TypeError):
         span_f1.compute(predictions=["[]", "[]"], references=references)
 

@@ -12,7 +12,7 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 import tables
 
-from nested_span_f1 import count_tags, score_lenient, score_nested, score_tags
+from nested_span_f1 import count_exact, score_exact, score_lenient, score_nested
 from nested_span_f1.arrow import count_arrow, score_arrow
 from nested_span_f1.arrow.sources import TablePart
 from nested_span_f1.core.matching import DuplicateSpanWarning
@@ -38,9 +38,9 @@ def conll(shared_data, tmp_path_factory):
 
 
 @pytest.mark.parametrize("system, f1", [("elmo", 92.22), ("flair", 93.03)])
-def test_conll2003_systems_equal_score_tags(conll, system, f1):
+def test_conll2003_systems_equal_score_exact(conll, system, f1):
     sides, table, folder = conll
-    expected = score_tags(sides[system], sides["gold"])
+    expected = score_exact(sides[system], sides["gold"])
     assert round(100 * expected["overall_f1"], 2) == f1
     assert score_arrow(table, predictions=system, references="gold") == expected
     assert score_arrow(folder, predictions=system, references="gold", num_proc=2, batch_size=300) == expected
@@ -48,7 +48,7 @@ def test_conll2003_systems_equal_score_tags(conll, system, f1):
 
 def test_conll2003_strict_mode_detects_the_scheme_of_the_whole(conll):
     sides, _, folder = conll
-    expected = score_tags(sides["flair"], sides["gold"], mode="strict")
+    expected = score_exact(sides["flair"], sides["gold"], mode="strict")
     assert expected["invalid_reference_chunks"] == expected["invalid_predicted_chunks"] == 0
     # 9 batches of 7 sentences hold no B- tag, so that one call on them detects no scheme: each must decode
     # with the scheme of all references
@@ -60,14 +60,14 @@ def test_conll2003_strict_mode_detects_the_scheme_of_the_whole(conll):
 
 def test_conll2003_lenient_and_label_ids(conll):
     sides, table, _ = conll
-    assert score_arrow(table, "lenient_span_f1", predictions="elmo", references="gold", num_proc=2,
+    assert score_arrow(table, "lenient", predictions="elmo", references="gold", num_proc=2,
                        batch_size=1000) == score_lenient(sides["elmo"], sides["gold"])
     label_list = sorted({t for s in sides["gold"] + sides["elmo"] for t in s})
     index = {t: i for i, t in enumerate(label_list)}
     ids = pa.table({side: pa.array([[index[t] for t in s] for s in sides[side]], pa.list_(pa.int16()))
                     for side in ("elmo", "gold")})
     assert score_arrow(ids, predictions="elmo", references="gold", label_list=label_list,
-                       num_proc=2, batch_size=1000) == score_tags(sides["elmo"], sides["gold"])
+                       num_proc=2, batch_size=1000) == score_exact(sides["elmo"], sides["gold"])
 
 
 @pytest.fixture(scope="module")
@@ -82,13 +82,13 @@ def test_genia_nested_equals_score_nested(genia, num_proc):
     tokens, gold, pred, table = genia
     expected = score_nested(pred, gold, lengths=[len(t) for t in tokens])
     assert expected["by_depth"]["3"]["number"] > 0 and 0.6 < expected["overall_f1"] < 0.9
-    assert score_arrow(table, "nested_span_f1", predictions="pred", references="gold", lengths="tokens",
+    assert score_arrow(table, "nested", predictions="pred", references="gold", lengths="tokens",
                        num_proc=num_proc, batch_size=256) == expected
 
 
 def test_genia_lenient_spans(genia):
     _, gold, pred, table = genia
-    assert score_arrow(table, "lenient_span_f1", predictions="pred", references="gold", num_proc=2,
+    assert score_arrow(table, "lenient", predictions="pred", references="gold", num_proc=2,
                        batch_size=500) == score_lenient(pred, gold)
 
 
@@ -107,15 +107,15 @@ def test_random_corpus_in_many_parts_every_metric(corpus, num_proc):
     with pytest.warns(DuplicateSpanWarning) as caught:
         expected = score_nested(data["pred"], data["gold"], lengths=data["lengths"], zero_division=0)
     with pytest.warns(DuplicateSpanWarning) as got:  # once for the whole, with the sums
-        assert score_arrow(folder, "nested_span_f1", lengths="tokens", num_proc=num_proc, batch_size=5,
+        assert score_arrow(folder, "nested", lengths="tokens", num_proc=num_proc, batch_size=5,
                            zero_division=0, **spans) == expected
     assert [str(w.message) for w in got] == [str(w.message) for w in caught]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DuplicateSpanWarning)
-        assert score_arrow(folder, "lenient_span_f1", num_proc=num_proc, batch_size=5, **spans) == \
+        assert score_arrow(folder, "lenient", num_proc=num_proc, batch_size=5, **spans) == \
             score_lenient(data["pred"], data["gold"])
     assert score_arrow(folder, num_proc=num_proc, batch_size=5, scheme="IOBES", zero_division=0, **tags) == \
-        score_tags(data["pred_tags"], data["gold_tags"], scheme="IOBES", zero_division=0)
+        score_exact(data["pred_tags"], data["gold_tags"], scheme="IOBES", zero_division=0)
 
 
 def test_dataset_with_an_indices_mapping(corpus):
@@ -124,18 +124,18 @@ def test_dataset_with_an_indices_mapping(corpus):
     dataset = datasets.Dataset(table).select(range(100, 400)).shuffle(seed=0)
     order = dataset["gold_tags"], dataset["pred_tags"]
     assert score_arrow(dataset, predictions="pred_tags", references="gold_tags", num_proc=2, batch_size=64) == \
-        score_tags(order[1], order[0])
+        score_exact(order[1], order[0])
 
 
 def test_record_batch_reader_and_empty_sources(corpus):
     data, table, _ = corpus
     reader = pa.RecordBatchReader.from_batches(table.schema, table.to_batches(max_chunksize=50))
     assert count_arrow(reader, predictions="pred_tags", references="gold_tags", num_proc=2) == \
-        count_tags(data["pred_tags"], data["gold_tags"])
+        count_exact(data["pred_tags"], data["gold_tags"])
     empty = table.slice(0, 0)
-    assert score_arrow(empty, "nested_span_f1", predictions="pred", references="gold", zero_division=0) == \
+    assert score_arrow(empty, "nested", predictions="pred", references="gold", zero_division=0) == \
         score_nested([], [], zero_division=0)
-    assert count_arrow(empty, predictions="pred_tags", references="gold_tags") == count_tags([], [])
+    assert count_arrow(empty, predictions="pred_tags", references="gold_tags") == count_exact([], [])
 
 
 def test_a_part_pickles_its_slice_only(corpus):
@@ -163,7 +163,7 @@ def test_a_bad_tag_is_named_by_file_and_row(corpus, tmp_path):
     pred[row][-1] = "b-PER"
     bad = table.set_column(0, "pred_tags", pa.array(pred, pa.list_(pa.string())))
     folder = write_parts(bad, tmp_path / "bad", files=2, row_group_size=40)
-    single = _error(score_tags, pred, data["gold_tags"])
+    single = _error(score_exact, pred, data["gold_tags"])
     # the row in its file: the second file starts at row 300
     expected = (single[0], f"{folder / 'part-1.parquet'}: " + single[1].replace(f"sentence {row}", f"sentence {row - 300}"))
     for num_proc in (1, 2):
@@ -185,7 +185,7 @@ def test_bad_spans_get_the_plain_paths_message(corpus):
         as_dicts = [[{"start": b, "end": e, "label": lab} for b, e, lab in s] for s in gold]
         single = _error(score_nested, data["pred"], as_dicts, lengths=data["lengths"])
         assert "sentence 421" in single[1]
-        assert _error(score_arrow, broken, "nested_span_f1", predictions="pred", references="gold",
+        assert _error(score_arrow, broken, "nested", predictions="pred", references="gold",
                       lengths="tokens", num_proc=2, batch_size=50) == single
 
 
@@ -193,7 +193,7 @@ def test_strict_mode_without_a_scheme_to_detect(corpus):
     data, table, _ = corpus
     io_only = [[t.replace("B-", "I-").replace("E-", "I-").replace("S-", "I-") for t in s] for s in data["gold_tags"]]
     io = table.set_column(1, "gold_tags", pa.array(io_only, pa.list_(pa.string())))
-    single = _error(score_tags, data["pred_tags"], io_only, mode="strict")
+    single = _error(score_exact, data["pred_tags"], io_only, mode="strict")
     assert single[1].startswith("strict mode needs a scheme: the reference prefixes (O, I)")
     assert _error(score_arrow, io, predictions="pred_tags", references="gold_tags", mode="strict",
                   num_proc=2, batch_size=50) == single
@@ -202,7 +202,7 @@ def test_strict_mode_without_a_scheme_to_detect(corpus):
     row = next(i for i in range(590, 0, -1) if pred[i])
     pred[row][0] = "B-"
     io_pred = io.set_column(0, "pred_tags", pa.array(pred, pa.list_(pa.string())))
-    single = _error(score_tags, pred, io_only, mode="strict")
+    single = _error(score_exact, pred, io_only, mode="strict")
     assert single[1].startswith(f"predictions, sentence {row}, token 0: tag 'B-': malformed")
     assert _error(score_arrow, io_pred, predictions="pred_tags", references="gold_tags", mode="strict",
                   batch_size=50) == single
@@ -214,7 +214,7 @@ def test_columns_and_options_are_checked(corpus, tmp_path):
         score_arrow(table, predictions="prediction", references="gold_tags")
     with pytest.raises(ValueError, match=r"part-0.parquet: no column 'prediction'"):
         score_arrow(folder, predictions="prediction", references="gold_tags")
-    with pytest.raises(TypeError, match="span_f1 takes no option partial_weight"):
+    with pytest.raises(TypeError, match="the exact metric takes no option partial_weight"):
         score_arrow(table, predictions="pred_tags", references="gold_tags", partial_weight=1.0)
     with pytest.raises(ValueError, match="num_proc must be a positive integer, got 0"):
         score_arrow(table, predictions="pred_tags", references="gold_tags", num_proc=0)
@@ -223,7 +223,7 @@ def test_columns_and_options_are_checked(corpus, tmp_path):
     with pytest.raises(TypeError, match="cannot read rows from list"):
         score_arrow([["O"]])
     with pytest.raises(ValueError, match="scheme, mode and suffix apply to tag sequences"):
-        score_arrow(table, "lenient_span_f1", predictions="pred", references="gold", scheme="IOB2")
+        score_arrow(table, "lenient", predictions="pred", references="gold", scheme="IOB2")
 
 
 def test_character_spans_bounded_by_a_text_column():
@@ -234,12 +234,12 @@ def test_character_spans_bounded_by_a_text_column():
     pred = [[(0, 6, "PER"), (22, 27, "LOC")], [], [(0, 3, "PER"), (13, 18, "LOC")]]
     table = pa.table({"text": texts, "gold": tables.span_column(gold), "pred": tables.span_column(pred)})
     lengths = [len(t) for t in texts]
-    assert score_arrow(table, "nested_span_f1", predictions="pred", references="gold", lengths="text") == \
+    assert score_arrow(table, "nested", predictions="pred", references="gold", lengths="text") == \
         score_nested(pred, gold, lengths=lengths)
     beyond = table.set_column(2, "pred", tables.span_column([[], [], [(13, 19, "LOC")]]))
     message = _error(score_nested, [[], [], [{"start": 13, "end": 19, "label": "LOC"}]], gold, lengths=lengths)
     assert "end <= 18 (the sentence length)" in message[1]
-    assert _error(score_arrow, beyond, "nested_span_f1", predictions="pred", references="gold",
+    assert _error(score_arrow, beyond, "nested", predictions="pred", references="gold",
                   lengths="text") == message
 
 
@@ -266,7 +266,7 @@ def test_a_folder_is_read_as_spark_reads_it(tmp_path):
     read = tables.spark_layout(tmp_path / "table", data)
     assert 0 < len(read["gold_tags"]) < len(data["gold_tags"])
     assert count_arrow(tmp_path / "table", predictions="pred_tags", references="gold_tags", num_proc=2) == \
-        count_tags(read["pred_tags"], read["gold_tags"])
+        count_exact(read["pred_tags"], read["gold_tags"])
 
 
 def test_a_folder_spark_would_fail_on_or_read_otherwise_is_refused(tmp_path):
@@ -301,4 +301,4 @@ def test_partition_folders_are_read(tmp_path):
     for key, rows in (("year=2024", slice(0, 25)), ("year=2025", slice(25, 40))):
         (tmp_path / "table" / key).mkdir(parents=True)
         pq.write_table(whole.slice(rows.start, rows.stop - rows.start), tmp_path / "table" / key / "part-0")
-    assert count_arrow(tmp_path / "table", **columns) == count_tags(data["pred_tags"], data["gold_tags"])
+    assert count_arrow(tmp_path / "table", **columns) == count_exact(data["pred_tags"], data["gold_tags"])

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from nested_span_f1 import score_nested, score_tags
+from nested_span_f1 import score_exact, score_nested
 from nested_span_f1.benchmark.compare import benchmark
 from nested_span_f1.benchmark.stats import resample_indices, streams
 from nested_span_f1.core.matching import DuplicateSpanWarning
@@ -191,7 +191,7 @@ def test_conll2003_elmo_flair_get_the_flat_metric_f1(shared_data):
     result = benchmark(folder / "test.gold.conll", files, n_resamples=200, progress=False)
     gold = read_columns(folder / "test.gold.conll").column(-1)
     for system in result.systems:
-        flat = score_tags(read_columns(files[system["name"]]).column(-1), gold)
+        flat = score_exact(read_columns(files[system["name"]]).column(-1), gold)
         assert [system[k]["value"] for k in ("precision", "recall", "f1")] == [
             flat["overall_precision"], flat["overall_recall"], flat["overall_f1"]]
         assert {label: row["f1"]["value"] for label, row in system["per_type"].items()} == {
@@ -201,7 +201,7 @@ def test_conll2003_elmo_flair_get_the_flat_metric_f1(shared_data):
     assert result.best["name"] == "flair"
     strict = benchmark(folder / "test.gold.conll", {"elmo": files["elmo"]}, n_resamples=20, scheme="IOB2",
                        mode="strict", progress=False)
-    flat = score_tags(read_columns(files["elmo"]).column(-1), gold, scheme="IOB2", mode="strict")
+    flat = score_exact(read_columns(files["elmo"]).column(-1), gold, scheme="IOB2", mode="strict")
     assert strict.systems[0]["f1"]["value"] == flat["overall_f1"]
     assert (strict.settings["scheme"], strict.settings["mode"]) == ("IOB2", "strict")
 

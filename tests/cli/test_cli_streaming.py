@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from nested_span_f1 import count_tags, score_tags
+from nested_span_f1 import count_exact, score_exact
 from nested_span_f1.align import join_tokens
 from nested_span_f1.cli.commands import batches
 from nested_span_f1.cli.commands import score as score_command
@@ -69,7 +69,7 @@ def test_conlleval_in_batches_prints_the_one_shot_report(capsys, monkeypatch, sm
     gold, pred = _tagged()
     text = "".join("".join(f"w{i} NN {g} {p}\n" for i, (g, p) in enumerate(zip(gs, ps))) + "\n"
                    for gs, ps in zip(gold, pred))
-    expected = conlleval_text(count_tags(pred, gold, default_rules=CONLLEVAL_DEFAULT))
+    expected = conlleval_text(count_exact(pred, gold, default_rules=CONLLEVAL_DEFAULT))
     path = tmp_path / "in.txt"
     path.write_text(text)
     with path.open("rb") as handle:
@@ -86,7 +86,7 @@ def test_score_in_batches_equals_one_shot_with_invalid_chunk_notes(capsys, small
     code, out, err = _run(capsys, "score", "--gold", tmp_path / "gold.txt", "--pred", tmp_path / "pred.txt",
                           "--scheme", "IOB2", "--json")
     assert (code, err) == (0, "")
-    expected = score_tags(pred, gold, scheme="IOB2", zero_division=0)
+    expected = score_exact(pred, gold, scheme="IOB2", zero_division=0)
     assert json.loads(out) == expected
     assert (expected["invalid_predicted_chunks"], expected["invalid_reference_chunks"]) == (65, 72)
 
@@ -375,7 +375,7 @@ def test_strict_mode_detecting_its_scheme_equals_one_shot(capsys, small_batches,
     _write_columns(tmp_path / "pred.txt", pred, tokens)
     code, out, err = _run(capsys, "score", "--gold", tmp_path / "gold.txt", "--pred", tmp_path / "pred.txt",
                           "--mode", "strict", "--json")
-    expected = score_tags(pred, gold, mode="strict", zero_division=0)
+    expected = score_exact(pred, gold, mode="strict", zero_division=0)
     assert (code, err, json.loads(out)) == (0, _gold_breaks_the_scheme(expected), expected)
 
 
@@ -390,12 +390,12 @@ def test_strict_mode_without_a_scheme_streams_after_a_first_pass_over_the_gold(c
 
     def counted(*args, **kwargs):
         calls.append(kwargs["scheme"])
-        return count_tags(*args, **kwargs)
+        return count_exact(*args, **kwargs)
 
-    monkeypatch.setattr(score_command, "count_tags", counted)
+    monkeypatch.setattr(score_command, "count_exact", counted)
     code, out, err = _run(capsys, "score", "--gold", tmp_path / "gold.txt", "--pred", tmp_path / "pred.txt",
                           "--mode", "strict", "--json")
-    expected = score_tags(pred, gold, mode="strict", zero_division=0)
+    expected = score_exact(pred, gold, mode="strict", zero_division=0)
     assert (code, err, json.loads(out)) == (0, _gold_breaks_the_scheme(expected), expected)
     # many batches, each with the scheme seqeval detects from all of the gold's prefixes (I, O, B and E)
     assert len(calls) > 10 and set(calls) == {"IOBES"}
@@ -409,7 +409,7 @@ def test_strict_mode_without_a_scheme_reads_a_gold_pipe_whole(tmp_path):
     # a pipe cannot be read twice: the scheme is detected from the whole of it, as before any first pass
     done = _cli("score", "--gold", "/dev/stdin", "--pred", tmp_path / "pred.txt", "--mode", "strict", "--json",
                 input=(tmp_path / "gold.txt").read_bytes())
-    expected = score_tags(pred, gold, mode="strict", zero_division=0)
+    expected = score_exact(pred, gold, mode="strict", zero_division=0)
     assert (done.returncode, done.stderr.decode(), json.loads(done.stdout)) == (0, _gold_breaks_the_scheme(expected),
                                                                                expected)
 
@@ -432,7 +432,7 @@ def test_lenient_and_benchmark_read_a_gold_pipe_once(command, tmp_path):
         assert json.loads(piped.stdout) == json.loads(from_files.stdout) == score_lenient(pred, gold, zero_division=0)
     else:
         system = json.loads((tmp_path / "out.json").read_text())["systems"][0]
-        assert system["f1"]["value"] == score_tags(pred, gold, zero_division=0)["overall_f1"]
+        assert system["f1"]["value"] == score_exact(pred, gold, zero_division=0)["overall_f1"]
 
 
 def test_strict_mode_with_no_scheme_to_detect_names_the_problem_in_one_line(capsys, small_batches, tmp_path):

@@ -14,7 +14,7 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 import tables
 
-from nested_span_f1 import Corpus, score_lenient, score_nested, score_tags
+from nested_span_f1 import Corpus, score_exact, score_lenient, score_nested
 from nested_span_f1.cli.commands.tables import header
 from nested_span_f1.core.matching import DuplicateSpanWarning
 from nested_span_f1.nested.score import describe_spans
@@ -41,7 +41,7 @@ def test_score_parquet_folder_with_two_workers(corpus):
     out = _cli("score", "--gold", str(folder), "--pred", str(folder), "--gold-column", "gold_tags",
                "--pred-column", "pred_tags", "--workers", "2", "--mode", "strict", "--scheme", "IOBES", "--json")
     assert out.returncode == 0, out.stderr
-    expected = score_tags(data["pred_tags"], data["gold_tags"], mode="strict", scheme="IOBES", zero_division=0)
+    expected = score_exact(data["pred_tags"], data["gold_tags"], mode="strict", scheme="IOBES", zero_division=0)
     assert json.loads(out.stdout) == expected
     text = _cli("score", "--gold", str(folder), "--pred", str(folder), "--gold-column", "gold_tags",
                 "--pred-column", "pred_tags")

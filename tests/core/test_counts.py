@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nested_span_f1 import Counts, Tally, count_tags, score_tags
+from nested_span_f1 import Counts, Tally, count_exact, score_exact
 from nested_span_f1.core.scores import summarize
 
 TAG = st.sampled_from(["O", "O", "B-PER", "I-PER", "E-PER", "S-LOC", "B-LOC", "I-LOC", "B-ORG-SUB", "I-ORG-SUB", "B", "I"])
@@ -36,9 +36,9 @@ def test_counts_of_two_halves_add_up_to_the_whole(corpus, data, options):
     cut = data.draw(st.integers(0, len(refs)))
     mode, scheme = options
     options = {"mode": mode, "scheme": scheme}
-    whole = count_tags(preds, refs, **options)
-    first = count_tags(preds[:cut], refs[:cut], **options) if cut else Counts()
-    second = count_tags(preds[cut:], refs[cut:], **options) if cut < len(refs) else Counts()
+    whole = count_exact(preds, refs, **options)
+    first = count_exact(preds[:cut], refs[:cut], **options) if cut else Counts()
+    second = count_exact(preds[cut:], refs[cut:], **options) if cut < len(refs) else Counts()
     total = first + second
     assert total.labels == whole.labels
     assert total.untyped == whole.untyped
@@ -58,11 +58,11 @@ def test_invalid_chunk_notes_add_across_splits():
     # without a scheme (default mode) there are no such notes at all.
     preds = [["O", "B-PER"], ["I-PER"]]
     refs = [["O", "O"], ["I-PER"]]
-    whole = count_tags(preds, refs, scheme="IOB2")
-    halves = count_tags(preds[:1], refs[:1], scheme="IOB2") + count_tags(preds[1:], refs[1:], scheme="IOB2")
+    whole = count_exact(preds, refs, scheme="IOB2")
+    halves = count_exact(preds[:1], refs[:1], scheme="IOB2") + count_exact(preds[1:], refs[1:], scheme="IOB2")
     assert dict(whole.notes) == {"invalid_predicted_chunks": 1, "invalid_reference_chunks": 1}
     assert dict(halves.notes) == dict(whole.notes)
-    assert dict(count_tags(preds, refs).notes) == {}
+    assert dict(count_exact(preds, refs).notes) == {}
 
 
 @given(corpora(), st.randoms(use_true_random=False))
@@ -70,15 +70,15 @@ def test_sentence_order_does_not_matter(corpus, rng):
     preds, refs = corpus
     order = list(range(len(refs)))
     rng.shuffle(order)
-    a = count_tags(preds, refs)
-    b = count_tags([preds[i] for i in order], [refs[i] for i in order])
+    a = count_exact(preds, refs)
+    b = count_exact([preds[i] for i in order], [refs[i] for i in order])
     assert a == b
 
 
 @given(corpora(), st.sampled_from([None, "strict"]))
 def test_perfect_prediction_scores_one(corpus, mode):
     _, refs = corpus
-    result = score_tags(refs, refs, mode=mode, scheme="IOBES" if mode else None, zero_division=1)
+    result = score_exact(refs, refs, mode=mode, scheme="IOBES" if mode else None, zero_division=1)
     assert result["overall_precision"] == result["overall_recall"] == result["overall_f1"] == 1.0
     assert result["untyped_f1"] == 1.0
     assert result["macro_f1"] == result["weighted_f1"] == 1.0
@@ -93,14 +93,14 @@ def test_perfect_prediction_scores_one(corpus, mode):
 @given(corpora())
 def test_to_dict_from_dict_round_trip(corpus):
     preds, refs = corpus
-    counts = count_tags(preds, refs)
+    counts = count_exact(preds, refs)
     data = json.loads(json.dumps(counts.to_dict()))
     assert Counts.from_dict(data) == counts
     assert Counts.from_dict(data).to_dict() == counts.to_dict()
 
 
 def test_to_dict_shape():
-    counts = count_tags([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "I-PER", "B-LOC", "O"]], scheme="IOB2")
+    counts = count_exact([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "I-PER", "B-LOC", "O"]], scheme="IOB2")
     assert counts.to_dict() == {
         "labels": {"LOC": [0, 1, 1], "PER": [1, 1, 1]},
         "untyped": [1, 2, 2],
@@ -124,7 +124,7 @@ def test_addition_merges_labels_and_notes():
 
 
 def test_empty_counts_are_neutral():
-    counts = count_tags([["B-PER"]], [["B-PER"]])
+    counts = count_exact([["B-PER"]], [["B-PER"]])
     assert counts + Counts() == Counts() + counts
     assert (counts + Counts()).labels == counts.labels
 
@@ -147,7 +147,7 @@ def test_every_counts_type_adds_and_round_trips_through_json():
 
     pred = [[(0, 2, "A"), (3, 5, "B")], [(1, 2, "A")]]
     ref = [[(0, 2, "A"), (3, 4, "B")], [(0, 2, "A")]]
-    for kind, make in ((Counts, lambda p, r: count_tags([["B-A", "O"]], [["B-A", "I-A"]])),
+    for kind, make in ((Counts, lambda p, r: count_exact([["B-A", "O"]], [["B-A", "I-A"]])),
                        (LenientCounts, count_lenient), (NestedCounts, count_nested)):
         first, second = make(pred, ref), make(ref, pred)
         for counts in (first, second, first + second):

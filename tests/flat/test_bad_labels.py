@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nested_span_f1 import count_tags, score_tags, tags_to_spans
+from nested_span_f1 import count_exact, score_exact, tags_to_spans
 
 LABEL_LIST = ["O", "B-PER", "I-PER"]
 
@@ -37,7 +37,7 @@ LABEL_LIST = ["O", "B-PER", "I-PER"]
 def test_non_string_tags_raise_value_error(predictions, match):
     # issue 2 asks for ValueError; the value is not a string at all, so it is a TypeError as well
     with pytest.raises(ValueError, match=match) as caught:
-        score_tags(predictions, [["O", "O"]])
+        score_exact(predictions, [["O", "O"]])
     assert isinstance(caught.value, TypeError)
 
 
@@ -57,24 +57,24 @@ def test_non_string_tags_raise_value_error(predictions, match):
 )
 def test_ids_outside_label_list(predictions, references, match):
     with pytest.raises(ValueError, match=match):
-        score_tags(predictions, references, label_list=LABEL_LIST)
+        score_exact(predictions, references, label_list=LABEL_LIST)
 
 
 def test_id_sentence_counts_must_align():
     with pytest.raises(ValueError, match=r"^1 predicted sentence but 2 reference sentences"):
-        score_tags([[0]], [[0], [1]], label_list=LABEL_LIST)
+        score_exact([[0]], [[0], [1]], label_list=LABEL_LIST)
 
 
 def test_label_list_of_non_strings():
     with pytest.raises(TypeError, match=r"^label_list must be the tag of each label id.*label id 0 has 0, not a tag"):
-        score_tags([[0]], [[0]], label_list=[0, 1])
+        score_exact([[0]], [[0]], label_list=[0, 1])
 
 
 def test_label_list_as_one_string():
     """A string is a sequence of one-character strings: it is refused, not read as tags ' ', 'B', ..."""
     with pytest.raises(TypeError, match=r"^label_list must be the tag of each label id: a list, or a dict id -> tag "
                                         r"\(id2label\) or tag -> id \(label2id\); got one string 'O B-PER'$"):
-        score_tags([[1, 0]], [[1, 0]], label_list="O B-PER")
+        score_exact([[1, 0]], [[1, 0]], label_list="O B-PER")
 
 
 def test_prefix_outside_strict_scheme():
@@ -82,11 +82,11 @@ def test_prefix_outside_strict_scheme():
         ValueError,
         match=r"^predictions, sentence 0, token 1: tag 'E-PER': prefix E is not part of scheme IOB2 \(allowed: I, O, B\)",
     ):
-        score_tags([["B-PER", "E-PER"]], [["B-PER", "I-PER"]], mode="strict", scheme="IOB2")
+        score_exact([["B-PER", "E-PER"]], [["B-PER", "I-PER"]], mode="strict", scheme="IOB2")
     with pytest.raises(ValueError, match=r"references, sentence 1, token 0: tag 'U-PER': prefix U is not part of scheme IOBES"):
-        count_tags([["O"], ["S-PER"]], [["O"], ["U-PER"]], mode="strict", scheme="IOBES")
+        count_exact([["O"], ["S-PER"]], [["O"], ["U-PER"]], mode="strict", scheme="IOBES")
     # default mode repairs instead of refusing
-    assert score_tags([["B-PER", "E-PER"]], [["B-PER", "I-PER"]], scheme="IOB2")["overall_f1"] == 1.0
+    assert score_exact([["B-PER", "E-PER"]], [["B-PER", "I-PER"]], scheme="IOB2")["overall_f1"] == 1.0
 
 
 @pytest.mark.parametrize(
@@ -97,7 +97,7 @@ def test_prefix_outside_strict_scheme():
 )
 def test_bad_options(options, error, match):
     with pytest.raises(error, match=match):
-        score_tags([["B-PER"]], [["B-PER"]], **options)
+        score_exact([["B-PER"]], [["B-PER"]], **options)
 
 
 @pytest.mark.parametrize(
@@ -110,7 +110,7 @@ def test_bad_options(options, error, match):
 )
 def test_not_a_list_of_sentences(predictions, match):
     with pytest.raises(TypeError, match=match):
-        score_tags(predictions, [["B-PER"], ["O"]])
+        score_exact(predictions, [["B-PER"], ["O"]])
 
 
 @pytest.mark.parametrize(
@@ -135,4 +135,4 @@ def test_bad_sentence_past_the_first_chunk_is_named():
     predictions = [["B-PER", "O"]] * 9000
     predictions[8500] = "B-PER O"
     with pytest.raises(TypeError, match=r"^predictions, sentence 8500: expected a list of tags, got str 'B-PER O'"):
-        score_tags(predictions, references)
+        score_exact(predictions, references)

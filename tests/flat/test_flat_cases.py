@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nested_span_f1 import UndefinedMetricWarning, score_tags, tags_to_spans
+from nested_span_f1 import UndefinedMetricWarning, score_exact, tags_to_spans
 
 TYPES = ("PER", "LOC", "ORG-SUB")
 
@@ -80,7 +80,7 @@ def test_round_trip_every_scheme(scheme):
         assert tags_to_spans(tags, scheme=scheme, mode="strict") == expected
         if scheme != "BILOU":  # default mode knows no L-/U- transitions (seqeval's behaviour)
             assert tags_to_spans(tags) == expected
-        result = score_tags(tags, tags, scheme=scheme, mode="strict", zero_division=1)
+        result = score_exact(tags, tags, scheme=scheme, mode="strict", zero_division=1)
         assert result["overall_f1"] == 1.0
         assert result["invalid_predicted_chunks"] == result["invalid_reference_chunks"] == 0
 
@@ -98,7 +98,7 @@ def test_valid_bilou_reports_no_invalid_chunks():
     # count must not compare against it.
     tags = [["U-PER", "U-PER"]]
     assert tags_to_spans(tags, scheme="BILOU", mode="strict") == [[(0, 1, "PER"), (1, 2, "PER")]]
-    result = score_tags(tags, tags, scheme="BILOU", mode="strict")
+    result = score_exact(tags, tags, scheme="BILOU", mode="strict")
     assert result["overall_f1"] == 1.0
     assert result["invalid_predicted_chunks"] == 0
     assert result["invalid_reference_chunks"] == 0
@@ -148,13 +148,13 @@ def test_seqeval_scheme_class_accepted():
 
 def test_strict_scheme_detected_from_references():
     # seqeval's strict mode detects the scheme from the references
-    result = score_tags([["I-PER", "O"]], [["B-PER", "O"]], mode="strict", zero_division=0)
+    result = score_exact([["I-PER", "O"]], [["B-PER", "O"]], mode="strict", zero_division=0)
     assert result["tp"] == 0
     assert result["invalid_predicted_chunks"] == 1
 
 
 def test_result_keys_and_types():
-    result = score_tags([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "I-PER", "B-LOC", "O"]], scheme="IOB2")
+    result = score_exact([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "I-PER", "B-LOC", "O"]], scheme="IOB2")
     assert set(result) == {
         "LOC", "PER",
         "overall_precision", "overall_recall", "overall_f1", "overall_accuracy",
@@ -178,14 +178,14 @@ def test_result_keys_and_types():
 
 
 def test_untyped_scores_ignore_labels():
-    result = score_tags([["B-PER", "I-PER", "O", "B-LOC"]], [["B-ORG", "I-ORG", "O", "B-LOC"]], zero_division=0)
+    result = score_exact([["B-PER", "I-PER", "O", "B-LOC"]], [["B-ORG", "I-ORG", "O", "B-LOC"]], zero_division=0)
     assert result["overall_f1"] == 0.5
     assert result["untyped_precision"] == result["untyped_recall"] == result["untyped_f1"] == 1.0
 
 
 def test_zero_division_warns_by_default():
     with pytest.warns(UndefinedMetricWarning, match="zero_division"):
-        result = score_tags([["O", "O"]], [["B-PER", "O"]])
+        result = score_exact([["O", "O"]], [["B-PER", "O"]])
     assert result["PER"] == {"precision": 0.0, "recall": 0.0, "f1": 0.0, "number": 1}
     assert result["overall_precision"] == 0.0
 
@@ -194,7 +194,7 @@ def test_zero_division_warns_by_default():
 def test_zero_division_value_is_silent(zero_division):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        result = score_tags([["O", "O"]], [["B-PER", "O"]], zero_division=zero_division)
+        result = score_exact([["O", "O"]], [["B-PER", "O"]], zero_division=zero_division)
     assert result["PER"]["precision"] == float(zero_division)
     assert result["PER"]["recall"] == 0.0
     assert result["overall_precision"] == float(zero_division)
@@ -204,7 +204,7 @@ def test_zero_division_value_is_silent(zero_division):
 def test_no_entity_anywhere(zero_division):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = score_tags([["O"]], [["O"]], zero_division=zero_division)
+        result = score_exact([["O"]], [["O"]], zero_division=zero_division)
     value = 0.0 if zero_division == "warn" else float(zero_division)
     assert not [k for k, v in result.items() if isinstance(v, dict)]
     # seqeval's macro average is NaN here; ours is the zero_division value (documented)

@@ -19,7 +19,7 @@ from seqeval.metrics import accuracy_score, classification_report
 from seqeval.metrics.sequence_labeling import get_entities
 from seqeval.scheme import Entities
 
-from nested_span_f1 import score_tags, tags_to_spans
+from nested_span_f1 import score_exact, tags_to_spans
 
 TYPES = ("PER", "LOC", "ORG-SUB")
 AVERAGES = ("micro avg", "macro avg", "weighted avg")
@@ -78,7 +78,7 @@ def _seqeval_report(predictions, references, *, mode=None, scheme=None, suffix=F
 def _ours(predictions, references, **options):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return score_tags(predictions, references, **options)
+        return score_exact(predictions, references, **options)
 
 
 def assert_same_as_seqeval(predictions, references, *, mode=None, scheme=None, suffix=False, zero_division="warn"):
@@ -373,11 +373,11 @@ def test_sentence_whose_length_disagrees_with_its_items():
             return 3
 
     with pytest.raises(ValueError, match=r"^references: the sentences hold 2 tags when iterated but 1 by len\(\)$"):
-        score_tags([["O"]], [Short(["O", "O"])])
+        score_exact([["O"]], [Short(["O", "O"])])
     with pytest.raises(ValueError, match=r"^references: the sentences hold 2 tags when iterated but 3 by len\(\)$"):
-        score_tags([["O", "O", "O"]], [Long(["O", "O"])])
+        score_exact([["O", "O", "O"]], [Long(["O", "O"])])
     with pytest.raises(TypeError, match=r"references, sentence 1: expected a list of tags, got str 'O'"):
-        score_tags([["O"], ["O"]], [["O"], "O"])
+        score_exact([["O"], ["O"]], [["O"], "O"])
 
 
 @given(st.sets(st.sampled_from("OBIESUL"), max_size=5))
@@ -390,10 +390,10 @@ def test_strict_mode_detects_the_scheme_as_seqeval_does(prefixes):
     except ValueError:
         expected = None
     try:
-        got = score_tags(references, references, mode="strict", zero_division=0)
+        got = score_exact(references, references, mode="strict", zero_division=0)
     except ValueError as error:
         assert expected is None, error
         assert "seqeval detects" in str(error)
     else:
-        assert expected is not None and got == score_tags(references, references, mode="strict", scheme=expected,
+        assert expected is not None and got == score_exact(references, references, mode="strict", scheme=expected,
                                                           zero_division=0)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nested_span_f1 import score_lenient, score_tags, tags_to_spans
+from nested_span_f1 import score_exact, score_lenient, tags_to_spans
 from nested_span_f1.benchmark.inputs import read_side
 from nested_span_f1.flat.kinds import INPUT_KINDS, first_kind, not_a_string
 from nested_span_f1.hf.kinds import data_kind
@@ -78,7 +78,7 @@ def test_data_kind_decides_as_first_kind(pair, kinds):
 def test_every_door_names_a_tag_that_is_not_a_string_in_the_same_words(tag):
     predictions, references = [["O", tag]], [["O", "O"]]
     doors = {
-        "score_tags": lambda: score_tags(predictions, references),
+        "score_exact": lambda: score_exact(predictions, references),
         "tags_to_spans": lambda: tags_to_spans(predictions),
         "score_lenient": lambda: score_lenient(predictions, references),
         "evaluate modules (data_kind)": lambda: data_kind(predictions, references, ("tags", "ids")),

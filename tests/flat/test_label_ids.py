@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nested_span_f1 import count_tags, score_tags
+from nested_span_f1 import count_exact, score_exact
 
 # "O" deliberately not at id 0, and a type with '-'
 LABEL_LIST = ["B-PER", "I-PER", "O", "B-LOC", "I-LOC", "B-ORG-SUB", "I-ORG-SUB"]
@@ -18,7 +18,7 @@ IGNORE = -100
 def _score(*args, **kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return score_tags(*args, **kwargs)
+        return score_exact(*args, **kwargs)
 
 
 @st.composite
@@ -79,8 +79,8 @@ def test_trainer_shaped_example():
             [1, 5, 6, 2, 3, 5, 5, 5],
         ]
     )
-    result = score_tags(predictions, references, label_list=LABEL_LIST)
-    strings = score_tags(
+    result = score_exact(predictions, references, label_list=LABEL_LIST)
+    strings = score_exact(
         [["B-PER", "I-PER", "O", "B-LOC"], ["B-ORG-SUB", "I-ORG-SUB", "O", "B-LOC"]],
         [["B-PER", "I-PER", "O", "B-LOC"], ["B-ORG-SUB", "I-ORG-SUB", "O", "O"]],
     )
@@ -94,17 +94,17 @@ def test_trainer_shaped_example():
 
 def test_ignored_positions_do_not_count_even_with_wild_predictions():
     references = [[IGNORE, 0, 1, IGNORE]]
-    a = score_tags([[IGNORE, 0, 1, 99]], references, label_list=LABEL_LIST)
-    b = score_tags([[3, 0, 1, -5]], references, label_list=LABEL_LIST)
+    a = score_exact([[IGNORE, 0, 1, 99]], references, label_list=LABEL_LIST)
+    b = score_exact([[3, 0, 1, -5]], references, label_list=LABEL_LIST)
     assert a == b
     assert a["overall_f1"] == 1.0
     assert a["overall_accuracy"] == 1.0
-    assert count_tags([[IGNORE, 0, 1, 99]], references, label_list=LABEL_LIST).tokens == 2
+    assert count_exact([[IGNORE, 0, 1, 99]], references, label_list=LABEL_LIST).tokens == 2
 
 
 def test_ignored_position_splits_nothing():
     # -100 positions are removed before decoding: B-PER [ignored] I-PER is one chunk
-    result = score_tags([[0, 4, 1]], [[0, IGNORE, 1]], label_list=LABEL_LIST)
+    result = score_exact([[0, 4, 1]], [[0, IGNORE, 1]], label_list=LABEL_LIST)
     assert result["PER"]["number"] == 1
     assert result["overall_f1"] == 1.0
 
@@ -118,14 +118,14 @@ def test_array_kinds(kind):
     elif kind == "torch":
         torch = pytest.importorskip("torch")
         preds, refs = torch.tensor(preds), torch.tensor(refs)
-    result = score_tags(preds, refs, label_list=LABEL_LIST)
+    result = score_exact(preds, refs, label_list=LABEL_LIST)
     assert result["PER"]["f1"] == 1.0
     assert result["LOC"] == {"precision": 0.0, "recall": 0.0, "f1": 0.0, "number": 1}
     assert result["overall_accuracy"] == 4 / 5
 
 
 def test_values_are_python_numbers():
-    result = score_tags(np.array([[0, 1]]), np.array([[0, 1]]), label_list=LABEL_LIST)
+    result = score_exact(np.array([[0, 1]]), np.array([[0, 1]]), label_list=LABEL_LIST)
     for key, value in result.items():
         if isinstance(value, dict):
             assert all(type(v) in (int, float) for v in value.values()), key

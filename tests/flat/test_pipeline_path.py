@@ -1,4 +1,4 @@
-"""The flat path stays short: a reader follows ``score_tags`` through each stage once.
+"""The flat path stays short: a reader follows ``score_exact`` through each stage once.
 
 Traced with ``sys.setprofile`` on a three-sentence call (after a warm-up call):
 the distinct package functions entered, the package modules they live in, and
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import nested_span_f1
-from nested_span_f1 import score_tags, tags_to_spans
+from nested_span_f1 import score_exact, tags_to_spans
 
 PACKAGE = str(Path(nested_span_f1.__file__).resolve().parent)
 PREDICTIONS = [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-ORG", "I-ORG"], ["I-MISC", "O"]]
@@ -46,7 +46,7 @@ def trace(call: Callable[[], object]) -> list[tuple[str, str]]:
     ({"mode": "strict", "scheme": "IOB2"}, 40, 8, 16),
 ], ids=["default", "strict"])
 def test_path_is_short(options, functions, modules, changes):
-    entered = trace(lambda: score_tags(PREDICTIONS, REFERENCES, zero_division=0, **options))
+    entered = trace(lambda: score_exact(PREDICTIONS, REFERENCES, zero_division=0, **options))
     files = [module for module, _ in entered]
     switches = sum(a != b for a, b in itertools.pairwise(files))
     summary = f"{len(set(entered))} functions in {len(set(files))} modules, {switches} changes: {entered}"

@@ -14,7 +14,7 @@ import reference
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nested_span_f1 import count_tags
+from nested_span_f1 import count_exact
 from nested_span_f1.flat.schemes import CONLLEVAL_DEFAULT, SCHEMES, SEQEVAL_DEFAULT
 
 RULES = {"seqeval": SEQEVAL_DEFAULT, "conlleval": CONLLEVAL_DEFAULT}
@@ -48,7 +48,7 @@ def test_counts_equal_the_reference(scheme, mode, rules):
     @given(corpora(letters))
     def check(corpus):
         predictions, references = corpus
-        got = count_tags(predictions, references, scheme=scheme, mode=mode, default_rules=RULES[rules])
+        got = count_exact(predictions, references, scheme=scheme, mode=mode, default_rules=RULES[rules])
         expected = reference.count(predictions, references, scheme=scheme, mode=mode, rules=RULES[rules])
         assert as_reference(got) == expected
 
@@ -61,7 +61,7 @@ def test_default_mode_without_a_scheme_equals_the_reference(corpus, rules):
     predictions, references = corpus
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        got = count_tags(predictions, references, default_rules=RULES[rules])
+        got = count_exact(predictions, references, default_rules=RULES[rules])
     assert as_reference(got) == reference.count(predictions, references, rules=RULES[rules])
 
 
@@ -70,7 +70,7 @@ def test_default_mode_with_a_scheme_the_tags_break_equals_the_reference(corpus, 
     """Any prefix mix with a scheme passed: default mode decodes every prefix, and the chunks the
     scheme rejects (those holding a prefix it lacks among them) are counted."""
     predictions, references = corpus
-    got = count_tags(predictions, references, scheme=scheme, default_rules=RULES[rules])
+    got = count_exact(predictions, references, scheme=scheme, default_rules=RULES[rules])
     assert as_reference(got) == reference.count(predictions, references, scheme=scheme, rules=RULES[rules])
     assert set(got.notes) == {"invalid_predicted_chunks", "invalid_reference_chunks"}
 

@@ -15,6 +15,8 @@ CORPORA = {"ncbi-disease": 226, "bionlp-st-2011-ge": 520}
 TRIGGERS = {"ncbi-disease": 0, "bionlp-st-2011-ge": 185}
 """Each real corpus's T lines that its E lines use as event triggers (counted by hand: the first argument of every E
 line, distinct per file)."""
+EMPTY = {"ncbi-disease": [], "bionlp-st-2011-ge": ["PMID-7986199", "PMID-9874515"]}
+"""Each real corpus's empty .ann files (``find -empty``)."""
 
 
 def _t_lines(folder):
@@ -32,7 +34,13 @@ def test_real_corpora_read_and_every_t_line_matches_the_text(shared_data, name):
     folder = shared_data / "brat" / name
     corpus = read_corpus(folder)
     assert corpus.format == "brat" and corpus.unit == "characters"
-    assert corpus.notes == ({"brat_event_triggers": TRIGGERS[name]} if TRIGGERS[name] else {})
+    assert corpus.notes == ({"brat_event_triggers": TRIGGERS[name]} if TRIGGERS[name] else {}) | (
+        {"brat_empty_ann_files": len(EMPTY[name])} if EMPTY[name] else {})
+    if EMPTY[name]:
+        assert corpus.conversion.endswith(f"; 2 empty .ann files (a document no one annotated? it is scored as marking "
+                                          f"nothing): {', '.join(map(repr, EMPTY[name]))}")
+    for ident in EMPTY[name]:
+        assert corpus.entities[list(corpus.sentence_ids).index(ident)] == []
     assert sum(map(len, corpus.entities)) == CORPORA[name] == len(list(_t_lines(folder)))
     texts = dict(zip(corpus.sentence_ids, corpus.texts))
     for stem, _, _, pieces, text in _t_lines(folder):
@@ -214,3 +222,111 @@ def test_ids_are_file_names_and_documents_come_in_natural_order(tmp_path):
         (tmp_path / f"{name}.ann").write_text("", encoding="utf-8")
     corpus = read_brat(tmp_path)
     assert corpus.sentence_ids == ["2", "10", "a"] and corpus.doc_ids is None
+
+
+def _write(folder, documents):
+    """``{relative stem: (text, [T line bodies])}`` as .txt and .ann pairs under ``folder``."""
+    for stem, (text, lines) in documents.items():
+        path = folder / f"{stem}.ann"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.with_suffix(".txt").write_text(text, encoding="utf-8")
+        path.write_text("".join(f"T{k}\t{line}\n" for k, line in enumerate(lines, 1)), encoding="utf-8")
+
+
+def test_a_collection_in_subfolders_is_read_each_document_named_by_its_path(tmp_path):
+    """Issue 48 item 14: brat nests collections in folders; every .ann under the folder is read (hidden folders
+    aside), its id its path without .ann, in natural order."""
+    _write(tmp_path, {"b": ("Ana", ["PER 0 3\tAna"]), "sub/10": ("Rome", ["LOC 0 4\tRome"]),
+                      "sub/2": ("Paris", ["LOC 0 5\tParis"]), ".backup/b": ("Ana", ["ORG 0 3\tAna"])})
+    corpus = read_brat(tmp_path)
+    assert corpus.sentence_ids == ["b", "sub/2", "sub/10"]
+    assert corpus.entities == [[(0, 3, "PER")], [(0, 5, "LOC")], [(0, 4, "LOC")]]
+    assert corpus.places == [str(tmp_path / "b.ann"), str(tmp_path / "sub" / "2.ann"), str(tmp_path / "sub" / "10.ann")]
+    only_below = tmp_path / "sub"
+    assert read_brat(only_below).sentence_ids == ["2", "10"]
+    with pytest.raises(ValueError, match=r"empty: no \.ann files, in it or in its subfolders; a brat folder holds"):
+        (tmp_path / "empty").mkdir()
+        read_brat(tmp_path / "empty")
+
+
+def test_an_empty_ann_is_counted_and_named(tmp_path):
+    """Issue 48 item 4: brat writes an empty .ann for a document no one annotated; it reads as marking nothing, said
+    in the conversion line every command prints, counted in the notes."""
+    _write(tmp_path, {f"d{k}": ("Ana", [] if k != 3 else ["PER 0 3\tAna"]) for k in range(1, 9)})
+    (tmp_path / "d2.ann").write_text("\n \n", encoding="utf-8")  # whitespace only: empty too
+    corpus = read_brat(tmp_path)
+    assert corpus.notes == {"brat_empty_ann_files": 7}
+    assert corpus.conversion == (
+        "brat standoff, character offsets: 1 T line: 1 entity, 0 event triggers; 7 empty .ann files (a document no "
+        "one annotated? it is scored as marking nothing): 'd1', 'd2', 'd4', 'd5', 'd6' and 2 more")
+    (tmp_path / "d1.ann").write_text("#1\tAnnotatorNotes T1\tchecked\n", encoding="utf-8")  # a note: not empty
+    assert read_brat(tmp_path).notes == {"brat_empty_ann_files": 6}
+
+
+CONF = """\
+# a comment
+<ORG-TYPE>=Organization
+[entities]
+Person | Per
+!Group
+\tOrganization
+\t\tCompany
+----
+[relations]
+Works_for\tArg1:Person, Arg2:<ORG-TYPE>
+[events]
+Hiring\tEmployee:Person, Employer:Organization
+[attributes]
+Negated\tArg:<EVENT>
+"""
+
+
+def test_annotation_conf_types_and_the_t_lines_it_does_not_declare(tmp_path):
+    """Issue 48 item 5: the nearest annotation.conf (the folder's, else a folder above) declares the entity types
+    (aliases after '|', a '!' type only groups) and event types; T lines of other types are read, counted by type
+    and said."""
+    from nested_span_f1.formats.brat_config import nearest_conf, parse_conf
+
+    conf = parse_conf(CONF, tmp_path / "annotation.conf")
+    assert conf.entities == {"Person", "Organization", "Company"} and conf.events == {"Hiring"}
+    (tmp_path / "annotation.conf").write_text(CONF, encoding="utf-8")
+    _write(tmp_path / "ann1", {"d1": ("Ana hired Bo at ACME", ["Person 0 3\tAna", "Hiring 4 9\thired", "PER 10 12\tBo",
+                                                               "Firm 16 20\tACME", "Firm 16 20\tACME"])})
+    assert nearest_conf(tmp_path / "ann1").path == tmp_path / "annotation.conf"
+    corpus = read_brat(tmp_path / "ann1")
+    assert corpus.notes == {"brat_undeclared_type_lines": 3}
+    assert corpus.conversion == (f"brat standoff, character offsets: 5 T lines: 5 entities, 0 event triggers; T lines "
+                                 f"of types {tmp_path / 'annotation.conf'} does not declare: Firm 2, PER 1")
+    (tmp_path / "ann1" / "annotation.conf").write_text("[entities]\nPER\nFirm\nPerson\n[events]\nHiring\n")
+    assert read_brat(tmp_path / "ann1").notes == {}  # the folder's own configuration comes first
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "annotation.conf").write_bytes(b"[entities]\n\xff\n")
+    with pytest.raises(ValueError, match=r"bad/annotation.conf: byte 11 is not UTF-8"):
+        nearest_conf(tmp_path / "bad")
+
+
+def test_t_lines_name_every_entity_s_id_and_line(tmp_path):
+    from nested_span_f1.formats.brat import t_lines
+
+    (tmp_path / "d.txt").write_text("IL-2 gene", encoding="utf-8")
+    (tmp_path / "d.ann").write_text("T3\tDNA 0 9\tIL-2 gene\n#1\tAnnotatorNotes T3\tx\nT7\tprotein 0 4;5 9\tIL-2 gene\n",
+                                    encoding="utf-8")
+    assert t_lines(tmp_path) == {"d": [((0, 9, "DNA"), "T3", 1), ((((0, 4), (5, 9)), "protein"), "T7", 3)]}
+    assert t_lines(tmp_path, types=["protein"]) == {"d": [((((0, 4), (5, 9)), "protein"), "T7", 3)]}
+
+
+@pytest.mark.parametrize("command", ["score", "nested", "benchmark"])
+def test_every_command_reading_brat_says_its_empty_ann_and_undeclared_types(command, capsys):
+    """Issue 48 items 4 and 5: the header of every command that reads brat (the reading line of each side; the
+    benchmark's gold) names the empty .ann files and counts the types annotation.conf does not declare."""
+    from nested_span_f1 import sample_path
+    from nested_span_f1.cli.main import main
+
+    project = sample_path("brat-project")
+    pred = ["--pred", f"a={project}/A"] if command == "benchmark" else ["--pred", f"{project}/A"]
+    assert main([command, "--gold", f"{project}/C", *pred]) == 0
+    out = capsys.readouterr().out
+    said = (f"T lines of types {project}/annotation.conf does not declare: MISC 1; 1 empty .ann file (a document "
+            "no one annotated? it is scored as marking nothing): 'd2'")
+    header = out.split("\n\n", 4)[3] if command == "benchmark" else out.split("\n\n", 1)[0]
+    assert said in header and header.startswith("Gold read as " if command == "benchmark" else "gold:")

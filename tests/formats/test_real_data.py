@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from seqeval.metrics import accuracy_score, classification_report
 
-from nested_span_f1 import score_tags
+from nested_span_f1 import score_exact
 
 # published figures (conlleval / seqeval default mode), percent
 CONLL2003 = {
@@ -64,13 +64,13 @@ def test_conll2003_sizes(conll2003):
     gold, _ = conll2003
     assert len(gold) == 3453
     assert sum(map(len, gold)) == 46435
-    assert score_tags(gold, gold)["tp"] == 5648
+    assert score_exact(gold, gold)["tp"] == 5648
 
 
 @pytest.mark.parametrize("system", list(CONLL2003))
 def test_conll2003_published_figures(conll2003, system):
     gold, systems = conll2003
-    result = score_tags(systems[system], gold)
+    result = score_exact(systems[system], gold)
     got = {
         "precision": round(100 * result["overall_precision"], 2),
         "recall": round(100 * result["overall_recall"], 2),
@@ -84,7 +84,7 @@ def test_conll2003_published_figures(conll2003, system):
 def test_conll2003_equals_seqeval(conll2003, system):
     gold, systems = conll2003
     pred = systems[system]
-    result = score_tags(pred, gold)
+    result = score_exact(pred, gold)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         report = classification_report(gold, pred, output_dict=True)
@@ -105,7 +105,7 @@ def test_conll2003_equals_seqeval(conll2003, system):
 def test_conll2003_strict_iob2_equals_seqeval(conll2003):
     gold, systems = conll2003
     pred = systems["elmo"]
-    result = score_tags(pred, gold, mode="strict", scheme="IOB2")
+    result = score_exact(pred, gold, mode="strict", scheme="IOB2")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from seqeval.scheme import IOB2
@@ -116,7 +116,7 @@ def test_conll2003_strict_iob2_equals_seqeval(conll2003):
         assert result[name]["f1"] == pytest.approx(report[name]["f1-score"], abs=1e-12)
 
 
-def test_conll2000_misalignment_named_by_score_tags(shared_data):
+def test_conll2000_misalignment_named_by_score_exact(shared_data):
     folder = shared_data / "conll2000"
     gold_tokens, gold = read_columns(folder / "test.gold.tsv")
     pred_tokens, pred = read_columns(folder / "test.pred.tsv")
@@ -128,7 +128,7 @@ def test_conll2000_misalignment_named_by_score_tags(shared_data):
     assert gold_tokens[first][CONLL2000_FIRST_BAD_TOKEN] == "#"
     assert pred_tokens[first][CONLL2000_FIRST_BAD_TOKEN] == "200"
     with pytest.raises(ValueError, match=rf"^sentence {first}: 33 predicted tags but 34 reference tags"):
-        score_tags(pred, gold)
+        score_exact(pred, gold)
 
 
 def test_conll2000_misalignment_named_by_cli(shared_data):
@@ -170,7 +170,7 @@ def test_conll2003_cli_score_strict_json_equals_core(shared_data, conll2003):
     )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
-    expected = score_tags(systems["elmo"], gold, scheme="IOB2", mode="strict")
+    expected = score_exact(systems["elmo"], gold, scheme="IOB2", mode="strict")
     for key in ("overall_precision", "overall_recall", "overall_f1", "overall_accuracy", "tp", "fp", "fn"):
         assert result[key] == expected[key], key
     assert result["PER"] == expected["PER"]

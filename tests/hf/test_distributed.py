@@ -22,7 +22,7 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 evaluate = pytest.importorskip("evaluate")
 
-from nested_span_f1 import count_nested, count_tags, metric_path
+from nested_span_f1 import count_exact, count_nested, metric_path
 from nested_span_f1.core.matching import DuplicateSpanWarning
 from nested_span_f1.formats import read_corpus
 from nested_span_f1.formats.columns import read_columns
@@ -51,8 +51,8 @@ def _shard(pair, rank, world):
     return tuple(side[cut[rank]:cut[rank + 1]] for side in pair)
 
 
-COUNT = {"flat": count_tags, "lenient": count_lenient, "nested": count_nested}
-MODULES = {"flat": "span_f1", "lenient": "lenient_span_f1", "nested": "nested_span_f1"}
+COUNT = {"flat": count_exact, "lenient": count_lenient, "nested": count_nested}
+MODULES = {"flat": "exact", "lenient": "lenient", "nested": "nested"}
 
 
 def _rows(tok):

@@ -10,7 +10,7 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 seqeval_metrics = pytest.importorskip("seqeval.metrics")
 
-from nested_span_f1 import metric_path, score_tags
+from nested_span_f1 import metric_path, score_exact
 from nested_span_f1.formats.columns import read_columns
 from nested_span_f1.hf.trainer import argmax_logits, compute_metrics_for, reset_at_evaluation_start
 from nested_span_f1.hf.training import tiny_bert_config, word_tokenizer
@@ -132,13 +132,13 @@ def test_evaluator_equals_scoring_the_models_predictions_directly(setup, trained
 
     task = evaluate.evaluator("token-classification")
     data = datasets.Dataset.from_dict({"tokens": words, "ner_tags": tags})
-    metric = evaluate.load(metric_path("span_f1"))
+    metric = evaluate.load(metric_path("exact"))
     results = []
     for options in ({"zero_division": 0}, {"mode": "strict", "scheme": "IOB2", "zero_division": 0}):
         task.METRIC_KWARGS = options  # how mode and scheme reach the metric
         result = task.compute(model_or_pipeline=model, tokenizer=tok, data=data, metric=metric,
                               input_column="tokens", label_column="ner_tags", device=-1)
-        direct = score_tags(predictions, tags, **options)
+        direct = score_exact(predictions, tags, **options)
         assert 0 < direct["overall_f1"] < 1
         assert {k: result[k] for k in direct} == direct
         results.append(direct)

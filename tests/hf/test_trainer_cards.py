@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("transformers")
 from transformers import EvalPrediction
 
-from nested_span_f1 import metric_path, score_tags
+from nested_span_f1 import metric_path, score_exact
 from nested_span_f1.core.matching import DuplicateSpanWarning
 from nested_span_f1.hf.nested_trainer import count_layered_ids
 from nested_span_f1.hf.trainer import trainer_view
@@ -49,14 +49,14 @@ def _scalars(result):
 
 def test_span_f1_card(batch):
     logits, labels, (pred, gold) = batch
-    result = _scalars(card_snippet("span_f1")["compute_metrics"](EvalPrediction(logits, labels)))
-    assert result == trainer_view(score_tags(pred, gold, zero_division=0), entity_level=True)
+    result = _scalars(card_snippet("exact")["compute_metrics"](EvalPrediction(logits, labels)))
+    assert result == trainer_view(score_exact(pred, gold, zero_division=0), entity_level=True)
     assert 0 < result["f1"] < 1 and "PER_f1" in result
 
 
 def test_lenient_card(batch):
     logits, labels, (pred, gold) = batch
-    result = _scalars(card_snippet("lenient_span_f1")["compute_metrics"](EvalPrediction(logits, labels)))
+    result = _scalars(card_snippet("lenient")["compute_metrics"](EvalPrediction(logits, labels)))
     assert result == flatten(score_lenient(pred, gold, zero_division=0))
     assert 0 < result["partial_f1"] < 1
 
@@ -65,7 +65,7 @@ def test_nested_card(batch):
     logits, labels, _ = batch
     inner = np.where(labels < 0, -100, np.roll(labels, 1, axis=1) % len(LABELS))  # a second layer, same positions
     layered_logits, layered_labels = np.stack([logits, logits[:, ::-1]], axis=2), np.stack([labels, inner], axis=2)
-    names = card_snippet("nested_span_f1")
+    names = card_snippet("nested")
     # the second layer repeats spans of the first: each scoring warns once about the duplicates
     with pytest.warns(DuplicateSpanWarning):
         result = _scalars(names["compute_metrics"](EvalPrediction(layered_logits, layered_labels)))

@@ -12,7 +12,7 @@ pytest.importorskip("tokenizers")
 from tokenizers import Tokenizer
 from tokenizers.models import WordPiece
 
-from nested_span_f1 import score_tags
+from nested_span_f1 import score_exact
 from nested_span_f1.formats.columns import read_columns
 from nested_span_f1.hf.nested_trainer import layered_metrics_for
 from nested_span_f1.hf.trainer import compute_metrics_for
@@ -58,7 +58,7 @@ def test_sub_token_scoring_inflates_and_word_ids_remove_it(sample):
     words, tags, copied, inside, word_ids = sample
     per_piece = compute_metrics_for(LABELS, entity_level=True)(EvalPrediction(inside, copied))
     per_word = compute_metrics_for(LABELS, entity_level=True, word_ids=True)(EvalPrediction(inside, (copied, word_ids)))
-    right = score_tags(tags, tags)
+    right = score_exact(tags, tags)
     assert _gold_entities(per_piece) == 67 and per_piece["f1"] == 0.0 and per_piece["accuracy"] == 0.8243243243243243
     assert _gold_entities(per_word) == right["tp"] == 28
     assert (per_word["f1"], per_word["accuracy"]) == (1.0, 1.0)

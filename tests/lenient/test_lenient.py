@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nested_span_f1 import score_tags
+from nested_span_f1 import score_exact
 from nested_span_f1.core.matching import DuplicateSpanWarning
 from nested_span_f1.core.scores import UndefinedMetricWarning
 from nested_span_f1.lenient.counts import LenientCounts
@@ -358,7 +358,7 @@ def test_strict_scheme_equals_span_f1(seed, mode, scheme):
     rng = random.Random(seed)
     gold = _random_tags(rng, 40)
     pred = [[t if rng.random() < 0.7 else rng.choice(["O", "B-PER", "I-LOC", "B-ORG"]) for t in s] for s in gold]
-    flat = score_tags(pred, gold, mode=mode, scheme=scheme, zero_division=0)
+    flat = score_exact(pred, gold, mode=mode, scheme=scheme, zero_division=0)
     lenient = score_lenient(pred, gold, mode=mode, scheme=scheme, zero_division=0)
     assert lenient["strict_precision"] == flat["overall_precision"]
     assert lenient["strict_recall"] == flat["overall_recall"]

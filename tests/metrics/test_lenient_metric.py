@@ -8,7 +8,7 @@ from nested_span_f1.lenient.score import score_lenient
 
 evaluate = pytest.importorskip("evaluate")
 
-FOLDER = metric_path("lenient_span_f1")
+FOLDER = metric_path("lenient")
 SPANS_REF = [
     [{"start": 0, "end": 2, "label": "PER"}, {"start": 3, "end": 4, "label": "ORG"}],
     [],

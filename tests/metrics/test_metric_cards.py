@@ -10,7 +10,7 @@ import evaluate
 import pytest
 
 from nested_span_f1.hf.metric import PROJECT_URL
-from nested_span_f1.hf.paths import METRICS, metric_path
+from nested_span_f1.hf.paths import METRICS, MODULES, metric_path
 from nested_span_f1.render.tables import per_label
 from nested_span_f1.space.inputs import parse, preset
 
@@ -20,9 +20,9 @@ FRONT_MATTER = ("title:", "emoji:", "colorFrom:", "colorTo:", "sdk: gradio", "sd
                 "pinned: false", "license: apache-2.0", "- evaluate", "- metric")
 # inputs that between them bring out every optional key: tags with a scheme, spans, errors asked for
 CALLS = {
-    "span_f1": [("flat", {"scheme": "IOB2"})],
-    "lenient_span_f1": [("flat", {"scheme": "IOB2"}), ("nested", {"return_errors": True})],
-    "nested_span_f1": [("flat", {"scheme": "IOB2"}), ("nested", {})],
+    "exact": [("flat", {"scheme": "IOB2"})],
+    "lenient": [("flat", {"scheme": "IOB2"}), ("nested", {"return_errors": True})],
+    "nested": [("flat", {"scheme": "IOB2"}), ("nested", {})],
 }
 
 
@@ -35,7 +35,7 @@ def test_card_has_front_matter_and_sections(name):
     _, head, body = _card(name).split("---", 2)
     for key in FRONT_MATTER:
         assert key in head, key
-    assert f"title: {name}" in head
+    assert f"title: {MODULES[name]}" in head
     headings = set(re.findall(r"^#+ (.+)$", body, flags=re.MULTILINE))
     for section in SECTIONS:
         assert section in headings, section
@@ -59,7 +59,7 @@ def test_card_examples_print_what_the_card_says(name):
     blocks = [b.split("```")[0] for b in _card(name).split("```python")[1:] if ">>>" in b.split("```")[0]]
     assert blocks, "the card shows no runnable example"
     for i, block in enumerate(blocks):
-        test = parser.get_doctest(block, {"metric": metric, name: metric}, f"{name}-card-{i}", "README.md", 0)
+        test = parser.get_doctest(block, {"metric": metric, MODULES[name]: metric}, f"{name}-card-{i}", "README.md", 0)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             runner.run(test)

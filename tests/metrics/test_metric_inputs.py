@@ -13,20 +13,21 @@ import pytest
 
 evaluate = pytest.importorskip("evaluate")
 
-from nested_span_f1 import metric_path, score_tags
+from nested_span_f1 import metric_path, score_exact
+from nested_span_f1.hf.paths import MODULES
 from nested_span_f1.lenient.score import score_lenient
 from nested_span_f1.nested.score import count_layered, count_nested_tags, score_nested, summarize_nested
 
-MODULES = ("span_f1", "lenient_span_f1", "nested_span_f1")
+METRICS = ("exact", "lenient", "nested")
 # a 60-label list: ids read as strings once scored LOC (ids 3, 4) as another type
 LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", *[f"{p}-T{i}" for i in range(28) for p in "BI"][:55]]
 
 
 def _reference(name, kind, predictions, references, **options):
     """The core's result for the input a module was given."""
-    if name == "span_f1":
-        return score_tags(predictions, references, zero_division=0, **options)
-    if name == "lenient_span_f1":
+    if name == "exact":
+        return score_exact(predictions, references, zero_division=0, **options)
+    if name == "lenient":
         return score_lenient(predictions, references, zero_division=0, **options)
     if kind == "spans":
         return score_nested(predictions, references, zero_division=0)
@@ -40,18 +41,18 @@ def _span(start, end, label):
 
 # per module and documented kind: (what an all-O first sentence is, the sentences after it, options)
 REST = {
-    ("span_f1", "tags"): (["O", "O"], ([["B-LOC", "I-LOC", "O"], ["B-PER", "O"]],
+    ("exact", "tags"): (["O", "O"], ([["B-LOC", "I-LOC", "O"], ["B-PER", "O"]],
                                         [["B-LOC", "I-LOC", "O"], ["B-PER", "B-PER"]]), {}),
-    ("span_f1", "ids"): ([0, 0], ([[3, 4, 0], [1, 0]], [[3, 4, 0], [1, 1]]), {"label_list": LABELS}),
-    ("lenient_span_f1", "spans"): ([], ([[_span(0, 2, "LOC")], [_span(0, 1, "PER"), _span(1, 3, "PER")]],
+    ("exact", "ids"): ([0, 0], ([[3, 4, 0], [1, 0]], [[3, 4, 0], [1, 1]]), {"label_list": LABELS}),
+    ("lenient", "spans"): ([], ([[_span(0, 2, "LOC")], [_span(0, 1, "PER"), _span(1, 3, "PER")]],
                                         [[_span(0, 2, "LOC")], [_span(0, 2, "PER")]]), {}),
-    ("lenient_span_f1", "tags"): (["O", "O"], ([["B-LOC", "I-LOC", "O"], ["B-PER", "O"]],
+    ("lenient", "tags"): (["O", "O"], ([["B-LOC", "I-LOC", "O"], ["B-PER", "O"]],
                                                [["B-LOC", "O", "O"], ["B-PER", "I-PER"]]), {}),
-    ("nested_span_f1", "spans"): ([], ([[_span(0, 3, "DNA"), _span(0, 1, "protein")], [_span(1, 2, "RNA")]],
+    ("nested", "spans"): ([], ([[_span(0, 3, "DNA"), _span(0, 1, "protein")], [_span(1, 2, "RNA")]],
                                        [[_span(0, 3, "DNA"), _span(1, 2, "protein")], [_span(1, 2, "RNA")]]), {}),
-    ("nested_span_f1", "layers"): ([["O", "O"]], ([[["B-DNA", "I-DNA", "I-DNA"], ["B-protein", "O", "O"]]],
+    ("nested", "layers"): ([["O", "O"]], ([[["B-DNA", "I-DNA", "I-DNA"], ["B-protein", "O", "O"]]],
                                                   [[["B-DNA", "I-DNA", "I-DNA"], ["O", "B-protein", "O"]]]), {}),
-    ("nested_span_f1", "tags"): (["O", "O"], ([["B-DNA", "I-DNA", "O"], ["B-RNA", "O"]],
+    ("nested", "tags"): (["O", "O"], ([["B-DNA", "I-DNA", "O"], ["B-RNA", "O"]],
                                               [["B-DNA", "I-DNA", "O"], ["O", "B-RNA"]]), {}),
 }
 FIRST = ("empty", "all-O", "holds entities")
@@ -72,7 +73,7 @@ def cache(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def metrics(cache):
-    return {name: evaluate.load(metric_path(name), cache_dir=str(cache)) for name in MODULES}
+    return {name: evaluate.load(metric_path(name), cache_dir=str(cache)) for name in METRICS}
 
 
 @pytest.mark.parametrize(("name", "kind", "first"), KINDS)
@@ -88,7 +89,7 @@ def test_every_kind_whatever_the_first_sentence_holds(metrics, name, kind, first
 
 def test_label_ids_after_an_empty_first_sentence_keep_their_type(metrics):
     """The issue's case: 60 labels, ids 3 and 4 (B-LOC, I-LOC) after an empty sentence are LOC, not strings."""
-    result = metrics["span_f1"].compute(predictions=[[], [3, 4, 0]], references=[[], [3, 4, 1]], label_list=LABELS,
+    result = metrics["exact"].compute(predictions=[[], [3, 4, 0]], references=[[], [3, 4, 1]], label_list=LABELS,
                                         zero_division=0)
     assert result["LOC"] == {"precision": 1.0, "recall": 1.0, "f1": 1.0, "number": 1}
     assert result["PER"]["number"] == 1 and (result["tp"], result["fp"], result["fn"]) == (1, 0, 1)
@@ -96,10 +97,10 @@ def test_label_ids_after_an_empty_first_sentence_keep_their_type(metrics):
 
 def test_trainer_shaped_arrays_and_add(metrics):
     """2-D id arrays with -100 padding (a first row all padding), and ``add`` sentence by sentence."""
-    metric = metrics["span_f1"]
+    metric = metrics["exact"]
     predictions = np.array([[0, 0, 0], [3, 4, 0], [1, 0, 0]])
     references = np.array([[-100, -100, -100], [3, 4, 0], [1, 1, -100]])
-    expected = score_tags([[], [3, 4, 0], [1, 0]], [[], [3, 4, 0], [1, 1]], label_list=LABELS, zero_division=0)
+    expected = score_exact([[], [3, 4, 0], [1, 0]], [[], [3, 4, 0], [1, 1]], label_list=LABELS, zero_division=0)
     assert metric.compute(predictions=predictions, references=references, label_list=LABELS, zero_division=0) == expected
     for p, r in zip([[], [3, 4, 0], [1, 0]], [[], [3, 4, 0], [1, 1]]):
         metric.add(prediction=p, reference=r)
@@ -107,19 +108,19 @@ def test_trainer_shaped_arrays_and_add(metrics):
 
 
 def test_one_instance_takes_each_kind_in_turn(metrics):
-    metric = metrics["nested_span_f1"]
+    metric = metrics["nested"]
     for kind in ("spans", "tags", "layers", "spans"):
-        predictions, references, _ = _corpus("nested_span_f1", kind, "empty")
+        predictions, references, _ = _corpus("nested", kind, "empty")
         result = metric.compute(predictions=predictions, references=references, zero_division=0)
-        assert result == _reference("nested_span_f1", kind, predictions, references)
+        assert result == _reference("nested", kind, predictions, references)
 
 
-@pytest.mark.parametrize("name", MODULES)
+@pytest.mark.parametrize("name", METRICS)
 def test_no_sentences(metrics, name):
     """No sentences score as no entities (the core's all-zero result); nothing added at all is a ValueError."""
     metric = metrics[name]
     expected = _reference(name, "spans", [], [])
-    assert expected["overall_f1" if name != "lenient_span_f1" else "strict_f1"] == 0.0
+    assert expected["overall_f1" if name != "lenient" else "strict_f1"] == 0.0
     assert metric.compute(predictions=[], references=[], zero_division=0) == expected
     metric.add_batch(predictions=[], references=[])
     assert metric.compute(zero_division=0) == expected
@@ -128,7 +129,7 @@ def test_no_sentences(metrics, name):
 
 
 def test_add_batch_refuses_another_kind_and_unknown_inputs(metrics):
-    metric = metrics["lenient_span_f1"]
+    metric = metrics["lenient"]
     metric.add_batch(predictions=[["B-PER"]], references=[["B-PER"]])
     with pytest.raises(TypeError, match=re.escape("this batch holds spans ({'start', 'end', 'label'} dicts) but the "
                                                   "batches added before it hold tags (strings)")):
@@ -138,7 +139,7 @@ def test_add_batch_refuses_another_kind_and_unknown_inputs(metrics):
     assert metric.compute(zero_division=0) == score_lenient([["B-PER"]], [["B-PER"]], zero_division=0)
 
 
-S, L, N = "span_f1", "lenient_span_f1", "nested_span_f1"
+S, L, N = "exact", "lenient", "nested"
 ALL = (S, L, N)
 SPANS = (L, N)
 # id: (modules, predictions, references, options, raised by add_batch (else by compute), type, message fragment)
@@ -255,7 +256,7 @@ def test_an_unknown_option_is_named_and_the_batches_stay(metrics, name):
     metric = metrics[name]
     good_predictions, good_references = GOOD[name]
     metric.add_batch(predictions=good_predictions, references=good_references)
-    with pytest.raises(TypeError, match=re.escape(f"{name} takes no option 'label_list'; its options are ")):
+    with pytest.raises(TypeError, match=re.escape(f"{MODULES[name]} takes no option 'label_list'; its options are ")):
         metric.compute(label_list=LABELS)
     assert metric.compute(zero_division=0) == _good(name)
 

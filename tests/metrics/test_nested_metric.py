@@ -13,7 +13,7 @@ SPANS_PRED = [[{"start": 0, "end": 2, "label": "protein"}], [{"start": 1, "end":
 
 @pytest.fixture(scope="module")
 def metric():
-    return evaluate.load(metric_path("nested_span_f1"))
+    return evaluate.load(metric_path("nested"))
 
 
 def test_span_lists(metric):

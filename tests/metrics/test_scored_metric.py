@@ -21,7 +21,7 @@ PREDICTIONS = [[{"start": 0, "end": 2, "label": "protein", "score": 0.9},
 
 @pytest.fixture(scope="module")
 def metric():
-    return evaluate.load(metric_path("nested_span_f1"))
+    return evaluate.load(metric_path("nested"))
 
 
 def plain(threshold):

@@ -26,7 +26,7 @@ def seqeval_module():
 
 @pytest.fixture(scope="module")
 def metric():
-    return evaluate.load(nested_span_f1.metric_path("span_f1"))
+    return evaluate.load(nested_span_f1.metric_path("exact"))
 
 
 def _compute(metric, **kwargs):
@@ -100,7 +100,7 @@ def test_suffix(metric, seqeval_module):
 def test_extra_keys(metric):
     predictions, references = CORPORA["malformed"]
     got = _compute(metric, predictions=predictions, references=references, mode="strict", scheme="IOB2")
-    core = nested_span_f1.score_tags(predictions, references, mode="strict", scheme="IOB2", zero_division=0)
+    core = nested_span_f1.score_exact(predictions, references, mode="strict", scheme="IOB2", zero_division=0)
     for key in (
         "macro_precision", "macro_recall", "macro_f1",
         "weighted_precision", "weighted_recall", "weighted_f1",
@@ -118,7 +118,7 @@ def test_label_ids_with_label_list(metric):
     predictions = [[0, 1, 2, 0, 4, -100], [3, 3, 0, 2, 0, 0]]
     references = [[-100, 1, 2, 0, 3, -100], [3, 4, 0, -100, -100, -100]]
     got = _compute(metric, predictions=predictions, references=references, label_list=label_list)
-    strings = nested_span_f1.score_tags(
+    strings = nested_span_f1.score_exact(
         [["B-PER", "I-PER", "O", "I-LOC"], ["B-LOC", "B-LOC", "O"]],
         [["B-PER", "I-PER", "O", "B-LOC"], ["B-LOC", "I-LOC", "O"]],
     )
@@ -139,7 +139,7 @@ def test_bad_label_error_reaches_the_user(metric):
 
 
 def test_metric_folder_is_complete():
-    folder = Path(nested_span_f1.metric_path("span_f1"))
+    folder = Path(nested_span_f1.metric_path("exact"))
     assert folder.name == "span_f1"
     for name in ("span_f1.py", "README.md", "app.py", "requirements.txt"):
         assert (folder / name).is_file(), name

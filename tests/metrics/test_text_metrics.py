@@ -20,12 +20,12 @@ GOLD = [{"text": "Peter Blackburn visited Paris", "entities": [{"start": 0, "end
 PRED = [{"text": "Peter Blackburn visited Paris", "entities": [{"start": 0, "end": 15, "label": "PER"},
                                                                 {"start": 24, "end": 27, "label": "LOC"}]},
         {"text": "", "entities": []}]
-MODULES = {"span_f1": "exact", "lenient_span_f1": "lenient", "nested_span_f1": "nested"}
+METRICS = ("exact", "lenient", "nested")
 
 
 @pytest.fixture(scope="module")
 def metrics():
-    return {name: evaluate.load(nested_span_f1.metric_path(name)) for name in MODULES}
+    return {name: evaluate.load(nested_span_f1.metric_path(name)) for name in METRICS}
 
 
 def _corpus(documents):
@@ -37,19 +37,19 @@ def _plain(result):
     return json.loads(json.dumps(result))
 
 
-@pytest.mark.parametrize("name", sorted(MODULES))
+@pytest.mark.parametrize("name", sorted(METRICS))
 def test_texts_score_as_score_text(metrics, name):
     got = metrics[name].compute(predictions=PRED, references=GOLD, zero_division=0)
-    assert _plain(got) == _plain(score_text(_corpus(PRED), _corpus(GOLD), metric=MODULES[name], zero_division=0))
+    assert _plain(got) == _plain(score_text(_corpus(PRED), _corpus(GOLD), metric=name, zero_division=0))
     # batch by batch, then the same instance takes tags again
     for p, g in zip(PRED, GOLD):
         metrics[name].add(prediction=p, reference=g)
     assert _plain(metrics[name].compute(zero_division=0)) == _plain(got)
-    if name != "lenient_span_f1":
+    if name != "lenient":
         assert metrics[name].compute(predictions=[["B-PER"]], references=[["B-PER"]])["overall_f1"] == 1.0
 
 
-@pytest.mark.parametrize("name", sorted(MODULES))
+@pytest.mark.parametrize("name", sorted(METRICS))
 def test_bad_texts_are_refused_and_the_instance_recovers(metrics, name):
     cases = [
         ([{**PRED[0], "text": "Peter Blackburn visited Pariz"}, PRED[1]], ValueError,
@@ -71,7 +71,7 @@ def test_bad_texts_are_refused_and_the_instance_recovers(metrics, name):
 
 def test_tag_options_with_texts_are_refused(metrics):
     with pytest.raises(ValueError, match="mode apply to tags, but the input holds texts"):
-        metrics["span_f1"].compute(predictions=PRED, references=GOLD, mode="strict")
+        metrics["exact"].compute(predictions=PRED, references=GOLD, mode="strict")
 
 
 def test_conll2003_through_evaluate_as_texts(metrics, shared_data):
@@ -82,20 +82,20 @@ def test_conll2003_through_evaluate_as_texts(metrics, shared_data):
         corpus = join_tokens(Corpus(columns.tokens, tags_to_spans(columns.column())))
         sides.append([{"text": t, "entities": [{"start": s, "end": e, "label": lab} for s, e, lab in ents]}
                       for t, ents in zip(corpus.texts, corpus.entities)])
-    result = metrics["span_f1"].compute(predictions=sides[0], references=sides[1])
+    result = metrics["exact"].compute(predictions=sides[0], references=sides[1])
     assert round(100 * result["overall_f1"], 2) == 92.22
 
 
 def test_the_cards_say_what_texts_return(metrics):
     """The nested card names the character length buckets texts get; the span_f1 card says texts have no
     overall_accuracy (there is no tag per token to compare)."""
-    nested = metrics["nested_span_f1"].compute(predictions=PRED, references=GOLD, zero_division=0)
-    card = (Path(nested_span_f1.metric_path("nested_span_f1")) / "README.md").read_text(encoding="utf-8")
+    nested = metrics["nested"].compute(predictions=PRED, references=GOLD, zero_division=0)
+    card = (Path(nested_span_f1.metric_path("nested")) / "README.md").read_text(encoding="utf-8")
     by_length = card.split("`by_length` (", 1)[1].split(")", 1)[0]
     assert set(nested["by_length"]) <= {"1-4", "5-9", "10-19", "20-39", "40+"}
     assert all(f'`"{bucket}"`' in by_length for bucket in ("1-4", "5-9", "10-19", "20-39", "40+"))
     assert "characters" in by_length
-    flat = metrics["span_f1"].compute(predictions=PRED, references=GOLD, zero_division=0)
-    card = (Path(nested_span_f1.metric_path("span_f1")) / "README.md").read_text(encoding="utf-8")
+    flat = metrics["exact"].compute(predictions=PRED, references=GOLD, zero_division=0)
+    card = (Path(nested_span_f1.metric_path("exact")) / "README.md").read_text(encoding="utf-8")
     accuracy = card.split("`overall_accuracy` (", 1)[1].split(")", 1)[0]
     assert "overall_accuracy" not in flat and "not given for\n  texts" in accuracy

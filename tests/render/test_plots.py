@@ -3,14 +3,14 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from nested_span_f1 import score_tags
+from nested_span_f1 import score_exact
 from nested_span_f1.render.plots import plot_counts, plot_per_type
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def test_per_type_plot_has_one_bar_group_per_type(tmp_path):
-    result = score_tags([["B-PER", "O", "B-LOC"]], [["B-PER", "O", "B-ORG"]], zero_division=0)
+    result = score_exact([["B-PER", "O", "B-LOC"]], [["B-PER", "O", "B-ORG"]], zero_division=0)
     fig = plot_per_type(result, str(tmp_path / "types.png"))
     assert (tmp_path / "types.png").read_bytes().startswith(PNG)
     ax = fig.axes[0]

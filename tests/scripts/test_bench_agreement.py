@@ -24,5 +24,8 @@ def test_bench_agreement_runs_and_reports_every_figure(shared_data):
     assert figures["entities"]["gold"] == sum(map(len, gold.entities[:300]))
     assert 0.5 < figures["mean_f1"]["low"] <= figures["mean_f1"]["value"] <= figures["mean_f1"]["high"] < 1
     assert 0.5 < figures["fleiss_kappa"] < 1 and 0.5 < figures["krippendorff_alpha"] < 1
-    for name in ("command_seconds", "command_on_texts_seconds", "call_in_memory_seconds"):
+    assert 0.5 < figures["token_mean_f1"]["value"] < 1 and 0 <= figures["sd_f1"] < 0.1
+    assert figures["disputed_places"] > 0
+    for name in ("command_seconds", "command_on_texts_seconds", "call_in_memory_seconds", "command_token_unit_seconds",
+                 "command_adjudication_seconds"):
         assert figures[name] > 0

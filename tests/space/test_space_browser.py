@@ -40,13 +40,13 @@ pytestmark = pytest.mark.skipif(
     not (CHROMIUM and CHROMEDRIVER), reason="needs Debian's chromium and chromium-driver (apt-get install them)"
 )
 OPTIONS = {"zero_division": 0}
-CHARTS = {"span_f1": ("per_type_chart",), "lenient_span_f1": ("per_type_chart", "error_chart"),
-          "nested_span_f1": ("per_type_chart", "error_chart", "depth_chart", "length_chart")}
+CHARTS = {"exact": ("per_type_chart",), "lenient": ("per_type_chart", "error_chart"),
+          "nested": ("per_type_chart", "error_chart", "depth_chart", "length_chart")}
 # the input that poisoned a cached metric instance: an integer no Arrow column holds
 POISON = {
-    "span_f1": {"predictions": [[2**70]], "references": [[0]]},
-    "lenient_span_f1": {"predictions": [[{"start": 0, "end": 2**70, "label": "PER"}]], "references": [[]]},
-    "nested_span_f1": {"predictions": [[{"start": 0, "end": 2**70, "label": "PER"}]], "references": [[]]},
+    "exact": {"predictions": [[2**70]], "references": [[0]]},
+    "lenient": {"predictions": [[{"start": 0, "end": 2**70, "label": "PER"}]], "references": [[]]},
+    "nested": {"predictions": [[{"start": 0, "end": 2**70, "label": "PER"}]], "references": [[]]},
 }
 
 
@@ -197,7 +197,7 @@ def test_pasted_conll_scores_like_compute(space, browser, tmp_path):
 def test_uploaded_file_scores_like_compute(space, browser, tmp_path):
     name, url = space
     wait = _open(browser, url)
-    text = preset("flat" if name == "span_f1" else "nested")
+    text = preset("flat" if name == "exact" else "nested")
     upload = tmp_path / "upload.txt"
     upload.write_text(text, encoding="utf-8")
     browser.find_element(By.CSS_SELECTOR, "#upload input[type=file]").send_keys(str(upload))
@@ -254,7 +254,7 @@ def test_deep_json_is_one_plain_sentence_and_json_with_a_byte_order_mark_scores(
     browser.save_screenshot(str(tmp_path / f"{name}-bom.png"))
 
 
-@pytest.mark.parametrize("space", ["span_f1"], indirect=True)
+@pytest.mark.parametrize("space", ["exact"], indirect=True)
 def test_twenty_concurrent_requests_all_get_their_own_result(space, tmp_path, monkeypatch):
     """Through gradio's client (the app's HTTP API): a paste over the limit, then 20 requests at once."""
     name, url = space

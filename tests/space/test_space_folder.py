@@ -25,12 +25,12 @@ import nested_span_f1
 from nested_span_f1.cli.commands.space import write_space
 from nested_span_f1.cli.main import main
 from nested_span_f1.core.matching import DuplicateSpanWarning
-from nested_span_f1.hf.paths import METRICS, metric_path
+from nested_span_f1.hf.paths import METRICS, MODULES, metric_path
 from nested_span_f1.space.inputs import parse, preset
 
 pytest.importorskip("gradio")
 
-EXAMPLE = {"span_f1": "flat", "lenient_span_f1": "nested", "nested_span_f1": "nested"}
+EXAMPLE = {"exact": "flat", "lenient": "nested", "nested": "nested"}
 NEEDS = ("evaluate", "datasets", "gradio", "matplotlib", "numpy", "pandas")
 CLEAN_ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
 OFFLINE = dict(CLEAN_ENV, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_EVALUATE_OFFLINE="1",
@@ -48,7 +48,7 @@ def _free_port() -> int:
 def _load_code(folder: Path, predictions, references) -> str:
     return (
         "import json, evaluate, nested_span_f1\n"
-        f"assert {str(Path(metric_path('span_f1')).parents[1])!r} not in nested_span_f1.__file__\n"
+        f"assert {str(Path(metric_path('exact')).parents[1])!r} not in nested_span_f1.__file__\n"
         f"m = evaluate.load({str(folder)!r})\n"
         f"print(json.dumps(m.compute(predictions={predictions!r}, references={references!r}, zero_division=0)))\n"
     )
@@ -128,7 +128,7 @@ def test_space_folder_installs_serves_and_loads_alone(name, hub):
         assert app.poll() is None, (out.parent / f"{name}.log").read_text()[-3000:]
         try:
             with urllib.request.urlopen(url, timeout=5) as page:
-                assert f'"title":"{name}"' in page.read().decode("utf-8")
+                assert f'"title":"{MODULES[name]}"' in page.read().decode("utf-8")
             break
         except OSError:
             assert time.time() < deadline, (out.parent / f"{name}.log").read_text()[-3000:]
@@ -144,7 +144,7 @@ def test_space_command_refuses_a_folder_in_one_line(folder, message, tmp_path, c
     (tmp_path / "taken").mkdir()
     (tmp_path / "taken" / "file").write_text("x")
     folder, *more = folder.split()
-    assert main(["space", "span_f1", str(tmp_path / folder), *more]) == 2
+    assert main(["space", "exact", str(tmp_path / folder), *more]) == 2
     err = capsys.readouterr().err
     assert err.startswith("nested-span-f1 space: error: ") and message in err and err.count("\n") == 1
 
@@ -154,9 +154,9 @@ def test_space_command_can_name_the_wheel_by_its_url_on_the_space(tmp_path):
     wheel = tmp_path / "nested_span_f1-0.0.0-py3-none-any.whl"
     wheel.write_bytes(b"")
     with pytest.raises(ValueError, match="is not a wheel of nested-span-f1"):
-        write_space("span_f1", out, wheel, space="org/span_f1")
+        write_space("exact", out, wheel, space="org/span_f1")
     wheel = wheel.rename(tmp_path / f"nested_span_f1-{nested_span_f1.__version__}-py3-none-any.whl")
-    write_space("span_f1", out, wheel, space="org/span_f1")
+    write_space("exact", out, wheel, space="org/span_f1")
     assert (out / "requirements.txt").read_text().splitlines()[1] == (
         f"nested-span-f1 @ https://huggingface.co/spaces/org/span_f1/resolve/main/{wheel.name}")
 
@@ -187,14 +187,14 @@ def card_advice(tmp_path_factory):
     stub.write_bytes(b"")  # the package is importable here already: the folder's wheel is not installed
     predictions, references, _ = parse(preset("flat"))
     visits = []
-    for name in sorted(METRICS, key=lambda name: name != "nested_span_f1"):
-        out = root / name
+    for name in sorted(METRICS, key=lambda name: name != "nested"):
+        out = root / MODULES[name]
         write_space(name, out, stub)
         card = (out / "README.md").read_text(encoding="utf-8")
         section = card.split("## Publishing a Space", 1)[1].split("\n## ", 1)[0]
         (advice,) = [block.split("```", 1)[0] for block in section.split("```python\n")[1:]]
         score = f"print(json.dumps({{}}.compute(predictions={predictions!r}, references={references!r}, zero_division=0)))\n"
-        code = (f"import json\n{advice}{score.format(name)}"
+        code = (f"import json\n{advice}{score.format(MODULES[name])}"
                 f"print(json.dumps(evaluate.load({f'{out.name}.py'!r}).compute(predictions={predictions!r}, "
                 f"references={references!r}, zero_division=0)))\n"
                 "try:\n    evaluate.load('.')\nexcept FileNotFoundError as error:\n    print(json.dumps(str(error)))\n")

@@ -19,7 +19,7 @@ from nested_span_f1.space.app import SPECS, Scorer, metric_script
 REQUEST = ("a B-PER B-PER\nb I-PER I-PER\n\nc O B-LOC", None, '{"zero_division": 0}')
 
 
-def scorer(name: str = "span_f1") -> Scorer:
+def scorer(name: str = "exact") -> Scorer:
     return Scorer(metric_script(nested_span_f1.metric_path(name)), SPECS[name])
 
 
@@ -51,7 +51,7 @@ def test_a_space_process_leaves_nothing_in_the_temporary_folder(tmp_path):
     """The 255 folders QA found: one per Scorer, never removed. A process that serves requests and ends leaves none."""
     code = ("import nested_span_f1, sys\n"
             "from nested_span_f1.space.app import SPECS, Scorer, metric_script\n"
-            "scorer = Scorer(metric_script(nested_span_f1.metric_path('span_f1')), SPECS['span_f1'])\n"
+            "scorer = Scorer(metric_script(nested_span_f1.metric_path('exact')), SPECS['exact'])\n"
             f"page = scorer(*{REQUEST!r})\n"
             "assert not page[0].startswith('Error'), page[0]\n"
             "print(page[-1])\n")
@@ -71,7 +71,7 @@ def test_a_served_app_stopped_by_sigterm_leaves_nothing_in_the_temporary_folder(
     env = dict(os.environ, TMPDIR=str(tmp_path), GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1",
                GRADIO_ANALYTICS_ENABLED="False", HF_HUB_OFFLINE="1", HF_EVALUATE_OFFLINE="1")
     with open(tmp_path / "app.log", "w") as log:
-        app = subprocess.Popen([sys.executable, "app.py"], cwd=nested_span_f1.metric_path("span_f1"), env=env,
+        app = subprocess.Popen([sys.executable, "app.py"], cwd=nested_span_f1.metric_path("exact"), env=env,
                                stdout=log, stderr=subprocess.STDOUT)
         try:
             url, deadline = f"http://127.0.0.1:{port}/", time.time() + 180
@@ -97,5 +97,5 @@ def test_a_served_app_stopped_by_sigterm_leaves_nothing_in_the_temporary_folder(
 
 def test_a_span_position_is_counted_from_1_on_the_nested_space():
     spans = [[], [{"start": 0, "end": 1, "label": "A"}, {"start": 2, "end": 1, "label": "A"}]]
-    page = scorer("nested_span_f1")(json.dumps({"predictions": spans, "references": [[], []]}), None, "")
+    page = scorer("nested")(json.dumps({"predictions": spans, "references": [[], []]}), None, "")
     assert page[0].startswith("Error: predictions, sentence 2: span ") and "(position 2 in the sentence)" in page[0]

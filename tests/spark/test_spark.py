@@ -21,7 +21,7 @@ pytest.importorskip("pyspark")
 
 import tables
 
-from nested_span_f1 import count_tags, score_lenient, score_nested, score_tags
+from nested_span_f1 import count_exact, score_exact, score_lenient, score_nested
 from nested_span_f1.arrow import count_arrow
 from nested_span_f1.cli.commands.space import build_wheel
 from nested_span_f1.cli.main import main
@@ -40,22 +40,22 @@ def conll(shared_data, spark):
 
 
 @pytest.mark.parametrize("system", tables.CONLL_SYSTEMS)
-def test_conll2003_systems_equal_score_tags(conll, system):
+def test_conll2003_systems_equal_score_exact(conll, system):
     sides, frame = conll
-    assert score_spark(frame, predictions=system, references="gold") == score_tags(sides[system], sides["gold"])
+    assert score_spark(frame, predictions=system, references="gold") == score_exact(sides[system], sides["gold"])
 
 
 def test_conll2003_strict_mode_detects_the_scheme_of_the_whole(conll):
     sides, frame = conll
     assert score_spark(frame, predictions="flair", references="gold", mode="strict") == \
-        score_tags(sides["flair"], sides["gold"], mode="strict")
+        score_exact(sides["flair"], sides["gold"], mode="strict")
 
 
 def test_genia_nested(shared_data, spark):
     tokens, gold, pred = tables.genia(shared_data)
     frame = spark.createDataFrame(pa.table({"tokens": pa.array(tokens), "gold": tables.span_column(gold),
                                             "pred": tables.span_column(pred)})).repartition(3)
-    assert score_spark(frame, "nested_span_f1", predictions="pred", references="gold", lengths="tokens") == \
+    assert score_spark(frame, "nested", predictions="pred", references="gold", lengths="tokens") == \
         score_nested(pred, gold, lengths=[len(t) for t in tokens])
 
 
@@ -76,20 +76,20 @@ def test_random_corpus_in_partitions_some_empty(corpus):
     with pytest.warns(DuplicateSpanWarning) as caught:
         expected = score_nested(data["pred"], data["gold"], lengths=data["lengths"], zero_division=0)
     with pytest.warns(DuplicateSpanWarning) as got:
-        assert score_spark(frame, "nested_span_f1", lengths="tokens", zero_division=0, **spans) == expected
+        assert score_spark(frame, "nested", lengths="tokens", zero_division=0, **spans) == expected
     assert [str(w.message) for w in got if w.category is DuplicateSpanWarning] == [str(w.message) for w in caught]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DuplicateSpanWarning)
-        assert score_spark(frame, "lenient_span_f1", **spans) == score_lenient(data["pred"], data["gold"])
+        assert score_spark(frame, "lenient", **spans) == score_lenient(data["pred"], data["gold"])
     assert score_spark(frame, predictions="pred_tags", references="gold_tags", scheme="IOBES", zero_division=0) == \
-        score_tags(data["pred_tags"], data["gold_tags"], scheme="IOBES", zero_division=0)
+        score_exact(data["pred_tags"], data["gold_tags"], scheme="IOBES", zero_division=0)
 
 
 def test_no_rows(corpus):
     _, _, frame = corpus
     empty = frame.limit(0)
-    assert count_spark(empty, predictions="pred_tags", references="gold_tags") == count_tags([], [])
-    assert score_spark(empty, "nested_span_f1", predictions="pred", references="gold", zero_division=0) == \
+    assert count_spark(empty, predictions="pred_tags", references="gold_tags") == count_exact([], [])
+    assert score_spark(empty, "nested", predictions="pred", references="gold", zero_division=0) == \
         score_nested([], [], zero_division=0)
 
 
@@ -105,7 +105,7 @@ def test_a_bad_tag_is_named_by_partition_and_row(corpus, spark):
     within = [r.row for r in partitions[partition]].index(row)
     assert len(partitions) > 1 and partition + within > 0
     with pytest.raises(ValueError) as single:
-        score_tags(pred, data["gold_tags"])
+        score_exact(pred, data["gold_tags"])
     expected = f"partition {partition}: " + str(single.value).replace(f"sentence {row}", f"sentence {within}")
     with pytest.raises(ValueError) as got:
         score_spark(frame, predictions="pred_tags", references="gold_tags")
@@ -125,7 +125,7 @@ def test_command_line_on_spark(spark, shared_data, tmp_path, capsys):
     code = main(["score", "--gold", str(path), "--pred", str(path), "--gold-column", "gold", "--pred-column", "elmo",
                  "--spark", "local[2]", "--json"])
     assert code == 0
-    assert json.loads(capsys.readouterr().out) == score_tags(sides["elmo"], sides["gold"], zero_division=0)
+    assert json.loads(capsys.readouterr().out) == score_exact(sides["elmo"], sides["gold"], zero_division=0)
     assert spark.range(3).count() == 3
 
 
@@ -145,7 +145,7 @@ def test_readme_spark_script(spark, repo_root, tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(spark, "stop", lambda: None)
     runpy.run_path(str(script), run_name="__main__")
     expected = [line.split("  # ", 1)[1].split(" ")[0] for line in script.read_text().splitlines() if "print(" in line]
-    assert capsys.readouterr().out.split() == expected == [str(score_tags(pred, gold, zero_division=0)["overall_f1"])]
+    assert capsys.readouterr().out.split() == expected == [str(score_exact(pred, gold, zero_division=0)["overall_f1"])]
 
 
 def test_a_folder_is_one_table_on_every_route(spark, tmp_path, capsys):
@@ -155,7 +155,7 @@ def test_a_folder_is_one_table_on_every_route(spark, tmp_path, capsys):
     folder = tmp_path / "table"
     read = tables.spark_layout(folder, data)
     columns = {"predictions": "pred_tags", "references": "gold_tags"}
-    expected = count_tags(read["pred_tags"], read["gold_tags"])
+    expected = count_exact(read["pred_tags"], read["gold_tags"])
     assert count_spark(spark.read.parquet(str(folder)), **columns) == expected == count_arrow(folder, **columns)
     outputs = []
     for route in ([], ["--spark", "local[1]"]):
@@ -262,4 +262,4 @@ def test_readme_ships_the_wheel_to_executors_that_lack_the_package(repo_root, tm
                           timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     # pyspark writes its pandas FutureWarning to the driver's stdout first
-    assert done.stdout.splitlines()[-1] == str(score_tags(pred, gold, zero_division=0)["overall_f1"])
+    assert done.stdout.splitlines()[-1] == str(score_exact(pred, gold, zero_division=0)["overall_f1"])

@@ -18,7 +18,7 @@ from itertools import chain
 
 from ...core.counts import Counts
 from ...core.wording import quote
-from ...flat.pipeline import count_tags
+from ...flat.pipeline import count_exact
 from ...flat.schemes import CONLLEVAL_DEFAULT
 from ...formats.columns import read_blocks, read_sentences
 from ...render.tables import conlleval_latex, conlleval_text
@@ -178,7 +178,7 @@ def count_conlleval(sentences: Iterable[Tagged], name: str = "<stdin>") -> Count
     """Counts of conlleval's chunks, a batch of sentences at a time; a bad tag is named by its line."""
     def count(batch: list[Tagged], first: int) -> Counts:
         try:
-            return count_tags([p for _, p, _ in batch], [g for g, _, _ in batch], default_rules=CONLLEVAL_DEFAULT)
+            return count_exact([p for _, p, _ in batch], [g for g, _, _ in batch], default_rules=CONLLEVAL_DEFAULT)
         except (ValueError, TypeError) as error:
             place = Place(name, [line for _, _, line in batch])
             raise for_people(error, place, place, first) from None

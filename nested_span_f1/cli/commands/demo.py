@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ... import sample_path
 from ...core.scores import summarize
-from ...flat.pipeline import count_tags
+from ...flat.pipeline import count_exact
 from ...formats import align, read_corpus
 from ...formats.columns import check_same_tokens, read_columns
 from ...lenient.score import score_lenient
@@ -45,11 +45,11 @@ def run(args: argparse.Namespace) -> int:
     out.write(f"== Flat span F1: {Path(pred.name).name} against {Path(gold.name).name} ({len(gold.tokens)} sentences, IOB2) ==\n\n")
     for mode in (None, "strict"):
         out.write(f"-- mode={mode or 'default'}: {'drop' if mode else 'repair'} chunks IOB2 does not allow --\n")
-        out.write(table(summarize(count_tags(pred_tags, gold_tags, scheme="IOB2", mode=mode), zero_division=0)))
+        out.write(table(summarize(count_exact(pred_tags, gold_tags, scheme="IOB2", mode=mode), zero_division=0)))
         out.write("\n")
     out.write("-- the same, as conlleval.pl prints it: the last column of a type counts its PREDICTED phrases "
               "(`found`), not gold support as `number` above --\n")
-    out.write(conlleval_text(count_tags(pred_tags, gold_tags)))
+    out.write(conlleval_text(count_exact(pred_tags, gold_tags)))
     out.write("\n== Lenient matching (MUC / SemEval-2013), same sample ==\n\n")
     out.write(lenient_table(score_lenient(pred_tags, gold_tags, zero_division=0)))
     nested_gold = read_corpus(SAMPLES / "nested.gold.jsonl")

@@ -71,7 +71,7 @@ def _as_corpus(side: Side, args: argparse.Namespace) -> Corpus:
 def score_files(args: argparse.Namespace) -> dict:
     """The lenient result of the two files the arguments name."""
     if is_table(args):
-        counted = count_table(args, "lenient_span_f1", scheme=args.scheme, mode=args.mode, suffix=args.suffix,
+        counted = count_table(args, "lenient", scheme=args.scheme, mode=args.mode, suffix=args.suffix,
                               partial_weight=args.partial_weight, min_iou=args.min_iou)
         return summarize_lenient(counted.counts, zero_division=0)
     texts.refuse_text_options(args, "column files or files of token spans")

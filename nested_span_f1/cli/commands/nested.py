@@ -226,7 +226,7 @@ def _breakdowns(located: Mapping[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     check_outputs([(f"--gold {args.gold}", args.gold), (f"--pred {args.pred}", args.pred)])
     if is_table(args):
-        counted = count_table(args, "nested_span_f1", tokens=True)
+        counted = count_table(args, "nested", tokens=True)
         size = counted_test_set(counted, length_unit(args) if args.lengths_column else "tokens")
         return write(args, summarize_nested(counted.counts, zero_division=0), size,
                      [header(args, counted.rows).rstrip(), size_line(size),

@@ -12,7 +12,7 @@ from pathlib import Path
 from ...core.counts import Counts
 from ...core.scores import summarize
 from ...core.wording import plural
-from ...flat.pipeline import count_tags
+from ...flat.pipeline import count_exact
 from ...flat.tags import reference_prefixes, scheme_from_prefixes
 from ...formats.columns import Block, ColumnFile, check_same_tokens
 from ...render.tables import table
@@ -80,7 +80,7 @@ def count_files(args: argparse.Namespace) -> tuple[Counts, int]:
             # the tag columns first: a file of one column is named as such, not as tokens that differ
             predicted, tags = tag_column(pred, args.column), tag_column(gold, args.column)
             check_same_tokens(gold, pred)
-            return count_tags(predicted, tags, scheme=scheme, mode=args.mode, suffix=args.suffix)
+            return count_exact(predicted, tags, scheme=scheme, mode=args.mode, suffix=args.suffix)
         except (ValueError, TypeError) as error:
             raise for_people(error, gold, pred, first) from None
 
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         check_plot_file(args.plot)
     parquet = is_table(args)
     if parquet:
-        counted = count_table(args, "span_f1", scheme=args.scheme, mode=args.mode, suffix=args.suffix)
+        counted = count_table(args, "exact", scheme=args.scheme, mode=args.mode, suffix=args.suffix)
         result = summarize(counted.counts, zero_division=0)
         head = "\n".join([header(args, counted.rows).rstrip("\n"), *texts.outside_tallies(counted.counts.labels)])
     elif generated.holds_generated(args):

@@ -20,14 +20,14 @@ from pathlib import Path
 
 from ... import __version__
 from ...core.wording import quote
-from ...hf.paths import METRICS, metric_path
+from ...hf.paths import METRICS, MODULES, metric_path
 from .inputs import HelpFormatter, check_outputs
 
 CHECKOUT = Path(__file__).resolve().parents[3]
 
 EXAMPLE = """examples:
-  nested-span-f1 space span_f1 my_span_f1
-  nested-span-f1 space nested_span_f1 genia_f1 --space my-org/genia_f1"""
+  nested-span-f1 space exact my_span_f1
+  nested-span-f1 space nested genia_f1 --space my-org/genia_f1"""
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -39,7 +39,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "`python app.py` inside it.",
         epilog=EXAMPLE, formatter_class=HelpFormatter,
     )
-    p.add_argument("name", choices=METRICS, help="the metric")
+    p.add_argument("name", choices=METRICS, help="the metric (its evaluate module: span_f1, lenient_span_f1, "
+                                                 "nested_span_f1)")
     p.add_argument("out_dir", type=Path, help="the folder to write (must not exist, or be empty)")
     p.add_argument("--wheel", type=Path, help="this package's wheel to ship (default: built from a copy of the source "
                                               "checkout in a temporary folder, which the checkout never sees)")
@@ -115,7 +116,8 @@ def wheel_requirement(wheel: str, space: str | None) -> str:
 
 
 def write_space(name: str, out_dir: Path, wheel: Path | None = None, space: str | None = None) -> list[Path]:
-    """Write the Space folder of metric ``name`` to ``out_dir``; returns the files written.
+    """Write the Space folder of metric ``name`` (``exact``, ``lenient``, ``nested``) to ``out_dir``; returns the files
+    written.
 
     The metric script is named after the folder: ``evaluate.load`` finds
     ``<folder>/<folder name>.py``, and on the Hub ``org/<Space name>/<Space name>.py``.
@@ -143,7 +145,7 @@ def write_space(name: str, out_dir: Path, wheel: Path | None = None, space: str 
     with tempfile.TemporaryDirectory() as scratch:
         built = wheel if wheel is not None else build_wheel(Path(scratch))
         out_dir.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(source / f"{name}.py", out_dir / f"{out_dir.name}.py")
+        shutil.copy2(source / f"{MODULES[name]}.py", out_dir / f"{out_dir.name}.py")
         shutil.copy2(source / "app.py", out_dir)
         (out_dir / "README.md").write_text(readme, encoding="utf-8")
         shipped = Path(shutil.copy2(built, out_dir))
