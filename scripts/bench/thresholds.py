@@ -26,16 +26,29 @@ Times are CPU seconds of this process (``time.process_time``), medians of
 ``--repeat`` runs of each curve (re-scoring runs once: it is the slow side), so
 that other processes on a shared machine do not inflate them.
 
+``--baseline DIR`` instead times the whole curve of this checkout against the one
+of another checkout (``DIR``, holding ``nested_span_f1/``; its package is copied
+under another name, which its relative imports allow) in the same process, the
+runs alternating between the two, so that a busy machine slows both alike: the
+ratio tells whether a change moved the curve, where the absolute figure moves
+with the machine's load.
+
     OMP_NUM_THREADS=1 python scripts/bench/thresholds.py
     OMP_NUM_THREADS=1 python scripts/bench/thresholds.py --repeat 5 --json
+    OMP_NUM_THREADS=1 python scripts/bench/thresholds.py --baseline ../main --repeat 10
 """
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import shutil
 import statistics
+import sys
+import tempfile
 import time
 import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -137,6 +150,33 @@ def measure(n_gold: int = 100_000, n_pred: int = 1_000_000, repeat: int = 3, thr
     }
 
 
+def side_by_side(baseline: str, n_gold: int = 100_000, n_pred: int = 1_000_000, repeat: int = 10,
+                 seed: int = 0) -> dict[str, Any]:
+    """The whole curve of this checkout and of the checkout ``baseline``, run alternately in this process (see the
+    module docstring), both checked to give the same points: their medians and the ratio."""
+    gold, pred = data(n_gold, n_pred, seed)
+    lengths = [LENGTH] * len(gold)
+    warnings.simplefilter("ignore")
+    with tempfile.TemporaryDirectory() as folder:
+        shutil.copytree(Path(baseline) / "nested_span_f1", Path(folder) / "nested_span_f1_baseline")
+        sys.path.insert(0, folder)
+        try:
+            theirs = importlib.import_module("nested_span_f1_baseline.thresholds").threshold_curve
+        finally:
+            sys.path.remove(folder)
+        curves = {"this": threshold_curve, "baseline": theirs}
+        runs: dict[str, list[float]] = {name: [] for name in curves}
+        found = {}
+        for k in range(repeat):
+            for name in ("this", "baseline") if k % 2 == 0 else ("baseline", "this"):
+                spent, found[name] = _cpu(lambda f=curves[name]: f(gold, pred, lengths=lengths, zero_division=0))
+                runs[name].append(spent)
+    equal = found["this"].points() == found["baseline"].points()
+    median = {name: statistics.median(times) for name, times in runs.items()}
+    return {"baseline": baseline, "repeat": repeat, "equal": equal, "this_seconds": median["this"],
+            "baseline_seconds": median["baseline"], "ratio": median["this"] / median["baseline"], "runs": runs}
+
+
 def report(figures: dict[str, Any]) -> None:
     print(f"{figures['predicted_spans']:,} scored spans ({figures['distinct_thresholds']:,} distinct after "
           f"{figures['duplicate_predictions']:,} repeats) against {figures['gold_spans']:,} gold spans in "
@@ -167,7 +207,18 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each curve; the median is reported")
     parser.add_argument("--thresholds", type=int, default=100, help="thresholds re-scored (default 100)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--baseline", metavar="DIR",
+                        help="time the whole curve against another checkout's, alternating in one process")
     args = parser.parse_args()
+    if args.baseline:
+        compared = side_by_side(args.baseline, args.gold, args.pred, args.repeat)
+        if args.json:
+            print(json.dumps(compared, indent=2))
+            return
+        print(f"the whole curve, median of {compared['repeat']} alternating runs each (CPU seconds): this checkout "
+              f"{compared['this_seconds']:.3f} s, {compared['baseline']} {compared['baseline_seconds']:.3f} s: "
+              f"ratio {compared['ratio']:.3f}; the same points: {compared['equal']}")
+        return
     figures = measure(args.gold, args.pred, args.repeat, args.thresholds)
     if args.json:
         print(json.dumps(figures, indent=2))
