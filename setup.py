@@ -46,7 +46,12 @@ setup(
         "arrow": ["pyarrow>=14"],
         "spark": ["pyspark>=3.5", "pyarrow>=14"],
         "spacy": ["spacy>=3.8"],
+        "nltk": ["nltk>=3.8"],
         "app": ["gradio>=5", "evaluate>=0.4.1", "datasets>=2.14", "matplotlib>=3.5"],
+        # the evaluation harnesses (nested_span_f1.harness), each in an extra of its own, at the versions tested
+        "lm-eval": ["lm-eval>=0.4.13,<0.5"],
+        "inspect": ["inspect-ai>=0.3.285"],
+        "lighteval": ["lighteval>=0.13,<0.14"],
         "test": [
             "pytest>=7",
             "pytest-xdist>=3.5",
@@ -70,6 +75,14 @@ setup(
             "statsmodels>=0.14",
             "krippendorff>=0.6",
             "bratiaa==0.1.4",
+            "nltk>=3.8",
+            # the harnesses' own runners, end to end (tests/harness)
+            "lm-eval>=0.4.13,<0.5",
+            "inspect-ai>=0.3.285",
+            "lighteval>=0.13,<0.14",
+            # spaCy's Japanese tokenizer: real tokens of text holding U+3000 (tests/align/test_unspaced_scripts.py)
+            "sudachipy>=0.6",
+            "sudachidict_core>=20230110",
         ],
     },
     entry_points={"console_scripts": ["nested-span-f1=nested_span_f1.cli.main:main"]},

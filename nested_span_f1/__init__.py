@@ -1,8 +1,9 @@
 """nested-span-f1: entity-level span F1 for flat, lenient and nested evaluation.
 
-``import nested_span_f1`` loads numpy and the flat pipeline (what ``score_exact``
-needs); the readers, the lenient and nested metrics and the metric folders' paths
-load on first use of one of their names. transformers, torch, evaluate, datasets
+``__all__`` is the public API, what the README and docs/ teach (docs/python.md lists it); every
+other name stays importable from its module. ``import nested_span_f1`` loads numpy and the flat
+pipeline (what ``score_exact`` needs); the readers, the lenient and nested metrics and the metric
+folders' paths load on first use of one of their names. transformers, torch, evaluate, datasets
 and matplotlib are imported only by the modules at the edge that need them.
 """
 from __future__ import annotations
@@ -10,18 +11,16 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .core.counts import Counts, Tally
-from .core.matching import ExactMatch, match_exact
 from .core.scores import UndefinedMetricWarning, summarize
-from .core.spans import Span, SpanArrays, spans_from_lists
-from .flat.pipeline import count_exact, decode_pair, score_exact, tags_to_spans
-from .flat.schemes import SCHEMES, get_scheme
+from .flat.pipeline import count_exact, score_exact, tags_to_spans
 
 if TYPE_CHECKING:
     from .formats import Corpus, read_corpus, read_dataset, write_corpus
+    from .formats.columns import read_columns
+    from .formats.trees import trees_to_corpus
     from .hf.paths import metric_path
-    from .lenient.score import LenientCounts, count_lenient, score_lenient
-    from .nested.score import NestedCounts, count_nested, describe_spans, score_nested, summarize_nested
+    from .lenient.score import count_lenient, score_lenient, summarize_lenient
+    from .nested.score import count_nested, score_nested, summarize_nested
 
 __version__ = "0.1.0"
 
@@ -49,8 +48,10 @@ def sample_path(name: str = "") -> str:
 
 _ON_FIRST_USE = {
     **dict.fromkeys(("Corpus", "read_corpus", "read_dataset", "write_corpus"), "formats"),
-    **dict.fromkeys(("LenientCounts", "count_lenient", "score_lenient"), "lenient"),
-    **dict.fromkeys(("NestedCounts", "count_nested", "describe_spans", "score_nested", "summarize_nested"), "nested"),
+    "read_columns": "formats.columns",
+    "trees_to_corpus": "formats.trees",
+    **dict.fromkeys(("count_lenient", "score_lenient", "summarize_lenient"), "lenient"),
+    **dict.fromkeys(("count_nested", "score_nested", "summarize_nested"), "nested"),
     "metric_path": "hf.paths",
 }
 """Public names whose module is imported when the name is first used (PEP 562)."""
@@ -69,33 +70,23 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "SCHEMES",
     "Corpus",
-    "Counts",
-    "ExactMatch",
-    "LenientCounts",
-    "NestedCounts",
-    "Span",
-    "SpanArrays",
-    "Tally",
     "UndefinedMetricWarning",
     "count_exact",
     "count_lenient",
     "count_nested",
-    "decode_pair",
-    "describe_spans",
-    "get_scheme",
-    "match_exact",
     "metric_path",
+    "read_columns",
     "read_corpus",
     "read_dataset",
     "sample_path",
     "score_exact",
     "score_lenient",
     "score_nested",
-    "spans_from_lists",
     "summarize",
+    "summarize_lenient",
     "summarize_nested",
     "tags_to_spans",
+    "trees_to_corpus",
     "write_corpus",
 ]

@@ -29,10 +29,10 @@ ROOT = Path(__file__).resolve().parents[1]
 # real Chromium, a JVM, a virtual environment installed from the wheel, fine-tuning runs), so they go first, the
 # longest first, and the many short files fill in behind them: a long file handed out last would run alone.
 LONGEST_FILES = ("spark/test_spark.py", "space/test_space_browser.py", "scripts/test_train_scripts.py",
-                 "space/test_space_folder.py", "test_bad_input.py", "space/test_space_scorer.py", "test_readme.py",
+                 "space/test_space_folder.py", "test_bad_input.py", "space/test_space_scorer.py", "test_docs.py",
                  "test_bad_input_round4.py",
                  "hf/test_distributed.py", "flat/test_reference.py", "flat/test_flat_seqeval.py", "test_types.py",
-                 "benchmark/test_comparisons.py")
+                 "harness/test_lm_eval.py", "harness/test_lighteval.py", "benchmark/test_comparisons.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

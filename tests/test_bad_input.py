@@ -21,6 +21,7 @@ import os
 import signal
 import subprocess
 import sys
+import warnings
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -34,8 +35,10 @@ import nested_span_f1
 from nested_span_f1.align import score_text
 from nested_span_f1.align.score import score_documents
 from nested_span_f1.answers import read_generated, score_generated
+from nested_span_f1.answers.score import UnreadableAnswersWarning
 from nested_span_f1.benchmark import benchmark
 from nested_span_f1.cli.main import main
+from nested_span_f1.flat.pipeline import decode_pair
 from nested_span_f1.formats import FORMATS, read_batches, read_corpus, read_dataset
 from nested_span_f1.formats import columns as conll
 from nested_span_f1.formats.columns import read_text
@@ -1357,7 +1360,7 @@ def _door(kinds: str, options: str, core: Callable[..., Any]) -> Door:
 
 
 def _decoded(*args: Any, **kw: Any) -> Any:
-    d = nested_span_f1.decode_pair(*args, **kw)
+    d = decode_pair(*args, **kw)
     return d.predictions.to_lists(), d.references.to_lists(), d.notes
 
 
@@ -2015,7 +2018,12 @@ def _generated_file_row(row: Bad, entry: str, tmp_path: Any, capsys: Any) -> Non
         if row.error is not None:
             _expect(row, calls[entry], None)
             return
-        text = json.dumps(calls[entry]())
+        # more than 5% of the answers unreadable: score_generated warns once, naming them as the report does
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", UnreadableAnswersWarning)
+            text = json.dumps(calls[entry]())
+        unreadable = [str(w.message) for w in caught if issubclass(w.category, UnreadableAnswersWarning)]
+        assert len(unreadable) == (json.loads(text).get("generated", {}).get("unparseable_share", 0) > 0.05), unreadable
         for fragment in row.match:
             assert fragment in text, f"{fragment!r} not in {text[:300]!r}"
         return
@@ -2173,7 +2181,10 @@ def test_app_without_the_app_extra_says_what_to_install_in_one_line(name, missin
     done = subprocess.run([sys.executable, "app.py"], cwd=nested_span_f1.metric_path(name), env=env, capture_output=True,
                           text=True, timeout=120, check=False)
     assert (done.returncode, done.stdout) == (2, ""), done.stderr
-    assert done.stderr == (f'app.py: error: this needs {missing}; install it with pip install "nested-span-f1[app]" '
+    # the package itself is on no index: from a clone; an extra of the installed package: by its name
+    how = ('pip install ".[app]" in a clone of the repository' if missing == "nested_span_f1"
+           else 'pip install "nested-span-f1[app]"')
+    assert done.stderr == (f"app.py: error: this needs {missing}; install it with {how} "
                            "(in a Space folder: pip install -r requirements.txt)\n")
 def _git_status() -> list[str]:
     """``git status`` of the checkout, ignored files included; bytecode and test-tool caches left out."""

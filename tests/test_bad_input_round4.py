@@ -23,6 +23,7 @@ import io
 import json
 import signal
 import sys
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,7 @@ from typing import Any
 import pytest
 
 import nested_span_f1
+from nested_span_f1.answers.score import UnreadableAnswersWarning
 from nested_span_f1.cli.main import main
 
 VERDICTS = ("refused", "read", "counted")
@@ -316,7 +318,7 @@ CASES += [
     cli("score-format-conll-on-texts", "refused", "score --gold {tmp}/g.jsonl --pred {tmp}/g.jsonl --gold-format conll",
         (
         '{tmp}/g.jsonl, line 1: tag \'"LOC"}]}\': malformed: no valid prefix: tags are O or B-TYPE with a p'
-        'refix among O, B, I, E, S, U, L'), {"g.jsonl": GOLD}),
+        'refix among O, B, I, E, S, U, L, M'), {"g.jsonl": GOLD}),
     cli("score-format-unknown", "refused", "score --gold {tmp}/g.jsonl --pred {tmp}/g.jsonl --pred-format xml", (
         "argument --pred-format: unknown format 'xml'; choose one of oneie, triaffine, biaffine, w2ner, s"
         'hibuya, lu_roth, pyramid, text, pipeline, text_spans, spacy_jsonl, gliner, token_classification,'
@@ -518,7 +520,7 @@ CASES += [
         {"g.conll": COLUMNS, "p.conll": COLUMNS.split("\n\n")[0] + "\n"}),
     cli("score-columns-malformed-tag", "refused", "score --gold {tmp}/g.conll --pred {tmp}/p.conll", (
         "predictions, sentence 2, token 2 ({tmp}/p.conll line 7): tag 'PER': malformed: no valid prefix: "
-        'tags are O or B-TYPE with a prefix among O, B, I, E, S, U, L'),
+        'tags are O or B-TYPE with a prefix among O, B, I, E, S, U, L, M'),
         {"g.conll": COLUMNS, "p.conll": COLUMNS.replace("Blackburn I-PER", "Blackburn PER")}),
     cli("score-columns-column-one", "refused", "score --gold {tmp}/g.conll --pred {tmp}/g.conll --column 1", (
         'argument --column: column 1 holds the tokens; tags are in column 2 or later (default: the last) '
@@ -554,7 +556,8 @@ CASES += [
     cli("score-columns-strict-wrong-scheme", "refused", "score --gold {tmp}/g.conll --pred {tmp}/g.conll --mode strict "
         "--scheme IOE2", (
         "predictions, sentence 1, token 1 ({tmp}/g.conll line 1): tag 'B-ORG': prefix B is not part of sc"
-        'heme IOE2 (allowed: I, O, E); pick the scheme the tags use, or score in default mode'), {"g.conll": COLUMNS}),
+        'heme IOE2 (allowed: I, O, E; B is in IOB1, IOB2, IOBES, BILOU, BMES); pick the scheme the tags use, or '
+        'score in default mode'), {"g.conll": COLUMNS}),
     cli("score-columns-strict-gold-breaks-the-scheme", "counted", "score --gold {tmp}/g.conll --pred {tmp}/g.conll "
         "--mode strict --scheme IOB2", (
         'nested-span-f1 score: warning: 1 gold chunk breaks scheme IOB2 and strict mode drops them; check'
@@ -562,8 +565,8 @@ CASES += [
     cli("score-columns-strict-no-scheme-found", "refused", "score --gold {tmp}/g.conll --pred {tmp}/g.conll --mode "
         "strict", (
         'strict mode needs a scheme: the reference prefixes (O, I) are none of the sets seqeval detects I'
-        'OB2, IOE2, IOBES or BILOU from; pass the scheme the tags use (scheme= in Python, --scheme on the'
-        ' command line): IOB2, IOB1, IOE1, IOE2, IOBES, BILOU or IO'), {"g.conll": "a I-PER\nb O\n"}),
+        'OB2, IOE2, IOBES or BILOU from, or BMES from its M; pass the scheme the tags use (scheme= in Python, --scheme on the'
+        ' command line): IOB2, IOB1, IOE1, IOE2, IOBES, BILOU, BMES or IO'), {"g.conll": "a I-PER\nb O\n"}),
     cli("score-plot-suffix", "refused", "score --gold {tmp}/g.conll --pred {tmp}/g.conll --plot {tmp}/types.gif", (
         '--plot {tmp}/types.gif: a plot is written as .png, .svg or .pdf'),
         {"g.conll": COLUMNS}),
@@ -592,7 +595,7 @@ CASES += [
     cli("score-columns-suffix-option-on-prefix-tags", "refused", "score --gold {tmp}/g.conll --pred {tmp}/g.conll "
         "--suffix", (
         "predictions, sentence 1, token 1 ({tmp}/g.conll line 1): tag 'B-ORG': malformed: no valid prefix"
-        ': tags are O or TYPE-B with a prefix among O, B, I, E, S, U, L'), {"g.conll": COLUMNS}),
+        ': tags are O or TYPE-B with a prefix among O, B, I, E, S, U, L, M'), {"g.conll": COLUMNS}),
 ]
 
 # -------------------------------------------------------------------------------------------------- nested: span files
@@ -698,7 +701,7 @@ CASES += [
         stdin=CONLLEVAL.replace("rejects VBZ O O", "rejects").encode()),
     cli("conlleval-malformed-tag", "refused", "conlleval", (
         "predictions, sentence 1, token 3 (<stdin> line 3): tag 'MISC': malformed: no valid prefix: tags "
-        'are O or B-TYPE with a prefix among O, B, I, E, S, U, L'),
+        'are O or B-TYPE with a prefix among O, B, I, E, S, U, L, M'),
         stdin=CONLLEVAL.replace("German JJ B-MISC B-MISC", "German JJ B-MISC MISC").encode()),
     cli("conlleval-windows-line-ends", "refused", "conlleval", (
         '<stdin>, line 1: the line ends in \\r\\n (Windows line ends), which conlleval.pl reads as part of '
@@ -1044,7 +1047,7 @@ CASES += [
     api("spark-bad-tag", "refused", _spark({"predictions": [["B-PER", "O"], ["PER"]],
                                             "references": [["B-PER", "O"], ["B-PER"]]}), (
         "partition 0: predictions, sentence 1, token 0: tag 'PER': malformed: no valid prefix: tags are O"
-        ' or B-TYPE with a prefix among O, B, I, E, S, U, L'), door="spark"),
+        ' or B-TYPE with a prefix among O, B, I, E, S, U, L, M'), door="spark"),
     api("spark-column-missing", "refused", _spark(TABLE_ROWS, predictions="pred"), (
         "no column 'pred' (the columns: predictions, references); name the prediction and reference colum"
         'ns'), door="spark"),
@@ -1077,7 +1080,7 @@ CASES += [
            [["B-PER", "O"], ["B-LOC"]], (
         "predictions, sentence 0, token 1: tag 'b-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' "
         '(1,000,002 characters): malformed: no valid prefix: tags are O or B-TYPE with a prefix among O, '
-        'B, I, E, S, U, L')),
+        'B, I, E, S, U, L, M')),
     metric("metric-span_f1-ids-without-label-list", "refused", "exact", [[1, 2, 0]], [[1, 2, 0]], (
         'predictions and references hold integer label ids: pass label_list, the tag of each id (for a mo'
         'del, [model.config.id2label[i] for i in range(model.config.num_labels)])'), TypeError),
@@ -1129,7 +1132,7 @@ CASES += [
         [["b-" + "x" * 1_000_000]], [["O"]])), (
         "predictions, sentence 0, token 0: tag 'b-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' "
         '(1,000,002 characters): malformed: no valid prefix: tags are O or B-TYPE with a prefix among O, '
-        'B, I, E, S, U, L')),
+        'B, I, E, S, U, L, M')),
     api("api-score_nested-1mb-label-dict", "refused", _raises(lambda: nested_span_f1.score_nested(
         [[{"start": 0, "end": 1, "label": "PER", "note": "y" * 1_000_000}]], [[]])), (
         "predictions, sentence 0: span {'start': 0, 'end': 1, 'label': 'PER', 'note': 'yyyy...' (1,000,00"
@@ -1173,7 +1176,7 @@ CASES += [
         TypeError),
     api("api-tags_to_spans-malformed", "refused", _raises(lambda: nested_span_f1.tags_to_spans([["O", "PER"]])), (
         "sentences, sentence 0, token 1: tag 'PER': malformed: no valid prefix: tags are O or B-TYPE with"
-        ' a prefix among O, B, I, E, S, U, L')),
+        ' a prefix among O, B, I, E, S, U, L, M')),
     api("api-score_lenient-partial-weight-nan", "refused", _raises(lambda: nested_span_f1.score_lenient(
         SPANS, SPANS, partial_weight=float("nan"))), (
         'partial_weight must be a number from 0 to 1 (credit of a partial match), got nan')),
@@ -1248,8 +1251,8 @@ CASES += [
         'JSON input nests lists and objects more than 8 deep; no input of the metrics does (an object, it'
         's sides, their sentences, spans or tag layers)')),
     space("space-bad-tag-line-from-1", "refused", SPACE_CONLL.replace("Paris B-LOC B-LOC", "Paris B-LOC LOC"), (
-        "predictions, sentence 2, token 1 (the input line 4): tag 'LOC': malformed: no valid prefix: expe"
-        'cted L-TYPE, O or a bare prefix')),
+        "predictions, sentence 2, token 1 (the input line 4): tag 'LOC': malformed: no valid prefix: tags"
+        ' are O or B-TYPE with a prefix among O, B, I, E, S, U, L, M')),
     space("space-upload-cut-json", "refused", "", (
         'JSON input, line 1 column 46: Unterminated string starting at'),
           upload=_upload(b'{"predictions": [["B-PER"]], "references": [["B-', "u.json")),
@@ -1299,12 +1302,15 @@ def _api_answers(call: Callable[..., Any], *args: Any, **options: Any) -> Callab
     result's counts in one line."""
     def run(folder: Path) -> Any:
         given = [Path(_fill(a, folder)) if isinstance(a, str) and a.startswith("{tmp}") else a for a in args]
-        result = call(*given, **options)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", UnreadableAnswersWarning)
+            result = call(*given, **options)
         if isinstance(result, dict):
             report = result["generated"]
+            warned = "".join(f"; warns: {w.message}" for w in caught if issubclass(w.category, UnreadableAnswersWarning))
             return (f"shapes {report['shapes']}, unreadable items {report['unreadable_items']}, unparseable "
                     f"{report['unparseable']}, strings tp {result['strings']['tp']}, located f1 "
-                    f"{result['located']['overall_f1']}")
+                    f"{result['located']['overall_f1']}{warned}")
         return result
     return run
 
@@ -1511,7 +1517,8 @@ LATER: list[Case] = [
         files={"g.jsonl": GOLD}),
     api("api-score_generated-nothing-read-is-counted", "counted", _score_generated(
         [{"id": "d1", "output": PROSE}], "{tmp}/g.jsonl"), (
-        "shapes {'unparseable': 1}, unreadable items 0, unparseable 1, strings tp 0, located f1 0.0"),
+        "shapes {'unparseable': 1}, unreadable items 0, unparseable 1, strings tp 0, located f1 0.0; warns: 1 of 1 "
+        "answers (100.0%) could not be read: ['d1']; each counts its gold entities as missed"),
         files={"g.jsonl": GOLD}),
     api("api-score_generated-record-without-answer", "refused", _score_generated([{"id": "d1"}], "{tmp}/g.jsonl"),
         "record 0: a line holds either 'entities' (a list of {'text', 'label'} objects) or 'output' (the model's "
@@ -1601,6 +1608,11 @@ def test_case(case, tmp_path, capsys, monkeypatch, request):
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+    check(case, verdict, given)
+
+
+def check(case: Case, verdict: str, given: str) -> None:
+    """The case's verdict, and its exact message, line of output or returned text."""
     assert verdict == ("refused" if case.verdict == "refused" else "read"), given[-2000:]
     if case.verdict != "refused" and case.call is None:
         assert case.expected in given.splitlines(), given[-3000:]

@@ -1,5 +1,5 @@
 """The design document stays true (docs/DESIGN.md, 'Architecture'): every citation of it names a heading it
-has, its headings are unique, its folders are the README's Layout and the package's, every import follows
+has, its headings are unique, its folders are the package's, every import follows
 its table, every file and test it names exists, and every example in it prints what its comments say."""
 import ast
 import contextlib
@@ -83,16 +83,12 @@ def test_the_check_catches_a_dangling_citation():
 FOLDER_ROW = re.compile(r"^\| `([a-z_]+)/` \|(.*)$", re.MULTILINE)
 
 
-def test_readme_layout_is_the_architecture_in_short():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    layout = section("Layout", readme)
-    architecture = section("The folders in the order data flows")
-    in_readme = [name for name, _ in FOLDER_ROW.findall(layout)]
-    in_design = [name for name, _ in FOLDER_ROW.findall(architecture)]
+def test_the_folders_are_the_packages():
+    in_design = [name for name, _ in FOLDER_ROW.findall(section("The folders in the order data flows"))]
     package = sorted(p.parent.name for p in PACKAGE.glob("*/__init__.py"))
-    assert in_readme == in_design, "the README's Layout and the design list the folders in another order"
-    assert sorted(in_design) == package, "every folder of the package, and only those, is in the layout"
-    assert f"({NAME})" in layout, "the README's Layout links to the design"
+    assert sorted(in_design) == package, "every folder of the package, and only those, is in the design's table"
+    contributing = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    assert f"({NAME}#architecture)" in contributing, "CONTRIBUTING.md's map of the folders links to the design"
 
 
 def allowed_imports():

@@ -21,6 +21,7 @@ import nested_span_f1
 from nested_span_f1.core.counts import Counts
 from nested_span_f1.core.matching import DuplicateSpanWarning
 from nested_span_f1.core.scores import UndefinedMetricWarning
+from nested_span_f1.flat.pipeline import decode_pair
 from nested_span_f1.lenient import score as lenient
 from nested_span_f1.nested import score as nested
 
@@ -215,7 +216,7 @@ def test_decode_pair_and_tags_to_spans(pair, options):
                 assert all(0 <= b < e <= len(sentences[s]) for b, e, _ in found), found
         json.dumps(decoded.notes, allow_nan=False)
 
-    refuses_or_holds(lambda: nested_span_f1.decode_pair(*pair, **options), check)
+    refuses_or_holds(lambda: decode_pair(*pair, **options), check)
     refuses_or_holds(lambda: nested_span_f1.tags_to_spans(pair[0], **options),
                      lambda found: json.dumps(found, allow_nan=False))
 

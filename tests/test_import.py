@@ -1,10 +1,12 @@
-"""`import nested_span_f1` stays light: numpy only, none of the heavy Hugging Face / plotting stacks."""
+"""`import nested_span_f1` stays light: numpy only, none of the heavy Hugging Face / plotting stacks or the
+evaluation harnesses."""
 import ast
 import json
 import subprocess
 import sys
 
-HEAVY = ("transformers", "torch", "evaluate", "sklearn", "datasets", "gradio", "matplotlib")
+HEAVY = ("transformers", "torch", "evaluate", "sklearn", "datasets", "gradio", "matplotlib", "lm_eval", "inspect_ai",
+         "lighteval")
 
 
 def test_import_loads_no_heavy_package():

@@ -7,7 +7,7 @@ from typing import Any
 
 import evaluate
 
-from nested_span_f1.hf.metric import PROJECT_URL, SpanMetric, features
+from nested_span_f1.hf.metric import SpanMetric
 from nested_span_f1.lenient.score import score_lenient
 
 _CITATION = """\
@@ -51,7 +51,7 @@ Args:
     zero_division: "warn" (0 with a warning), 0 or 1: the value of a score with nothing to divide by.
     return_errors: also return ``errors``, every non-correct outcome as
         ``[sentence, gold span, predicted span, category]`` (spans ``[start, end, label]`` or None).
-    scheme: tagging scheme of tag input (IOB1, IOB2, IOE1, IOE2, IOBES, BILOU, IO); needed by mode="strict".
+    scheme: tagging scheme of tag input (IOB1, IOB2, IOE1, IOE2, IOBES, BILOU, BMES, IO); needed by mode="strict".
     mode: None (seqeval default decoding, conlleval-compatible) or "strict" (seqeval strict decoding).
     suffix: tags are ``PER-B`` rather than ``B-PER``.
     normalization, multiset, policy, fallback, inner_last: for a language model's output (predictions per
@@ -89,22 +89,15 @@ Examples:
 class LenientSpanF1(SpanMetric):
     """Lenient entity scores over an optimal one-to-one matching of spans."""
 
+    metric = "lenient"
     input_kinds = ("spans", "tags", "texts", "generated", "answers")
     empty_kind = "spans"
 
     def _info(self) -> evaluate.MetricInfo:
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=features(*self.input_kinds),
-            homepage=PROJECT_URL,
-            codebase_urls=[PROJECT_URL],
-            reference_urls=[
-                "https://aclanthology.org/S13-2056",
-                "https://aclanthology.org/M93-1007",
-            ],
-        )
+        return self.module_info(_DESCRIPTION, _CITATION, _KWARGS_DESCRIPTION, [
+            "https://aclanthology.org/S13-2056",
+            "https://aclanthology.org/M93-1007",
+        ])
 
     def _compute(
         self,
@@ -127,11 +120,11 @@ class LenientSpanF1(SpanMetric):
                      "inner_last": inner_last}
         self.refuse_generated_options(**generated)
         if self.stored_kind in ("generated", "answers"):
-            return self.score_generated(predictions, references, "lenient", {"scheme": scheme, "mode": mode,
+            return self.score_generated(predictions, references, {"scheme": scheme, "mode": mode,
                                         "suffix": suffix}, partial_weight=partial_weight, min_iou=min_iou,
                                         zero_division=zero_division, return_errors=return_errors, **generated)
         if self.stored_kind == "texts":
-            return self.score_texts(predictions, references, "lenient", {"scheme": scheme, "mode": mode, "suffix": suffix},
+            return self.score_texts(predictions, references, {"scheme": scheme, "mode": mode, "suffix": suffix},
                                     partial_weight=partial_weight, min_iou=min_iou, zero_division=zero_division,
                                     return_errors=return_errors)
         return score_lenient(

@@ -18,7 +18,7 @@ if os.path.basename(getattr(sys.modules.get("nested_span_f1"), "__file__", None)
 
 import evaluate
 
-from nested_span_f1.hf.metric import PROJECT_URL, SpanMetric, features
+from nested_span_f1.hf.metric import SpanMetric
 from nested_span_f1.nested.score import (
     count_layered,
     count_nested,
@@ -78,7 +78,7 @@ Args:
         offsets in characters, each prediction holding its reference's text.
     references: the gold side, in the same shape as ``predictions``.
     zero_division: "warn" (default), 0 or 1: the value of a score that divides by zero.
-    scheme: tagging scheme of tag input (IO, IOB1, IOB2, IOE1, IOE2, IOBES, BILOU); default: detected.
+    scheme: tagging scheme of tag input (IO, IOB1, IOB2, IOE1, IOE2, IOBES, BILOU, BMES); default: detected.
     mode: None (seqeval's default decoding) or "strict" (drop chunks the scheme does not allow).
     suffix: tags are written ``protein-B`` rather than ``B-protein``.
     normalization, multiset, policy, fallback, inner_last: for a language model's output (predictions per
@@ -119,19 +119,15 @@ Examples:
 class NestedSpanF1(SpanMetric):
     """Exact span F1 with nested, depth and length breakdowns."""
 
+    metric = "nested"
     input_kinds = ("spans", "layers", "tags", "texts", "generated", "answers", "scored")
     empty_kind = "spans"
 
     def _info(self) -> evaluate.MetricInfo:
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=features(*self.input_kinds),
-            homepage=PROJECT_URL,
-            codebase_urls=[PROJECT_URL],
-            reference_urls=["https://aclanthology.org/D09-1015", "https://doi.org/10.1093/bioinformatics/btg1023"],
-        )
+        return self.module_info(_DESCRIPTION, _CITATION, _KWARGS_DESCRIPTION, [
+            "https://aclanthology.org/D09-1015",
+            "https://doi.org/10.1093/bioinformatics/btg1023",
+        ])
 
     def _compute(
         self,
@@ -158,10 +154,10 @@ class NestedSpanF1(SpanMetric):
             return self.score_scored(predictions, references, {"scheme": scheme, "mode": mode, "suffix": suffix},
                                      threshold=threshold, decode=decode, zero_division=zero_division)
         if kind in ("generated", "answers"):
-            return self.score_generated(predictions, references, "nested", {"scheme": scheme, "mode": mode,
+            return self.score_generated(predictions, references, {"scheme": scheme, "mode": mode,
                                         "suffix": suffix}, zero_division=zero_division, **generated)
         if kind == "texts":
-            return self.score_texts(predictions, references, "nested", {"scheme": scheme, "mode": mode, "suffix": suffix},
+            return self.score_texts(predictions, references, {"scheme": scheme, "mode": mode, "suffix": suffix},
                                     zero_division=zero_division)
         if kind == "spans":
             counts = count_nested(predictions, references)

@@ -6,7 +6,7 @@ from typing import Any
 import evaluate
 
 import nested_span_f1
-from nested_span_f1.hf.metric import PROJECT_URL, SpanMetric, features, seqeval_scheme_name
+from nested_span_f1.hf.metric import SpanMetric, seqeval_scheme_name
 
 _CITATION = """\
 @inproceedings{tjong-kim-sang-buchholz-2000-introduction,
@@ -37,7 +37,8 @@ _CITATION = """\
 _DESCRIPTION = """\
 Entity-level (exact span) precision, recall and F1 of tag sequences, with token accuracy beside them.
 Tags in IO, IOB1, IOB2, IOE1, IOE2, IOBES or BILOU are decoded into chunks exactly as seqeval does
-(default mode = conlleval's repair rules; strict mode = only chunks the scheme allows). A predicted
+(default mode = conlleval's repair rules; strict mode = only chunks the scheme allows); BMES tags
+(B/M/E/S, as MSRA, Resume and Weibo ship) as IOBES with M for I. A predicted
 chunk counts only if a gold chunk has the same start, end and type. The result has every key of
 evaluate's `seqeval` metric, plus macro and weighted averages, untyped (boundary-only) scores,
 tp/fp/fn counts and how many chunks the scheme rejects. Integer label ids are accepted with
@@ -50,7 +51,7 @@ Args:
     references: list of reference tag sequences, aligned token by token with predictions.
         Both sides may instead hold texts: per document ``{"text": str, "entities": [span dicts]}``,
         offsets in characters, each prediction holding its reference's text.
-    scheme: "IO", "IOB1", "IOB2", "IOE1", "IOE2", "IOBES" or "BILOU" (a seqeval scheme class is
+    scheme: "IO", "IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BILOU" or "BMES" (a seqeval scheme class is
         accepted too). Used by mode="strict"; detected from the references when omitted there.
     mode: None (seqeval default / conlleval) or "strict".
     suffix: True when tags put the prefix last ("PER-B").
@@ -80,23 +81,16 @@ Examples:
 class SpanF1(SpanMetric):
     """Exact-match span F1 of tag sequences; see the module card."""
 
+    metric = "exact"
     input_kinds = ("tags", "ids", "texts")
     # sentences with no tokens score alike as either kind; stored as ids, label_list may then be given or not
     empty_kind = "ids"
 
     def _info(self) -> evaluate.MetricInfo:
-        info = evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=features(*self.input_kinds),
-            homepage=PROJECT_URL,
-            codebase_urls=[PROJECT_URL],
-            reference_urls=[
-                "https://www.clips.uantwerpen.be/conll2000/chunking/output.html",
-                "https://github.com/chakki-works/seqeval",
-            ],
-        )
+        info = self.module_info(_DESCRIPTION, _CITATION, _KWARGS_DESCRIPTION, [
+            "https://www.clips.uantwerpen.be/conll2000/chunking/output.html",
+            "https://github.com/chakki-works/seqeval",
+        ])
         # _compute reads the stored Arrow columns directly rather than as Python lists
         # of strings: several times faster, and a fraction of the memory. Set after
         # construction because MetricInfo only validates a format for flat features.
@@ -118,7 +112,7 @@ class SpanF1(SpanMetric):
             warnings.warn("sample_weight is ignored: seqeval's entity scores ignore it too", UserWarning, stacklevel=2)
         if self.stored_kind == "texts":
             tag_options = {"scheme": scheme, "mode": mode, "suffix": suffix, "label_list": label_list}
-            return self.score_texts(predictions, references, "exact", tag_options, zero_division=zero_division)
+            return self.score_texts(predictions, references, tag_options, zero_division=zero_division)
         self.check_label_list(label_list)
         return nested_span_f1.score_exact(
             predictions,

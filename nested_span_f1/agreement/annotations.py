@@ -99,7 +99,7 @@ def check_distinct(sets: Sequence[Named]) -> None:
 
 
 def read_set(given: Named, format: str | None = None, types: Sequence[str] | None = None,
-             spans_key: str | None = None, event_triggers: bool = True) -> Corpus:
+             spans_key: str | None = None, event_triggers: bool = True, offsets: str = "codepoints") -> Corpus:
     """A set's annotations as a :class:`Corpus` (CoNLL tag columns decoded into spans as ``span_f1`` decodes them;
     ``event_triggers=False`` leaves out a brat set's event triggers, counted in its ``conversion``).
 
@@ -112,7 +112,7 @@ def read_set(given: Named, format: str | None = None, types: Sequence[str] | Non
         raise TypeError(f"{given.role} {given.name}: expected a file or folder path or a Corpus (tokens or texts "
                         f"and their spans), got {type(given.source).__name__}")
     side = read_side(given.source, format, given.name, types=types, spans_key=spans_key,
-                     event_triggers=event_triggers)
+                     event_triggers=event_triggers, offsets=offsets)
     if side.corpus is not None:
         corpus = side.corpus
     else:

@@ -43,6 +43,8 @@ from ..core.wording import quote
 from ..formats import Corpus
 from ..formats.brat import t_lines
 from ..formats.brat_config import nearest_conf
+from ..formats.offsets import CODEPOINTS, check_unit
+from ..formats.registry import refuse_offsets
 from . import disagreements, places
 from .annotations import Named, Source, Table, check_distinct, document_table, named_sets, project_annotators, read_set
 from .brat_folder import write_adjudication
@@ -123,7 +125,7 @@ def agreement(annotations: Sequence[Source] | Mapping[str, Source] | str | os.Pa
               event_triggers: bool = True, unit: str = "instance", discontinuous: str = "leave-out",
               n_resamples: int = 1000, seed: int = 0, confidence: float = 0.95, alpha_partial: bool = False,
               examples: int = 0, adjudication: bool = False,
-              adjudication_folder: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+              adjudication_folder: str | os.PathLike[str] | None = None, offsets: str = CODEPOINTS) -> dict[str, Any]:
     """Agreement between annotators of the same documents; see the module docstring and docs/DESIGN.md.
 
     Args:
@@ -134,8 +136,8 @@ def agreement(annotations: Sequence[Source] | Mapping[str, Source] | str | os.Pa
         reference: the adjudicated gold: an annotator's name, or annotations of its own (named ``reference``, or
             a one-item dict of name to annotations). Each annotator and each model is scored against it.
         models: name to a model's predictions, scored against the reference beside the annotators.
-        format: the format of every file (default: detected for each); ``types``: brat's ``T`` types kept;
-            ``event_triggers=False``: brat's event triggers left out; ``spans_key``: the DocBins' ``doc.spans[key]``.
+        format, types, spans_key, event_triggers, offsets: how every file is read, as
+            :func:`~nested_span_f1.formats.read_corpus` reads it (``format`` detected for each when None).
         unit: ``"instance"`` (each annotation is one) or ``"token"`` (each annotation is the whitespace tokens it
             overlaps, a multiset: bratiaa's token-based agreement); kappa and alpha then label whitespace tokens.
         discontinuous: ``"leave-out"`` (discontinuous entities left out and counted) or ``"fragments"`` (compared:
@@ -166,12 +168,12 @@ def agreement(annotations: Sequence[Source] | Mapping[str, Source] | str | os.Pa
     limit, root = _check_examples(examples), project_annotators(annotations)
     sets = named_sets(annotations, reference, models)
     check_distinct(sets)
-    table = _read(sets, format, types, spans_key, event_triggers)
+    table = _read(sets, format, types, spans_key, event_triggers, check_unit(offsets))
     counted = _count(sets, table, reference, settings["unit"], settings["discontinuous"])
     samples = _samples(counted.pairs, counted.modes, settings["n_resamples"], settings["seed"])
     result = _figures(sets, table, counted, samples, settings["confidence"], alpha_partial)
     asked = adjudication or adjudication_folder is not None
-    result.update(_asked(sets, table, counted, limit, asked and (types, event_triggers, adjudication_folder)))
+    result.update(_asked(sets, table, counted, limit, asked and (types, event_triggers, adjudication_folder, offsets)))
     if counted.ref is not None:
         result["reference"] = _reference(sets, counted, samples, settings["confidence"])
     result["notes"] = _notes(sets, table, counted, root, annotations)
@@ -275,11 +277,12 @@ def _types(sets: Sequence[Named], table: Table, counted: Counted) -> dict[str, A
 
 
 def _read(sets: Sequence[Named], format: str | None, types: Sequence[str] | None, spans_key: str | None,
-          event_triggers: bool) -> Table:
+          event_triggers: bool, offsets: str = CODEPOINTS) -> Table:
     """Every set read and their documents paired (:func:`.annotations.document_table`); the spans a set repeats
     are removed, warned about once."""
-    corpora = [read_set(given, format, types, spans_key, event_triggers) for given in sets]
+    corpora = [read_set(given, format, types, spans_key, event_triggers, offsets) for given in sets]
     _check_reading(sets, corpora, types, spans_key, event_triggers)
+    refuse_offsets(offsets, [corpus.format for corpus in corpora], "every set")
     table = document_table(sets, corpora)
     if any(table.duplicates.values()):
         repeated = ", ".join(f"{name} {n}" for name, n in table.duplicates.items() if n)
@@ -431,7 +434,7 @@ def _chance(table: Table, counted: Counted, alpha_partial: bool) -> dict[str, An
 
 
 def _adjudication(sets: Sequence[Named], table: Table, counted: Counted, types: Sequence[str] | None,
-                  event_triggers: bool, folder: str | os.PathLike[str] | None) -> dict[str, Any]:
+                  event_triggers: bool, folder: str | os.PathLike[str] | None, offsets: str) -> dict[str, Any]:
     """The disputed places as rows (:mod:`.places`), written as a brat folder when ``folder`` is given."""
     annotators = counted.annotators
     names = [sets[k].name for k in annotators]
@@ -441,7 +444,7 @@ def _adjudication(sets: Sequence[Named], table: Table, counted: Counted, types: 
     found = places.entries([counted.sides.spans[k] for k in annotators],
                            [counted.sides.fragmented[k] for k in annotators])
     disputed, agreed = places.places(found, len(annotators))
-    origins = [_origins(sets[k], table, types, event_triggers) for k in annotators]
+    origins = [_origins(sets[k], table, types, event_triggers, offsets) for k in annotators]
     out: dict[str, Any] = {"disputed": len(disputed), "agreed": agreed,
                            "places": places.rows(disputed, names, ids, items, table.unit, where, origins)}
     if folder is not None:
@@ -451,12 +454,12 @@ def _adjudication(sets: Sequence[Named], table: Table, counted: Counted, types: 
 
 
 def _origins(given: Named, table: Table, types: Sequence[str] | None,
-             event_triggers: bool) -> dict[tuple[str, Any], tuple[str, int]] | None:
+             event_triggers: bool, offsets: str) -> dict[tuple[str, Any], tuple[str, int]] | None:
     """``(document id, entity) -> (T id, line)`` of a set read from a brat folder or pair, else None."""
     if table.formats[given.name] != "brat" or isinstance(given.source, Corpus):
         return None
     out: dict[tuple[str, Any], tuple[str, int]] = {}
-    for ident, found in t_lines(given.source, types, event_triggers=event_triggers).items():
+    for ident, found in t_lines(given.source, types, event_triggers=event_triggers, offsets=offsets).items():
         for entity, t_id, line in found:
             out.setdefault((ident, entity), (t_id, line))
     return out

@@ -53,23 +53,35 @@ def joined_offsets(tokens: Sequence[str]) -> list[tuple[int, int]]:
 def locate_tokens(tokens: Sequence[str], text: str, where: str = "text") -> list[tuple[int, int]]:
     """The offsets of ``tokens`` found one after the other in ``text``, with only whitespace around them.
 
+    The tokens spell the text, the whitespace between them aside: whitespace in the text that no token holds
+    is skipped. A token that is whitespace itself (a character-per-line gold's ``\u3000``, the ideographic
+    space of Japanese and Chinese text) is a character of the text like any other: it is found at the first
+    place, after the whitespace that follows the token before it, where the text holds it, and never left out.
+
     Raises:
-        ValueError: an empty token, a token that is not where the text goes on, or text left after the last
-            token; the message starts with ``where`` and names the token and the character.
+        ValueError: an empty token, a token that is not where the text goes on (a whitespace token that the
+            whitespace there does not hold), or text left after the last token; the message starts with
+            ``where`` and names the token and the character.
 
     >>> locate_tokens(["New", "York", "."], "New York.")
     [(0, 3), (4, 8), (8, 9)]
+    >>> locate_tokens(["東", "京", "\u3000", "大", "阪"], "東京\u3000大阪")
+    [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5)]
     """
     if text == " ".join(tokens) and all(tokens):
         return joined_offsets(tokens)
     offsets, position, n = [], 0, len(text)
     for t, token in enumerate(tokens):
-        while position < n and text[position].isspace():
-            position += 1
+        if token[:1].isspace():  # whitespace skipped up to where the text holds the token
+            while position < n and text[position].isspace() and not text.startswith(token, position):
+                position += 1
+        else:
+            while position < n and text[position].isspace():
+                position += 1
         if not token or not text.startswith(token, position):
             raise ValueError(f"{where}: token {t} ({quote(token)}) is not found at character {position} of the text "
                              f"(which reads {quote(text[position:position + 20])} there); the tokens must spell the text, "
-                             "whitespace aside")
+                             "the whitespace between them aside (a token of whitespace is the text's own)")
         offsets.append((position, position + len(token)))
         position += len(token)
     if text[position:].strip():

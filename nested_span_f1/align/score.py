@@ -65,9 +65,6 @@ class Report:
     examples: list[dict[str, Any]] = field(default_factory=list)
     read: dict[str, dict[str, int]] = field(default_factory=dict)
     """What each side's reader found and kept (pipeline words unlike their text, ...): ``Corpus.notes``."""
-    suspicious: dict[str, dict[str, int]] = field(default_factory=dict)
-    """Each side's entities labelled ``O`` or covering blanks only (:func:`~nested_span_f1.formats.corpus.suspicious`):
-    scored as given, counted so that a conversion bug is seen."""
     limit: int = 5
     """Examples kept per side and category."""
 
@@ -148,7 +145,9 @@ def pair_texts(predictions: Source, references: Source, *, trim: bool = False, s
 
     Two corpora of texts must hold the same text in each document; a corpus of
     tokens against one of texts is located in its texts (the tokens must spell
-    the text, whitespace aside); two corpora of tokens are both joined by spaces.
+    the text, the whitespace between them aside: a token of whitespace is located on the text's own and
+    counted, ``whitespace_tokens_located`` in the report's ``read``); two corpora of tokens are both joined by
+    spaces.
 
     Raises:
         ValueError: documents missing on either side or given twice, texts that
@@ -164,9 +163,7 @@ def pair_texts(predictions: Source, references: Source, *, trim: bool = False, s
         raise ValueError(f"snap={quote(snap)} moves character spans to token boundaries, but both sides are texts; "
                          "give one side as tokens, or leave snap out")
     report = Report(snap=snap, trim=trim, limit=examples,
-                    read={"predictions": dict(pred.notes), "references": dict(ref.notes)},
-                    suspicious={"predictions": suspicious(pred.tokens, pred.entities),
-                                "references": suspicious(ref.tokens, ref.entities)})
+                    read={"predictions": dict(pred.notes), "references": dict(ref.notes)})
     if pred.unit == ref.unit:
         return _both_texts(pred, ref, report)
     return _projected(pred, ref, report)
@@ -202,6 +199,10 @@ def _projected(pred: Corpus, ref: Corpus, report: Report) -> TextPair:
         where = f"{ref.sentence_word} {s} (id {quote(ids[s])})" if ref.sentence_ids is not None else f"document {s}"
         offsets = locate_tokens(list(token_strings), text, where)
         located.append(offsets)
+        blank = sum(1 for token in token_strings if token.isspace())
+        if blank:  # tokens of whitespace (U+3000 a line), each located on the text's own character: counted
+            read = report.read[tokens]
+            read["whitespace_tokens_located"] = read.get("whitespace_tokens_located", 0) + blank
         entities = {"predictions": pred.entities[p], "references": ref.entities[s]}
         sides[tokens].append(to_characters(entities[tokens], offsets))
         unaligned[tokens].append([])
@@ -273,7 +274,8 @@ def alignment(pair: TextPair, checked: Checked | None = None, counts: Counts | N
     and snapped, examples of the spans not aligned. ``checked`` and ``counts`` (the exact counts of all spans),
     when the metric made them, are not made again."""
     report = pair.report
-    hits = _hits(pair, checked or _checked({side: getattr(pair, side) for side in SIDES}, pair.lengths), counts)
+    checked = checked or _checked({side: getattr(pair, side) for side in SIDES}, pair.lengths)
+    hits = _hits(pair, checked, counts)
     out: dict[str, Any] = {"projected": report.projected or None, "snap": report.snap, "trim": report.trim}
     for side in SIDES:
         categories = {**hits[side], **{c: report.categories[side][c] for c in CATEGORIES[1:]}}
@@ -281,7 +283,9 @@ def alignment(pair: TextPair, checked: Checked | None = None, counts: Counts | N
         out[f"trimmed_{side}"] = report.trimmed[side]
         out[f"snapped_{side}"] = report.snapped[side]
     out["read"] = {side: dict(report.read.get(side, {})) for side in SIDES}
-    out["suspicious"] = {side: dict(report.suspicious.get(side, {})) for side in SIDES}
+    # the spans as scored: labels as given, and trimming or snapping never makes a span of blanks or unmakes one
+    # (but contracting a span to a token of whitespace alone, which is then scored as one)
+    out["suspicious"] = {side: suspicious(pair.texts, checked[side]) for side in SIDES}
     out["examples"] = list(report.examples)
     return out
 
@@ -388,26 +392,8 @@ def check_documents(predictions: Sequence[Any], references: Sequence[Any]) -> No
         TypeError, ValueError: naming the side, the document (as a sentence, counted from 0), the key or value.
     """
     check_sides(predictions, references)
-    lists = {}
-    for name, side in (("predictions", predictions), ("references", references)):
-        for s, document in enumerate(side):
-            where = f"{name}, sentence {s}"
-            if not isinstance(document, Mapping):
-                raise TypeError(f"{where}: {quote(document)} is not a text ({{'text', 'entities'}} dict); give every "
-                                "sentence of both sides as a text")
-            if set(document) != set(TEXT_KEYS):
-                raise ValueError(f"{where}: a text has the keys 'text' and 'entities' and nothing else, got "
-                                 f"{sorted(document)}")
-            if not isinstance(document["text"], str):
-                raise TypeError(f"{where}: 'text' must be a string, got {quote(document['text'])}")
-            if isinstance(document["entities"], (str, bytes, Mapping)) or not isinstance(document["entities"], Sequence):
-                raise TypeError(f"{where}: 'entities' must be a list of spans, got {quote(document['entities'])}")
-        lengths = [len(document["text"]) for document in side]
-        lists[name] = [document["entities"] for document in side]
-        try:
-            spans_from_lists(lists[name], lengths, side=name)
-        except ValueError as error:
-            raise ValueError(in_characters(str(error))) from None
+    check_document_side(predictions, "predictions")
+    check_document_side(references, "references")
     for s, (pred, ref) in enumerate(zip(predictions, references)):
         if pred["text"] != ref["text"]:
             at = first_difference(pred["text"], ref["text"])
@@ -415,6 +401,28 @@ def check_documents(predictions: Sequence[Any], references: Sequence[Any]) -> No
                              f"(predicted {quote(pred['text'][at:at + 10])}, reference {quote(ref['text'][at:at + 10])}"
                              f"{look_alike(pred['text'], ref['text'], at)}); "
                              "a prediction is scored only against the text it was made on")
+
+
+def check_document_side(side: Sequence[Any], name: str) -> None:
+    """Refuse anything but documents ``{"text": str, "entities": [span dicts]}`` whose spans are in the text's range,
+    on one side (``name``: ``predictions`` or ``references``, as messages name it)."""
+    for s, document in enumerate(side):
+        where = f"{name}, sentence {s}"
+        if not isinstance(document, Mapping):
+            raise TypeError(f"{where}: {quote(document)} is not a text ({{'text', 'entities'}} dict); give every "
+                            "sentence of both sides as a text")
+        if set(document) != set(TEXT_KEYS):
+            raise ValueError(f"{where}: a text has the keys 'text' and 'entities' and nothing else, got "
+                             f"{sorted(document)}")
+        if not isinstance(document["text"], str):
+            raise TypeError(f"{where}: 'text' must be a string, got {quote(document['text'])}")
+        if isinstance(document["entities"], (str, bytes, Mapping)) or not isinstance(document["entities"], Sequence):
+            raise TypeError(f"{where}: 'entities' must be a list of spans, got {quote(document['entities'])}")
+    try:
+        spans_from_lists([document["entities"] for document in side], [len(document["text"]) for document in side],
+                         side=name)
+    except ValueError as error:
+        raise ValueError(in_characters(str(error))) from None
 
 
 def score_documents(predictions: Sequence[Mapping[str, Any]], references: Sequence[Mapping[str, Any]],

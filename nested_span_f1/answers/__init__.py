@@ -12,7 +12,9 @@ every mention in one category; ``labels`` maps the answers' types to the gold's;
 without offsets); ``counts`` holds what both protocols, the reading and the
 placement count, as counts that add and serialise; ``score`` pairs a system with
 its gold and scores the located spans like any text spans
-(:func:`score_generated`).
+(:func:`score_generated`); ``tally`` counts one answer against one gold document as
+counts that add up to what ``score_generated`` gives (:func:`count_answer`, the
+per-sample step of the evaluation harnesses).
 """
 from .counts import GeneratedCounter, GeneratedCounts, PlaceTally
 from .gold import StringGold, read_string_gold
@@ -25,10 +27,11 @@ from .parse import SHAPES, parse_answer
 from .read import Generated, read_generated
 from .score import GeneratedRun, count_generated, score_generated, score_run
 from .strings import StringCounter, count_strings
+from .tally import AnswerTally, count_answer, gold_document, total
 
 __all__ = [
-    "CATEGORIES", "POLICIES", "SHAPES", "STEPS", "TRUST", "Answer", "Generated", "GeneratedCounter",
+    "CATEGORIES", "POLICIES", "SHAPES", "STEPS", "TRUST", "Answer", "AnswerTally", "Generated", "GeneratedCounter",
     "GeneratedCounts", "GeneratedRun", "Mention", "Normalization", "PlaceTally", "Placement", "StringCounter",
-    "StringGold", "count_generated", "count_strings", "locate", "occurrences", "parse_answer", "parse_label_map",
-    "read_generated", "read_string_gold", "score_generated", "score_run",
+    "StringGold", "count_answer", "count_generated", "count_strings", "gold_document", "locate", "occurrences",
+    "parse_answer", "parse_label_map", "read_generated", "read_string_gold", "score_generated", "score_run", "total",
 ]

@@ -11,14 +11,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
-from ..core.counts import Additive, Counts, Mergeable, frozen_mapping
+from ..core.counts import Additive, Counts, Mergeable, Tally, frozen_mapping
 from ..core.wording import quote
 from .indices import TRUST, Offsets, place_indices
 from .labels import check_label_map
 from .locate import POLICIES, Span, locate
 from .mention import Answer, Mention
 from .normalize import Normalization
-from .strings import StringCounter
+from .strings import TALLY, StringCounter
 
 
 @dataclass(frozen=True)
@@ -106,6 +106,34 @@ class GeneratedCounts(Mergeable):
     def placed(self) -> PlaceTally:
         """All predicted labels pooled."""
         return sum(self.placement.values(), PlaceTally())
+
+    @classmethod
+    def from_state(cls, state: Mapping[tuple[str, ...], int], unparseable_ids: Sequence[str],
+                   settings: Sequence[Any]) -> GeneratedCounts:
+        """The counts of a :meth:`GeneratedCounter.state` (or of states added key by key), with the ids of the
+        unparseable answers and the settings (:attr:`SETTINGS`, in order)."""
+        strings: dict[str, list[int]] = {}
+        untyped = [0, 0, 0]
+        places: dict[str, Counter[tuple[str, str]]] = {"placement": Counter(), "gold_placement": Counter()}
+        fields: dict[str, dict[str, int]] = {name: {} for name in STATE_FIELDS}
+        for key, n in state.items():
+            name = key[0]
+            if name == "strings":
+                strings.setdefault(key[1], [0, 0, 0])[TALLY.index(key[2])] = n
+            elif name == "strings_untyped":
+                untyped[TALLY.index(key[1])] = n
+            elif name in places:
+                places[name][key[1], key[2]] = n
+            else:
+                fields[name][key[1]] = n
+        return cls(Counts({label: Tally(*t) for label, t in strings.items()}, Tally(*untyped)),
+                   _tallies(places["placement"]), fields["unparseable"], fields["answers"], tuple(unparseable_ids),
+                   fields["reading"], fields["indices"], fields["mapped"], _tallies(places["gold_placement"]),
+                   *settings)
+
+
+STATE_FIELDS = ("unparseable", "answers", "reading", "indices", "mapped")
+"""The counters of a :class:`GeneratedCounter` keyed by one name each (a label, a shape, a category)."""
 
 
 def covered(text: str, entity: Any) -> str:
@@ -276,14 +304,28 @@ class GeneratedCounter:
             self._example("gold_not_placed", ident, line, label=label, text=string)
         return placement.spans, missed
 
+    def state(self) -> dict[tuple[str, ...], int]:
+        """The counts so far as one flat dict, ``(counter, key...) -> n``: the string protocol's tallies
+        (:meth:`~nested_span_f1.answers.strings.StringCounter.state`), ``("placement", label, category)``,
+        ``("gold_placement", label, category)`` and ``(name, key)`` for the counters of :data:`STATE_FIELDS`.
+        States of documents add key by key into the state of all of them (:meth:`GeneratedCounts.from_state`
+        turns either into counts)."""
+        out = self.strings.state()
+        for name in ("placement", "gold_placement"):
+            out.update(((name, label, category), n) for (label, category), n in getattr(self, name).items())
+        for name in STATE_FIELDS:
+            out.update(((name, key), n) for key, n in getattr(self, name).items())
+        return out
+
+    @property
+    def settings(self) -> tuple[Any, ...]:
+        """The settings the counts are made with (:attr:`GeneratedCounts.SETTINGS`, in order)."""
+        return (self.strings.normalization.name, self.strings.multiset, self.policy, self.fallback, self.inner_last,
+                self.trust, self.label_map)
+
     def counts(self) -> GeneratedCounts:
         """The counts so far."""
-        return GeneratedCounts(
-            self.strings.counts(), _tallies(self.placement), dict(self.unparseable), dict(self.answers),
-            tuple(self.unparseable_ids), dict(self.reading), dict(self.indices), dict(self.mapped),
-            _tallies(self.gold_placement), self.strings.normalization.name, self.strings.multiset, self.policy,
-            self.fallback, self.inner_last, self.trust, self.label_map,
-        )
+        return GeneratedCounts.from_state(self.state(), self.unparseable_ids, self.settings)
 
 
 def _said(lines: Sequence[str | None], answers: Sequence[ReadAnswer]) -> list[str | None]:

@@ -47,6 +47,15 @@ What is not an entity is never made one:
 An answer whose lines name no entity and decline none is not read as lines
 (unless a line says there is none): prose alone is unparseable, never an empty
 answer.
+
+Chinese typography is read as its ASCII counterpart (:data:`FULL_WIDTH`): the
+full-width ``（`` ``）`` around a type, ``：`` after a string or a type, and ``，``
+``、`` ``；`` between items or mentions (``周杰伦（PER）``, ``人名：周杰伦、林俊杰``,
+``（周杰伦，PER）``, ``周杰伦 (PER)、台湾 (LOC)``); ``无``, ``没有实体``, ``无。`` and the
+like say there is none (``人名：无``: the type has none); a table's Chinese headers
+(``| 实体 | 类型 |``) name its columns. A type written in Chinese or Japanese
+(``人名``) is read only where the gold (or the label map) uses it: without spaces
+or case, nothing else tells it from prose.
 """
 from __future__ import annotations
 
@@ -60,20 +69,24 @@ from .values import literal
 LINE_SHAPES = ("table", "tuples", "parentheses", "type_lines", "colon", "dash")
 """The shapes of an answer read a line an entity."""
 
-ENTITY_COLUMNS = ("entity", "entities", "entity name", "name", "text", "span", "word", "mention", "string")
-TYPE_COLUMNS = ("type", "label", "category", "entity type", "entity_type", "entity_group", "tag", "class")
+ENTITY_COLUMNS = ("entity", "entities", "entity name", "name", "text", "span", "word", "mention", "string",
+                  "实体", "实体名", "实体名称", "名称", "实体文本", "文本")
+TYPE_COLUMNS = ("type", "label", "category", "entity type", "entity_type", "entity_group", "tag", "class",
+                "类型", "实体类型", "类别", "标签")
 
 PROSE = frozenset((
     "note", "notes", "explanation", "reasoning", "reason", "rationale", "analysis", "thought", "thoughts", "step",
     "example", "input", "text", "sentence", "context", "question", "instruction", "summary", "entity", "entity type",
     "type", "types", "label", "labels", "category", "categories", "word", "span", "however", "also",
+    "注", "注意", "备注", "说明", "解释", "分析", "原因", "理由", "思考", "推理", "示例", "例如", "输入", "文本", "句子", "问题",
+    "总结", "实体", "类型", "标签", "类别", "但是", "另外",
 ))
 """First parts of colon lines that are prose, never a type."""
 
 ANNOUNCES = ("answer", "final answer", "corrected answer", "correct answer", "revised answer", "updated answer",
              "output", "response", "result", "results", "entities", "named entities", "corrected", "correction",
              "revised list", "updated list", "corrected list", "let me revise", "let me correct",
-             "let me correct that", "let me revise that")
+             "let me correct that", "let me revise that", "答案", "最终答案", "回答", "结果", "识别结果", "输出", "命名实体")
 """A line starting ``<one of these>:`` announces an answer; what follows the colon is read as a line."""
 
 _ANNOUNCED = ("answer", "list", "version", "output")
@@ -85,10 +98,10 @@ _CLOSE = {"“": "”"}
 _WRAP_STARTS = frozenset(wrap[0] for wrap in _WRAPS)
 _WRAP_ENDS = frozenset(_CLOSE.get(wrap, wrap)[-1] for wrap in _WRAPS)
 _MARKER_STARTS = frozenset("-*•+0123456789")
-NONE_STARTS = frozenset("aAnNtTiI") | _WRAP_STARTS
+NONE_STARTS = frozenset("aAnNtTiI无没未不该文句") | _WRAP_STARTS
 """The first characters of an answer or a line that may say there is no entity (:func:`says_none`)."""
 _TYPE = re.compile(r"[A-Za-z][\w\-./&']*(?: [A-Za-z0-9][\w\-./&']*){0,3}")
-_DECLINED = re.compile(r"(?:o|none|n/a|null)|(?:no|not|none)\s.*", re.I | re.S)
+_DECLINED = re.compile(r"(?:o|none|n/a|null|无|非实体)|(?:no|not|none)\s.*|不是.*", re.I | re.S)
 _WHERE = r"(?: in (?:this|the)(?: given| provided| input)? (?:sentence|text|input|passage|document))"
 _SEEN = r"(?: (?:were |was |are |is )?(?:found|detected|identified|present|mentioned|listed))"
 _NONE = re.compile(
@@ -97,11 +110,14 @@ _NONE = re.compile(
     rf"(?: (?:of (?:the )?types? [\w\- ]+))?{_SEEN}?{_WHERE}?|"
     rf"(?:there (?:are|is) |i (?:found|find) )?no (?:[\w\-]+ ){{0,2}}[\w\-]+s(?:{_SEEN}{_WHERE}?|{_WHERE})|"
     r"(?:the|this) (?:given |provided |input )?(?:text|sentence|passage|input|document) (?:does not|doesn't|did not) "
-    r"(?:contain|mention|include|have) any (?:[\w\-]+ ){0,2}?(?:entit(?:y|ies)|[\w\-]+s))",
+    r"(?:contain|mention|include|have) any (?:[\w\-]+ ){0,2}?(?:entit(?:y|ies)|[\w\-]+s))|"
+    r"无|没有|(?:(?:该|这个?)?(?:文本|句子|段落|输入)中?)?(?:没有|不存在|不包含|并无|无|未(?:发现|找到|识别出?|检测到|提及))"
+    r"(?:找到|发现|识别出?|检测到|提及)?(?:任何)?(?:的)?(?:命名)?实体(?:名称)?",
     re.I)
 """A line (or an answer) saying there is no entity: "None", "none found", "-", "No organizations mentioned",
-"There are no person names in the text", "The text does not contain any named entities"; a plural noun after
-"no" only with a verb or a place after it, so that "No Doubt" stays a name."""
+"There are no person names in the text", "The text does not contain any named entities", "无", "没有实体",
+"未发现命名实体"; a plural noun after "no" only with a verb or a place after it, so that "No Doubt" stays a
+name."""
 _PAREN = re.compile(r"(.+?)\s*\(([^()]*)\)")
 _PAREN_ITEMS = re.compile(r"\s*([^()]+?)\s*\(([^()]*)\)\s*(?:[,;]|$)")
 _NAMED = re.compile(r"(?<![\w\-])((?:[A-Z][\w.&'\-]*\s+){0,5}[A-Z][\w.&'\-]*)\s*\(\s*([^()]*?)\s*\)")
@@ -119,6 +135,19 @@ _PROSE_START = frozenset(("here", "the", "these", "this", "there", "i", "we", "m
                           "above", "in", "for", "all"))
 MAX_WORDS = 20
 """A string of more words is a sentence of prose, not an entity."""
+FULL_WIDTH = str.maketrans({"（": "(", "）": ")", "：": ": ", "，": ", ", "、": ", ", "；": "; "})
+"""Chinese typography's separators as the ASCII ones the shapes are read by (a colon, comma or semicolon with a
+space after it, as ASCII text writes it)."""
+_FULL_WIDTH = re.compile("[（）：，、；]")
+
+
+def ascii_separators(line: str) -> str:
+    """``line`` with Chinese typography's separators as ASCII ones (:data:`FULL_WIDTH`).
+
+    >>> ascii_separators("人名：周杰伦、林俊杰")
+    '人名: 周杰伦, 林俊杰'
+    """
+    return line if line.isascii() else line.translate(FULL_WIDTH)
 
 
 def unwrap(text: str) -> str:
@@ -145,7 +174,7 @@ def type_like(text: str) -> bool:
 def says_none(text: str) -> bool:
     """Whether ``text`` (an answer, or one of its lines) says there is no entity ("None", "N/A", "No entities",
     "There are no named entities in this sentence.")."""
-    return _NONE.fullmatch(unwrap(text).rstrip(".!").strip()) is not None
+    return _NONE.fullmatch(unwrap(text).rstrip(".!。！").strip()) is not None
 
 
 def _string(text: str) -> str | None:
@@ -448,7 +477,7 @@ def _rows(text: str, labels: Collection[str]) -> list[_Line]:
     heading = None
     for raw in text.splitlines():
         stripped = raw.strip()
-        line = _clean(stripped) if stripped and not stripped.startswith("```") else ""
+        line = _clean(ascii_separators(stripped)) if stripped and not stripped.startswith("```") else ""
         if line[:1] == "|" and line.count("|") >= 2:
             table.append((line, stripped))
             continue
@@ -507,7 +536,9 @@ def simple_lines(text: str, labels: Collection[str] = ()) -> Answer | None:
     :data:`SIMPLE` (``string: TYPE`` and ``TYPE: a, b`` only where the type is one the gold uses and the string
     is none), ``parentheses`` lines with declined ones among them, after a lead-in line or none, and nothing else
     (no other prose, no correction after the lead-in). It gives what :func:`read_lines` gives for such an answer
-    (a test holds them equal), or None for any other answer."""
+    (a test holds them equal), or None for any other answer (one written with Chinese typography among them)."""
+    if not text.isascii() and _FULL_WIDTH.search(text):
+        return None
     read = _plain_rows(text, labels)
     if read is None:
         return None

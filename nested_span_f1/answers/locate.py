@@ -6,7 +6,8 @@ and the occurrence neither starts nor ends inside a word: "Paris" occurs in
 letters, digits, ``_`` and combining marks; letters of scripts written without
 spaces between words (Chinese, Japanese kana, Thai, Lao, Khmer, Myanmar) are
 words of one letter each, so "北京" occurs in "我爱北京天安门". An occurrence
-never ends before a combining mark (it would cut a letter from its accent).
+never ends before a combining mark (it would cut a letter from its accent). The
+rule is :mod:`nested_span_f1.core.letters`.
 Occurrences may overlap ("ana" occurs twice in "banana").
 
 Policies (``policy``):
@@ -28,7 +29,9 @@ A string with no occurrence is looked for again, when ``fallback`` is on (the
 default), with case, whitespace and small character differences normalised
 (:func:`fold`): both sides composed (Unicode NFC, so a decomposed "Zoë" meets a
 composed one), typographic apostrophes, quotes and dashes read as ASCII ones
-("McDonald’s" meets "McDonald's", "1990–1995" meets "1990-1995"), letters compared
+("McDonald’s" meets "McDonald's", "1990–1995" meets "1990-1995"), full-width ASCII
+as ASCII ("IBM" meets "ＩＢＭ", "(" meets "（"), the middle dots of names as one
+("安倍・晋三" meets "安倍·晋三"), letters compared
 in lower case (Python's ``str.lower``), any run of whitespace for a space,
 whitespace at the string's ends dropped. The place found is given in the
 characters of the text as it is, so that ``text[start:end]`` is always the
@@ -51,6 +54,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..core.letters import inside_word
 from ..core.wording import quote
 from .parse import Mention
 
@@ -61,30 +65,12 @@ occurs."""
 
 POLICIES = ("kth", "every")
 
-_NO_SPACES = re.compile(
-    "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-    "\U00020000-\U0003134f]"
-)
-"""Letters of scripts written without spaces between words: each is a word of its own."""
-
 Span = tuple[int, int, str]
 
 
-@lru_cache(maxsize=4096)
-def _mark(char: str) -> bool:
-    return unicodedata.category(char)[0] == "M"
-
-
-@lru_cache(maxsize=4096)
-def _word(char: str) -> bool:
-    return (char.isalnum() or char == "_" or _mark(char)) and not _NO_SPACES.match(char)
-
-
 def _bounded(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` neither starts nor ends inside a word."""
-    if start > 0 and (_mark(text[start]) or (_word(text[start]) and _word(text[start - 1]))):
-        return False
-    return end == len(text) or not (_mark(text[end]) or (_word(text[end - 1]) and _word(text[end])))
+    """Whether ``text[start:end]`` neither starts nor ends inside a word (:func:`~nested_span_f1.core.letters.inside_word`)."""
+    return not inside_word(text, start) and not inside_word(text, end)
 
 
 def occurrences(text: str, string: str) -> list[tuple[int, int]]:
@@ -113,17 +99,23 @@ def _loose(words: tuple[str, ...], flags: int = 0) -> re.Pattern[str]:
 
 _TYPOGRAPHIC = str.maketrans({**dict.fromkeys("\u2018\u2019\u201a\u201b\u02bc\u2032", "'"),
                               **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033", '"'),
-                              **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2212", "-")})
-"""Typographic apostrophes, quotes and dashes, and the ASCII character :func:`fold` reads each as."""
+                              **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2212", "-"),
+                              **{chr(0xFF01 + k): chr(0x21 + k) for k in range(94)}, "\u3000": " ",
+                              **dict.fromkeys("\u30fb\uff65\u2027\u2022", "\u00b7")})
+"""Typographic apostrophes, quotes and dashes, full-width ASCII (``ＩＢＭ``, ``（``) and the ideographic space, and
+the middle dots between the parts of a name (``・`` in Japanese, ``·`` in Chinese): the character :func:`fold` reads
+each as (one for one, so that no offset moves)."""
 
 
 @lru_cache(maxsize=1 << 14)
 def fold(string: str) -> str:
     """``string`` as the fallback compares it, but for whitespace: composed (NFC), typographic apostrophes, quotes
-    and dashes as ASCII ones, in lower case.
+    and dashes as ASCII ones, full-width ASCII as ASCII, middle dots as one, in lower case.
 
     >>> fold("Zoe\u0308 McDonald\u2019s 1990\u20131995") == "zoë mcdonald's 1990-1995"
     True
+    >>> fold("ＩＢＭ（中国）"), fold("安倍・晋三") == fold("安倍·晋三")
+    ('ibm(中国)', True)
     """
     if string.isascii():  # the usual string: nothing to compose or read as ASCII
         return string.lower()

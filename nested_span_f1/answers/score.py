@@ -24,13 +24,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
 from ..align.score import Report, TextPair, score_pair
+from ..core.caller import warn_caller
 from ..core.scores import ZeroDivision, summarize
-from ..core.wording import plural, quote
+from ..core.wording import plural, quote, unreadable_line
 from ..formats import Corpus
 from ..formats.columns import read_text
 from ..formats.corpus import first_difference
@@ -127,6 +128,7 @@ def count_generated(
     inner_last: bool = True,
     trust: str = "index",
     label_map: Mapping[str, str] | None = None,
+    labels: Collection[str] | None = None,
     examples: int = 5,
     per_document: bool = False,
 ) -> GeneratedRun:
@@ -141,8 +143,8 @@ def count_generated(
     order = pair_documents(raw.ids if isinstance(raw, StringGold) else raw.sentence_ids, generated, source, len(raw),
                            raw.places)
     gold = gold_texts(raw, generated, order)
-    known = gold.labels() | set(counter.label_map) | set(counter.label_map.values())
-    labels = known | {label.lower() for label in known}
+    known = inventory(gold.labels(), labels, source) | set(counter.label_map) | set(counter.label_map.values())
+    types = known | {label.lower() for label in known}
     # documents are named by id, or without ids by the line of their answer (the file is named once)
     ids = list(gold.ids) if gold.ids is not None else [generated.line(p) for p in order]
     located, golds, padded = [], [], []
@@ -155,7 +157,7 @@ def count_generated(
                              f"characters given, {len(text):,} in the gold; given {quote(given[at:at + 10])}, gold "
                              f"{quote(text[at:at + 10])}); answers are scored only against the text they were made "
                              "from")
-        answers = [(question[0], read_answer(question, text, labels)) for question in generated.answers[p]]
+        answers = [(question[0], read_answer(question, text, types)) for question in generated.answers[p]]
         if first_error is None:
             first_error = next(({"id": ids[s], "line": generated.line(p, q), "answer": given, "error": answer.error}
                                 for q, ((_, given), (_, answer)) in enumerate(zip(generated.answers[p], answers))
@@ -176,6 +178,27 @@ def count_generated(
                         else "order", first_error)
 
 
+def inventory(used: set[str], labels: Collection[str] | None, source: str) -> set[str]:
+    """The types answers are read with: ``labels`` (the corpus's type inventory) when given, else the types the
+    gold uses. Scoring one document at a time with the corpus's ``labels`` reads each answer as one corpus call
+    does ("... and June (MISC)" is read as a mention in a document whose gold has no MISC).
+
+    Raises:
+        TypeError: ``labels`` not a collection of strings.
+        ValueError: a type the gold uses that ``labels`` leaves out (the documents would be read with another
+            inventory than the corpus).
+    """
+    if labels is None:
+        return used
+    if isinstance(labels, (str, bytes)) or not all(isinstance(label, str) for label in labels):
+        raise TypeError(f"labels must be the corpus's type names (a list of strings), got {quote(labels)}")
+    missing = sorted(used - set(labels))
+    if missing:
+        raise ValueError(f"{source}: the gold uses {plural(len(missing), 'type')} that labels= leaves out "
+                         f"({quote(missing)}); labels is the whole corpus's type inventory")
+    return set(labels)
+
+
 def strings_result(counts: GeneratedCounts, zero_division: ZeroDivision = "warn") -> dict[str, Any]:
     """The string protocol's scores: per type, micro (``overall_*``), macro, weighted and untyped, and counts."""
     result = summarize(counts.strings, zero_division)
@@ -184,14 +207,34 @@ def strings_result(counts: GeneratedCounts, zero_division: ZeroDivision = "warn"
 
 
 SHARE = 0.05
-"""The share of answers that could not be read above which the report says so first (the commands on stderr)."""
+"""The share of answers that could not be read above which the report says so first (the commands on stderr, the
+Python API with an :class:`UnreadableAnswersWarning`)."""
+
+
+class UnreadableAnswersWarning(UserWarning):
+    """More than 5% of the answers could not be read: their gold entities count as missed, so the F1 is low
+    because of the reading, not only of the model (the ids say which)."""
+
+
+def warn_unreadable(report: Mapping[str, Any]) -> None:
+    """The :class:`UnreadableAnswersWarning` of a result's report, when more than :data:`SHARE` of its answers
+    could not be read (once a call)."""
+    if report["unparseable_share"] > SHARE:
+        line = unreadable_line(report["unparseable"], report["answers"], report["unparseable_ids"])
+        warn_caller(f"{line}; each counts its gold entities as missed", UnreadableAnswersWarning)
 
 
 def report(run: GeneratedRun) -> dict[str, Any]:
     """The ``generated`` entry of a result: the settings, the answers and what reading them left out, where the
     mentions went (overall and per type), the types the gold never uses, the gold entities of unparseable answers
     per type, the gold strings placed (a gold of strings), and examples."""
-    counts = run.counts
+    out = counts_report(run.counts, run.documents)
+    return {"settings": out.pop("settings"), "documents": out.pop("documents"), "paired": run.paired, **out,
+            "examples": run.examples}
+
+
+def counts_report(counts: GeneratedCounts, documents: int) -> dict[str, Any]:
+    """:func:`report` but how the documents were paired and the examples: what counts alone tell."""
     total = counts.placed
     labels = sorted(set(counts.placement) | set(counts.unparseable) | set(counts.strings.labels))
     per_type = {}
@@ -209,8 +252,7 @@ def report(run: GeneratedRun) -> dict[str, Any]:
     return {
         "settings": {name: dict(value) if isinstance(value, Mapping) else value
                      for name in counts.SETTINGS for value in [getattr(counts, name)]},
-        "documents": run.documents,
-        "paired": run.paired,
+        "documents": documents,
         "answers": answers,
         "shapes": dict(counts.answers),
         "unparseable": counts.answers.get("unparseable", 0),
@@ -227,7 +269,6 @@ def report(run: GeneratedRun) -> dict[str, Any]:
         "gold_strings": None if gold is None else {"strings": gold.mentions,
                                                    **{c: getattr(gold, c) for c in CATEGORIES[2:]}},
         "per_type": per_type,
-        "examples": run.examples,
     }
 
 
@@ -257,6 +298,7 @@ def score_generated(
     inner_last: bool = True,
     trust: str = "index",
     label_map: Mapping[str, str] | None = None,
+    labels: Collection[str] | None = None,
     zero_division: ZeroDivision = "warn",
     examples: int = 5,
     **options: Any,
@@ -277,15 +319,19 @@ def score_generated(
         trust: ``"index"`` or ``"string"``: what places a mention whose token indices and string disagree (see
             :mod:`nested_span_f1.answers.indices`).
         label_map: the answers' types renamed before scoring (``{"person": "PER"}``), each renamed mention counted.
+        labels: the corpus's type inventory answers are read with (default: the gold's types); give it to score
+            a part of a corpus (a document, a batch) exactly as the whole is read.
         zero_division: "warn", 0 or 1.
         examples: examples kept per category (not in the text, excess, unparseable, lines skipped, ...).
         options: the metric's own options (``partial_weight``, ``min_iou``, ``length_bins``).
 
-    Returns:
-        ``{"strings": ..., "located": ..., "generated": ...}`` (see the module docstring).
+    Returns: ``{"strings": ..., "located": ..., "generated": ...}`` (see the module docstring).
 
     Raises:
         ValueError, TypeError: as :func:`pair_documents` and :func:`~nested_span_f1.answers.read.read_generated`.
+
+    Warns:
+        UnreadableAnswersWarning: more than 5% of the answers could not be read.
 
     >>> from nested_span_f1 import Corpus
     >>> gold = Corpus(["The Beatles played in Liverpool ."], [[(4, 11, "ORG"), (22, 31, "LOC")]], unit="characters")
@@ -295,6 +341,8 @@ def score_generated(
     (1.0, 0.5)
     """
     run = count_generated(predictions, references, normalization=normalization, multiset=multiset, policy=policy,
-                          fallback=fallback, inner_last=inner_last, trust=trust, label_map=label_map,
+                          fallback=fallback, inner_last=inner_last, trust=trust, label_map=label_map, labels=labels,
                           examples=examples)
-    return score_run(run, metric, zero_division=zero_division, **options)
+    result = score_run(run, metric, zero_division=zero_division, **options)
+    warn_unreadable(result["generated"])
+    return result

@@ -66,6 +66,18 @@ class StringCounter:
         """The tallies so far (labels seen on either side) as :class:`~nested_span_f1.core.counts.Counts`."""
         return Counts({label: Tally(*t) for label, t in self._labels.items()}, Tally(*self._untyped))
 
+    def state(self) -> dict[tuple[str, ...], int]:
+        """The tallies so far as flat counts: ``("strings", label, "tp" | "predicted" | "gold")`` and
+        ``("strings_untyped", ...)`` (see :meth:`~nested_span_f1.answers.counts.GeneratedCounter.state`)."""
+        out: dict[tuple[str, ...], int] = {("strings", label, name): n for label, t in self._labels.items()
+                                           for name, n in zip(TALLY, t)}
+        out.update({("strings_untyped", name): n for name, n in zip(TALLY, self._untyped)})
+        return out
+
+
+TALLY = ("tp", "predicted", "gold")
+"""The numbers of a :class:`~nested_span_f1.core.counts.Tally`, in its order."""
+
 
 def _sets(pred: list[Pair], ref: list[Pair]) -> tuple[dict[str, list[int]], tuple[int, int, int]]:
     """One document's (tp, predicted, gold) per label and untyped, the strings taken as sets."""

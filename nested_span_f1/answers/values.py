@@ -5,7 +5,8 @@ or of its Markdown code fence, that reads as JSON, else as a Python literal
 (``ast.literal_eval``: single quotes, tuples, ``None``), and holds mentions:
 
 - a list of objects ``{"text": ..., "label": ...}``, the keys also spelled as in
-  :data:`TEXT_KEYS` and :data:`LABEL_KEYS` (``list``);
+  :data:`TEXT_KEYS` and :data:`LABEL_KEYS` (``list``), in Chinese too
+  (``{"实体": ..., "类型": ...}``);
 - a list of pairs ``["Barack Obama", "PER"]`` (``list``);
 - a list of ``[string, TYPE, first, last]`` items, ``first`` and ``last`` the
   inclusive 0-based indices of the string's tokens in the sentence, or of objects
@@ -39,12 +40,12 @@ from typing import Any
 from ..core.wording import quote
 from .mention import Mention
 
-NO_VALUE = re.compile(r"\s*(?:n/?a|none|null|nil|nothing|-+|–|—)\s*\.?\s*", re.I)
-"""A type's value that names nothing: empty, "N/A", "none", "-"."""
+NO_VALUE = re.compile(r"\s*(?:n/?a|none|null|nil|nothing|-+|–|—|无|没有|空)\s*[.。]?\s*", re.I)
+"""A type's value that names nothing: empty, "N/A", "none", "-", "无"."""
 
-TEXT_KEYS = ("text", "entity", "span", "mention", "name", "word")
+TEXT_KEYS = ("text", "entity", "span", "mention", "name", "word", "实体", "实体名称", "名称")
 """Keys a mention object may give its text under (exactly one of them)."""
-LABEL_KEYS = ("label", "type", "entity_type", "category", "entity_group")
+LABEL_KEYS = ("label", "type", "entity_type", "category", "entity_group", "类型", "实体类型", "类别", "标签")
 """Keys a mention object may give its label under (exactly one of them)."""
 
 

@@ -10,6 +10,7 @@ problem in the words of the single-process API, or scores what it accepts.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -103,3 +104,8 @@ def row_lengths(column: Any) -> np.ndarray:
         raise TypeError(f"the lengths column is of type {kind}; it must hold tokens (a list), text (a string) "
                         "or lengths (integers)")
     return np.asarray(values.to_numpy(zero_copy_only=False), dtype=np.int64)
+
+
+def total_length(batches: Iterable[Any], column: str) -> int:
+    """The row lengths (:func:`row_lengths`) of the batches' column ``column``, summed: a corpus's tokens."""
+    return sum(int(row_lengths(batch.column(column)).sum()) for batch in batches)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -106,15 +106,30 @@ class Job:
             predicted, gold, notes = decoded.predictions, decoded.references, dict(decoded.notes)
         return match_spans_lenient(predicted, gold, notes=notes, **matching).counts()
 
+    def count_batches(self, batches: Iterable[Any], where: str = "", first: int = 0,
+                      progress: Callable[[int], object] | None = None) -> Mergeable | None:
+        """The counts of record batches read in order (a part of a file, a Spark partition), added; None for no
+        batch. Rows are named from ``first`` on, as :meth:`count` names them; ``progress`` gets each batch's rows."""
+        total: Mergeable | None = None
+        for batch in batches:
+            counts = self.count(batch, where, first)
+            total = counts if total is None else total + counts
+            first += batch.num_rows
+            if progress is not None:
+                progress(batch.num_rows)
+        return total
+
     def empty(self) -> Mergeable:
         """The counts of no rows, as the single-process API gives them for two empty lists."""
         count = {"exact": count_exact, "lenient": count_lenient, "nested": count_nested}
         return count[self.metric]([], [], **self.options)  # type: ignore[no-any-return, operator]
 
-    def reference_tags(self, batch: Any) -> set[str]:
-        """The distinct tags of a batch's reference column (label ids named by ``label_list``; -100 and ids outside
-        it left out: scoring names them): what strict mode detects its scheme from."""
-        values = pc.unique(pc.list_flatten(batch.column(self.references))).to_pylist()
+    def reference_tags(self, batches: Iterable[Any]) -> set[str]:
+        """The distinct tags of the batches' reference column (label ids named by ``label_list``; -100 and ids
+        outside it left out: scoring names them): what strict mode detects its scheme from."""
+        values: set[Any] = set()
+        for batch in batches:
+            values.update(pc.unique(pc.list_flatten(batch.column(self.references))).to_pylist())
         if self.options.get("label_list") is None:
             return {tag for tag in values if isinstance(tag, str)}
         labels = read_label_list(self.options["label_list"])

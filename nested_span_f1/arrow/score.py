@@ -22,7 +22,7 @@ from ..core.scores import ZeroDivision, check_zero_division
 from ..core.wording import quote
 from ..flat.schemes import detect_scheme
 from ..flat.tags import reference_prefixes, scheme_from_prefixes
-from .columns import row_lengths
+from .columns import total_length
 from .count import Job, summary, warn_once
 from .sources import Part, split
 
@@ -38,23 +38,13 @@ R = TypeVar("R")
 
 def count_part(job: Job, part: Part, batch_size: int, progress: Callable[[int], object] | None = None) -> Mergeable:
     """The counts of one part, record batch by record batch (run in a worker process, or in this one)."""
-    total: Mergeable | None = None
-    first = part.first
-    for batch in part.batches(job.columns, batch_size):
-        counts = job.count(batch, part.name, first)
-        total = counts if total is None else total + counts
-        first += batch.num_rows
-        if progress is not None:
-            progress(batch.num_rows)
+    total = job.count_batches(part.batches(job.columns, batch_size), part.name, part.first, progress)
     return job.empty() if total is None else total
 
 
 def part_tags(job: Job, part: Part, batch_size: int) -> set[str]:
     """The distinct reference tags of one part."""
-    tags: set[str] = set()
-    for batch in part.batches(job.columns, batch_size):
-        tags |= job.reference_tags(batch)
-    return tags
+    return job.reference_tags(part.batches(job.columns, batch_size))
 
 
 def in_order(function: Callable[[Part], R], parts: Iterable[Part], num_proc: int) -> Iterator[tuple[Part, R]]:
@@ -175,7 +165,7 @@ def count_arrow(
 
 def part_tokens(lengths: str, part: Part, batch_size: int) -> int:
     """The row lengths of one part's column ``lengths`` summed (run in a worker process, or in this one)."""
-    return sum(int(row_lengths(batch.column(lengths)).sum()) for batch in part.batches([lengths], batch_size))
+    return total_length(part.batches([lengths], batch_size), lengths)
 
 
 def count_tokens(source: Source, lengths: str, *, num_proc: int = 1, batch_size: int = BATCH_ROWS) -> int:

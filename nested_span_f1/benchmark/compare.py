@@ -17,7 +17,7 @@ the point values of nested versus flat recall and of the lenient error categorie
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .development import score_development, select
 from .figures import score_systems
@@ -38,7 +38,7 @@ def benchmark(references: Source, predictions: Predictions, *, comparisons: str 
               gold_format: str | None = None, pred_format: str | None = None, scheme: str | None = None,
               mode: str | None = None, dataset: str | None = None, progress: bool = True, trim: bool = False,
               snap: str | None = None, types: Sequence[str] | None = None, spans_key: str | None = None,
-              event_triggers: bool = True) -> BenchmarkResult:
+              event_triggers: bool = True, offsets: str | Mapping[str, str] = "codepoints") -> BenchmarkResult:
     """Score prediction sets against one gold with bootstrap intervals and paired significance tests.
 
     Args:
@@ -53,6 +53,8 @@ def benchmark(references: Source, predictions: Predictions, *, comparisons: str 
         comparisons, baseline, dev_references, dev_predictions, n_resamples, n_permutations, seed, confidence,
             alpha, units_by, gold_format, pred_format, scheme, mode, dataset, progress, trim, snap, types,
             spans_key, event_triggers: as :class:`~nested_span_f1.benchmark.options.Options` describes them.
+        offsets: what the character offsets of text spans, pipeline output and brat count: ``"codepoints"`` (the
+            default), ``"utf16"`` or ``"bytes"`` for every file, or ``{"gold": unit, "pred": unit}`` per side.
 
     Raises:
         ValueError: unreadable or misaligned inputs, an empty gold, repeated names,
@@ -65,7 +67,7 @@ def benchmark(references: Source, predictions: Predictions, *, comparisons: str 
         n_resamples=n_resamples, n_permutations=n_permutations, seed=seed, confidence=confidence, alpha=alpha,
         units_by=units_by, format=format, gold_format=gold_format, pred_format=pred_format, scheme=scheme, mode=mode,
         dataset=dataset, progress=progress, trim=trim, snap=snap, types=types, spans_key=spans_key,
-        event_triggers=event_triggers)
+        event_triggers=event_triggers, offsets=offsets)
     read = read_systems(references, predictions, options)
     counted = count_systems(read)
     rounds = plan_rounds(read.kind, read.names, read.runs, options.baseline, options.alpha, options.n_resamples,

@@ -17,7 +17,7 @@ from typing import Any
 from ..core.matching import DuplicateSpanWarning
 from ..flat.pipeline import tags_to_spans
 from ..formats import Corpus
-from ..render.curves import DRAWN_POINTS
+from ..render.curves import thinned
 from ..thresholds.score import threshold_curve
 from .inputs import Side
 
@@ -38,8 +38,6 @@ def system_curve(gold: Side, predicted: Side, trim: bool = False, snap: str | No
         warnings.simplefilter("ignore", DuplicateSpanWarning)
         curve = threshold_curve(reference, predicted.corpus, trim=trim, snap=snap if onto_gold else None,
                                 zero_division=0)
-    points = [(float(r), float(p)) for r, p in zip(curve.recall, curve.precision)]
-    if len(points) > DRAWN_POINTS:
-        points = [points[round(k * (len(points) - 1) / (DRAWN_POINTS - 1))] for k in range(DRAWN_POINTS)]
+    points = thinned([(float(r), float(p)) for r, p in zip(curve.recall, curve.precision)])
     return {**curve.summary(), "per_type": {label: typed.summary() for label, typed in curve.per_type.items()},
             "drawn": [list(point) for point in points]}

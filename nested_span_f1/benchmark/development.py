@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .inputs import Source, is_brat_folder, pair, read_side, units
+from .inputs import Source, is_brat_folder, pair, units
 from .matrices import match_systems
 from .options import Options
 from .stats import bootstrap_sums, scored
@@ -78,12 +78,12 @@ def score_development(predictions: Predictions, tested: Sequence[System], option
         return None
     named = options.dev_predictions is None
     given = _directories(predictions) if named else options.dev_predictions
-    gold = read_side(options.dev_references, options.gold_format, "dev_references", **options.reading)
+    gold = options.read(options.dev_references, options.gold_format, "dev_references", "gold")
     entries = list_systems(given, gold.holds, part="dev", option="dev_predictions", named=named)
     _check_named(entries, {name: source for name, _, _, source in tested})
     unit_of, _ = units(gold, options.units_by)
     n_units = int(unit_of.max(initial=-1)) + 1
-    found = [pair(gold, read_side(source, options.pred_format, name, **options.reading), scheme=options.scheme,
+    found = [pair(gold, options.read(source, options.pred_format, name, "pred"), scheme=options.scheme,
                   mode=options.mode, **options.aligning)
              for name, _, _, source in entries]
     labels = sorted(set().union(*(f.predictions.labels + f.references.labels for f in found)))

@@ -81,7 +81,7 @@ def bucket_figures(read: Read, matches: Sequence[ExactMatch], n_resamples: int, 
 
 def score_systems(read: Read, counted: Counted, sums: np.ndarray, dev: Mapping[str, dict[str, Any]] | None,
                   n_resamples: int, options: Options) -> list[dict[str, Any]]:
-    """Every system's figures, in report order (see the README for the keys): its own (:func:`system_figures`),
+    """Every system's figures, in report order (docs/benchmark.md says what the keys mean): its own (:func:`system_figures`),
     its buckets, its development figures (``dev``, by name, when development data was given), its alignment, and
     a scored system's curve or a generated system's string protocol."""
     seed, confidence = options.seed, options.confidence

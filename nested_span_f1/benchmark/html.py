@@ -1,6 +1,6 @@
 """The benchmark as one self-contained HTML page: tables, charts and an error browser, with no network access.
 
-Everything is in the page: styles, the charts (SVG drawn here), the result's JSON
+Everything is in the page: styles, the charts (SVG drawn by :mod:`nested_span_f1.render`), the result's JSON
 and the error browser's sentences (``<script type="application/json">``), and the
 script that filters and draws them. The tables and charts are static; the browser
 draws a page of sentences at a time, each with its gold spans and the chosen
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import html
 import json
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,11 +20,13 @@ import numpy as np
 from ..lenient.counts import BREAKDOWN
 from ..lenient.matching import Units, unit_range
 from ..lenient.score import LenientMatch
+from ..render.bars import bars_svg
+from ..render.colours import CATEGORIES, DARK, system_colour
 from ..render.curves import curve_svg
+from ..render.steps import step_chart
+from ..render.tables import DASH, estimate_text, interval_text, pct
 from .buckets import attributes
-from .colours import CATEGORIES, DARK, run_style, system_colour
-from .plots import log_steps
-from .report import DASH, ERROR_TITLES, comparisons_text, interval_text, pct, split_text
+from .report import ERROR_TITLES, comparisons_text, split_text
 
 PAGE_SIZE = 50
 """Sentences the error browser draws at a time ("show more" draws the next)."""
@@ -63,159 +64,6 @@ def _table(table_id: str, head: Sequence[str], rows: Sequence[Sequence[Any]], le
     return f'<table id="{table_id}"><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>'
 
 
-def _score(estimate: Mapping[str, float] | None) -> str:
-    return DASH if estimate is None else f"{pct(estimate['value'])} {interval_text(estimate)}"
-
-
-def _bars(chart_id: str, groups: Sequence[str], series: Sequence[tuple[str, str, list[Any]]], level: str) -> str:
-    """Horizontal grouped bars of F1 with whiskers at the interval bounds, one group per row; a bar of 0 is drawn
-    as a tick at 0 with its value, an absent one as a dash."""
-    left, width, bar, gap = 170, 480, 11, 10
-    per_group = bar * len(series) + gap
-    top = 42 + 16 * math.ceil(len(series) / 2)
-    height = top + per_group * len(groups) + 30
-    parts = [f'<svg id="{chart_id}" class="chart" viewBox="0 0 {left + width + 90} {height}" '
-             f'width="{left + width + 90}" height="{height}" role="img">',
-             f'<text x="{left}" y="14" class="legend">F1 (%); whiskers: {_e(level)} bootstrap interval</text>']
-    for k, (name, colour, _) in enumerate(series):
-        lx, ly = left + (k % 2) * 300, 32 + 16 * (k // 2)
-        parts.append(f'<rect x="{lx}" y="{ly - 9}" width="12" height="10" fill="{colour}"/>'
-                     f'<text x="{lx + 16}" y="{ly}" class="legend">{_e(name)}</text>')
-    for tick in range(0, 101, 20):
-        x = left + width * tick / 100
-        parts.append(f'<line x1="{x}" y1="{top - 6}" x2="{x}" y2="{height - 24}" class="grid"/>'
-                     f'<text x="{x}" y="{height - 10}" class="tick" text-anchor="middle">{tick}</text>')
-    for g, group in enumerate(groups):
-        y0 = top + g * per_group
-        parts.append(f'<text x="{left - 8}" y="{y0 + per_group / 2}" class="group" text-anchor="end">'
-                     f'{_e(group)}</text>')
-        for k, (name, colour, values) in enumerate(series):
-            y = y0 + k * bar
-            estimate = values[g]
-            if estimate is None:
-                parts.append(f'<text x="{left + 4}" y="{y + bar - 2}" class="value">{DASH}</text>')
-                continue
-            value, low, high = (100 * estimate[key] for key in ("value", "low", "high"))
-            x = left + width * value / 100
-            parts.append(f'<rect x="{left}" y="{y + 1}" width="{max(x - left, 0):.1f}" height="{bar - 2}" '
-                         f'fill="{colour}"><title>{_e(name)}, {_e(group)}: {_score(estimate)}</title></rect>')
-            if value == 0:
-                parts.append(f'<line x1="{left}" y1="{y}" x2="{left}" y2="{y + bar}" stroke="{colour}" '
-                             'stroke-width="3"/>')
-            xl, xh = left + width * low / 100, left + width * high / 100
-            parts.append(f'<line x1="{xl:.1f}" y1="{y + bar / 2}" x2="{xh:.1f}" y2="{y + bar / 2}" class="whisker"/>')
-            parts.append(f'<text x="{max(x, xh) + 4:.1f}" y="{y + bar - 2}" class="value">{pct(estimate["value"])}'
-                         '</text>')
-    return "".join(parts) + "</svg>"
-
-
-@dataclass(frozen=True)
-class _StepScale:
-    """Where the step chart draws a step and an F1: the plot's box, the steps' range (a log axis when
-    :func:`~nested_span_f1.benchmark.plots.log_steps` says so) and the F1 range in percent, ``lo`` to ``hi``."""
-
-    low_step: int
-    high_step: int
-    log: bool
-    lo: int
-    hi: int
-    left: int = 60
-    width: int = 560
-    top: int = 30
-    plot_height: int = 220
-
-    def x(self, step: float) -> float:
-        low, high, left, width = self.low_step, self.high_step, self.left, self.width
-        if high == low:
-            return left + width / 2
-        if self.log:
-            return left + width * (math.log10(step) - math.log10(low)) / (math.log10(high) - math.log10(low))
-        return left + width * (step - low) / (high - low)
-
-    def y(self, value: float) -> float:
-        return self.top + self.plot_height * (1 - (100 * value - self.lo) / (self.hi - self.lo))
-
-
-def _step_runs(systems: Sequence[Mapping[str, Any]]) -> tuple[dict[str, list[Mapping[str, Any]]], dict[str, str]]:
-    """The systems with a step by run (a named system is a run of its own), and each one's colour (its place
-    among all systems)."""
-    runs: dict[str, list[Mapping[str, Any]]] = {}
-    colour_of = {}
-    for k, system in enumerate(systems):
-        if system["step"] is not None:
-            runs.setdefault(system.get("run") or system["name"], []).append(system)
-            colour_of[system["name"]] = system_colour(k)
-    return runs, colour_of
-
-
-def _step_scale(runs: Mapping[str, Sequence[Mapping[str, Any]]]) -> _StepScale:
-    """The chart's scale: every step and every interval bound inside, F1 rounded out to multiples of 5."""
-    steps = [s["step"] for run in runs.values() for s in run]
-    values = [100 * s["f1"][k] for run in runs.values() for s in run for k in ("low", "high")]
-    lo, hi = math.floor(min(values) / 5) * 5, math.ceil(max(values) / 5) * 5 or 5
-    return _StepScale(min(steps), max(steps), log_steps(steps), lo, hi if hi > lo else lo + 5)
-
-
-def _step_axes(scale: _StepScale, steps: Sequence[int], level: str) -> list[str]:
-    """The chart's opening tag, title, F1 grid and step labels (a step labelled unless too close to the one
-    labelled before it)."""
-    left, width, top, plot_height, lo, hi = scale.left, scale.width, scale.top, scale.plot_height, scale.lo, scale.hi
-    height = top + plot_height + 50
-    parts = [f'<svg id="step-chart" class="chart" viewBox="0 0 {left + width + 180} {height}" '
-             f'width="{left + width + 180}" height="{height}" role="img">',
-             f'<text x="{left}" y="16" class="legend">F1 (%) against step{" (log scale)" if scale.log else ""}; '
-             f'bands: {_e(level)} intervals</text>']
-    for tick in np.linspace(lo, hi, 5):
-        y = top + plot_height * (1 - (tick - lo) / (hi - lo))
-        parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + width}" y2="{y:.1f}" class="grid"/>'
-                     f'<text x="{left - 6}" y="{y + 4:.1f}" class="tick" text-anchor="end">{tick:g}</text>')
-    shown: list[float] = []
-    for step in sorted(set(steps)):
-        if not shown or scale.x(step) - shown[-1] >= 48:
-            shown.append(scale.x(step))
-            parts.append(f'<text x="{scale.x(step):.1f}" y="{top + plot_height + 18}" class="tick" '
-                         f'text-anchor="middle">{step:,}</text>')
-    parts.append(f'<text x="{left + width / 2}" y="{top + plot_height + 38}" class="tick" '
-                 f'text-anchor="middle">step{" (log scale)" if scale.log else ""}</text>')
-    return parts
-
-
-DASHES = {"-": "", "--": ' stroke-dasharray="6 3"', "-.": ' stroke-dasharray="6 3 2 3"', ":": ' stroke-dasharray="2 3"'}
-"""The SVG dash of each line style of :func:`~nested_span_f1.benchmark.colours.run_style`."""
-
-
-def _step_run(k: int, run: str, members: Sequence[Mapping[str, Any]], colour_of: Mapping[str, str],
-              scale: _StepScale) -> str:
-    """The ``k``-th run: its F1 line with the interval as a band, a dot a checkpoint, and its legend entry."""
-    colour, style = run_style(k)
-    dash = DASHES[style]
-    members = sorted(members, key=lambda s: s["step"])
-    upper = " ".join(f"{scale.x(s['step']):.1f},{scale.y(s['f1']['high']):.1f}" for s in members)
-    lower = " ".join(f"{scale.x(s['step']):.1f},{scale.y(s['f1']['low']):.1f}" for s in reversed(members))
-    line = " ".join(f"{scale.x(s['step']):.1f},{scale.y(s['f1']['value']):.1f}" for s in members)
-    parts = [f'<polygon points="{upper} {lower}" fill="{colour}" fill-opacity="0.15"/>'
-             f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>']
-    for s in members:
-        parts.append(f'<circle cx="{scale.x(s["step"]):.1f}" cy="{scale.y(s["f1"]["value"]):.1f}" r="4" '
-                     f'fill="{colour_of[s["name"]]}" stroke="#222" stroke-width="0.5">'
-                     f'<title>{_e(s["name"])}: {_score(s["f1"])}</title></circle>')
-    right, top = scale.left + scale.width, scale.top
-    parts.append(f'<line x1="{right + 12}" y1="{top + 5 + 18 * k}" x2="{right + 28}" '
-                 f'y2="{top + 5 + 18 * k}" stroke="{colour}" stroke-width="2"{dash}/>'
-                 f'<text x="{right + 32}" y="{top + 9 + 18 * k}" class="legend">{_e(run)}</text>')
-    return "".join(parts)
-
-
-def _step_chart(systems: Sequence[Mapping[str, Any]], level: str) -> str:
-    """F1 against step, one line per run with its interval as a band; a log step axis when steps span more than
-    a factor of ten."""
-    runs, colour_of = _step_runs(systems)
-    scale = _step_scale(runs)
-    steps = [s["step"] for run in runs.values() for s in run]
-    lines = [_step_run(k, run, members, colour_of, scale) for k, (run, members) in enumerate(runs.items())]
-    return "".join(_step_axes(scale, steps, level) + lines) + "</svg>"
-
-
 def _header(result: Mapping[str, Any]) -> str:
     settings = result["settings"]
     level = f"{100 * settings['confidence']:g}%"
@@ -240,7 +88,7 @@ def _summary(result: Mapping[str, Any]) -> str:
     head = ["System", *(["Step"] if steps else []), *([f"Dev F1 ({level} CI)"] if dev else []), "Precision", "Recall",
             "F1", f"F1 {level} CI", "Gold", "Predicted", "Correct", "Selected"]
     rows = [[s["name"], *([DASH if s["step"] is None else s["step"]] if steps else []),
-             *([_score(s["dev"]["f1"]) if s.get("dev") else DASH] if dev else []), pct(s["precision"]["value"]),
+             *([estimate_text(s["dev"]["f1"]) if s.get("dev") else DASH] if dev else []), pct(s["precision"]["value"]),
              pct(s["recall"]["value"]), pct(s["f1"]["value"]), interval_text(s["f1"]), s["gold"], s["predicted"],
              s["tp"], mark if s["name"] == chosen else ""] for s in systems]
     names = [s["name"] for s in systems]
@@ -269,9 +117,9 @@ def _per_type(result: Mapping[str, Any], level: str) -> str:
     series = [(s["name"], system_colour(k), [s["per_type"][lab]["f1"] if lab in s["per_type"] else None
                                              for lab in labels]) for k, s in enumerate(systems)]
     numbers = {lab: max(s["per_type"][lab]["number"] for s in systems if lab in s["per_type"]) for lab in labels}
-    rows = [[lab, numbers[lab], *(_score(s["per_type"][lab]["f1"]) if lab in s["per_type"] else DASH
+    rows = [[lab, numbers[lab], *(estimate_text(s["per_type"][lab]["f1"]) if lab in s["per_type"] else DASH
                                   for s in systems)] for lab in labels]
-    return _side_by_side(_bars("per-type-chart", labels, series, level),
+    return _side_by_side(bars_svg("per-type-chart", labels, series, level),
                          _table("per-type-table", ["Type", "Gold", *(s["name"] for s in systems)], rows))
 
 
@@ -285,10 +133,10 @@ def _buckets(result: Mapping[str, Any], level: str) -> str:
         series = [(s["name"], system_colour(k), [s["buckets"][attribute][n]["f1"] if n in s["buckets"][attribute]
                                                  else None for n in present]) for k, s in enumerate(systems)]
         rows = [[n, max(s["buckets"][attribute][n]["number"] for s in systems if n in s["buckets"][attribute]),
-                 *(_score(s["buckets"][attribute][n]["f1"]) if n in s["buckets"][attribute] else DASH
+                 *(estimate_text(s["buckets"][attribute][n]["f1"]) if n in s["buckets"][attribute] else DASH
                    for s in systems)] for n in present]
         parts.append(f'<h3>{_e(title)}</h3>' + _side_by_side(
-            _bars(f"bucket-chart-{attribute}", present, series, level),
+            bars_svg(f"bucket-chart-{attribute}", present, series, level),
             _table(f"bucket-table-{attribute}", ["Bucket", "Gold", *(s["name"] for s in systems)], rows)))
     parts.append("<h3>Type</h3><p>By type: the per-type F1 above.</p>")
     return "".join(parts)
@@ -536,7 +384,7 @@ def page(result: Mapping[str, Any], sentences: Sentences | None) -> str:
     sections = [("summary", "Systems", _summary(result)), ("differences", "Differences in F1", _differences(result)),
                 ("per-type", f"F1 by type ({level} intervals)", _per_type(result, level))]
     if any(s["step"] is not None for s in systems):
-        sections.append(("steps", "F1 against step", _step_chart(systems, level)))
+        sections.append(("steps", "F1 against step", step_chart(systems, level)))
     sections.append(("buckets", f"F1 by bucket ({level} intervals)", _buckets(result, level)))
     if any(s.get("thresholds") for s in systems):
         sections.append(("curves", "Precision-recall curves", _curves(systems)))

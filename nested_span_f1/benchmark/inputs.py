@@ -29,10 +29,12 @@ from ..core.spans import SpanArrays, spans_from_lists
 from ..core.wording import quote
 from ..flat.kinds import first_kind
 from ..flat.pipeline import decode_pair, tags_to_spans
-from ..formats import PATH_FORMATS, Corpus, UnknownFormat, align, detect_format, get_format, read_corpus
+from ..flat.schemes import PREFIXES
+from ..formats import PATH_FORMATS, Corpus, UnknownFormat, align, detect_format, get_format
 from ..formats.columns import ColumnFile, check_same_tokens, read_columns, read_text
+from ..formats.offsets import CODEPOINTS
 from ..formats.places import in_file
-from ..formats.registry import looks_like_json, path_format
+from ..formats.registry import looks_like_json, path_format, read_as, read_file
 
 Source = Union[str, "os.PathLike[str]", Corpus, Sequence[Any]]
 COLUMNS = "conll"
@@ -116,10 +118,11 @@ def alignment(report: Any) -> dict[str, Any]:
 
 
 def _file(path: str | os.PathLike[str], format: str | None, types: Sequence[str] | None = None,
-          spans_key: str | None = None, event_triggers: bool = True) -> Side:
+          spans_key: str | None = None, event_triggers: bool = True, offsets: str = CODEPOINTS) -> Side:
     name = str(path)
     if format in PATH_FORMATS or (format is None and path_format(name)):
-        return _corpus(read_corpus(path, format, types=types, spans_key=spans_key, event_triggers=event_triggers))
+        return _corpus(read_file(path, format, types=types, spans_key=spans_key, event_triggers=event_triggers,
+                                 offsets=offsets))
     if format == COLUMNS:
         return _columns(read_columns(path))
     text = read_text(path)  # read once: a pipe cannot be read again
@@ -128,7 +131,7 @@ def _file(path: str | os.PathLike[str], format: str | None, types: Sequence[str]
             format = detect_format(text, name)
         except UnknownFormat:  # text that is not json and fits no span format: tag columns (json never is)
             return _columns(read_columns(io.StringIO(text), name=name))
-    return _corpus(get_format(format).read(text, name))
+    return _corpus(read_as(get_format(format).name, text, name, offsets=offsets))
 
 
 def _columns(columns: ColumnFile) -> Side:
@@ -140,17 +143,18 @@ def _corpus(corpus: Corpus) -> Side:
 
 
 def read_side(source: Source, format: str | None = None, name: str = "corpus", *, types: Sequence[str] | None = None,
-              spans_key: str | None = None, event_triggers: bool = True) -> Side:
+              spans_key: str | None = None, event_triggers: bool = True, offsets: str = CODEPOINTS) -> Side:
     """Read one side (see the module docstring); ``format`` is a reader's name, ``"conll"`` or None (detected);
     ``types`` keeps a brat corpus's ``T`` lines of those types, ``event_triggers=False`` leaves out its event
-    triggers, ``spans_key`` reads a DocBin's ``doc.spans[key]``.
+    triggers, ``spans_key`` reads a DocBin's ``doc.spans[key]``, ``offsets`` is the unit a file's character offsets
+    count (:func:`~nested_span_f1.formats.registry.read_file`).
 
     Raises:
         ValueError: an unreadable file or malformed spans or tags (named by the readers).
         TypeError: a source of another kind.
     """
     if isinstance(source, (str, os.PathLike)):
-        return _file(source, format, types, spans_key, event_triggers)
+        return _file(source, format, types, spans_key, event_triggers, offsets)
     if isinstance(source, Corpus):
         return _corpus(source)
     if isinstance(source, SpanArrays):
@@ -264,7 +268,7 @@ def unit_index(doc_ids: Sequence[str] | None, n_sentences: int, by: str = "auto"
 HEAD = 1 << 16
 """Bytes of a file read first to tell what it holds (more, doubling, until its first json record is whole)."""
 
-_TAG = re.compile(r"O|[BIESLU]-\S+|\S+-[BIESLU]")
+_TAG = re.compile(rf"O|[{PREFIXES[1:]}]-\S+|\S+-[{PREFIXES[1:]}]")
 
 
 def _excerpt(path: Path) -> tuple[str, bool] | None:

@@ -8,14 +8,15 @@ checks of the numbers (:func:`check_rounds`, :func:`check_level`,
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..align.project import check_snap
 from ..core.wording import quote
+from ..formats.offsets import CODEPOINTS, OffsetsError, side_units, unit_of
 from .generated import GENERATED
-from .inputs import Source
+from .inputs import Side, Source, read_side
 
 MAX_ROUNDS = 1_000_000
 """The most bootstrap resamples, and randomization rounds, a benchmark takes.
@@ -112,6 +113,9 @@ class Options:
             group to read instead of ``doc.ents``.
         event_triggers: False leaves out a brat corpus's event triggers (the ``T``
             lines its ``E`` lines use), read as entities by default and counted.
+        offsets: what the character offsets of text spans, pipeline output and brat
+            count, per side (:func:`~nested_span_f1.formats.offsets.side_units`:
+            ``{"": unit}`` for every file, else ``"gold"`` and ``"pred"``).
     """
 
     comparisons: str
@@ -135,11 +139,25 @@ class Options:
     types: Sequence[str] | None
     spans_key: str | None
     event_triggers: bool
+    offsets: Mapping[str, str]
 
     @property
     def reading(self) -> dict[str, Any]:
-        """The options of reading a side (:func:`~nested_span_f1.benchmark.inputs.read_side`)."""
+        """The options of reading a side (:func:`~nested_span_f1.benchmark.inputs.read_side`) but its offsets
+        (:meth:`offsets_of`)."""
         return {"types": self.types, "spans_key": self.spans_key, "event_triggers": self.event_triggers}
+
+    def offsets_of(self, side: str) -> str:
+        """The unit of the character offsets of the gold (``gold``) or of the systems (``pred``)."""
+        return unit_of(self.offsets, side)
+
+    def read(self, source: Source, format: str | None, name: str, side: str) -> Side:
+        """:func:`~.inputs.read_side` of the gold (``side="gold"``) or of a system (``"pred"``) with these options;
+        offsets that fit only in another unit are refused naming the option for that side."""
+        try:
+            return read_side(source, format, name, **self.reading, offsets=self.offsets_of(side))
+        except OffsetsError as error:
+            raise ValueError(error.naming(side)) from None
 
     @property
     def aligning(self) -> dict[str, Any]:
@@ -152,7 +170,8 @@ STRINGS = ("units_by", "format", "gold_format", "pred_format", "scheme", "mode",
 
 
 def check_options(*, format: str | None, n_resamples: Any, n_permutations: Any, seed: Any, confidence: Any,
-                  alpha: Any, snap: Any, trim: Any, event_triggers: Any, **given: Any) -> Options:
+                  alpha: Any, snap: Any, trim: Any, event_triggers: Any, offsets: Any = CODEPOINTS,
+                  **given: Any) -> Options:
     """``benchmark``'s options checked, in the order a call names a wrong one: ``snap``, the numbers, the
     options that are strings, development predictions without a development gold, a gold of generated answers.
 
@@ -160,6 +179,7 @@ def check_options(*, format: str | None, n_resamples: Any, n_permutations: Any, 
         TypeError, ValueError: the first option out of range or of the wrong type, named with its value.
     """
     snap = check_snap(snap)
+    units = side_units(offsets)
     if n_resamples is not None:
         n_resamples = check_rounds(n_resamples, "n_resamples")
     if n_permutations is not None:
@@ -179,4 +199,4 @@ def check_options(*, format: str | None, n_resamples: Any, n_permutations: Any, 
                          "predictions (pred_format, --pred-format)")
     return Options(n_resamples=n_resamples, n_permutations=n_permutations, seed=seed, confidence=confidence,
                    alpha=alpha, gold_format=gold_format, pred_format=pred_format, trim=bool(trim), snap=snap,
-                   event_triggers=bool(event_triggers), **given)
+                   event_triggers=bool(event_triggers), offsets=units, **given)

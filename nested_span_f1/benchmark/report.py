@@ -11,8 +11,8 @@ from typing import Any
 
 from ..core.wording import plural
 from ..lenient import BREAKDOWN
+from ..render.tables import DASH, interval_text, pct
 
-DASH = "–"
 ERROR_TITLES = {
     "correct": "Correct", "boundary_error": "Boundary", "type_error": "Type",
     "boundary_type_error": "Boundary and type", "missed": "Missed", "spurious": "Spurious",
@@ -31,16 +31,6 @@ def table_lines(head: Sequence[str], rows: Sequence[Sequence[Any]], left: int = 
     """A GitHub-flavoured Markdown table; the first ``left`` columns left-aligned, the others right."""
     rule = ["---" if k < left else "---:" for k in range(len(head))]
     return [_row(head), "|" + "|".join(rule) + "|", *(_row(r) for r in rows), ""]
-
-
-def pct(value: float) -> str:
-    """A score as a percentage with two decimals: ``0.8831`` -> ``"88.31"``."""
-    return f"{100 * value:.2f}"
-
-
-def interval_text(estimate: Mapping[str, float]) -> str:
-    """An estimate's interval in percent: ``"[87.10, 89.40]"``."""
-    return f"[{pct(estimate['low'])}, {pct(estimate['high'])}]"
 
 
 def _recall(bucket: Mapping[str, Any] | None) -> str:

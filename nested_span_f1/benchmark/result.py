@@ -31,7 +31,7 @@ class BenchmarkResult:
     Attributes:
         settings: what was run (gold, units, resamples, seed, confidence, ...; ``length_unit``: what lengths
             count, the gold's tokens or characters).
-        systems: one dict per system, in report order (see the README for the keys).
+        systems: one dict per system, in report order (docs/benchmark.md says what the keys mean).
         comparisons: one dict per pair of systems.
         samples: each system's bootstrap F1 values, an array per name (not in the JSON).
         sentences: the gold's tokens and each system's matching, for the HTML report's error browser (not in the
@@ -98,7 +98,7 @@ class BenchmarkResult:
 
     def plot(self, path: str | os.PathLike[str] | None = None) -> Any:
         """One figure: per-type F1 with intervals, error categories, and F1 against step when steps are known."""
-        from .plots import plot_benchmark
+        from ..render.plots import plot_benchmark
 
         return plot_benchmark(self.to_dict(), None if path is None else str(path))
 

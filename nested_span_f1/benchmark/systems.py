@@ -18,9 +18,11 @@ import numpy as np
 
 from ..answers.score import GeneratedRun
 from ..core.wording import quote
+from ..formats.offsets import CODEPOINTS
+from ..formats.registry import OFFSET_FORMATS
 from .curves import system_curve
 from .generated import GENERATED, generated_pair, is_generated
-from .inputs import Pair, Side, Source, checkpoints, is_brat_folder, pair, read_side, units
+from .inputs import Pair, Side, Source, checkpoints, is_brat_folder, pair, units
 from .options import Options
 from .pairs import choose
 
@@ -112,7 +114,7 @@ class Read:
 
 def read_gold(references: Source, options: Options) -> Side:
     """The gold side, refused when it has no sentence."""
-    gold = read_side(references, options.gold_format, "references", **options.reading)
+    gold = options.read(references, options.gold_format, "references", "gold")
     if gold.n_sentences == 0:
         given = "" if gold.name == "references" else f" ({gold.name})"
         raise ValueError(f"references{given}: no sentences, so nothing to benchmark")
@@ -136,7 +138,7 @@ def pair_system(gold: Side, system: System, options: Options) -> Paired:
     if options.pred_format == GENERATED or (options.pred_format is None and is_generated(system.source)):
         located, run = generated_pair(gold, system.source, system.name)
         return Paired(located, None, run, None)
-    side = read_side(system.source, options.pred_format, system.name, **options.reading)
+    side = options.read(system.source, options.pred_format, system.name, "pred")
     found = pair(gold, side, scheme=options.scheme, mode=options.mode, **options.aligning)
     return Paired(found, side.corpus.format if side.corpus is not None else None, None,
                   system_curve(gold, side, **options.aligning))
@@ -179,6 +181,10 @@ def check_text_options(found: Sequence[Pair], formats: set[str | None], options:
     if not options.event_triggers and "brat" not in formats:
         raise ValueError("event_triggers=False (--no-event-triggers) leaves out a brat corpus's event triggers, but "
                          "neither the gold nor a system is one; leave it out")
+    if set(options.offsets.values()) - {CODEPOINTS} and not formats & set(OFFSET_FORMATS):
+        shown = options.offsets[""] if "" in options.offsets else dict(options.offsets)
+        raise ValueError(f"offsets={shown!r} (--offsets) reads the character offsets of text spans, pipeline output "
+                         "and brat, but neither the gold nor a system holds them; leave it out")
     texts = [f.alignment for f in found if f.alignment is not None]
     if options.trim and not texts:
         raise ValueError("trim (--trim) takes whitespace off the edges of character spans, but neither the gold nor "

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.wording import quote
-from .report import DASH, interval_text, pct, split_text, table_lines
+from ..render.tables import DASH, estimate_text, interval_text, pct
+from .report import split_text, table_lines
 
 KEYS = ("precision", "recall", "f1")
 TITLES = {"precision": "P", "recall": "R", "f1": "F1"}
@@ -118,10 +119,6 @@ def grid(results: Sequence[Mapping[str, Any]], baseline: str | None = None,
     return Grid(systems, datasets, cells, notes, dataset_notes)
 
 
-def _score(estimate: Mapping[str, float]) -> str:
-    return f"{pct(estimate['value'])} {interval_text(estimate)}"
-
-
 def markdown_table(results: Sequence[Mapping[str, Any]], baseline: str | None = None,
                    names: Sequence[str] | None = None) -> str:
     """The table as GitHub-flavoured Markdown, scores in %, footnotes below it."""
@@ -135,8 +132,8 @@ def markdown_table(results: Sequence[Mapping[str, Any]], baseline: str | None = 
             if cell is None:
                 row += [DASH] * len(KEYS)
                 continue
-            f1 = _score(cell.system["f1"]) + (f" {MARK}" if cell.differs else "")
-            row += [_score(cell.system["precision"]), _score(cell.system["recall"]),
+            f1 = estimate_text(cell.system["f1"]) + (f" {MARK}" if cell.differs else "")
+            row += [estimate_text(cell.system["precision"]), estimate_text(cell.system["recall"]),
                     f"**{f1}**" if cell.best else f1]
         rows.append(row)
     return "\n".join([*table_lines(head, rows), *(f"- {note}" for note in [*g.notes, *g.dataset_notes]), ""])

@@ -7,7 +7,7 @@ so a message read against another never differs in form.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Set
+from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
 
@@ -104,3 +104,10 @@ def _cut_items(opening: str, closing: str, items: list[tuple[str, Any]], limit: 
         used += len(piece) + (2 if len(shown) > 1 else 0)
     left = len(items) - len(shown)
     return opening + ", ".join(shown) + (f", ... {left} more" if left else "") + closing
+
+
+def unreadable_line(unparseable: int, answers: int, ids: Sequence[str]) -> str:
+    """How many answers could not be read, and which (by id, or by line): the commands' warning line and the
+    Python API's ``UnreadableAnswersWarning`` say it alike."""
+    share = unparseable / answers if answers else 0.0
+    return f"{unparseable} of {answers} answers ({100 * share:.1f}%) could not be read: {quote(list(ids))}"

@@ -117,17 +117,22 @@ class EncodedPair:
         return present
 
     def refuse(self, bad: np.ndarray, problem: Callable[[int], str], error: type[Exception] = ValueError) -> NoReturn:
-        """Raise ``error`` at the first token, predictions before references, whose code is in ``bad``.
+        """Raise ``error`` at the first token whose code is in ``bad``, in the order the sides are read: sentence by
+        sentence, token by token (both sides align), so that a gold file's bad tag is named before a later one of
+        the predictions; at the same token, the predictions' tag first.
 
         The message names side, sentence and token, then says ``problem(code)``.
         """
+        firsts = []
         for name, side in zip(self.names, (self.predictions, self.references)):
             found = np.flatnonzero(np.isin(side.codes, bad))
             if len(found):
-                code = int(side.codes[found[0]])
-                sentence, token = side.locate(int(found[0]))
-                raise error(f"{name}, sentence {sentence}, token {token}: {problem(code)}")
-        raise AssertionError("refuse() called with codes that occur nowhere")
+                firsts.append((int(found[0]), name, side))
+        if not firsts:
+            raise AssertionError("refuse() called with codes that occur nowhere")
+        at, name, side = min(firsts, key=lambda first: first[0])  # min keeps the first of a tie: the predictions
+        sentence, token = side.locate(at)
+        raise error(f"{name}, sentence {sentence}, token {token}: {problem(int(side.codes[at]))}")
 
 
 class _Vocab(dict):
@@ -258,7 +263,8 @@ def read_label_list(label_list: Any) -> tuple[str, ...]:
     A sequence gives id ``i`` the tag at position ``i``. A mapping is read as id -> tag
     either way round: ``{0: "O", 1: "B-PER"}`` (a model's ``id2label``) as it stands,
     ``{"O": 0, "B-PER": 1}`` (``label2id``) inverted; never in the mapping's own order.
-    The ids of a mapping must be exactly 0..n-1.
+    The ids of a mapping must be exactly 0..n-1. A ``datasets.ClassLabel`` (a dataset's
+    ``features["ner_tags"].feature``) is read by its ``names``.
 
     >>> read_label_list({"B-PER": 1, "O": 0})
     ('O', 'B-PER')
@@ -273,6 +279,8 @@ def read_label_list(label_list: Any) -> tuple[str, ...]:
     what = "label_list must be the tag of each label id: a list, or a dict id -> tag (id2label) or tag -> id (label2id)"
     if label_list is None or isinstance(label_list, (str, bytes)):
         raise TypeError(f"{what}; got {'None' if label_list is None else f'one string {quote(label_list)}'}")
+    if type(label_list).__name__ == "ClassLabel" and is_sequence(getattr(label_list, "names", None)):
+        label_list = label_list.names  # datasets.ClassLabel, read by duck type: datasets stays optional
     if isinstance(label_list, Mapping):
         labels = _from_mapping(label_list, what)
     elif not is_sequence(label_list):

@@ -154,7 +154,7 @@ def score_exact(
     Args:
         predictions, references: lists of tag lists (``"B-PER"``...), or integer label
             ids (lists or 2-D arrays, -100 in references ignored) with ``label_list``.
-        scheme: IO, IOB1, IOB2, IOE1, IOE2, IOBES, BILOU; needed by ``mode="strict"``
+        scheme: IO, IOB1, IOB2, IOE1, IOE2, IOBES, BILOU, BMES; needed by ``mode="strict"``
             (detected from the references when omitted, as seqeval does).
         mode: None (seqeval default / conlleval) or ``"strict"``.
         suffix: tags are ``PER-B`` rather than ``B-PER``.

@@ -2,7 +2,7 @@
 
 A scheme is a table, not code. Each rule is a three-character pattern
 ``<previous prefix><current prefix><type condition>``, where a prefix is one of
-``O B I E S U L`` or ``*`` (any), and the condition is ``=`` (same type), ``~``
+``O B I E S U L M`` or ``*`` (any), and the condition is ``=`` (same type), ``~``
 (different type) or ``*`` (any). Adding a scheme is adding a table.
 
 Two kinds of tables live here:
@@ -11,7 +11,16 @@ Two kinds of tables live here:
   chunk end before the current token, and when does one start at it. These
   decode any prefix mix the way conlleval.pl / seqeval's default mode do.
 * strict schemes (``SCHEMES``): the allowed prefixes and the start / inside /
-  end rules of seqeval's strict mode, plus IO, which seqeval lacks.
+  end rules of seqeval's strict mode, plus IO and BMES, which seqeval lacks.
+
+BMES (B/M/E/S, as the Chinese corpora MSRA, Resume and Weibo are tagged) is
+IOBES with ``M`` for ``I``: its strict table is IOBES's with the letter
+changed, and the default tables read ``M`` as ``I``, so that a BMES file
+gives the chunks of the same file with every ``M-`` rewritten ``I-``, in
+every mode. seqeval 1.2.2 knows no ``M``: it warns that ``M-X`` "seems not
+to be NE tag" and decodes it by type changes alone, which gives the same
+chunks on well-formed BMES but loses or merges chunks around a stray ``M-``
+(``B-X M-X B-X``: seqeval keeps only the last ``B-X``).
 
 Every table is compiled once to boolean arrays indexed by
 ``[previous prefix, current prefix, same type]`` so decoding is array lookups.
@@ -26,7 +35,7 @@ import numpy as np
 
 from ..core.wording import quote
 
-PREFIXES = "OBIESUL"
+PREFIXES = "OBIESULM"
 """Prefix alphabet; the position of a letter is its integer prefix code."""
 _CODE = {letter: code for code, letter in enumerate(PREFIXES)}
 
@@ -77,19 +86,21 @@ def _default_rules(name: str, ends: str, starts: str, change_letters: str) -> De
 
 
 # conlleval.pl (2004-01-26): only B/I/E transitions are known; S, U, L tags only
-# change chunks through type changes.
+# change chunks through type changes. M (BMES's inside) is read as I: the rules
+# of I with M for it ("MB* MO* EM*" ends, "MB* OM* EM*" starts).
 CONLLEVAL_DEFAULT = _default_rules(
     "conlleval",
-    ends="BB* BO* IB* IO* EE* EI* EO*",
-    starts="BB* IB* OB* OI* EE* EI* OE*",
-    change_letters="BIESUL",
+    ends="BB* BO* IB* IO* EE* EI* EO* MB* MO* EM*",
+    starts="BB* IB* OB* OI* EE* EI* OE* MB* OM* EM*",
+    change_letters="BIESULM",
 )
-# seqeval's default mode: conlleval plus S- singletons and "E/S always end".
+# seqeval's default mode: conlleval plus S- singletons and "E/S always end"; M read
+# as I, as above.
 SEQEVAL_DEFAULT = _default_rules(
     "seqeval",
-    ends="E** S** BB* BS* BO* IB* IS* IO*",
-    starts="*B* *S* EE* EI* SE* SI* OE* OI*",
-    change_letters="BIESUL",
+    ends="E** S** BB* BS* BO* IB* IS* IO* MB* MS* MO*",
+    starts="*B* *S* EE* EI* SE* SI* OE* OI* EM* SM* OM*",
+    change_letters="BIESULM",
 )
 
 
@@ -169,9 +180,15 @@ SCHEMES: dict[str, Scheme] = {
             ends="U** L**",
             read_as="US LE",
         ),
+        _scheme(
+            "BMES", "OBMES",
+            starts="*B* *S*",
+            inside="BM= BE= MM= ME=",
+            ends="S** E**",
+        ),
     )
 }
-ALIASES = {"BIO": "IOB2", "BIOES": "IOBES", "IOBES": "IOBES", "BILUO": "BILOU"}
+ALIASES = {"BIO": "IOB2", "BIOES": "IOBES", "IOBES": "IOBES", "BILUO": "BILOU", "BMESO": "BMES", "BMEOS": "BMES"}
 
 
 def get_scheme(name: str | Scheme) -> Scheme:
@@ -198,11 +215,14 @@ def get_scheme(name: str | Scheme) -> Scheme:
 
 # seqeval's auto-detection (strict mode without a scheme): the exact sets of reference
 # prefixes, ``O`` included, that pick each scheme, tried in this order. Any other set is refused.
+# BMES, which seqeval lacks, is detected from IOBES's sets that hold I, with M for it (a set
+# without M, such as ``OBES``, is IOBES's, whose chunks are the same).
 DETECTED = (
     ("IOB2", "IOB IB BO B"),
     ("IOE2", "IOE IE EO E"),
     ("IOBES", "IOBES IBES IOBE OBES IBE BES OBE BE S"),
     ("BILOU", "IOBLU IBLU IOBL OBLU IBL BLU OBL BL U"),
+    ("BMES", "MOBES MBES MOBE MBE"),
 )
 
 

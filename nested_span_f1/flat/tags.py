@@ -13,7 +13,7 @@ import numpy as np
 
 from ..core.wording import quote
 from .encoding import EncodedPair
-from .schemes import PREFIXES, Scheme, detect_scheme, get_scheme
+from .schemes import PREFIXES, SCHEMES, Scheme, detect_scheme, get_scheme
 
 EMPTY_TYPE = "_"
 """Type name of untyped chunks (bare ``B``/``I``) and of ``O``, as seqeval names it."""
@@ -32,7 +32,7 @@ def parse_tags(tags: Sequence[str], suffix: bool = False) -> tuple[ParsedTags, d
     """Split each distinct tag into prefix and type.
 
     Returns the parsed table and ``{code: reason}`` for tags that are malformed:
-    no prefix (``PER``), an empty type (``B-``), a prefix outside ``OBIESUL``
+    no prefix (``PER``), an empty type (``B-``), a prefix outside ``OBIESULM``
     (``b-PER``, ``X-PER``, ``-100``), a typed ``O``, or whitespace inside (``B-PER ``). The caller turns a reason
     into an error that names where the tag first occurs.
     """
@@ -64,12 +64,12 @@ def _split(tag: str, suffix: bool) -> tuple[str, str, str]:
         # seqeval would make "PER " a type of its own; column files cannot even hold it
         return "", "", "whitespace inside the tag"
     letter, rest = (tag[-1], tag[:-1]) if suffix else (tag[0], tag[1:])
-    if letter not in PREFIXES:
+    sep, name = ((rest[-1], rest[:-1]) if suffix else (rest[0], rest[1:])) if rest else ("", "")
+    if letter not in PREFIXES or sep.isalnum():  # "PER", and "MISC" or "LOC": a type without its prefix
         form = "TYPE-B" if suffix else "B-TYPE"
         return "", "", f"no valid prefix: tags are O or {form} with a prefix among {', '.join(PREFIXES)}"
     if not rest:
         return letter, "", ""
-    sep, name = (rest[-1], rest[:-1]) if suffix else (rest[0], rest[1:])
     if sep != "-":
         form = f"TYPE-{letter}" if suffix else f"{letter}-TYPE"
         return "", "", f"no valid prefix: expected {form}, O or a bare prefix"
@@ -120,9 +120,11 @@ def read_vocabulary(
 
 
 def _outside(parsed: ParsedTags, code: int, scheme: Scheme) -> str:
-    """Why a tag whose prefix the strict scheme lacks is refused."""
-    return (f"prefix {PREFIXES[parsed.prefix[code]]} is not part of scheme {scheme.name} (allowed: "
-            f"{', '.join(scheme.letters)}); pick the scheme the tags use, or score in default mode")
+    """Why a tag whose prefix the strict scheme lacks is refused, and the schemes that have it."""
+    letter = PREFIXES[parsed.prefix[code]]
+    holders = [name for name, other in SCHEMES.items() if letter in other.letters]
+    return (f"prefix {letter} is not part of scheme {scheme.name} (allowed: {', '.join(scheme.letters)}; "
+            f"{letter} is in {', '.join(holders)}); pick the scheme the tags use, or score in default mode")
 
 
 def _detected(found: np.ndarray, what: str) -> Scheme:
@@ -132,8 +134,8 @@ def _detected(found: np.ndarray, what: str) -> Scheme:
         letters = ", ".join(PREFIXES[p] for p in found) or "none"
         raise ValueError(
             f"strict mode needs a scheme: {what} ({letters}) are none of the sets seqeval "
-            "detects IOB2, IOE2, IOBES or BILOU from; pass the scheme the tags use (scheme= in Python, --scheme "
-            "on the command line): IOB2, IOB1, IOE1, IOE2, IOBES, BILOU or IO")
+            "detects IOB2, IOE2, IOBES or BILOU from, or BMES from its M; pass the scheme the tags use (scheme= in Python, "
+            "--scheme on the command line): IOB2, IOB1, IOE1, IOE2, IOBES, BILOU, BMES or IO")
     return chosen
 
 

@@ -41,6 +41,7 @@ from ..core.wording import plural, quote
 from .brat_config import AnnotationConf, nearest_conf
 from .columns import _not_utf8
 from .corpus import Corpus, not_a_word
+from .offsets import CODEPOINTS, UNIT_WORDS, OffsetsError, Units, fitting_unit
 from .output import write_folder
 from .records import file_lines
 from .text import Mismatches, covered_text, require_texts
@@ -65,9 +66,13 @@ def _read(path: Path) -> str:
         raise _not_utf8(path) from None
 
 
-def _text_bound(line: str, where: str, length: int) -> tuple[str, Any, str]:
-    """``(type, entity, claimed text)`` of a ``T`` line; ValueError naming the line when it is malformed or its
-    offsets are out of the text's range."""
+class _OutOfRange(ValueError):
+    """A ``T`` line's offsets out of its text's range."""
+
+
+def _text_bound(line: str, where: str, units: Units | None) -> tuple[str, Any, str]:
+    """``(type, entity, claimed text)`` of a ``T`` line, its offsets read in ``units`` (None: as written, unchecked);
+    ValueError naming the line when it is malformed or its offsets are out of the text's range."""
     parts = line.split("\t", 2)
     if len(parts) < 2 or " " not in parts[1]:
         raise ValueError(f"{where}: {quote(line)} is not a text-bound line (ID<TAB>TYPE START END<TAB>TEXT)")
@@ -76,14 +81,19 @@ def _text_bound(line: str, where: str, length: int) -> tuple[str, Any, str]:
         raise ValueError(f"{where}: offsets {quote(offsets)} of {parts[0]} must be 'START END' pairs of integers "
                          "separated by ';'")
     pieces = tuple(tuple(map(int, piece.split())) for piece in offsets.split(";"))
+    said = parts[2] if len(parts) > 2 else ""
+    if units is None:
+        return kind, (pieces, kind), said
+    pieces = tuple(tuple(units.point(o, f"{where}: {parts[0]}") for o in piece) for piece in pieces)
+    length = len(units.text)
     bad = next((piece for piece in pieces if not piece[0] < piece[1] <= length), None)
     if bad is not None:
-        raise ValueError(f"{where}: {parts[0]} offsets {bad[0]} {bad[1]} are out of range; they need start < end "
-                         f"<= {length} (the .txt file's length in characters)")
+        raise _OutOfRange(f"{where}: {parts[0]} offsets {bad[0]} {bad[1]} are out of range; they need start < end "
+                          f"<= {length} (the .txt file's length in characters)")
     if len(pieces) > 1:
         normalize_fragments(pieces, length, f"{where}: {parts[0]}")  # overlapping fragments, named by their line
     entity: Any = (pieces[0][0], pieces[0][1], kind) if len(pieces) == 1 else (pieces, kind)
-    return kind, entity, parts[2] if len(parts) > 2 else ""
+    return kind, entity, said
 
 
 def _natural(relative: str) -> list[Any]:
@@ -177,12 +187,14 @@ class Kept(NamedTuple):
 
 
 def _entities(ann: Path, text: str, types: Collection[str] | None, event_triggers: bool,
-              tally: _Tally, document: str) -> list[Kept]:
+              tally: _Tally, document: str, offsets: str = CODEPOINTS) -> list[Kept]:
     """Every ``T`` line of an ``.ann`` file kept (its type among ``types``, an event trigger unless left out),
-    every line counted in ``tally``; ``document`` is the document's id, named when the file is empty.
+    every line counted in ``tally``; ``document`` is the document's id, named when the file is empty; offsets read
+    in the unit ``offsets``.
 
     Raises:
-        ValueError: a malformed ``T`` line, offsets out of the text's range, an id given twice (naming the line).
+        ValueError: a malformed ``T`` line, offsets out of the text's range (saying so when every line fits as
+            another unit), an id given twice (naming the line).
     """
     seen: dict[str, int] = {}
     content = _read(ann).removeprefix("\ufeff")
@@ -191,16 +203,25 @@ def _entities(ann: Path, text: str, types: Collection[str] | None, event_trigger
     lines = file_lines(content)
     used = triggers(lines)
     conf = tally.conf(ann.parent)
+    units = Units(text, offsets)
     kept = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
+        if line[0].isspace():
+            # brat reads a line's id from its very start: it shows no annotation of this line, so nor do we
+            raise ValueError(f"{ann}, line {number}: {quote(line)} begins with {quote(line[0])}, so brat reads no "
+                             "annotation from it (an id such as T1 begins a line); remove what comes before the id")
         kind = line[0]
         tally.lines[kind if kind in LINE_TYPES else "other"] += 1
         if kind != "T":
             continue
         where = f"{ann}, line {number}"
-        label, entity, said = _text_bound(line, where, len(text))
+        try:
+            label, entity, said = _text_bound(line, where, units)
+        except _OutOfRange as error:
+            unit = _fitting(lines, text) if offsets == CODEPOINTS else None
+            raise error if unit is None else OffsetsError(str(error), unit) from None
         ident = line.split("\t", 1)[0]
         if ident in seen:
             raise ValueError(f"{where}: {ident} is given twice (first on line {seen[ident]}); each T line needs "
@@ -216,6 +237,16 @@ def _entities(ann: Path, text: str, types: Collection[str] | None, event_trigger
             tally.undeclared[label] += 1
         kept.append(Kept(where, said, entity, ident, number))
     return kept
+
+
+def _fitting(lines: Sequence[str], text: str) -> str | None:
+    """The unit in which every ``T`` line of an ``.ann`` file fits its text and covers its own text, when code points
+    do not (:func:`~.offsets.fitting_unit`); None when there is none, or a line is malformed (its error comes first)."""
+    try:
+        claims = [_text_bound(line, "", None) for line in lines if line.startswith("T")]
+    except ValueError:
+        return None
+    return fitting_unit([(text, [(entity[0], said or None) for _, entity, said in claims])])
 
 
 def _conversion(tally: _Tally, event_triggers: bool) -> str:
@@ -242,37 +273,43 @@ def _conversion(tally: _Tally, event_triggers: bool) -> str:
 
 
 def _documents(path: str | os.PathLike[str], types: Collection[str] | None, event_triggers: bool,
-               tally: _Tally) -> list[tuple[str, str, str, list[Kept]]]:
+               tally: _Tally, offsets: str = CODEPOINTS) -> list[tuple[str, str, str, list[Kept]]]:
     """``(id, where, text, T lines kept)`` of every document of a brat folder or pair, every line counted in
-    ``tally``."""
+    ``tally``, offsets read in the unit ``offsets``."""
     folder = Path(path) if Path(path).is_dir() else None
     out = []
     for txt, ann in ann_pairs(path):
         text = _read(txt)
         ident = document_id(ann, folder)
-        out.append((ident, f"{ann}", text, _entities(ann, text, types, event_triggers, tally, ident)))
+        out.append((ident, f"{ann}", text, _entities(ann, text, types, event_triggers, tally, ident, offsets)))
     return out
 
 
 def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None, *,
-              event_triggers: bool = True) -> Corpus:
+              event_triggers: bool = True, offsets: str = CODEPOINTS) -> Corpus:
     """A brat folder (every ``.ann``/``.txt`` pair in it and its subfolders) or one pair (either file's path) as a
-    corpus of texts; ``event_triggers=False`` leaves out the ``T`` lines that ``E`` lines use as triggers (counted).
+    corpus of texts; ``event_triggers=False`` leaves out the ``T`` lines that ``E`` lines use as triggers (counted);
+    ``offsets`` the unit the offsets count (:mod:`.offsets`: brat's own server counts code points, tools that export
+    brat from Java or JavaScript UTF-16 code units).
 
     Raises:
         ValueError: a malformed ``T`` line or offsets out of range (naming the file and line), a missing file,
-            bytes that are not UTF-8.
+            bytes that are not UTF-8; offsets whose lines fit, or match their text, only in another unit.
     """
     tally = _Tally()
-    documents = _documents(path, types, event_triggers, tally)
+    documents = _documents(path, types, event_triggers, tally, offsets)
+    conversion = _conversion(tally, event_triggers)
+    if offsets != CODEPOINTS:
+        conversion = conversion.replace("character offsets", f"offsets in {UNIT_WORDS[offsets]} read as code points")
     corpus = Corpus([text for _, _, text, _ in documents], [[kept.entity for kept in claimed]
                                                             for *_, claimed in documents],
-                    [ident for ident, *_ in documents], None, "brat", _conversion(tally, event_triggers), str(path),
+                    [ident for ident, *_ in documents], None, "brat", conversion, str(path),
                     [where for _, where, _, _ in documents], "characters")
     mismatches = Mismatches("text")
     for _, _, text, claimed in documents:
         for kept in claimed:
             mismatches.check(kept.said, covered_text(text, kept.entity), kept.where)
+    _refuse_text_in_another_unit(path, documents, mismatches, offsets)
     conversion, notes = mismatches.report(corpus.conversion, "brat_text_mismatches")
     if tally.triggers:
         notes = {("brat_event_triggers" if event_triggers else "brat_event_triggers_left_out"): tally.triggers, **notes}
@@ -283,12 +320,23 @@ def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None
     return replace(corpus, conversion=conversion, notes=notes, checked=True)
 
 
+def _refuse_text_in_another_unit(path: str | os.PathLike[str], documents: Sequence[tuple[str, str, str, list[Kept]]],
+                                 mismatches: Mismatches, offsets: str) -> None:
+    """OffsetsError when ``T`` lines' texts differ from the documents at their offsets read as code points but every
+    one is the text at its offsets in another unit."""
+    unit = fitting_unit((text, [(kept.entity[0] if is_fragmented(kept.entity) else (kept.entity[:2],), kept.said)
+                                for kept in claimed]) for _, _, text, claimed in documents) \
+        if mismatches.count and offsets == CODEPOINTS else None
+    if unit is not None:
+        raise OffsetsError(f"{path}: {mismatches.summary()}", unit, claimed=True)
+
+
 def t_lines(path: str | os.PathLike[str], types: Collection[str] | None = None, *,
-            event_triggers: bool = True) -> dict[str, list[tuple[Any, str, int]]]:
+            event_triggers: bool = True, offsets: str = CODEPOINTS) -> dict[str, list[tuple[Any, str, int]]]:
     """Document id -> ``(entity, T id, line)`` of every entity :func:`read_brat` reads from it (with the same
     options), in its order: where each came from, for a view that sends a reader to the line."""
     return {ident: [(kept.entity, kept.ident, kept.line) for kept in claimed]
-            for ident, _, _, claimed in _documents(path, types, event_triggers, _Tally())}
+            for ident, _, _, claimed in _documents(path, types, event_triggers, _Tally(), offsets)}
 
 
 def _stem(ident: str, s: int) -> str:

@@ -87,11 +87,37 @@ BOM = "\ufeff"
 """The UTF-8 byte-order mark some editors put first in a file: every reader skips it."""
 
 
+UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff", "\udcff\udcfe", "\udcfe\udcff")
+"""UTF-16's byte-order marks, as bytes and as a UTF-8 decoder that escapes bytes (``surrogateescape``) reads them."""
+
+
+def not_text(name: str, number: int, line: str | bytes) -> ValueError:
+    """The error for line ``number`` of a file, which holds a NUL byte or begins with UTF-16's byte-order mark: the
+    file is not UTF-8 text (UTF-16 when its first line says so, a NUL between its letters), named at that line."""
+    if isinstance(line, bytes):
+        line = line.decode("utf-8", "surrogateescape")
+    if number == 1 and (line.startswith(UTF16_MARKS[2:]) or "\x00" in line[:2]):
+        return ValueError(f"{name}, line 1: the file is UTF-16 text, not UTF-8 text; save it as UTF-8")
+    return ValueError(f"{name}, line {number}: a NUL byte ('\\x00'), which UTF-8 text never holds: the file is not "
+                      "UTF-8 text; save it as UTF-8")
+
+
+def check_no_nul(text: str, name: str, start: int) -> None:
+    """:func:`not_text` for the first NUL of ``text``, whose first line is line ``start`` (a NUL is searched for in a
+    whole chunk at once: ``in`` on a string costs a fraction of splitting it)."""
+    at = text.find("\x00")
+    if at >= 0:
+        raise not_text(name, start + text.count("\n", 0, at), text[text.rfind("\n", 0, at) + 1:at + 1])
+
+
 def _not_utf8(path: PathLike) -> ValueError:
     """The error for a file that does not decode as UTF-8, naming its first bad line (found by a second,
-    byte-wise pass: the decoder that failed reads ahead in blocks and cannot say which line it was on)."""
+    byte-wise pass: the decoder that failed reads ahead in blocks and cannot say which line it was on); a UTF-16
+    file is named as such."""
     with open(path, "rb") as handle:
         for number, raw in enumerate(handle, 1):
+            if (number == 1 and raw.startswith(UTF16_MARKS[:2])) or b"\x00" in raw:
+                return not_text(os.fsdecode(path), number, raw)
             try:
                 raw.decode("utf-8")
             except UnicodeDecodeError as error:
@@ -134,7 +160,8 @@ def read_blocks(
     sentences are skipped. Every line with fields must have as many as the first
     one, or ``width`` when given (ValueError naming ``name`` and the line
     otherwise). ``start`` is the number of the first line. A byte-order mark
-    before line 1 is skipped; bytes that are not UTF-8 are named by their line.
+    before line 1 is skipped; bytes that are not UTF-8, and a NUL byte (UTF-16 text, a binary file), are named
+    by their line.
     """
     fields: list[str] = []
     first = 0
@@ -146,6 +173,8 @@ def read_blocks(
                                     f"{quote(line)}; decode bytes first, or pass the file's path")
                 if start == 1:
                     line = line.removeprefix(BOM)
+            if "\x00" in line:
+                raise not_text(name, number, line)
             row = split(line)
             if row:
                 if width is None:
@@ -189,7 +218,7 @@ def read_sentences(
     ``boundary``, is split at once, which is what makes files of millions of
     tokens quick to read; any other chunk goes through :func:`read_blocks` line by
     line, which has the last word on what a line holds and which error it is.
-    A chunk ends at an empty line (``"\\n\\n"``).
+    A chunk ends at an empty line (``"\\n\\n"``). A NUL byte is refused at its line (:func:`not_text`).
     """
     width: int | None = None
     line, rest = 1, ""
@@ -199,6 +228,8 @@ def read_sentences(
         except UnicodeDecodeError:
             raise (_not_utf8(name) if os.path.isfile(name) else ValueError(f"{name}: not UTF-8")) from None
         text = rest + data
+        if "\x00" in data:  # the rest was searched with the chunk before
+            check_no_nul(text, name, line)
         if line == 1:
             text = text.removeprefix(BOM)
         if data:

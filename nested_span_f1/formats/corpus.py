@@ -19,7 +19,9 @@ from dataclasses import InitVar, dataclass, field
 from itertools import chain
 from typing import Any
 
-from ..core.entities import check_entities, is_fragmented
+import numpy as np
+
+from ..core.entities import Entities, check_entities, is_fragmented
 from ..core.scored import check_scores
 from ..core.sequences import check_each, check_sequence
 from ..core.spans import SpanArrays, spans_from_lists
@@ -203,21 +205,31 @@ SUSPICIOUS = {"labelled_O": ("entity labelled O", "entities labelled O", "a labe
 (one, several, why)."""
 
 
-def suspicious(units: Sequence[Any], entities: Sequence[Sequence[Any]]) -> dict[str, int]:
-    """How many entities of a side are :data:`SUSPICIOUS` (keys with a count of 0 left out): labelled ``O`` (in
-    any case), or covering only whitespace (a text's characters, or tokens that are blank). ``units``: each
-    sentence's tokens, or each document's text.
+_SPACE = re.compile(r"\s")
+"""Whitespace, as ``str.isspace`` and ``str.strip`` read it (the same characters)."""
 
-    >>> suspicious(["Paris is  big"], [[(0, 5, "O"), (9, 13, "LOC"), (8, 10, "LOC")]])
+
+def suspicious(texts: Sequence[str], entities: Entities) -> dict[str, int]:
+    """How many of a side's checked entities over ``texts`` are :data:`SUSPICIOUS` (keys with a count of 0 left
+    out): labelled ``O`` (in any case), or covering whitespace only (a discontinuous entity: every fragment).
+
+    The labels are counted by their ids; a span of blanks starts with one, so only the spans whose first character
+    is whitespace are read whole (``tests/align/test_text_path_counts.py`` holds this equal to reading every span).
+
+    >>> from nested_span_f1.core.entities import check_entities
+    >>> suspicious(["Paris is  big"], check_entities([[(0, 5, "O"), (9, 13, "LOC"), (8, 10, "LOC")]]))
     {'labelled_O': 1, 'blank': 1}
     """
-    found = {"labelled_O": 0, "blank": 0}
-    for sentence, ents in zip(units, entities):
-        for entity in ents:
-            pieces = entity[0] if is_fragmented(entity) else ((entity[0], entity[1]),)
-            found["labelled_O"] += isinstance(entity[-1], str) and entity[-1].upper() == "O"
-            found["blank"] += all(not "".join(sentence[start:end]).strip() for start, end in pieces)
-    return {key: n for key, n in found.items() if n}
+    spans = entities.spans
+    outside = [k for k, name in enumerate(spans.labels) if name.upper() == "O"]
+    labelled = int(np.count_nonzero(np.isin(spans.label, outside))) if outside else 0
+    sentence, start, end = spans.sentence.tolist(), spans.start.tolist(), spans.end.tolist()
+    firsts = "".join([texts[s][b] for s, b in zip(sentence, start)])
+    blank = sum(not texts[sentence[k]][start[k]:end[k]].strip() for k in (m.start() for m in _SPACE.finditer(firsts)))
+    for s, fragments, label in entities.fragmented:
+        labelled += label.upper() == "O"
+        blank += all(not texts[s][b:e].strip() for b, e in fragments)
+    return {key: n for key, n in (("labelled_O", labelled), ("blank", blank)) if n}
 
 
 UNITS = ("tokens", "characters")

@@ -45,8 +45,11 @@ never refused: the offsets are what is scored.
 Sub-tokens of one word may carry different entities (``Par`` ``B-LOC``, ``##is``
 ``B-PER``): they become two spans that meet inside the word, scored as they are
 (neither can match a gold entity of the whole word). Every two spans of a
-document that meet between two letters or digits are counted
-(``pipeline_words_split_across_entities``), the first ones shown.
+document that meet inside a word are counted
+(``pipeline_words_split_across_entities``), the first ones shown: between two
+letters or digits, or before a combining mark; a letter of a script written
+without spaces (Chinese, Japanese, Thai) is a word of its own
+(:mod:`nested_span_f1.core.letters`), so 杭州 and 西湖 found side by side split no word.
 
 An item's ``score`` is its span's confidence (``Corpus.scores``); a span merged
 from sub-tokens has the mean of their scores, as the pipeline's ``"simple"``
@@ -54,16 +57,19 @@ strategy scores a group (the score itself when they all hold one).
 """
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ..core.letters import inside_word, word_around
 from ..core.scored import check_score, file_scores, mean_score
 from ..core.wording import plural, quote
 from .corpus import Corpus
+from .offsets import CODEPOINTS, OffsetsError, Units, fitting_unit
 from .records import field, json_line, jsonl_records
 from .text import Mismatches, document_ids, document_records, text_of
 
@@ -140,29 +146,21 @@ SHOWN = 3
 
 def split_words(text: str, spans: list[tuple[Any, Any, str]], where: str) -> list[str]:
     """The words of a document's text that two of its spans split between them: one ends where the other starts,
-    between two letters or digits; each said as the word and the two parts with their labels."""
+    inside a word (:func:`~nested_span_f1.core.letters.inside_word`: between two letters or digits, or before a
+    combining mark; a Chinese, Japanese or Thai letter is a word of its own, so 杭州 and 西湖 side by side split
+    none); each said as the word and the two parts with their labels."""
     starts: dict[int, list[tuple[Any, Any, str]]] = {}
     for span in spans:
         starts.setdefault(span[0], []).append(span)
     found = []
     for left in spans:
         at = left[1]
-        if 0 < at < len(text) and text[at - 1].isalnum() and text[at].isalnum():
-            for right in starts.get(at, []):
-                begin, end = _word(text, at)
+        if at in starts and inside_word(text, at):
+            begin, end = word_around(text, at)
+            for right in starts[at]:
                 found.append(f"{where}: {quote(text[begin:end])} as {quote(text[left[0]:at])} {left[2]} and "
                              f"{quote(text[at:right[1]])} {right[2]}")
     return found
-
-
-def _word(text: str, at: int) -> tuple[int, int]:
-    """The run of letters and digits around offset ``at``."""
-    begin, end = at, at
-    while begin > 0 and text[begin - 1].isalnum():
-        begin -= 1
-    while end < len(text) and text[end].isalnum():
-        end += 1
-    return begin, end
 
 
 def _group(entity: str) -> tuple[str, str]:
@@ -216,7 +214,13 @@ def _score(members: list[Mapping[str, Any]], where: str) -> float | None:
     (:func:`~nested_span_f1.core.scored.mean_score`), each checked to be a finite number."""
     if all("score" not in item for item in members):
         return None
-    return mean_score([check_score(item.get("score"), f"{where}: item {quote(dict(item))}", "") for item in members])
+    scores = []
+    for item in members:
+        value = item.get("score")
+        # a finite float is what check_score gives back; the message naming the item is made only for another value
+        scores.append(value if type(value) is float and math.isfinite(value) else
+                      check_score(value, f"{where}: item {quote(dict(item))}", ""))
+    return mean_score(scores)
 
 
 def _check_offsets(item: Mapping[str, Any], where: str, length: int) -> None:
@@ -278,15 +282,76 @@ def entity_spans(items: Any, where: str, length: int, left_out: Counter[str]) ->
     return kept, kind, scores
 
 
-def read_pipeline(text: str, source: str = "pipeline", first_line: int = 1) -> Corpus:
-    """Pipeline output JSON lines (see the module docstring) as a corpus of texts."""
+def _in_code_points(items: Any, text: str, offsets: str, where: str) -> Any:
+    """The items of one document's output with their ``start`` and ``end`` read in the unit ``offsets``
+    (:class:`~.offsets.Units`); anything that is not a list of dicts as it is (its check names it)."""
+    units = Units(text, offsets)
+    if units.bounds is None or not isinstance(items, list):
+        return items
+    return [{**item, **{key: units.point(item[key], f"{where}: item {quote(dict(item))}")
+                        for key in ("start", "end") if key in item}} if isinstance(item, Mapping) else item
+            for item in items]
+
+
+def _words(texts: Sequence[str], outputs: Sequence[Any], words: bool) -> Iterator[tuple[str, list[Any]]]:
+    """Each document's text and items as :func:`~.offsets.fitting_unit` reads them (``words``: with the word each
+    claims, else None); empty for output that is no list of dicts with both offsets."""
+    for text, output in zip(texts, outputs):
+        items = [item for item in output if isinstance(item, Mapping) and {"start", "end"} <= set(item)] \
+            if isinstance(output, list) else []
+        yield text, [(((item["start"], item["end"]),), item.get("word") if words else None) for item in items
+                     if item.get("entity", item.get("entity_group")) != OUTSIDE]
+
+
+def _range_unit(records: Sequence[tuple[str, Mapping[str, Any]]]) -> str | None:
+    """The unit in which every item of the file fits its text, when code points do not (:func:`~.offsets.fitting_unit`);
+    None when there is none (or another record is malformed: its own error comes in turn)."""
+    try:
+        texts = [text_of(record, where) for where, record in records]
+        outputs = [unbatched(field(record, "entities", where), where, Counter()) for where, record in records]
+    except (ValueError, TypeError):
+        return None
+    return fitting_unit(_words(texts, outputs, False))
+
+
+def _document(records: Sequence[tuple[str, Mapping[str, Any]]], where: str, text: str, outputs: list[Any],
+              offsets: str, left_out: Counter[str]) -> tuple[list[Any], str, list[float | None]]:
+    """:func:`entity_spans` of the last output read (``outputs[-1]``, its offsets read as code points first); offsets
+    out of range that every item of the file would fit in another unit are refused naming it."""
+    if offsets != CODEPOINTS:
+        outputs[-1] = _in_code_points(outputs[-1], text, offsets, where)
+    try:
+        return entity_spans(outputs[-1], where, len(text), left_out)
+    except ValueError as error:
+        unit = _range_unit(records) if offsets == CODEPOINTS and "out of range" in str(error) else None
+        raise error if unit is None else OffsetsError(str(error), unit) from None
+
+
+def _refuse_words_in_another_unit(mismatches: Mismatches, texts: Sequence[str], outputs: Sequence[Any], offsets: str,
+                                  source: str) -> None:
+    """OffsetsError when words differ from the text at their offsets read as code points but every word is the text
+    at its offsets in another unit."""
+    unit = fitting_unit(_words(texts, outputs, True), _same_or_unaccented) \
+        if mismatches.count and offsets == CODEPOINTS else None
+    if unit is not None:
+        raise OffsetsError(f"{source}: {mismatches.summary()}", unit, claimed=True)
+
+
+def _same_or_unaccented(word: Any, found: str) -> bool:
+    return word == found or _same_word(word, found) or (isinstance(word, str) and
+                                                        _same_word(unaccented(word), unaccented(found)))
+
+
+def read_pipeline(text: str, source: str = "pipeline", first_line: int = 1, *, offsets: str = CODEPOINTS) -> Corpus:
+    """Pipeline output JSON lines (see the module docstring) as a corpus of texts; ``offsets`` the unit the items'
+    offsets count (:mod:`.offsets`: transformers.js counts UTF-16 code units)."""
     records = list(jsonl_records(text, source, first_line))
     texts, entities, scores, kinds, left_out = [], [], [], set(), Counter[str]()
     outputs, split = [], []
     for where, record in records:
         texts.append(text_of(record, where))
         outputs.append(unbatched(field(record, "entities", where), where, left_out))
-        spans, kind, span_scores = entity_spans(outputs[-1], where, len(texts[-1]), left_out)
+        spans, kind, span_scores = _document(records, where, texts[-1], outputs, offsets, left_out)
         if outputs[-1]:
             kinds.add(kind)
         entities.append(spans)
@@ -322,6 +387,7 @@ def read_pipeline(text: str, source: str = "pipeline", first_line: int = 1) -> C
     if left_out["pipeline_words_unaccented"]:
         conversion += (f"; {plural(left_out['pipeline_words_unaccented'], 'word')} equal to the text once accents are "
                        "stripped, as an uncased tokenizer does")
+    _refuse_words_in_another_unit(mismatches, texts, outputs, offsets, source)
     conversion, notes = mismatches.report(conversion, "pipeline_word_mismatches")
     kept = [*dropped, "pipeline_words_split_across_entities", "pipeline_words_unaccented"]
     notes = {**{key: left_out[key] for key in kept if left_out[key]}, **notes}

@@ -17,6 +17,7 @@ from . import records as js
 from . import text as ts
 from .columns import PathLike, read_text, text_lines, whitespace_fields
 from .corpus import Corpus
+from .offsets import CODEPOINTS, check_unit
 from .output import write_file
 
 
@@ -260,30 +261,66 @@ def path_format(path: PathLike) -> str | None:
 
 
 def read_corpus(path: PathLike, format: str | None = None, *, types: Collection[str] | None = None,
-                spans_key: str | None = None, event_triggers: bool = True) -> Corpus:
+                spans_key: str | None = None, event_triggers: bool = True, offsets: str = CODEPOINTS) -> Corpus:
     """Read a nested-NER, text-span, brat or spaCy file; ``format`` overrides detection.
 
     ``types`` keeps brat's ``T`` lines of those types only, ``event_triggers=False``
     leaves out the ``T`` lines brat's ``E`` lines use as triggers (read as entities by
     default, and counted); ``spans_key`` reads a DocBin's ``doc.spans[spans_key]``
-    instead of ``doc.ents``.
+    instead of ``doc.ents``; ``offsets`` names what the character offsets of text
+    spans, pipeline output and brat count: ``"codepoints"`` (Python's ``len``, the
+    default), ``"utf16"`` (JavaScript's) or ``"bytes"`` (UTF-8), read into code points
+    (:mod:`~nested_span_f1.formats.offsets`).
 
     Raises:
         ValueError: undetectable format, malformed records or bad spans (naming file,
-            line or sentence, and span), bytes that are not UTF-8 (naming the line).
+            line or sentence, and span), bytes that are not UTF-8 (naming the line);
+            spans that fit only as UTF-16 or UTF-8 offsets (naming ``offsets``);
+            ``offsets`` for a file of no such offsets.
         OSError: the file cannot be read.
     """
+    corpus = read_file(path, format, types=types, spans_key=spans_key, event_triggers=event_triggers,
+                       offsets=offsets)
+    refuse_offsets(offsets, [corpus.format], corpus.source)
+    return corpus
+
+
+OFFSET_FORMATS = ("text", "pipeline", "brat")
+"""The formats whose character offsets ``offsets`` reads (not a DocBin, whose offsets spaCy counts, nor tokens)."""
+
+
+def refuse_offsets(offsets: str, formats: Collection[str], what: str) -> None:
+    """ValueError when ``offsets`` names another unit than code points but none of the ``formats`` read holds such
+    offsets (``what``: what was read, for the message)."""
+    if check_unit(offsets) != CODEPOINTS and not set(formats) & set(OFFSET_FORMATS):
+        raise ValueError(f"offsets={offsets!r} (--offsets {offsets}) reads the character offsets of text spans, "
+                         f"pipeline output and brat, but {what} holds {', '.join(sorted(set(formats)))}; leave it out")
+
+
+def read_file(path: PathLike, format: str | None = None, *, types: Collection[str] | None = None,
+              spans_key: str | None = None, event_triggers: bool = True, offsets: str = CODEPOINTS) -> Corpus:
+    """:func:`read_corpus`, ``offsets`` applied where the file holds such offsets and left aside where it does not
+    (a side of tokens beside one of texts, both read with one option: the caller refuses it when no side takes it,
+    :func:`refuse_offsets`)."""
     source = os.fsdecode(path)
+    check_unit(offsets)
     name = format.lower() if format and format.lower() in PATH_FORMATS else path_format(source) if not format else None
     if name == "brat":
-        return brat.read_brat(source, types, event_triggers=event_triggers)
+        return brat.read_brat(source, types, event_triggers=event_triggers, offsets=offsets)
     if name == "spacy":
         from . import spacy_docs
 
         return spacy_docs.read_docbin(source, spans_key)
     text = read_text(source)
     name = get_format(format).name if format else detect_format(text, source)
-    return FORMATS[name].read(text, source)
+    return read_as(name, text, source, offsets=offsets)
+
+
+def read_as(name: str, text: str, source: str, first_line: int | None = None, *, offsets: str = CODEPOINTS) -> Corpus:
+    """A text read in the format ``name``, ``offsets`` given to the formats of character offsets (``first_line``:
+    the file line the text starts at, for the line-based formats)."""
+    options: dict[str, Any] = {"offsets": offsets} if FORMATS[name].unit == "characters" else {}
+    return FORMATS[name].read(text, source, **({} if first_line is None else {"first_line": first_line}), **options)
 
 
 BATCH_LINES = 2_400
@@ -291,7 +328,7 @@ BATCH_LINES = 2_400
 
 
 def read_batches(path: PathLike, format: str | None = None, lines: int | None = None,
-                 progress: Callable[[int], object] | None = None) -> Iterator[Corpus]:
+                 progress: Callable[[int], object] | None = None, *, offsets: str = CODEPOINTS) -> Iterator[Corpus]:
     """The sentences of a nested-NER file as consecutive corpora, for files of any size.
 
     Line-based formats (json lines, text blocks) are read ``lines`` lines at a
@@ -299,10 +336,11 @@ def read_batches(path: PathLike, format: str | None = None, lines: int | None = 
     list is one value and is read whole, as one corpus. ``progress`` (a progress
     bar's ``update``) is called with the size in bytes of each batch's text as it is
     read (UTF-8, without a byte-order mark, line ends as read). A brat folder or a
-    DocBin is read whole. Raises as :func:`read_corpus`.
+    DocBin is read whole. ``offsets`` as :func:`read_corpus` takes it. Raises as
+    :func:`read_corpus`.
     """
     if (format.lower() in PATH_FORMATS) if format else path_format(os.fsdecode(path)):
-        yield read_corpus(path, format)
+        yield read_corpus(path, format, offsets=offsets)
         return
     lines = lines or BATCH_LINES
     source = os.fsdecode(path)
@@ -318,12 +356,13 @@ def read_batches(path: PathLike, format: str | None = None, lines: int | None = 
             progress(len(text.encode()))
         return text
 
+    refuse_offsets(offsets, [name], source)
     if FORMATS[name].record_lines is None:
-        yield FORMATS[name].read(counted(read_text(path) if whole is None else whole), source)
+        yield read_as(name, counted(read_text(path) if whole is None else whole), source, offsets=offsets)
         return
     first = 1
     while head:
-        yield FORMATS[name].read(counted("".join(head)), source, first)
+        yield read_as(name, counted("".join(head)), source, first, offsets=offsets)
         first += len(head)
         head = list(islice(rest, lines))
 

@@ -3,7 +3,10 @@
 ``{"id": "d1", "text": "Peter lives in Paris.", "entities": [{"start": 0, "end": 5, "label": "PER"}, ...]}``
 
 Offsets are Python string indices (code points), ``end`` exclusive, as
-``text[start:end]`` reads them. A discontinuous entity is
+``text[start:end]`` reads them; ``offsets="utf16"`` or ``"bytes"`` reads a file
+whose offsets count UTF-16 code units or UTF-8 bytes (:mod:`.offsets`), and a file
+read in code points whose spans fit, or cover their ``text``, only in one of those
+is refused naming it. A discontinuous entity is
 ``{"fragments": [[start, end], ...], "label": ...}`` (brat's ``0 5;10 15``). An
 entity may carry the ``text`` it covers: it is compared with the document's
 text at its offsets and every difference is counted (never refused: it is the
@@ -24,6 +27,7 @@ from ..core.entities import is_fragmented
 from ..core.scored import entity_scores
 from ..core.wording import plural, quote
 from .corpus import Corpus
+from .offsets import CODEPOINTS, UNIT_WORDS, Claim, OffsetsError, fitting_unit, in_code_points
 from .records import field, json_line, jsonl_records
 
 Record = tuple[str, Mapping[str, Any]]
@@ -85,24 +89,32 @@ class Mismatches:
         if not self.first:
             self.first = f"{where}: {self.what} {quote(claimed)} where the document reads {quote(found)}"
 
+    def summary(self) -> str:
+        """The entities whose text differed, counted, and the first of them."""
+        return (f"{plural(self.count, 'entity', 'entities')} whose {self.what} differs from the text at "
+                f"{'its' if self.count == 1 else 'their'} offsets (first: {self.first})")
+
     def report(self, conversion: str, key: str) -> tuple[str, dict[str, int]]:
         """The reader's conversion line and notes, with a warning when anything differed."""
         if not self.count:
             return conversion, {}
-        message = (f"{plural(self.count, 'entity', 'entities')} whose {self.what} differs from the text at "
-                   f"{'its' if self.count == 1 else 'their'} offsets (first: {self.first})")
+        message = self.summary()
         warn_caller(f"{message}; the offsets are scored", TextMismatchWarning)
         return f"{conversion}; {message}", {key: self.count}
 
 
-def read_text_spans(text: str, source: str = "text", first_line: int = 1) -> Corpus:
-    """Text-span JSON lines (see the module docstring) as a corpus of texts."""
-    return documents_corpus(list(jsonl_records(text, source, first_line)), source)
+def read_text_spans(text: str, source: str = "text", first_line: int = 1, *, offsets: str = CODEPOINTS) -> Corpus:
+    """Text-span JSON lines (see the module docstring) as a corpus of texts; ``offsets``: the unit the file's
+    offsets count (:mod:`~nested_span_f1.formats.offsets`)."""
+    return documents_corpus(list(jsonl_records(text, source, first_line)), source, offsets)
 
 
-def documents_corpus(records: Sequence[Record], source: str) -> Corpus:
+def documents_corpus(records: Sequence[Record], source: str, offsets: str = CODEPOINTS) -> Corpus:
     """``(where, record)`` pairs of text-span records (``text``, ``entities``, optional ``id`` and ``doc_id``) as a
-    corpus of texts; ``where`` names each record in messages."""
+    corpus of texts; ``where`` names each record in messages; ``offsets`` the unit the offsets count.
+
+    Read in code points, offsets that fit the texts (or cover the entities' own texts) only in another unit are
+    refused with the option that reads them (:func:`~nested_span_f1.formats.offsets.fitting_unit`)."""
     texts, entities, items_of = [], [], []
     for where, record in records:
         document = text_of(record, where)
@@ -111,18 +123,38 @@ def documents_corpus(records: Sequence[Record], source: str) -> Corpus:
             raise TypeError(f"{where}: 'entities' must be a list, got {quote(items)}")
         texts.append(document)
         entities.append([_entity(item, where) for item in items])
+        if offsets != CODEPOINTS:
+            entities[-1] = in_code_points(document, entities[-1], offsets, where)
         items_of.append(items)
     scores, read = entity_scores(items_of)
-    corpus = Corpus(texts, entities, document_ids(records), document_ids(records, "doc_id"), "text",
-                    "character offsets, end exclusive: kept as they are", source, [w for w, _ in records],
-                    "characters", read, scores=scores)
+    how = "kept as they are" if offsets == CODEPOINTS else f"{UNIT_WORDS[offsets]} read as code points"
+    try:
+        corpus = Corpus(texts, entities, document_ids(records), document_ids(records, "doc_id"), "text",
+                        f"character offsets, end exclusive: {how}", source, [w for w, _ in records],
+                        "characters", read, scores=scores)
+    except ValueError as error:
+        unit = fitting_unit(_claims(records, texts, entities, False)) if offsets == CODEPOINTS else None
+        raise error if unit is None else OffsetsError(str(error), unit) from None
     # offsets are known to be in range now: compare the mentions' own texts
     mismatches = Mismatches("text")
     for (where, record), document, spans in zip(records, texts, entities):
         for item, span in zip(record["entities"], spans):
             mismatches.check(item.get("text"), covered_text(document, span), where)
+    unit = fitting_unit(_claims(records, texts, entities)) if mismatches.count and offsets == CODEPOINTS else None
+    if unit is not None:
+        raise OffsetsError(f"{source}: {mismatches.summary()}", unit, claimed=True)
     conversion, notes = mismatches.report(corpus.conversion, "mention_text_mismatches")
     return replace(corpus, conversion=conversion, notes={**corpus.notes, **notes}, checked=True)
+
+
+def _claims(records: Sequence[Record], texts: Sequence[str], entities: Sequence[Sequence[Any]],
+            claimed: bool = True) -> Iterator[tuple[str, list[Claim]]]:
+    """Each document's text and entities as :func:`~nested_span_f1.formats.offsets.fitting_unit` reads them: their
+    pieces, and the text each claims (``claimed``), else None."""
+    for (_, record), text, spans in zip(records, texts, entities):
+        yield text, [(span[0] if is_fragmented(span) else ((span[0], span[1]),),
+                      item.get("text") if claimed and isinstance(item, Mapping) else None)
+                     for item, span in zip(record["entities"], spans)]
 
 
 def entity_dict(text: str, entity: Any) -> dict[str, Any]:

@@ -242,6 +242,11 @@ def _scored(predictions: Any, references: Any) -> str:
     spans_from_lists(entities, side="predictions")
     check_scores(scores or [], entities, "predictions")
     spans_from_lists(references, side="references")
+    # the core reads (start, end, label) tuples too; a module stores spans as dicts only
+    for s, sentence in enumerate(references):
+        bad = next(((k, item) for k, item in enumerate(sentence) if not isinstance(item, Mapping)), None)
+        if bad is not None:
+            raise _bad_item(bad[1], f"references, sentence {s}", bad[0], "spans", ("spans",))
     return "scored"
 
 
@@ -256,9 +261,9 @@ def _texts(predictions: Any, references: Any) -> str:
 def _generated(predictions: Any, references: Any, kinds: Sequence[str]) -> str:
     """``"answers"`` (a string a document) or ``"generated"`` (a list of ``{'text', 'label'}`` dicts a document)
     against texts, once both sides are checked (the references as :func:`_texts` checks them)."""
-    from ..align.score import check_documents
+    from ..align.score import check_document_side
 
-    check_documents(references, references)
+    check_document_side(references, "references")
     strings = [isinstance(answer, str) for answer in predictions]
     kind = "answers" if all(strings) else "generated"
     if any(strings) and not all(strings):

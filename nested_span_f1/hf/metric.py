@@ -24,6 +24,7 @@ import evaluate
 
 from ..core.wording import quote
 from .kinds import INPUT_KINDS, KIND_WORDS, data_kind, refuse_unencodable
+from .processes import DOCUMENT_KINDS, gather, mixed, named_process, read_tables
 
 PROJECT_URL = "https://github.com/nested-span-f1/nested-span-f1"
 """The project's home, the ``homepage`` and ``codebase_urls`` of the three modules (setup.py's ``url`` too)."""
@@ -88,6 +89,9 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
     first non-abstract module class it finds, never takes this one.
     """
 
+    metric = ""
+    """The metric the module is (``"exact"``, ``"lenient"`` or ``"nested"``): what its texts and answers are scored
+    with, and which Space its folder's app serves (:func:`nested_span_f1.space.app.build_app`)."""
     input_kinds: tuple[str, ...] = ()
     empty_kind = ""
     # evaluate's state, set in EvaluationModule.__init__ and reset by compute
@@ -111,6 +115,14 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
     def _compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> dict[str, Any]:
         """Scores of the stored input (its kind is :attr:`stored_kind`)."""
 
+    def module_info(self, description: str, citation: str, inputs_description: str,
+                    reference_urls: list[str]) -> evaluate.MetricInfo:
+        """The module's ``evaluate.MetricInfo``: its card's texts and references, the feature sets of its
+        ``input_kinds``, and the project's URLs as its home and code base."""
+        return evaluate.MetricInfo(description=description, citation=citation, inputs_description=inputs_description,
+                                   features=features(*self.input_kinds), homepage=PROJECT_URL,
+                                   codebase_urls=[PROJECT_URL], reference_urls=reference_urls)
+
     @property
     def stored_kind(self) -> str:
         """The kind of input stored so far (``empty_kind`` while no sentence held anything)."""
@@ -125,7 +137,7 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
             raise TypeError("label_list is given but predictions and references hold tag strings; "
                             "drop label_list, or pass integer label ids")
 
-    def score_texts(self, predictions: Any, references: Any, metric: str, tag_options: dict[str, Any],
+    def score_texts(self, predictions: Any, references: Any, tag_options: dict[str, Any],
                     **options: Any) -> dict[str, Any]:
         """The result for stored ``texts`` (documents paired by position, scored in characters with their
         alignment report); a tag option given with them is refused, not ignored."""
@@ -135,9 +147,9 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         if given:
             raise ValueError(f"{', '.join(given)} apply to tags, but the input holds texts; leave them out")
         rows = [side.to_pylist() if hasattr(side, "to_pylist") else list(side) for side in (predictions, references)]
-        return score_documents(rows[0], rows[1], metric, **options)
+        return score_documents(rows[0], rows[1], self.metric, **options)
 
-    def score_generated(self, predictions: Any, references: Any, metric: str, tag_options: dict[str, Any],
+    def score_generated(self, predictions: Any, references: Any, tag_options: dict[str, Any],
                         **options: Any) -> dict[str, Any]:
         """The result for stored ``generated`` or ``answers`` (documents paired by position): both protocols side
         by side (:func:`nested_span_f1.answers.score_generated`); a tag option given with them is refused."""
@@ -153,7 +165,7 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         key = "output" if self.stored_kind == "answers" else "entities"
         gold = Corpus([d["text"] for d in rows[1]], [[(e["start"], e["end"], e["label"]) for e in d["entities"]]
                                                       for d in rows[1]], source="references", unit="characters")
-        return score_generated([{key: answer} for answer in rows[0]], gold, metric=metric, **options)
+        return score_generated([{key: answer} for answer in rows[0]], gold, metric=self.metric, **options)
 
     def score_scored(self, predictions: Any, references: Any, tag_options: dict[str, Any], *,
                      threshold: float | None, decode: str, zero_division: Any) -> dict[str, Any]:
@@ -217,8 +229,12 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
             raise ValueError(f"unknown inputs {sorted(kwargs)}: a batch is predictions and references")
         kind = data_kind(predictions, references, self.input_kinds)
         if kind is not None and self._kind not in (None, kind):
-            raise TypeError(f"this batch holds {KIND_WORDS[kind]} but the batches added before it hold "
-                            f"{KIND_WORDS[self._kind]}; give every batch in one form")
+            raise mixed(kind, self._kind)
+        # an empty sentence is a list: of any kind of tokens or spans, never a document
+        if kind in DOCUMENT_KINDS and self._held_back:
+            raise mixed(kind, None)
+        if kind is None and len(predictions) and self._kind in DOCUMENT_KINDS:
+            raise mixed(None, self._kind)
         if kind is None and self.writer is None:
             self._held_back = (self._held_back or 0) + len(predictions)
             return
@@ -238,6 +254,8 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
                 self.writer, self.selected_feature_format, self._kind, self._held_back = None, None, None, held
             if isinstance(error, UnicodeEncodeError):
                 refuse_unencodable(predictions, references)
+            if isinstance(error, ValueError):  # evaluate's rendez-vous of the processes timed out
+                raise named_process(error, self.num_process, self.timeout) from None
             raise
 
     def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> dict[str, Any] | None:
@@ -252,7 +270,8 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
             raise TypeError(f"{self.name} takes no option {quote(unknown[0])}; its options are {', '.join(options)}")
         if predictions is not None or references is not None:
             self.add_batch(predictions=predictions, references=references)
-        if self.writer is None and self._held_back is not None:
+        # a process of several that added nothing writes a file of no row all the same, for process 0 to name it
+        if self.writer is None and (self._held_back is not None or self.num_process > 1):
             self._write(None, [], [])
         try:
             return super().compute(**kwargs)
@@ -261,6 +280,29 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
             raise
         finally:
             self._kind, self._held_back = None, None
+
+    def _finalize(self) -> None:
+        """evaluate's, but process 0 of several reads each process's file on its own (:func:`.processes.gather`): a
+        process of empty sentences takes the others' kind, two kinds are refused as one process refuses them, a
+        process that added nothing is named."""
+        if self.num_process == 1 or self.process_id != 0:
+            super()._finalize()
+            return
+        import datasets
+        from datasets.table import InMemoryTable
+
+        if self.writer is not None:
+            self.writer.finalize()
+        self.writer = None
+        try:
+            self.file_paths, self.filelocks = self._get_all_cache_files()
+        except ValueError as error:
+            raise named_process(error, self.num_process, self.timeout) from None
+        kind, table = gather(read_tables(self.file_paths), self.features, self.input_kinds, self.empty_kind,
+                             self.num_process)
+        self._kind, self.selected_feature_format = kind, self.features[self.input_kinds.index(kind)]
+        self.data = datasets.Dataset(InMemoryTable(table),
+                                     info=datasets.DatasetInfo(features=self.selected_feature_format))
 
     def _release(self) -> None:
         """Drop what evaluate's ``compute`` keeps when it raises: its data, cache files and their locks."""

@@ -32,17 +32,15 @@ from typing import Any
 import numpy as np
 
 from ..core.counts import Counts
-from ..core.scores import ZeroDivision, check_zero_division
+from ..core.scores import ZeroDivision
 from ..core.spans import SpanArrays
 from ..core.wording import quote
 from ..flat.encoding import SIDES, LabelList, read_label_list
 from ..flat.pipeline import decode_pair
 from ..flat.schemes import Scheme
-from ..flat.tags import label_list_scheme
 from ..nested.score import NestedCounts, count_arrays, summarize_nested
 from .arrays import to_numpy
-from .trainer import StreamingMetrics, eval_arrays, predicted_ids, trainer_view
-from .words import word_labels
+from .trainer import StreamingMetrics, eval_arrays, predicted_ids, streaming, tag_metrics
 
 LABEL_NAMES = ("labels", "span_starts", "span_ends", "gold_spans")
 """The span classifier's ``TrainingArguments(label_names=...)``, in the order of ``label_ids``."""
@@ -143,7 +141,6 @@ def span_metrics_for(
     """
     labels = read_label_list(label_list)
     none = _none_label(none_label, labels)
-    check_zero_division(zero_division)
 
     def count(eval_pred: Any) -> NestedCounts:
         predictions, label_ids = eval_arrays(eval_pred)
@@ -169,7 +166,7 @@ def span_metrics_for(
             references = candidate_spans(gold, starts, ends, mask, labels, none, "references")
         return count_arrays(predicted_spans, references)
 
-    return StreamingMetrics(count, lambda c: trainer_view(summarize_nested(c, zero_division), entity_level=entity_level))
+    return streaming(count, summarize_nested, zero_division, entity_level)
 
 
 def _layers(x: np.ndarray) -> np.ndarray:
@@ -242,15 +239,5 @@ def layered_metrics_for(
         word_ids: the label ids are ``(labels, word_ids)``: each word is scored by its first sub-token, as
             :func:`nested_span_f1.hf.trainer.compute_metrics_for` does.
     """
-    labels = read_label_list(label_list)
-    chosen = label_list_scheme(labels, scheme=scheme, strict=mode == "strict")
-    decode_pair([], [], scheme=chosen, mode=mode)  # the pipeline refuses an unknown mode now, not at the first batch
-    check_zero_division(zero_division)
-
-    def count(eval_pred: Any) -> NestedCounts:
-        predictions, label_ids = eval_arrays(eval_pred)
-        references = word_labels(label_ids) if word_ids else to_numpy(label_ids, "label_ids")
-        return count_layered_ids(predicted_ids(predictions, references), references, labels, scheme=chosen,
-                                 mode=mode)
-
-    return StreamingMetrics(count, lambda c: trainer_view(summarize_nested(c, zero_division), entity_level=entity_level))
+    return tag_metrics(label_list, count_layered_ids, summarize_nested, scheme=scheme, mode=mode,
+                       zero_division=zero_division, entity_level=entity_level, word_ids=word_ids)

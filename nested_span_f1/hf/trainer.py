@@ -209,19 +209,38 @@ def compute_metrics_for(
             refuses, a malformed tag in it (or one outside the strict scheme), an unknown
             scheme or mode, a bad ``zero_division``.
     """
+    # Trainer pads gathered batches with -100; positions with a -100 reference are skipped
+    return tag_metrics(label_list, count_exact, summarize, scheme=scheme, mode=mode, zero_division=zero_division,
+                       entity_level=entity_level, word_ids=word_ids)
+
+
+def streaming(count: Callable[[Any], C], summarize_counts: Callable[[C, ZeroDivision], dict[str, Any]],
+              zero_division: ZeroDivision, entity_level: bool) -> StreamingMetrics[C]:
+    """The ``compute_metrics`` of every factory: ``count`` per EvalPrediction, the counts summarized with
+    ``zero_division`` (checked here) and shown as Trainer's flat dict (:func:`trainer_view`)."""
+    check_zero_division(zero_division)
+    return StreamingMetrics(count, lambda c: trainer_view(summarize_counts(c, zero_division), entity_level=entity_level))
+
+
+def tag_metrics(label_list: LabelList, count_ids: Callable[..., C],
+                summarize_counts: Callable[[C, ZeroDivision], dict[str, Any]], *, scheme: str | None,
+                mode: str | None, zero_division: ZeroDivision, entity_level: bool,
+                word_ids: bool) -> StreamingMetrics[C]:
+    """The ``compute_metrics`` of a tagger's label ids, flat or layered: every option checked now, then per
+    EvalPrediction the predicted ids (argmax of logits) and the label ids (each word's first sub-token with
+    ``word_ids``) counted by ``count_ids(predicted, references, label_list=, scheme=, mode=)``. Strict mode
+    without a scheme detects it once, from the prefixes of ``label_list``."""
     labels = read_label_list(label_list)
     chosen = label_list_scheme(labels, scheme=scheme, strict=mode == "strict")
     decode_pair([], [], scheme=chosen, mode=mode)  # the pipeline refuses an unknown mode now, not at the first batch
-    check_zero_division(zero_division)
 
-    def count(eval_pred: Any) -> Counts:
+    def count(eval_pred: Any) -> C:
         predictions, label_ids = eval_arrays(eval_pred)
         references = word_labels(label_ids) if word_ids else to_numpy(label_ids, "label_ids")
-        # Trainer pads gathered batches with -100; positions with a -100 reference are skipped
-        return count_exact(predicted_ids(predictions, references), references, label_list=labels, scheme=chosen,
-                          mode=mode)
+        return count_ids(predicted_ids(predictions, references), references, label_list=labels, scheme=chosen,
+                         mode=mode)
 
-    return StreamingMetrics(count, lambda c: trainer_view(summarize(c, zero_division), entity_level=entity_level))
+    return streaming(count, summarize_counts, zero_division, entity_level)
 
 
 def all_reduce_counts(counts: C, group: Any = None) -> C:

@@ -39,14 +39,19 @@ def panel(title: str, curve: Mapping[str, Any], marks: Sequence[Mapping[str, Any
             "points": [(p["recall"], p["precision"]) for p in curve["curve"]], "marks": list(marks)}
 
 
+def thinned(points: Sequence[tuple[float, float]], limit: int = DRAWN_POINTS) -> list[tuple[float, float]]:
+    """At most ``limit`` of the points, evenly spaced by rank, the first and the last kept: the points drawn."""
+    if len(points) <= limit:
+        return list(points)
+    picked = sorted({round(k * (len(points) - 1) / (limit - 1)) for k in range(limit)})
+    return [points[k] for k in picked]
+
+
 def steps(points: Sequence[tuple[float, float]], limit: int = DRAWN_POINTS) -> list[tuple[float, float]]:
-    """The vertices of the step curve through at most ``limit`` of the points (evenly spaced, the last kept):
-    from recall 0 at the first precision, along each precision to its recall."""
-    if len(points) > limit:
-        picked = sorted({round(k * (len(points) - 1) / (limit - 1)) for k in range(limit)})
-        points = [points[k] for k in picked]
+    """The vertices of the step curve through at most ``limit`` of the points (:func:`thinned`): from recall 0
+    at the first precision, along each precision to its recall."""
     out, recall = [], 0.0
-    for r, p in points:
+    for r, p in thinned(points, limit):
         out += [(recall, p), (r, p)]
         recall = r
     return out

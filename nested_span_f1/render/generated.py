@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.wording import plural, quote
+from ..core.wording import unreadable_line as _unreadable
 
 
 def _located(result: Mapping[str, Any], label: str | None) -> tuple[float, float, float, int] | None:
@@ -86,8 +87,7 @@ def generated_table(result: Mapping[str, Any], digits: int = 4) -> str:
 
 def unreadable_line(report: Mapping[str, Any]) -> str:
     """The line that says how many answers could not be read, and which (by id, or by line)."""
-    return (f"{report['unparseable']} of {report['answers']} answers ({100 * report['unparseable_share']:.1f}%) "
-            f"could not be read: {quote(list(report['unparseable_ids']))}")
+    return _unreadable(report["unparseable"], report["answers"], report["unparseable_ids"])
 
 
 def _listed(counts: Mapping[str, int]) -> str:

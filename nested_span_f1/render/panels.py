@@ -15,6 +15,8 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from .plots import DPI
+
 LIMIT = 1.02
 """Both axes run from 0 to this: the frame holds a point at 1 whole."""
 
@@ -100,7 +102,7 @@ def finish(fig: Any, axes: Sequence[Any], title: str, notes: Sequence[str], path
     for k, note in enumerate(notes):
         fig.text(0.01, line * (len(notes) - 1 - k) + 0.05 / height, note, fontsize=7.5, color="#444")
     if path:
-        fig.savefig(path, dpi=120)
+        fig.savefig(path, dpi=DPI)
     return fig
 
 

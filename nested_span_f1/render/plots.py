@@ -1,15 +1,20 @@
-"""Plots of results people compare: per-type P/R/F1, and error categories.
+"""Plots of results people compare: per-type P/R/F1, error categories, a benchmark's panels in one figure.
 
 matplotlib is imported when a plot is drawn, never by the core. Each function
-takes a result dict (as the metrics return it) and returns the matplotlib Figure;
-``path`` saves it as well (format from the file name).
+takes a result dict (as the metrics or the benchmark return it) and returns the
+matplotlib Figure; ``path`` saves it as well (format from the file name).
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .bars import error_categories, per_type_f1
+from .steps import f1_by_step
 from .tables import per_label
+
+DPI = 120
+"""Resolution of saved figures."""
 
 
 def _figure(width: float, height: float) -> Any:
@@ -41,7 +46,7 @@ def plot_per_type(result: Mapping[str, Any], path: str | None = None, title: str
     ax.legend(loc="upper center", ncol=3, fontsize="small", frameon=False)
     fig.tight_layout()
     if path:
-        fig.savefig(path, dpi=120)
+        fig.savefig(path, dpi=DPI)
     return fig
 
 
@@ -59,5 +64,24 @@ def plot_counts(
     ax.set_title(title)
     fig.tight_layout()
     if path:
-        fig.savefig(path, dpi=120)
+        fig.savefig(path, dpi=DPI)
+    return fig
+
+
+def plot_benchmark(result: Mapping[str, Any], path: str | None = None) -> Any:
+    """One figure with the panels above (F1 against step only when some system has a step); saved to ``path``."""
+    from matplotlib.figure import Figure
+
+    panels = [per_type_f1, error_categories]
+    if any(s["step"] is not None for s in result["systems"]):
+        panels.append(f1_by_step)
+    n = len(result["systems"])
+    n_types = len({label for s in result["systems"] for label in s["per_type"]})
+    heights = [max(3.0, 0.16 * n * n_types + 1.2), 0.4 * n + 1.4, 3.2][:len(panels)]
+    fig = Figure(figsize=(10.0, sum(heights) + 0.6), layout="constrained")
+    axes = fig.subplots(len(panels), 1, gridspec_kw={"height_ratios": heights}, squeeze=False)
+    for draw, ax in zip(panels, axes[:, 0]):
+        draw(result, ax)
+    if path:
+        fig.savefig(path, dpi=DPI)
     return fig

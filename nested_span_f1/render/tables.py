@@ -1,4 +1,4 @@
-"""Views of a result: conlleval.pl's text, a report table, and Trainer's flat dict.
+"""Views of a result: conlleval.pl's text, a report table, Trainer's flat dict, and an estimate with its interval.
 
 Formatting only; every number comes from :mod:`nested_span_f1.core.scores`.
 """
@@ -13,6 +13,24 @@ from ..flat import EMPTY_TYPE
 from ..lenient import BREAKDOWN, LENIENT_SCHEMES
 
 AVERAGES = ("overall", "macro", "weighted", "untyped")
+
+DASH = "–"
+"""What a table or chart shows where a score is absent."""
+
+
+def pct(value: float) -> str:
+    """A score as a percentage with two decimals: ``0.8831`` -> ``"88.31"``."""
+    return f"{100 * value:.2f}"
+
+
+def interval_text(estimate: Mapping[str, float]) -> str:
+    """An estimate's interval in percent: ``"[87.10, 89.40]"``."""
+    return f"[{pct(estimate['low'])}, {pct(estimate['high'])}]"
+
+
+def estimate_text(estimate: Mapping[str, float] | None) -> str:
+    """An estimate and its interval in percent, ``"88.31 [87.10, 89.40]"``, or :data:`DASH` for none."""
+    return DASH if estimate is None else f"{pct(estimate['value'])} {interval_text(estimate)}"
 
 
 def _pad(text: str, width: int, left: bool = False) -> str:

@@ -1,7 +1,7 @@
 """The Hub Space shared by the three metric folders: paste, upload or pick an example, get tables and charts.
 
 evaluate's own ``launch_gradio_widget`` is broken on gradio >= 4, so each
-metric folder's ``app.py`` calls :func:`build_app`. A Space must stay up
+metric folder's ``app.py`` (one file, the same in every folder) calls :func:`build_app`. A Space must stay up
 whatever a visitor sends, so every request scores with a fresh metric instance
 (an instance that failed keeps the feature set it last tried and would reject
 later valid requests), every exception becomes one plain sentence on the page, inputs
@@ -101,7 +101,7 @@ def metric_script(folder: str | Path) -> str:
 
 
 @cache
-def metric_class(script: str) -> type:
+def metric_class(script: str) -> type[Any]:
     """The metric module's class, loaded once; each request builds its own instance from it."""
     import evaluate
 
@@ -254,13 +254,15 @@ class Scorer:
         return str(path)
 
 
-def build_app(folder: str | Path, name: str) -> Any:
-    """The gradio Blocks app of the metric ``name`` whose script lives in ``folder`` (see :func:`metric_script`)."""
+def build_app(folder: str | Path) -> Any:
+    """The gradio Blocks app of the metric script in ``folder`` (see :func:`metric_script`): the Space of the metric
+    its module class names (``SpanMetric.metric``). Every folder's ``app.py`` calls it, the same file in each."""
     import gradio as gr
 
-    spec = SPECS[name]
-    scorer = Scorer(metric_script(folder), spec)
-    metric_class(scorer.script)  # loaded while the app starts, so that the first visitor does not wait
+    script = metric_script(folder)
+    # the class is loaded while the app starts, so that the first visitor does not wait
+    spec = SPECS[metric_class(script).metric]
+    scorer = Scorer(script, spec)
     with gr.Blocks(title=spec.title, delete_cache=(KEEP_FILES_SECONDS, KEEP_FILES_SECONDS)) as demo:
         gr.Markdown(f"# {spec.title}\n{spec.description}\n\n{INPUT_HELP}")
         with gr.Row():

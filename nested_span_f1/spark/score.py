@@ -6,7 +6,7 @@ as the Arrow path, so a row (a sentence or a document) is never split. The
 partition's counts (or its first error) leave the executor as one pickled value,
 and Spark's ``treeAggregate`` adds them in the executors in a tree; the driver
 receives the sum, never the data. Executors need the package: the wheel built from
-the checkout installed there, or shipped with the job (README, "Which route when").
+the checkout installed there, or shipped with the job (docs/corpora.md, "Spark").
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from ..arrow.columns import row_lengths
+from ..arrow.columns import total_length
 from ..arrow.count import Job, summary, warn_once
 from ..arrow.score import strict_scheme
 from ..arrow.sources import check_columns
@@ -39,13 +39,8 @@ def _partition(job: Job, batches: Iterator[Any]) -> Iterator[Any]:
     if context is None:
         raise RuntimeError("partition counts are made in a Spark task (mapInArrow)")
     partition = context.partitionId()
-    total: Mergeable | None = None
-    first = 0
     try:
-        for batch in batches:
-            counts = job.count(batch, f"partition {partition}", first)
-            total = counts if total is None else total + counts
-            first += batch.num_rows
+        total = job.count_batches(batches, f"partition {partition}")
     except (ValueError, TypeError) as error:
         yield pa.RecordBatch.from_pylist([{"partition": partition, "counts": None, "error": pickle.dumps(error)}],
                                          schema=_RESULT)
@@ -84,10 +79,8 @@ def _count(frame: Any, job: Job) -> Mergeable:
 
 def _reference_tags(job: Job, batches: Iterator[Any]) -> Iterator[Any]:
     """In an executor: the distinct reference tags of one partition."""
-    tags: set[str] = set()
-    for batch in batches:
-        tags |= job.reference_tags(batch)
-    yield pa.RecordBatch.from_pylist([{"tag": tag} for tag in sorted(tags)], schema=pa.schema([("tag", pa.string())]))
+    tags = sorted(job.reference_tags(batches))
+    yield pa.RecordBatch.from_pylist([{"tag": tag} for tag in tags], schema=pa.schema([("tag", pa.string())]))
 
 
 def count_spark(
@@ -125,8 +118,7 @@ def count_spark(
 
 def _tokens(lengths: str, batches: Iterator[Any]) -> Iterator[Any]:
     """In an executor: the row lengths of one partition's column ``lengths`` summed, as one row."""
-    total = sum(int(row_lengths(batch.column(lengths)).sum()) for batch in batches)
-    yield pa.RecordBatch.from_pylist([{"tokens": total}], schema=pa.schema([("tokens", pa.int64())]))
+    yield pa.RecordBatch.from_pylist([{"tokens": total_length(batches, lengths)}], schema=pa.schema([("tokens", pa.int64())]))
 
 
 def count_tokens_spark(frame: Any, lengths: str) -> int:

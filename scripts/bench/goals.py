@@ -4,7 +4,7 @@ The flat goals come from the tools table (``tools.py``: a tool, its baseline,
 how many times faster); the others are stated here. :func:`judge` reads a
 run's results (the JSON ``run.py`` writes) and gives, per goal, what was
 measured and whether the goal is met; ``run.py`` prints it as the Markdown
-table that BENCHMARKS.md and the README show.
+table that BENCHMARKS.md and docs/performance.md show.
 """
 from __future__ import annotations
 

@@ -302,7 +302,7 @@ def test_duplicates_are_removed_counted_and_warned_about_once():
 
 
 def test_sample_second_annotator_through_the_command(capsys):
-    """The README's command on the samples: the text report and --json, which is agreement()'s result."""
+    """docs/agreement.md's command on the samples: the text report and --json, which is agreement()'s result."""
     gold, second = sample_path("nested.gold.jsonl"), sample_path("nested.annotator2.jsonl")
     code = main(["agreement", f"first={gold}", f"second={second}", "--json", "--bootstrap", "200"])
     out, err = capsys.readouterr()

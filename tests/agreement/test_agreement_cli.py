@@ -1,4 +1,4 @@
-"""``nested-span-f1 agreement``: the report on the samples, the reference and models, names, and the README's
+"""``nested-span-f1 agreement``: the report on the samples, the reference and models, names, and docs/agreement.md's
 commands (docs/DESIGN.md, 'Agreement between annotators')."""
 import re
 import subprocess
@@ -77,9 +77,9 @@ def test_names_come_from_the_files_unless_given(capsys):
     assert code == 2 and err == "nested-span-f1 agreement: error: agreement needs two annotators or more, got 1 (a)\n"
 
 
-def test_the_readme_commands_run():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Agreement between annotators", 1)[1].split("\n## ", 1)[0]
+def test_the_docs_commands_run():
+    page = (ROOT / "docs" / "agreement.md").read_text(encoding="utf-8")
+    section = page.split("## Documents and annotators\n", 1)[1].split("\n## ", 1)[0]
     block = re.search(r"```bash\n(.*?)```", section, re.S).group(1)
     bin_dir = Path(sys.executable).parent
     done = subprocess.run(["bash", "-e", "-c", block], cwd=ROOT, capture_output=True, text=True, timeout=300,

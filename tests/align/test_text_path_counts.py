@@ -12,11 +12,15 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from nested_span_f1 import read_corpus
 from nested_span_f1.align import score_text
 from nested_span_f1.cli.main import main
+from nested_span_f1.core.entities import check_entities
 from nested_span_f1.formats.brat import read_brat
+from nested_span_f1.formats.corpus import suspicious
 
 GE = "bionlp-st-2011-ge"
 
@@ -235,3 +239,40 @@ def test_label_O_and_spans_of_blanks_are_counted_in_the_header(tmp_path, capsys)
                      + "\n", encoding="utf-8")
     code, out, _ = _run(capsys, "score", "--gold", clean, "--pred", clean)
     assert code == 0 and not re.search("suspicious", out)
+
+
+def _suspicious_plain(texts, entities):
+    """Every entity read whole: labelled O in any case, or every fragment whitespace only."""
+    found = {"labelled_O": 0, "blank": 0}
+    for text, ents in zip(texts, entities):
+        for entity in ents:
+            pieces = entity[0] if len(entity) == 2 else ((entity[0], entity[1]),)
+            found["labelled_O"] += entity[-1].upper() == "O"
+            found["blank"] += all(not text[start:end].strip() for start, end in pieces)
+    return {key: n for key, n in found.items() if n}
+
+
+@st.composite
+def _texts_and_entities(draw):
+    texts = draw(st.lists(st.text(st.sampled_from("ab 東\u3000\t\xa0\n"), min_size=1, max_size=12), min_size=1,
+                          max_size=4))
+    labels = st.sampled_from(["O", "o", "LOC", "Org"])
+    entities = []
+    for text in texts:
+        bounds = st.tuples(st.integers(0, len(text) - 1), st.integers(1, len(text))).filter(lambda p: p[0] < p[1])
+        spans = draw(st.lists(st.tuples(bounds, labels).map(lambda x: (*x[0], x[1])), max_size=4))
+        # a discontinuous entity: two fragments with a gap (when the text is long enough)
+        if len(text) >= 4 and draw(st.booleans()):
+            a = draw(st.integers(0, len(text) - 4))
+            spans.append((((a, a + 1), (a + 2, draw(st.integers(a + 3, len(text))))), draw(labels)))
+        entities.append(spans)
+    return texts, entities
+
+
+@given(_texts_and_entities())
+def test_suspicious_entities_are_those_read_whole(drawn):
+    """``formats.corpus.suspicious`` reads whole only the spans whose first character is whitespace, and counts the
+    labels by their ids: the counts of reading every entity whole."""
+    texts, entities = drawn
+    checked = check_entities(entities, [len(text) for text in texts])
+    assert suspicious(texts, checked) == _suspicious_plain(texts, entities)

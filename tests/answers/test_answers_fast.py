@@ -17,13 +17,17 @@ STRINGS = ["Peter Blackburn", "land-use intensification", "1990", "None", "no", 
            "a - b", "Paris  Rome", "there are no entities", "“quoted”", "| cell |", "Here", "the rest", "x" * 45,
            " ".join(["w"] * 21), "Ja\rpan", "Ja\u2028pan", "Ja\x0cpan", "Ja\xa0pan", "-", "-\nx", "\tx",
            # whitespace the plain reader strips or splits words at, and the fast path once kept or did not count
-           "Japan\xa0", "Japan\u2003", "\t".join(["w"] * 21), "\xa0".join(["w"] * 21)]
+           "Japan\xa0", "Japan\u2003", "\t".join(["w"] * 21), "\xa0".join(["w"] * 21),
+           # Chinese typography: full-width separators inside strings, and none said in Chinese
+           "周杰伦", "中国（北京）", "周杰伦、林俊杰", "台湾，北京", "无", "没有实体", "无。", "Paris：x"]
 TYPES = ["PER", "LOC", "person", "O", "none", "no entity, as it is a method", "not an entity", "B-PER", "n/a",
-         "Cell Line", "two words", "CLIMATE-GREENHOUSE-GASES", "NONE", "null", "x" * 45]
+         "Cell Line", "two words", "CLIMATE-GREENHOUSE-GASES", "NONE", "null", "x" * 45, "人名", "无", "不是实体"]
 TEMPLATES = ["{s} ({t})", "{s} ({t}).", "- {s} ({t})", "1. **{s}** ({t})", "* `{s}` ({t})", "2) {s} ({t})",
              "({s}, {t})", '("{s}", "{t}")', "{s}: {t}", "{t}: {s}, {s}", "{t}: {s}; {s}", "{t}: {s}", "{s} - {t}",
              "{s} -- {t}", "{s} – {t}", "Here is the answer:", "Answer:", "Final answer:", "Note: {s}",
-             "However, the corrected answer would be:", "I hope this helps!", "", "None", "{s}", "| {s} | {t} |"]
+             "However, the corrected answer would be:", "I hope this helps!", "", "None", "{s}", "| {s} | {t} |",
+             "{s}（{t}）", "{s}：{t}", "{t}：{s}，{s}", "{t}: {s}、{s}", "（{s}，{t}）", "{s} ({t})、{s} ({t})",
+             "| 实体 | 类型 |", "答案：", "以下是实体：", "无", "没有实体。"]
 
 
 @st.composite
@@ -36,7 +40,7 @@ def answers(draw):
 
 
 SIMPLE_TEMPLATES = ["{s} ({t})", "- {s} ({t})", "1. **{s}** ({t})", "({s}, {t})", "{s}: {t}", "{t}: {s}, {s}",
-                    "{s} - {t}"]
+                    "{s} - {t}", "{t}: {s}、{s}", "{s}（{t}）"]
 PLAIN_STRINGS = ["Peter Blackburn", "land-use intensification", "Paris", "UN", "1990 World Cup", "Obama",
                  "Japan\xa0", "\t".join(["w"] * 21)]
 

@@ -215,7 +215,7 @@ def test_answers_named_by_line_without_ids(tmp_path, capsys):
 
 
 def test_the_answers_sample_through_the_api_and_the_command(capsys):
-    # the README's command: every shape of the table on the 15 sample sentences
+    # docs/answers.md's command: every shape of the table on the 15 sample sentences
     gold, answers = sample_path("sample.gold.conll"), sample_path("sample.answers.jsonl")
     label_map = {"person": "PER", "Person": "PER", "Misc": "MISC"}
     columns = read_columns(gold)
@@ -257,14 +257,14 @@ SAMPLE_COUNTS = [
     "  corrected answers: line 6: 'Anna Berg (PER) | Civic Data Trust (ORG)'",
     "  declined lines: line 14: 'fares (O)'",
 ]
-"""The counts under the sample's report, as the README's command prints them (the gold has no ids: documents are
+"""The counts under the sample's report, as docs/answers.md's command prints them (the gold has no ids: documents are
 named by their answers' lines)."""
 
 
 @pytest.mark.parametrize("command, metric", [("generated", "exact"), ("nested", "nested"), ("lenient", "lenient"),
                                              ("score", "exact")])
 def test_the_answers_sample_through_every_command(capsys, command, metric):
-    # the README's command and its counts, exactly; the JSON of every command that detects answers is the API's
+    # docs/answers.md's command and its counts, exactly; the JSON of every command that detects answers is the API's
     gold, answers = sample_path("sample.gold.conll"), sample_path("sample.answers.jsonl")
     columns = read_columns(gold)
     corpus = Corpus(columns.tokens, tags_to_spans(columns.column()), source=gold)

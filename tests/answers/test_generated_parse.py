@@ -110,12 +110,12 @@ def test_what_was_tried_is_named():
 
 @pytest.mark.parametrize("answer, reasons", [
     ('[{"text": "Obama"}]', ["item 1: object {'text': 'Obama'} needs its label under one of label, type, "
-                             "entity_type, category, entity_group; it has none"]),
+                             "entity_type, category, entity_group, 类型, 实体类型, 类别, 标签; it has none"]),
     ('[{"label": "PER"}]', ["item 1: object {'label': 'PER'} needs its text under one of text, entity, span, "
-                            "mention, name, word; it has none"]),
+                            "mention, name, word, 实体, 实体名称, 名称; it has none"]),
     ('[{"text": "Obama", "entity": "Barack Obama", "label": "PER"}]',
      ["item 1: object {'text': 'Obama', 'entity': 'Barack Obama', 'label': 'PER'} needs its text under one of "
-      "text, entity, span, mention, name, word; it has text, entity (more than one)"]),
+      "text, entity, span, mention, name, word, 实体, 实体名称, 名称; it has text, entity (more than one)"]),
     ('[{"text": 1996, "label": "DATE"}]', ["item 1: text 1996 of {'text': 1996, 'label': 'DATE'} is not a string"]),
     ('[["Obama", "PER", 0.9]]', ["item 1: item ['Obama', 'PER', 0.9] is not a [text, label] pair or a [text, "
                                  "label, first, last] item"]),

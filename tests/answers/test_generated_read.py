@@ -46,9 +46,9 @@ def test_entity_list_items_that_cannot_be_read_are_counted_where_they_are_scored
         "item 1: item 'Obama' is a string without a type: a list of strings answers a question about one type, "
         "which the record must name ('label')",
         "item 2: object {'text': 'Obama'} needs its label under one of label, type, entity_type, category, "
-        "entity_group; it has none",
-        "item 3: object {'label': 'PER'} needs its text under one of text, entity, span, mention, name, word; it has "
-        "none",
+        "entity_group, 类型, 实体类型, 类别, 标签; it has none",
+        "item 3: object {'label': 'PER'} needs its text under one of text, entity, span, mention, name, word, 实体, "
+        "实体名称, 名称; it has none",
         "item 4: text 3 of {'text': 3, 'label': 'PER'} is not a string",
         "item 5: label of {'text': 'Paris', 'label': ''} is empty")
 

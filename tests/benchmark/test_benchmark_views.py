@@ -8,7 +8,7 @@ from nested_span_f1.benchmark.compare import benchmark
 from nested_span_f1.cli.main import main
 from nested_span_f1.formats import Corpus, write_corpus
 
-# the fields the README's "Benchmark checkpoints" section documents
+# the fields docs/benchmark.md documents
 SETTINGS = {"gold", "dataset", "gold_counts", "split", "units", "length_unit", "comparisons", "compared", "baseline",
             "rounds_needed", "raised_from", "selection", "n_units", "sentences", "n_resamples", "n_permutations", "seed",
             "confidence", "alpha", "scheme", "mode", "version"}
@@ -234,7 +234,7 @@ def test_command_writes_every_view_of_two_runs(files, two_runs, tmp_path, capsys
 def test_a_view_that_fails_leaves_no_file(files, tmp_path, capsys, monkeypatch):
     """Every view is made before any is written: a plot that cannot be drawn leaves no JSON or Markdown behind."""
     pytest.importorskip("matplotlib", reason="plots need matplotlib (pip install 'nested-span-f1[plots]')")
-    from nested_span_f1.benchmark import plots
+    from nested_span_f1.render import plots
 
     def broken(result, ax):
         raise ValueError("the figure has no room for 2 runs")

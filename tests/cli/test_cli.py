@@ -181,8 +181,8 @@ def test_progress_bar_on_a_terminal_for_large_files(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["score", "--gold", "g", "--pred", "p", "--scheme", "XYZ"],
-     "nested-span-f1 score: error: argument --scheme: invalid choice: 'XYZ' (choose from 'BILOU', 'IO', 'IOB1', "
-     "'IOB2', 'IOBES', 'IOE1', 'IOE2') (see nested-span-f1 score --help)\n"),
+     "nested-span-f1 score: error: argument --scheme: invalid choice: 'XYZ' (choose from 'BILOU', 'BMES', 'IO', "
+     "'IOB1', 'IOB2', 'IOBES', 'IOE1', 'IOE2') (see nested-span-f1 score --help)\n"),
     (["score"], "nested-span-f1 score: error: the following arguments are required: --gold, --pred "
                 "(see nested-span-f1 score --help)\n"),
     (["nosuch"], "nested-span-f1: error: argument command: invalid choice: 'nosuch' (choose from 'demo', 'score', "

@@ -129,7 +129,7 @@ def test_a_bad_tag_in_a_later_batch_is_named_by_file_and_line(capsys, small_batc
     assert (code, out) == (2, "")
     assert err == (f"nested-span-f1 score: error: predictions, sentence {k + 1}, token 2 ({tmp_path / 'pred.txt'} line "
                    f"{line}): tag 'X-PER': malformed: no valid prefix: tags are O or B-TYPE with a prefix among "
-                   "O, B, I, E, S, U, L\n")
+                   "O, B, I, E, S, U, L, M\n")
 
 
 @pytest.mark.parametrize("missing", [24, 57])
@@ -173,7 +173,7 @@ def test_benchmark_names_the_prediction_file_and_warns_in_one_line(capsys, tmp_p
                           "--pred", f"b={tmp_path / 'b.txt'}", "--no-progress")
     assert (code, out) == (2, "")
     assert err == (f"nested-span-f1 benchmark: error: {tmp_path / 'b.txt'}, sentence 4, token 1: tag 'PER': malformed: "
-                   "no valid prefix: tags are O or B-TYPE with a prefix among O, B, I, E, S, U, L\n")
+                   "no valid prefix: tags are O or B-TYPE with a prefix among O, B, I, E, S, U, L, M\n")
     spans = json.dumps({"tokens": ["a", "b"], "entity_mentions": [{"start": 0, "end": 1, "entity_type": "X"}]})
     twice = json.dumps({"tokens": ["a", "b"], "entity_mentions": [{"start": 0, "end": 1, "entity_type": "X"}] * 2})
     (tmp_path / "gold.jsonl").write_text(spans + "\n")
@@ -444,8 +444,9 @@ def test_strict_mode_with_no_scheme_to_detect_names_the_problem_in_one_line(caps
                           "--mode", "strict")
     assert (code, out) == (2, "")
     assert err == ("nested-span-f1 score: error: strict mode needs a scheme: the reference prefixes (O, I) are none "
-                   "of the sets seqeval detects IOB2, IOE2, IOBES or BILOU from; pass the scheme the tags use "
-                   "(scheme= in Python, --scheme on the command line): IOB2, IOB1, IOE1, IOE2, IOBES, BILOU or IO\n")
+                   "of the sets seqeval detects IOB2, IOE2, IOBES or BILOU from, or BMES from its M; pass the scheme the tags "
+                   "use "
+                   "(scheme= in Python, --scheme on the command line): IOB2, IOB1, IOE1, IOE2, IOBES, BILOU, BMES or IO\n")
 
 
 def test_files_of_different_lengths_are_one_line(capsys, small_batches, tmp_path):

@@ -34,14 +34,16 @@ def test_sample_path_is_the_folder_demo_help_prints(tmp_path):
     done = subprocess.run([sys.executable, "-m", "nested_span_f1.cli", "demo", "--help"], cwd=tmp_path,
                           capture_output=True, text=True, check=True)
     assert done.stdout.rstrip().endswith(f"the samples: {nested_span_f1.sample_path()}")
-    for name in ("nested.annotator2.jsonl", "nested.gold.jsonl", "nested.pred.jsonl", "sample.answers.jsonl",
-                 "sample.generated.jsonl", "sample.gold.conll", "sample.pred.conll"):
+    for name in ("chunks.conll", "nested.annotator2.jsonl", "nested.gold.jsonl", "nested.pred.jsonl",
+                 "sample.answers.jsonl", "sample.generated.jsonl", "sample.gold.conll", "sample.harness.jsonl",
+                 "sample.ner.jsonl", "sample.pred.conll"):
         path = nested_span_f1.sample_path(name)
         assert path == os.path.join(nested_span_f1.sample_path(), name) and os.path.isfile(path)
     assert os.path.isdir(nested_span_f1.sample_path("brat-project"))  # a sample folder: the brat project
     for name in ("nested.gold.json", "../__init__.py"):
-        with pytest.raises(FileNotFoundError, match=r"the samples are brat-project, nested.annotator2.jsonl, "
+        with pytest.raises(FileNotFoundError, match=r"the samples are brat-project, chunks.conll, nested.annotator2.jsonl, "
                                                     r"nested.gold.jsonl, "
                                                     r"nested.pred.jsonl, sample.answers.jsonl, sample.generated.jsonl, "
-                                                    r"sample.gold.conll, sample.pred.conll$"):
+                                                    r"sample.gold.conll, sample.harness.jsonl, sample.ner.jsonl, "
+                                                    r"sample.pred.conll$"):
             nested_span_f1.sample_path(name)

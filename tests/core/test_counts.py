@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nested_span_f1 import Counts, Tally, count_exact, score_exact
+from nested_span_f1 import count_exact, score_exact
+from nested_span_f1.core.counts import Counts, Tally
 from nested_span_f1.core.scores import summarize
 
 TAG = st.sampled_from(["O", "O", "B-PER", "I-PER", "E-PER", "S-LOC", "B-LOC", "I-LOC", "B-ORG-SUB", "I-ORG-SUB", "B", "I"])

@@ -80,7 +80,8 @@ def test_label_list_as_one_string():
 def test_prefix_outside_strict_scheme():
     with pytest.raises(
         ValueError,
-        match=r"^predictions, sentence 0, token 1: tag 'E-PER': prefix E is not part of scheme IOB2 \(allowed: I, O, B\)",
+        match=r"^predictions, sentence 0, token 1: tag 'E-PER': prefix E is not part of scheme IOB2 \(allowed: I, O, B; "
+              r"E is in IOE1, IOE2, IOBES, BMES\); pick the scheme the tags use, or score in default mode$",
     ):
         score_exact([["B-PER", "E-PER"]], [["B-PER", "I-PER"]], mode="strict", scheme="IOB2")
     with pytest.raises(ValueError, match=r"references, sentence 1, token 0: tag 'U-PER': prefix U is not part of scheme IOBES"):

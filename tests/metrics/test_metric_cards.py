@@ -42,6 +42,18 @@ def test_card_has_front_matter_and_sections(name):
 
 
 @pytest.mark.parametrize("name", METRICS)
+def test_install_and_publish_sections_say_exactly_what_to_run(name):
+    """No placeholder a reader must guess (the Space's org, the wheel's file name): the card installs from a clone
+    of the repository, and a Space's copy of it names its own wheel (tests/space/test_space_folder.py)."""
+    card = _card(name)
+    for heading in ("Installation", "Publishing a Space"):
+        section = card.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+        assert not re.findall(r"\b(?:ORG|WHEEL)\b", section), heading
+    install = card.split("\n## Installation\n", 1)[1].split("\n## ", 1)[0]
+    assert f"git clone {PROJECT_URL} && cd {PROJECT_URL.rsplit('/', 1)[1]}\npython -m pip install \".[evaluate]\"" in install
+
+
+@pytest.mark.parametrize("name", METRICS)
 def test_limitations_list_what_is_refused_and_what_is_repaired(name):
     limits = _card(name).split("## Limitations and Bias", 1)[1].split("\n## ", 1)[0]
     for heading in ("Refused", "Repaired", "Input kind", "After a failure"):

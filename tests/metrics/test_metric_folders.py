@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -59,6 +60,14 @@ def visited():
     assert done.returncode == 0, done.stderr[-3000:]
     lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("[")]
     return {name: found for name, *found in lines}
+
+
+def test_every_folder_has_the_same_app_py_naming_no_metric():
+    """One app for the three Spaces: each folder's ``app.py`` is the same launcher of
+    ``nested_span_f1.space.app.build_app``, which reads the metric from the folder's script."""
+    apps = {name: (Path(metric_path(name)) / "app.py").read_text(encoding="utf-8") for name in METRICS}
+    assert len(set(apps.values())) == 1
+    assert "    demo = build_app(HERE)\n" in apps[METRICS[0]]
 
 
 def test_the_nested_folder_comes_first_and_every_metric_has_a_case():

@@ -121,7 +121,7 @@ def test_train_nested_on_the_embedded_sample_streaming(tmp_path):
 
 
 def test_train_nested_defaults_learn_the_sample(tmp_path):
-    """The README's first command, as written: no option at all."""
+    """docs/trainer.md's first command, as written: no option at all."""
     stdout = _run(ROOT / "scripts" / "train_nested.py", cwd=tmp_path)
     metrics = json.loads((tmp_path / "runs" / "train_nested" / "metrics.json").read_text())
     f1s = [e["eval_f1"] for e in metrics["evaluations"]]

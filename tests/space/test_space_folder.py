@@ -9,6 +9,7 @@ the folder, must compute what the repository's module computes.
 """
 import json
 import os
+import shlex
 import socket
 import subprocess
 import sys
@@ -112,6 +113,16 @@ def test_space_folder_installs_serves_and_loads_alone(name, hub):
     wheel = next(out.glob("nested_span_f1-*.whl")).name
     assert requirements[1:] == [f"./{wheel}", *(f"{n}=={metadata.version(n)}" for n in NEEDS)]
     assert f"sdk_version: {metadata.version('gradio')}\n" in (out / "README.md").read_text()
+    # the card's install command, exactly as it stands, names the shipped wheel and pip takes it from the folder
+    (command,) = _card_commands(out)
+    assert command == f'python -m pip install "./{wheel}[evaluate]"'
+    args = shlex.split(command)[1:]
+    report = subprocess.run([sys.executable, *args, "--dry-run", "--no-deps", "--ignore-installed", "--quiet",
+                             "--report", "-"], cwd=out, env=CLEAN_ENV, capture_output=True, text=True)
+    assert report.returncode == 0, report.stderr[-3000:]
+    (installed,) = json.loads(report.stdout)["install"]
+    assert (installed["metadata"]["name"], installed["metadata"]["version"]) == ("nested-span-f1", nested_span_f1.__version__)
+    assert installed["requested_extras"] == ["evaluate"] and installed["download_info"]["url"].endswith(wheel)
 
     predictions, references, _ = parse(preset(EXAMPLE[name]))
     with warnings.catch_warnings():
@@ -157,8 +168,34 @@ def test_space_command_can_name_the_wheel_by_its_url_on_the_space(tmp_path):
         write_space("exact", out, wheel, space="org/span_f1")
     wheel = wheel.rename(tmp_path / f"nested_span_f1-{nested_span_f1.__version__}-py3-none-any.whl")
     write_space("exact", out, wheel, space="org/span_f1")
-    assert (out / "requirements.txt").read_text().splitlines()[1] == (
-        f"nested-span-f1 @ https://huggingface.co/spaces/org/span_f1/resolve/main/{wheel.name}")
+    url = f"https://huggingface.co/spaces/org/span_f1/resolve/main/{wheel.name}"
+    assert (out / "requirements.txt").read_text().splitlines()[1] == f"nested-span-f1 @ {url}"
+    # the card says exactly what to run: the wheel's URL with the evaluate extra, then the Space's name to load
+    assert _card_commands(out) == [f'python -m pip install "nested-span-f1[evaluate] @ {url}"']
+    assert 'then `evaluate.load("org/span_f1")` loads the module.' in _card_section(out, "Installation")
+
+
+def test_space_command_prints_the_commands_to_publish_the_folder(tmp_path, capsys):
+    wheel = tmp_path / f"nested_span_f1-{nested_span_f1.__version__}-py3-none-any.whl"
+    wheel.write_bytes(b"")
+    out = tmp_path / "genia_f1"
+    assert main(["space", METRICS[-1], str(out), "--wheel", str(wheel), "--space", "my-org/genia_f1"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[:-2] == [str(path) for path in sorted(out.iterdir())]
+    assert printed[-2:] == [f"publish it: hf upload my-org/genia_f1 {out} . --repo-type space",
+                            "then try it (requirements.txt reads the wheel from the Space): "
+                            f"cd {out} && python -m pip install -r requirements.txt && python app.py"]
+
+
+def _card_section(folder: Path, heading: str) -> str:
+    card = (folder / "README.md").read_text(encoding="utf-8")
+    return card.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def _card_commands(folder: Path) -> list[str]:
+    """The lines of the bash blocks of a written card's Installation section."""
+    section = _card_section(folder, "Installation")
+    return [line for block in section.split("```bash\n")[1:] for line in block.split("```", 1)[0].splitlines()]
 
 
 VISIT = """

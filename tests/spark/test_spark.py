@@ -23,7 +23,7 @@ import tables
 
 from nested_span_f1 import count_exact, score_exact, score_lenient, score_nested
 from nested_span_f1.arrow import count_arrow
-from nested_span_f1.cli.commands.space import build_wheel
+from nested_span_f1.cli.commands.wheel import build_wheel
 from nested_span_f1.cli.main import main
 from nested_span_f1.core.matching import DuplicateSpanWarning
 from nested_span_f1.spark import count_spark, score_spark
@@ -129,14 +129,14 @@ def test_command_line_on_spark(spark, shared_data, tmp_path, capsys):
     assert spark.range(3).count() == 3
 
 
-def test_readme_spark_script(spark, repo_root, tmp_path, capsys, monkeypatch):
-    """The README's spark-submit script, run as written on the Parquet file the README's Arrow example writes (in
+def test_docs_spark_script(spark, repo_root, tmp_path, capsys, monkeypatch):
+    """docs/corpora.md's spark-submit script, run as written on the Parquet file the page's Arrow example writes (in
     the module's session, which its ``spark.stop()`` must leave running here)."""
     from nested_span_f1.formats.columns import read_columns
 
-    readme = (repo_root / "README.md").read_text(encoding="utf-8")
+    page = (repo_root / "docs" / "corpora.md").read_text(encoding="utf-8")
     script = tmp_path / "score_on_spark.py"
-    script.write_text(readme.split("cat > score_on_spark.py <<'PY'\n", 1)[1].split("\nPY\n", 1)[0] + "\n")
+    script.write_text(page.split("cat > score_on_spark.py <<'PY'\n", 1)[1].split("\nPY\n", 1)[0] + "\n")
     samples = repo_root / "nested_span_f1" / "sample_data"
     gold, pred = (read_columns(samples / f"sample.{side}.conll").column() for side in ("gold", "pred"))
     pa.parquet.write_table(pa.table({"predictions": pred, "references": gold}), tmp_path / "sample.parquet",
@@ -232,15 +232,15 @@ def test_nested_command_prints_the_test_set_on_both_routes(spark, tmp_path, caps
     assert results[0]["test_set"]["sentences"] == 200 and results[0]["test_set"]["tokens"] == sum(data["lengths"])
 
 
-def test_readme_ships_the_wheel_to_executors_that_lack_the_package(repo_root, tmp_path):
-    """The README's way to executors without the package, in local mode: the checkout's wheel, copied to a .zip,
+def test_docs_ship_the_wheel_to_executors_that_lack_the_package(repo_root, tmp_path):
+    """docs/corpora.md's way to executors without the package, in local mode: the checkout's wheel, copied to a .zip,
     given to spark-submit --py-files; the driver and the executors run a Python that has pyspark, pyarrow and
     numpy but not this package (this interpreter without its site hooks, so without the editable install)."""
     _needs_java()
     import sysconfig
 
-    readme = (repo_root / "README.md").read_text(encoding="utf-8")
-    assert 'cp "$wheel" nested_span_f1.zip\nspark-submit --master yarn --py-files nested_span_f1.zip ' in readme
+    page = (repo_root / "docs" / "corpora.md").read_text(encoding="utf-8")
+    assert 'cp "$wheel" nested_span_f1.zip\nspark-submit --master yarn --py-files nested_span_f1.zip ' in page
     # built as `nested-span-f1 space` builds it, from a copy of the checkout (a build writes beside its sources)
     shutil.copy(build_wheel(tmp_path), tmp_path / "nested_span_f1.zip")
     python = tmp_path / "python"
@@ -253,7 +253,7 @@ def test_readme_ships_the_wheel_to_executors_that_lack_the_package(repo_root, tm
                              cwd=tmp_path, capture_output=True, text=True, check=False)
     assert "No module named 'nested_span_f1'" in lacking.stderr
     script = tmp_path / "score_on_spark.py"
-    script.write_text(readme.split("cat > score_on_spark.py <<'PY'\n", 1)[1].split("\nPY\n", 1)[0] + "\n")
+    script.write_text(page.split("cat > score_on_spark.py <<'PY'\n", 1)[1].split("\nPY\n", 1)[0] + "\n")
     gold, pred = [["B-PER", "O"], ["B-LOC"]], [["B-PER", "O"], ["O"]]
     pa.parquet.write_table(pa.table({"predictions": pred, "references": gold}), tmp_path / "sample.parquet")
     submit = os.path.join(os.path.dirname(sys.executable), "spark-submit")

@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nested_span_f1 import score_lenient, score_nested, spans_from_lists, summarize
+from nested_span_f1 import score_lenient, score_nested, summarize
 from nested_span_f1.core.matching import DuplicateSpanWarning, match_exact
 from nested_span_f1.core.scores import UndefinedMetricWarning, curve_scores, precision_recall_f1
+from nested_span_f1.core.spans import spans_from_lists
 from nested_span_f1.thresholds import apply_thresholds, scored_pair, threshold_curve
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")

@@ -27,6 +27,7 @@ from ...agreement.report import to_text
 from ...agreement.sides import DISCONTINUOUS, UNITS
 from ...benchmark.options import MAX_ROUNDS, check_level, check_rounds, check_seed
 from ...formats import FORMATS, PATH_FORMATS
+from ...formats.offsets import CODEPOINTS
 from .benchmark import prediction
 from .inputs import COLUMNS, HelpFormatter, check_outputs, duplicates_in_output, for_people
 from .texts import add_reader_options
@@ -108,7 +109,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--alpha-partial", action="store_true",
                    help="Krippendorff's alpha also over documents that two or more annotators (not all) hold, the "
                         "absent annotators' values missing; every other figure stays on the documents all hold")
-    add_reader_options(p)
+    add_reader_options(p, sides=False)
     p.set_defaults(run=run)
 
 
@@ -187,7 +188,8 @@ def run(args: argparse.Namespace) -> int:
                                event_triggers=not args.no_event_triggers, unit=args.unit,
                                discontinuous=args.discontinuous, n_resamples=args.bootstrap, seed=args.seed,
                                confidence=args.confidence, alpha_partial=args.alpha_partial, examples=args.show,
-                               adjudication=args.adjudication, adjudication_folder=args.adjudication_folder)
+                               adjudication=args.adjudication, adjudication_folder=args.adjudication_folder,
+                               offsets=args.offsets.get("", CODEPOINTS))
     except (ValueError, TypeError) as error:
         raise for_people(error) from None
     if args.plot:

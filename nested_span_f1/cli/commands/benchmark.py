@@ -13,13 +13,13 @@ import os
 import sys
 from pathlib import Path
 
-from ... import SCHEMES
 from ...benchmark.compare import benchmark
 from ...benchmark.inputs import checkpoint_files, is_brat_folder
 from ...benchmark.options import MAX_ROUNDS, check_level, check_rounds, check_seed
 from ...benchmark.pairs import COMPARISONS
-from ...benchmark.plots import DPI
 from ...benchmark.result import BenchmarkResult
+from ...flat.schemes import SCHEMES
+from ...render.plots import DPI
 from .inputs import HelpFormatter, add_format_options, check_outputs, check_plot_file, column_or_format, for_people
 from .texts import add_text_options
 
@@ -181,6 +181,7 @@ def run(args: argparse.Namespace) -> int:
             gold_format=args.gold_format, pred_format=args.pred_format, scheme=args.scheme,
             mode=args.mode, dataset=args.dataset_name, progress=not args.no_progress, trim=args.trim,
             snap=args.snap, types=args.types, spans_key=args.spans_key, event_triggers=not args.no_event_triggers,
+            offsets=args.offsets.get("", args.offsets),
         )
     except (ValueError, TypeError) as error:
         raise for_people(error) from None

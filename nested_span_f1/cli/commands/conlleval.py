@@ -20,7 +20,7 @@ from ...core.counts import Counts
 from ...core.wording import quote
 from ...flat.pipeline import count_exact
 from ...flat.schemes import CONLLEVAL_DEFAULT
-from ...formats.columns import read_blocks, read_sentences
+from ...formats.columns import UTF16_MARKS, not_text, read_blocks, read_sentences
 from ...render.tables import conlleval_latex, conlleval_text
 from .batches import add_counts
 from .inputs import Place, check_outputs, for_people
@@ -133,16 +133,24 @@ def read_conlleval(lines: Iterable[str], delimiter: str = " ", raw: bool = False
 
     Raises ValueError, naming the line, where conlleval.pl stops: a line whose
     number of fields differs from the first line's, or one with fewer than two;
-    and for Windows line ends, which conlleval.pl misreads (it keeps the carriage
-    return in the predicted tag, and stops at the first blank line).
+    for Windows line ends, which conlleval.pl misreads (it keeps the carriage
+    return in the predicted tag, and stops at the first blank line), and lone
+    carriage returns (one line to conlleval.pl); for input that is not UTF-8 text
+    (UTF-16, a NUL byte), which conlleval.pl reads as garbage.
     """
     pattern = delimiter_pattern(delimiter)
     if not isinstance(lines, io.TextIOBase):
         lines = io.StringIO("".join(lines))
     first = lines.readline()
+    if first.startswith(UTF16_MARKS[2:]):
+        raise not_text(name, 1, first)
     if first.endswith("\r\n"):
         raise ValueError(f"{name}, line 1: the line ends in \\r\\n (Windows line ends), which conlleval.pl reads "
                          "as part of the last tag; convert the file first (dos2unix, or tr -d '\\r')")
+    if first.endswith("\r"):
+        raise ValueError(f"{name}, line 1: the line ends in a lone \\r (classic Mac line ends), which conlleval.pl "
+                         "does not read as a line end (it reads the whole file as one line); convert the file first "
+                         "(mac2unix, or tr '\\r' '\\n')")
     rest = io.StringIO(first) if first == "" else _Again(first, lines)
     literal = _literal(pattern)
     blocks = read_sentences(rest, split=_splitter(pattern), separator=literal, boundary=BOUNDARY, name=name) \

@@ -34,11 +34,12 @@ from ...flat.schemes import SCHEMES
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format, get_format, write_corpus
 from ...formats.columns import DOCSTART, ColumnFile, read_columns, read_text
 from ...formats.corpus import not_a_word
+from ...formats.offsets import CODEPOINTS
 from ...formats.output import write_file
 from ...formats.records import file_lines
 from ...formats.tagged import iob2_tags, write_columns
 from .inputs import COLUMNS, HelpFormatter, check_outputs, decode_tags, for_people, tag_column
-from .texts import check_reader_options
+from .texts import check_reader_options, side_offsets, unit_option
 
 SENTENCE_IDS = ("oneie", "text", "pipeline", "brat")
 """The targets that keep each sentence's (document's) id."""
@@ -94,6 +95,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-event-triggers", action="store_true",
                    help="brat input: leave out the T lines that E lines use as event triggers (kept by default)")
     p.add_argument("--spans-key", metavar="KEY", help="spaCy input: read doc.spans[KEY] instead of doc.ents")
+    p.add_argument("--offsets", type=unit_option, default={}, metavar="UNIT",
+                   help="text spans, pipeline output, brat input: what its character offsets count, codepoints (the "
+                        "default), utf16 (JavaScript, Java: an emoji is 2) or bytes (UTF-8); written as code points")
     p.add_argument("--scheme", choices=sorted(SCHEMES),
                    help="CoNLL input: decode the tags as this scheme, strictly (default: they must be IOB2 as written "
                         "back; other tags are refused)")
@@ -102,15 +106,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def read_input(args: argparse.Namespace) -> Corpus:
     """The input as a corpus; CoNLL columns checked to lose nothing as spans (:func:`column_spans`)."""
-    from ...formats import read_corpus
-    from ...formats.registry import path_format
+    from ...formats.registry import path_format, read_as, read_file
 
+    unit = side_offsets(args, "gold")
     if args.source in PATH_FORMATS or (args.source is None and path_format(args.input)):
-        corpus = read_corpus(args.input, args.source, types=args.types, spans_key=args.spans_key,
-                             event_triggers=not args.no_event_triggers)
+        corpus = read_file(args.input, args.source, types=args.types, spans_key=args.spans_key,
+                           event_triggers=not args.no_event_triggers, offsets=unit)
         check_reader_options(args, [corpus], "the input is not one")
         return corpus
-    check_reader_options(args, [], "the input is not one")
+    if unit == CODEPOINTS:
+        check_reader_options(args, [], "the input is not one")
     # read whole, once (a pipe cannot be read again): the column check looks at the text's lines too
     text = read_text(args.input)
     name = args.source
@@ -122,7 +127,10 @@ def read_input(args: argparse.Namespace) -> Corpus:
     if name != COLUMNS:
         if args.scheme:
             raise ValueError(f"--scheme applies to CoNLL columns, but {args.input} holds {name}")
-        return FORMATS[name].read(text, args.input)
+        corpus = read_as(name, text, args.input, offsets=unit)
+        check_reader_options(args, [corpus], "the input is not one")
+        return corpus
+    check_reader_options(args, [], "the input is not one")
     side = read_columns(io.StringIO(text), name=args.input)
     spans, how = column_spans(side, text, args.scheme)
     return Corpus(side.tokens, spans, format=COLUMNS, conversion=f"tags decoded to spans ({how})", source=side.name)

@@ -85,8 +85,8 @@ def add_generated_options(parser: argparse.ArgumentParser) -> None:
                        help="where a string is placed: the k-th mention on the k-th occurrence (kth, default), or "
                             "on every occurrence (every)")
     group.add_argument("--no-fallback", dest="fallback", action="store_false",
-                       help="do not look for a string found nowhere again with case, whitespace, Unicode composition "
-                            "and typographic quotes and dashes normalised")
+                       help="do not look for a string found nowhere again with case, whitespace, Unicode composition, "
+                            "typographic quotes and dashes, full-width ASCII and middle dots normalised")
     group.add_argument("--no-inner-last", dest="inner_last", action="store_false",
                        help="kth: take occurrences in reading order even inside a longer placed string")
     group.add_argument("--trust", choices=TRUST, default="index",

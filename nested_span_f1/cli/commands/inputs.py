@@ -25,12 +25,13 @@ from ...core.progress import bar
 from ...core.wording import quote
 from ...flat.pipeline import tags_to_spans
 from ...flat.schemes import SCHEMES
-from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format, get_format, read_corpus
+from ...formats import PATH_FORMATS, Corpus, UnknownFormat, detect_format, get_format
 from ...formats.columns import Block, ColumnFile, iter_columns, read_columns, read_text
+from ...formats.offsets import CODEPOINTS
 from ...formats.places import Place as Place
 from ...formats.places import for_people as for_people
 from ...formats.places import in_file
-from ...formats.registry import head, looks_like_json
+from ...formats.registry import head, looks_like_json, read_as, read_file
 
 LARGE_FILE = 10_000_000
 """Bytes from which reading a column file shows a progress bar: about a million ``token tag`` lines."""
@@ -293,8 +294,9 @@ def read_column_file(path: str, delimiter: str | None = None) -> ColumnFile:
 Side = ColumnFile | Corpus
 
 
-def read_side(path: str, format: str | None = None, delimiter: str | None = None) -> Side:
-    """A column file (``format="conll"``, or a file no span format recognises) or a span corpus.
+def read_side(path: str, format: str | None = None, delimiter: str | None = None, offsets: str = CODEPOINTS) -> Side:
+    """A column file (``format="conll"``, or a file no span format recognises) or a span corpus (``offsets``: what
+    the character offsets of a file of texts count, :func:`~nested_span_f1.formats.registry.read_file`).
 
     Detection reads files below :data:`LARGE_FILE` only; a larger file is a span
     corpus when it starts as json (:func:`~nested_span_f1.formats.registry.looks_like_json`) and a column file
@@ -303,15 +305,15 @@ def read_side(path: str, format: str | None = None, delimiter: str | None = None
     if format == COLUMNS:
         return read_column_file(path, delimiter)
     if format:
-        return read_corpus(path, format)
+        return read_file(path, format, offsets=offsets)
     if os.path.getsize(path) >= LARGE_FILE:
-        return read_corpus(path) if looks_like_json(head(path, 2)) else read_column_file(path, delimiter)
+        return read_file(path, offsets=offsets) if looks_like_json(head(path, 2)) else read_column_file(path, delimiter)
     text = read_text(path)  # read once: a pipe cannot be read again
     try:
         name = detect_format(text, path)
     except UnknownFormat:
         return read_columns(io.StringIO(text), delimiter, name=path)
-    return FORMATS[name].read(text, path)
+    return read_as(name, text, path, offsets=offsets)
 
 
 @contextmanager

@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import warnings
+from collections.abc import Mapping
 from pathlib import Path
 
 from ...core.counts import Counts
@@ -14,6 +15,7 @@ from ...core.scores import summarize
 from ...core.wording import plural
 from ...flat.pipeline import count_exact
 from ...flat.tags import reference_prefixes, scheme_from_prefixes
+from ...formats import Corpus
 from ...formats.columns import Block, ColumnFile, check_same_tokens
 from ...render.tables import table
 from . import generated, texts
@@ -67,8 +69,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def count_files(args: argparse.Namespace) -> tuple[Counts, int]:
-    """The counts of the two files, a batch of sentences at a time, and their number of sentences."""
+def count_files(args: argparse.Namespace, read: Mapping[str, ColumnFile]) -> tuple[Counts, int]:
+    """The counts of the two files, a batch of sentences at a time, and their number of sentences (``read``: the
+    files read already, pipes, as :func:`.texts.read_pipes` reads them)."""
     scheme = args.scheme
     if args.mode is not None and scheme is None and os.path.isfile(args.gold):  # a pipe can be read only once
         scheme = gold_scheme(args.gold, args.delimiter, args.column, args.suffix)
@@ -84,8 +87,9 @@ def count_files(args: argparse.Namespace) -> tuple[Counts, int]:
         except (ValueError, TypeError) as error:
             raise for_people(error, gold, pred, first) from None
 
-    blocks = side_by_side(column_blocks(args.gold, args.delimiter), column_blocks(args.pred, args.delimiter),
-                          args.gold, args.pred)
+    gold_blocks, pred_blocks = (iter(read[path].blocks) if path in read else column_blocks(path, args.delimiter)
+                                for path in (args.gold, args.pred))
+    blocks = side_by_side(gold_blocks, pred_blocks, args.gold, args.pred)
     # no scheme found in the first pass: one batch, whose error names the problem (or the missing scheme)
     whole = args.mode is not None and scheme is None
     return add_counts(blocks, count, size=lambda pair: len(pair[0]), batch_tokens=sys.maxsize if whole else None)
@@ -121,17 +125,20 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--plot draws the per-type scores of two span files; a generated system's located "
                              "spans are in --json (or `nested-span-f1 generated --metric exact`)")
         return generated.run_generated(args, "exact", table)
-    elif texts.holds_spans(args):
-        # texts, or spans of a format read or named: exact span F1 of both sides as spans, every alignment
-        # decision reported
-        result, pair, sides = texts.score_files(args, "exact")
-        head = "\n".join([*texts.describe_inputs(args, sides, pair), *texts.alignment_lines(result["alignment"])])
     else:
-        texts.refuse_text_options(args, "column files")
-        counts, sentences = count_files(args)
-        result = summarize(counts, zero_division=0)
-        head = "\n".join([f"{args.pred} against {args.gold}: {plural(sentences, 'sentence')}",
-                          *texts.outside_tallies(counts.labels)])
+        # a pipe is read once, here, and what it holds then decides as a file's first lines do
+        read = texts.read_pipes(args)
+        if texts.holds_spans(args) or any(isinstance(side, Corpus) for side in read.values()):
+            # texts, or spans of a format read or named: exact span F1 of both sides as spans, every alignment
+            # decision reported
+            result, pair, sides = texts.score_files(args, "exact", read)
+            head = "\n".join([*texts.describe_inputs(args, sides, pair), *texts.alignment_lines(result["alignment"])])
+        else:
+            texts.refuse_text_options(args, "column files")
+            counts, sentences = count_files(args, {p: side for p, side in read.items() if isinstance(side, ColumnFile)})
+            result = summarize(counts, zero_division=0)
+            head = "\n".join([f"{args.pred} against {args.gold}: {plural(sentences, 'sentence')}",
+                              *texts.outside_tallies(counts.labels)])
     broken = result.get("invalid_reference_chunks", 0)
     if args.mode == "strict" and broken:
         # gold tags seldom break their own scheme: a wrong --scheme is the likelier cause

@@ -12,8 +12,6 @@ from __future__ import annotations
 import argparse
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
 from importlib import metadata
 from pathlib import Path
@@ -22,8 +20,7 @@ from ... import __version__
 from ...core.wording import quote
 from ...hf.paths import METRICS, MODULES, metric_path
 from .inputs import HelpFormatter, check_outputs
-
-CHECKOUT = Path(__file__).resolve().parents[3]
+from .wheel import this_wheel
 
 EXAMPLE = """examples:
   nested-span-f1 space exact my_span_f1
@@ -34,16 +31,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "space", help="write a self-contained Hub Space folder for one metric",
         description="Write a folder that is a Hub Space for one metric: the evaluate module (named after the "
-                    "folder, as evaluate.load needs), its card with the Hub front matter, app.py, this package's "
-                    "wheel and a requirements.txt that installs it. Push the folder to a Space, or run "
-                    "`python app.py` inside it.",
+                    "folder, as evaluate.load needs), its card with the Hub front matter and the command that "
+                    "installs the package from the folder, app.py, this package's wheel and a requirements.txt that "
+                    "installs it. Push the folder to a Space, or run `python app.py` inside it.",
         epilog=EXAMPLE, formatter_class=HelpFormatter,
     )
     p.add_argument("name", choices=METRICS, help="the metric (its evaluate module: span_f1, lenient_span_f1, "
                                                  "nested_span_f1)")
     p.add_argument("out_dir", type=Path, help="the folder to write (must not exist, or be empty)")
-    p.add_argument("--wheel", type=Path, help="this package's wheel to ship (default: built from a copy of the source "
-                                              "checkout in a temporary folder, which the checkout never sees)")
+    p.add_argument("--wheel", type=Path, help="this package's wheel to ship (default: built from the source checkout "
+                                              "this package runs from, in a temporary copy the checkout never sees; "
+                                              "after a plain pip install, the installed files packed back into their "
+                                              "wheel)")
     p.add_argument("--space", metavar="ORG/NAME",
                    help="the Space the folder will be pushed to: requirements.txt then names the wheel by its URL "
                         "there, for builders that install requirements.txt before the folder's other files are in place")
@@ -70,49 +69,40 @@ def pins(names: list[str]) -> list[str]:
     return out
 
 
-PACKAGE_FOLDERS = ("nested_span_f1", "metrics")
-"""The folders of the source checkout a wheel is built from, beside its top-level files (setup.py, README.md...)."""
-
-
-def build_wheel(out_dir: Path) -> Path:
-    """Build this package's wheel into ``out_dir`` from a copy of its source checkout.
-
-    The build writes ``build/`` and ``*.egg-info`` beside the sources it builds,
-    so it builds a copy in a temporary folder: the checkout is left as it was.
-    """
-    if not (CHECKOUT / "setup.py").is_file():
-        raise ValueError(f"no source checkout at {CHECKOUT} to build a wheel from; pass --wheel PATH")
-    with tempfile.TemporaryDirectory() as tmp:
-        copy = Path(tmp) / "source"
-        copy.mkdir()
-        for path in CHECKOUT.iterdir():
-            if path.is_file():
-                shutil.copy2(path, copy)
-        for folder in PACKAGE_FOLDERS:
-            shutil.copytree(CHECKOUT / folder, copy / folder,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build"))
-        done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp, str(copy)],
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-            raise ValueError(f"building the wheel failed: {last}")
-        wheel = next(Path(tmp).glob("nested_span_f1-*.whl"))
-        return Path(shutil.copy2(wheel, out_dir))
-
-
-def card(text: str, gradio_version: str) -> str:
-    """The metric card with its front matter's ``sdk_version`` set to the pinned gradio."""
+def card(text: str, gradio_version: str, installation: str) -> str:
+    """The metric card with its front matter's ``sdk_version`` set to the pinned gradio and its Installation
+    section's text replaced by ``installation`` (the repository's card installs from a clone; a Space's, from
+    the wheel it ships)."""
     text, found = re.subn(r"^sdk_version: .*$", f"sdk_version: {gradio_version}", text, count=1, flags=re.MULTILINE)
     if not found:
         raise ValueError("the metric card has no sdk_version line in its front matter")
+    text, found = re.subn(r"(?<=^## Installation\n\n).*?(?=^## )", lambda _: installation, text, count=1,
+                          flags=re.MULTILINE | re.DOTALL)
+    if not found:
+        raise ValueError("the metric card has no Installation section")
     return text
 
 
-def wheel_requirement(wheel: str, space: str | None) -> str:
-    """The requirements line of the shipped wheel: a relative path, or its URL on the Space ``space``."""
+def wheel_requirement(wheel: str, space: str | None, extra: str = "") -> str:
+    """The requirement of the shipped wheel (with ``extra``, such as ``[evaluate]``): a relative path, or its URL on
+    the Space ``space``."""
     if space is None:
-        return f"./{wheel}"
-    return f"nested-span-f1 @ https://huggingface.co/spaces/{space}/resolve/main/{wheel}"
+        return f"./{wheel}{extra}"
+    return f"nested-span-f1{extra} @ https://huggingface.co/spaces/{space}/resolve/main/{wheel}"
+
+
+def installation(wheel: str, space: str | None) -> str:
+    """A Space card's Installation section: the command that installs the package from the wheel the Space ships,
+    then how to load the module (by the Space's name when ``space`` is known, else by the folder's path)."""
+    where = (f"from the Space {space}" if space is not None
+             else "from inside a copy of this folder (a clone of its Space)")
+    load = (f'then `evaluate.load("{space}")` loads the module' if space is not None
+            else 'then load the module by the folder\'s path, as "Publishing a Space" says')
+    return ("The module's script imports the `nested_span_f1` package, and `evaluate.load` does not install what a\n"
+            f"module imports, so install the package first. This Space ships it as `{wheel}`;\n"
+            f"install it with the `evaluate` extra {where}:\n\n"
+            f'```bash\npython -m pip install "{wheel_requirement(wheel, space, "[evaluate]")}"\n```\n\n'
+            f"{load}.\n\n")
 
 
 def write_space(name: str, out_dir: Path, wheel: Path | None = None, space: str | None = None) -> list[Path]:
@@ -141,9 +131,9 @@ def write_space(name: str, out_dir: Path, wheel: Path | None = None, space: str 
     if wheel is not None and not wheel.name.startswith(f"nested_span_f1-{__version__}-"):
         raise ValueError(f"{wheel} is not a wheel of nested-span-f1 {__version__}")
     gradio = next(r for r in requirements if r.startswith("gradio=="))
-    readme = card((source / "README.md").read_text(encoding="utf-8"), gradio[8:])
     with tempfile.TemporaryDirectory() as scratch:
-        built = wheel if wheel is not None else build_wheel(Path(scratch))
+        built = wheel if wheel is not None else this_wheel(Path(scratch))
+        readme = card((source / "README.md").read_text(encoding="utf-8"), gradio[8:], installation(built.name, space))
         out_dir.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source / f"{MODULES[name]}.py", out_dir / f"{out_dir.name}.py")
         shutil.copy2(source / "app.py", out_dir)
@@ -161,6 +151,12 @@ def run(args: argparse.Namespace) -> int:
     files = write_space(args.name, args.out_dir, args.wheel, args.space)
     for path in files:
         print(path)
-    print(f"try it: cd {args.out_dir} && pip install -r requirements.txt && python app.py")
-    print(f"publish as a Space named like the folder: hf upload ORG/{args.out_dir.name} {args.out_dir} . --repo-type space")
+    try_it = f"cd {args.out_dir} && python -m pip install -r requirements.txt && python app.py"
+    if args.space is None:
+        print(f"try it: {try_it}")
+        print(f"publish it to a Space named like the folder, under your Hub user or organisation (USER): "
+              f"hf upload USER/{args.out_dir.name} {args.out_dir} . --repo-type space")
+    else:
+        print(f"publish it: hf upload {args.space} {args.out_dir} . --repo-type space")
+        print(f"then try it (requirements.txt reads the wheel from the Space): {try_it}")
     return 0

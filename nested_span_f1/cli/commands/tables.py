@@ -17,7 +17,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ...core.wording import plural, quote
+from ...flat.encoding import read_label_list
+from ...flat.tags import parse_tags
+from ...formats.columns import UTF16_MARKS, _not_utf8, check_no_nul
 from ...formats.parquet import data_files, is_parquet, parquet_files
+from ...formats.records import file_lines, loads
+from ...formats.registry import looks_like_json
 from .inputs import duplicates_in_output, for_people
 
 _POSITION = re.compile(r"\(position (\d+) ")
@@ -45,11 +50,12 @@ def add_table_options(parser: argparse.ArgumentParser, spans: bool = False) -> N
                            help="for span columns: the tokens (a list), the text (character spans) or the length "
                                 "of each row, which span ends must not pass")
     group.add_argument("--label-list", metavar="FILE",
-                       help="for columns of label ids: a file with one tag a line, the tag of id 0 first")
+                       help="for columns of label ids: a file with one tag a line, the tag of id 0 first (or a JSON "
+                            "list, or a model's config.json with its id2label)")
     group.add_argument("--workers", type=workers, default=1, metavar="N", help="processes that count (default: 1)")
     group.add_argument("--spark", metavar="MASTER_URL",
                        help="count on Spark instead (local[2], spark://host:7077, yarn...); the executors need this "
-                            "package: the wheel built from the checkout (README, 'Which route when')")
+                            "package: the wheel built from the checkout (docs/corpora.md, 'Spark')")
 
 
 NOT_FOR_TABLES = {
@@ -93,6 +99,62 @@ def is_table(args: argparse.Namespace) -> bool:
     return True
 
 
+LABEL_FILE = "one tag a line, the tag of id 0 first; or a JSON list; or a model's id2label (its config.json)"
+"""What a ``--label-list`` file holds, for messages."""
+
+
+def read_label_file(path: str, suffix: bool = False) -> tuple[str, ...]:
+    """The tag of each label id from a ``--label-list`` file, as the Python API reads a ``label_list``: one tag a
+    line (id 0 first), a JSON list, or a model's ``id2label`` (its ``config.json``, or the mapping alone,
+    ``{"0": "O", ...}``); UTF-8, or UTF-16 with its byte-order mark. Every tag must be well formed.
+
+    Raises:
+        ValueError, TypeError: anything else, named by the file and its line (or the label id of a JSON list): a blank
+            line (every id after it would shift), whitespace inside a line, bytes that are not UTF-8 text, json that
+            does not parse or holds no label list, a malformed tag.
+    """
+    raw = Path(path).read_bytes()
+    try:
+        text = raw.decode("utf-16") if raw.startswith(UTF16_MARKS[:2]) else raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise _not_utf8(path) from None
+    check_no_nul(text, path, 1)
+    if looks_like_json(text):
+        labels, places = _json_labels(loads(text, path), path), None
+    else:
+        lines = file_lines(text)
+        while lines and not lines[-1].strip():
+            lines.pop()
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                raise ValueError(f"{path}, line {number}: a blank line; line n holds the tag of label id n - 1, so "
+                                 "every id after it would shift by one: remove it")
+            if len(line.split()) > 1:
+                raise ValueError(f"{path}, line {number}: {quote(line)} holds more than a tag ({LABEL_FILE})")
+        labels, places = tuple(line.strip() for line in lines), [f"line {n}" for n in range(1, len(lines) + 1)]
+    if not labels:
+        raise ValueError(f"--label-list {path}: no tags in the file ({LABEL_FILE})")
+    _, problems = parse_tags(labels, suffix)
+    if problems:
+        code = min(problems)
+        where = places[code] if places else f"label id {code}"
+        raise ValueError(f"{path}, {where}: tag {quote(labels[code])}: malformed: {problems[code]}")
+    return labels
+
+
+def _json_labels(value: Any, path: str) -> tuple[str, ...]:
+    """The label list a json file holds: a list, a model's ``config.json`` (its ``id2label``), or an ``id2label`` or
+    ``label2id`` mapping alone (ids as json writes them, strings of digits)."""
+    if isinstance(value, dict) and isinstance(value.get("id2label"), dict):
+        value = value["id2label"]
+    if isinstance(value, dict):
+        value = {int(key) if isinstance(key, str) and key.isdigit() else key: item for key, item in value.items()}
+    try:
+        return read_label_list(value)
+    except (ValueError, TypeError) as error:
+        raise type(error)(f"{path}: {error}") from None
+
+
 def header(args: argparse.Namespace, rows: int) -> str:
     """The line that says what was scored."""
     return (f"{args.gold}: column {args.pred_column} against column {args.gold_column}: "
@@ -113,10 +175,7 @@ def count_table(args: argparse.Namespace, metric: str, tokens: bool = False, **o
     Errors count rows from 1, as the command's other messages count sentences."""
     options = {key: value for key, value in options.items() if value is not None and value is not False}
     if args.label_list:
-        options["label_list"] = Path(args.label_list).read_text(encoding="utf-8").split()
-        if not options["label_list"]:
-            raise ValueError(f"--label-list {args.label_list}: no tags in the file (one tag a line, the tag of id 0 "
-                             "first)")
+        options["label_list"] = read_label_file(args.label_list, args.suffix)
     columns = {"predictions": args.pred_column, "references": args.gold_column,
                "lengths": getattr(args, "lengths_column", None)}
     lengths = columns["lengths"] if tokens else None

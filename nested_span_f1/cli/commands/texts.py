@@ -20,12 +20,13 @@ from typing import Any
 from ...align.score import SIDES, TextPair, pair_texts, score_pair
 from ...core.entities import check_entities
 from ...core.wording import plural, quote
-from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format, read_corpus
+from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format
 from ...formats.columns import ColumnFile, column_scores
 from ...formats.corpus import SUSPICIOUS
-from ...formats.registry import BATCH_LINES, head, looks_like_json, path_format
+from ...formats.offsets import CODEPOINTS, UNITS, OffsetsError, unit_of
+from ...formats.registry import BATCH_LINES, OFFSET_FORMATS, head, looks_like_json, path_format, read_file
 from ...nested.score import describe_spans
-from .inputs import COLUMNS, decode_tags, duplicates_in_output, for_people, read_side
+from .inputs import COLUMNS, Side, decode_tags, duplicates_in_output, for_people, read_side
 
 JSON = "json"
 """What :func:`input_format` calls a json file that no format fits (or that does not parse): its reader names why."""
@@ -41,15 +42,46 @@ def add_text_options(parser: argparse.ArgumentParser) -> None:
     add_reader_options(group)
 
 
-def add_reader_options(group: Any) -> None:
-    """``--types``, ``--no-event-triggers`` and ``--spans-key``: how brat files and DocBins are read (for the
-    commands that score texts, and ``generated``'s gold)."""
+def add_reader_options(group: Any, sides: bool = True) -> None:
+    """``--types``, ``--no-event-triggers``, ``--spans-key`` and ``--offsets``: how brat files, DocBins and character
+    offsets are read (for the commands that score texts, and ``generated``'s gold); ``sides``: ``--offsets`` may name
+    the gold's or the prediction's unit (else one unit, for every file)."""
     group.add_argument("--types", nargs="+", metavar="TYPE", help="brat: keep the T lines of these types only")
     group.add_argument("--no-event-triggers", action="store_true",
                        help="brat: leave out the T lines that E lines use as event triggers (by default they are "
                             "scored as entities, as brat shows them; the header counts T lines as entities and event "
                             "triggers)")
     group.add_argument("--spans-key", metavar="KEY", help="spaCy DocBin: read doc.spans[KEY] instead of doc.ents")
+    group.add_argument("--offsets", type=offsets_option if sides else unit_option, default={},
+                       metavar="[SIDE=]UNIT" if sides else "UNIT",
+                       help="what the character offsets of text spans, pipeline output and brat count: codepoints "
+                            "(the default, as Python, Hugging Face and spaCy count), utf16 (as JavaScript and Java "
+                            "tools count: an emoji is 2) or bytes (UTF-8)" + ("; for one side only, gold=UNIT or "
+                            "pred=UNIT (joined by a comma for both)" if sides else ""))
+
+
+def offsets_option(value: str) -> dict[str, str]:
+    """An argparse type: ``--offsets UNIT`` (every file of character offsets) or ``gold=UNIT``, ``pred=UNIT`` (one
+    side; comma-joined for both), as ``{"": unit}`` or ``{side: unit}``."""
+    parts = [part.rpartition("=")[::2] for part in value.split(",")]
+    given = dict(parts)
+    sides = {"gold", "pred"} if len(parts) > 1 else {"", "gold", "pred"}
+    if len(given) < len(parts) or not set(given) <= sides or not set(given.values()) <= set(UNITS):
+        raise argparse.ArgumentTypeError(f"--offsets takes a unit, {', '.join(UNITS)}, or gold=UNIT and pred=UNIT "
+                                         f"joined by a comma; got {quote(value)}")
+    return given
+
+
+def unit_option(value: str) -> dict[str, str]:
+    """An argparse type: ``--offsets UNIT`` of a command that reads no gold and prediction (``{"": unit}``)."""
+    if value not in UNITS:
+        raise argparse.ArgumentTypeError(f"--offsets takes a unit, {', '.join(UNITS)}; got {quote(value)}")
+    return {"": value}
+
+
+def side_offsets(args: argparse.Namespace, side: str) -> str:
+    """The unit ``--offsets`` gives the ``gold`` or ``pred`` side (code points when it names none)."""
+    return unit_of(getattr(args, "offsets", {}), side)
 
 
 def input_format(path: str, format: str | None) -> str | None:
@@ -81,7 +113,7 @@ def input_unit(path: str, format: str | None) -> str:
 def holds_texts(args: argparse.Namespace) -> bool:
     """Whether the command scores texts: a side holds them, or an option for texts is given (asked after a
     Parquet table, whose folder is no brat folder)."""
-    if args.trim or args.snap:
+    if args.trim or args.snap or CODEPOINTS not in (side_offsets(args, "gold"), side_offsets(args, "pred")):
         return True
     return any(input_unit(path, fmt) == "characters" for path, fmt in formats(args))
 
@@ -125,6 +157,12 @@ def check_reader_options(args: argparse.Namespace, corpora: Sequence[Corpus],
     for name, (format, what) in READER_OPTIONS.items():
         if getattr(args, name, None) and all(corpus.format != format for corpus in corpora):
             raise ValueError(f"{_option(name)} {what}, but {none}; leave it out")
+    for side, unit in getattr(args, "offsets", {}).items():
+        held = [corpus for corpus in corpora if not side or corpus.source == getattr(args, side, None)]
+        if unit != CODEPOINTS and not any(corpus.format in OFFSET_FORMATS for corpus in held):
+            what = f"--{side} {getattr(args, side)} is not one" if side and held else none
+            raise ValueError(f"--offsets {f'{side}=' if side else ''}{unit} reads the character offsets of text spans, "
+                             f"pipeline output and brat, but {what}; leave it out")
 
 
 def check_text_options(args: argparse.Namespace, sides: Mapping[str, Corpus]) -> None:
@@ -155,15 +193,39 @@ def check_units(references: Corpus, predictions: Corpus) -> None:
                      "(the character spans are then placed against the tokens, every boundary inside a token counted)")
 
 
-def read_any(path: str, format: str | None, args: argparse.Namespace, score_column: int | None = None) -> Corpus:
+def is_pipe(path: str) -> bool:
+    """Whether a path can be read only once: it exists, but is neither a regular file nor a folder (a pipe,
+    ``<(cat x.jsonl)``, ``/dev/stdin`` fed by one)."""
+    return os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path)
+
+
+def read_pipes(args: argparse.Namespace) -> dict[str, Side]:
+    """The sides that are pipes with no format named, each read once and whole: what a pipe holds is known only
+    from its content (:func:`~.inputs.read_side` detects it), and it cannot be read a second time."""
+    return {path: _read_side(path, None, args) for path, format in formats(args) if format is None and is_pipe(path)}
+
+
+def _read_side(path: str, format: str | None, args: argparse.Namespace) -> Side:
+    """:func:`~.inputs.read_side` of one side, its character offsets read in the unit ``--offsets`` gives it; offsets
+    that fit only in another unit are refused naming the option for this side (``--offsets pred=utf16``)."""
+    side = "pred" if path in (args.pred, getattr(args, "dev_pred", None)) else "gold"
+    unit = side_offsets(args, side)
+    try:
+        if format in PATH_FORMATS or (format is None and path_format(path)):
+            return read_file(path, format, types=args.types, spans_key=args.spans_key,
+                             event_triggers=not getattr(args, "no_event_triggers", False), offsets=unit)
+        return read_side(path, format, getattr(args, "delimiter", None), unit)
+    except OffsetsError as error:
+        raise ValueError(error.naming(side)) from None
+
+
+def read_any(path: str, format: str | None, args: argparse.Namespace, score_column: int | None = None,
+             read: Mapping[str, Side] | None = None) -> Corpus:
     """A side as a corpus: texts, span formats, or tag columns decoded to spans (seqeval's default mode);
-    ``score_column`` (a list index) gives a column file's spans the mean score of their tokens."""
-    if format in PATH_FORMATS or (format is None and path_format(path)):
-        corpus = read_corpus(path, format, types=args.types, spans_key=args.spans_key,
-                             event_triggers=not getattr(args, "no_event_triggers", False))
-    else:
-        side = read_side(path, format, getattr(args, "delimiter", None))
-        corpus = _decoded(side, args, score_column) if isinstance(side, ColumnFile) else side
+    ``score_column`` (a list index) gives a column file's spans the mean score of their tokens; ``read`` holds the
+    sides already read (pipes, :func:`read_pipes`)."""
+    side = read[path] if read and path in read else _read_side(path, format, args)
+    corpus = _decoded(side, args, score_column) if isinstance(side, ColumnFile) else side
     if score_column is not None and corpus.format != COLUMNS:
         raise ValueError(f"--score-column names a column of a CoNLL column file, but {path} holds {corpus.format}; "
                          "leave it out (the scores of span files are read from their entities)")
@@ -189,11 +251,13 @@ def _decoded(side: ColumnFile, args: argparse.Namespace, score_column: int | Non
                   scores=scores)
 
 
-def score_files(args: argparse.Namespace, metric: str, **options: Any) -> tuple[dict[str, Any], TextPair,
-                                                                                  dict[str, Corpus]]:
-    """The metric's result (with its alignment report) for the two files, the pair, and both corpora as read."""
+def score_files(args: argparse.Namespace, metric: str, read: Mapping[str, Side] | None = None,
+                **options: Any) -> tuple[dict[str, Any], TextPair, dict[str, Corpus]]:
+    """The metric's result (with its alignment report) for the two files, the pair, and both corpora as read
+    (``read``: the sides read already, as :func:`read_any` takes them)."""
     (gold, gold_format), (pred, pred_format) = formats(args)
-    sides = {"references": read_any(gold, gold_format, args), "predictions": read_any(pred, pred_format, args)}
+    sides = {"references": read_any(gold, gold_format, args, read=read),
+             "predictions": read_any(pred, pred_format, args, read=read)}
     check_text_options(args, sides)
     tag_options = [f"--{key}" for key in ("scheme", "mode", "suffix") if getattr(args, key, None)]
     if tag_options and all(corpus.format != COLUMNS for corpus in sides.values()):

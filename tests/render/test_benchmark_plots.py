@@ -6,8 +6,8 @@ import pytest
 pytest.importorskip("matplotlib", reason="plots need matplotlib (pip install 'nested-span-f1[plots]')")
 from matplotlib.colors import to_hex
 
-from nested_span_f1.benchmark.colours import CATEGORIES, SYSTEMS, system_colour
 from nested_span_f1.benchmark.compare import benchmark
+from nested_span_f1.render.colours import CATEGORIES, SYSTEMS, system_colour
 
 TYPES = ["abstract", "animal", "event", "object", "organization", "person", "place", "plant", "quantity", "substance",
          "time_expression_or_duration"]
@@ -87,7 +87,7 @@ def stepped(steps):
 
 @pytest.mark.parametrize("steps, scale", [([100, 500, 1000], "linear"), ([50, 100, 800, 3200], "log")])
 def test_steps_over_more_than_a_factor_of_ten_are_drawn_on_a_log_axis(steps, scale):
-    from nested_span_f1.benchmark.plots import plot_benchmark
+    from nested_span_f1.render.plots import plot_benchmark
 
     fig = plot_benchmark(stepped(steps))
     ax = fig.axes[2]

@@ -1,0 +1,455 @@
+"""One answer counted against its gold document, as counts that add: what an evaluation harness (lm-eval,
+inspect-ai, lighteval) computes once a sample and sums over the corpus.
+
+:func:`count_answer` reads one answer the way :func:`~nested_span_f1.answers.score.score_generated`
+reads a corpus of them (given ``labels``, the corpus's type inventory, it reads each answer exactly as one
+corpus call does) and returns an :class:`AnswerTally`: the string protocol's and the reading's counts
+(:meth:`~nested_span_f1.answers.counts.GeneratedCounter.state`) and the located spans' counts under the
+metric, each a flat dict of ints. Tallies add with ``+``, ``sum()`` and :func:`total` (one pass, for
+thousands), pickle, round-trip through JSON (:meth:`AnswerTally.to_dict`), and :meth:`AnswerTally.result`
+gives what one ``score_generated`` call on the same answers gives (but the examples, how documents were
+paired and the located spans' alignment report, which are not counts), warning as it does when more than
+5% of the answers could not be read.
+
+Entity F1 is computed from the summed counts, never averaged over samples: a mean of per-sample F1 weighs a
+sentence with one entity as much as one with twenty, and reads 0/0 (no gold, no answer) as whatever the
+harness chose (docs/harnesses.md measures it).
+"""
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from ..align.project import joined_offsets, to_characters
+from ..align.score import METRICS, words
+from ..core.counts import Counts
+from ..core.entities import check_entities
+from ..core.scores import ZeroDivision, summarize
+from ..core.wording import quote
+from ..flat.pipeline import tags_to_spans
+from ..formats.text import _entity
+from ..lenient.counts import LenientCounts
+from ..lenient.score import match_spans_lenient, summarize_lenient
+from ..nested.nesting import CHARACTER_LENGTH_BINS, length_bucket_names
+from ..nested.score import NestedCounts, summarize_nested
+from .counts import GeneratedCounter, GeneratedCounts
+from .read import read_answer
+from .score import counts_report, inventory, strings_result, warn_unreadable
+from .values import TEXT_KEYS, Unreadable, mention_of
+
+State = dict[tuple[Any, ...], int]
+"""Flat counts: a key (a path of names, and of indices into a tally) to its number."""
+
+
+class GoldDocument(NamedTuple):
+    """One gold document as answers are scored against it: its text, its entities in characters (None for a gold
+    of strings), its ``(string, label)`` pairs (None for a gold of offsets), its tokens' offsets (None for a
+    text), and its id (None when it has none)."""
+
+    text: str
+    entities: list[tuple[int, int, str]] | None
+    strings: list[tuple[str, str]] | None
+    tokens: list[tuple[int, int]] | None
+    id: str | None
+
+    def labels(self) -> set[str]:
+        """The types its gold uses."""
+        return {item[-1] for item in (self.entities if self.entities is not None else self.strings or ())}
+
+
+def gold_document(document: Mapping[str, Any], where: str = "gold") -> GoldDocument:
+    """A gold document from a dataset's row (a dict), in one of the shapes NER datasets give:
+
+    - ``{"text", "entities": [{"start", "end", "label"}, ...]}`` (or ``[start, end, label]`` items): character
+      offsets, end exclusive;
+    - ``{"text", "entities": [{"text", "label"}, ...]}`` (or ``[text, label]`` pairs): strings without offsets,
+      placed on the text as the answers' strings are;
+    - ``{"tokens", "tags"}``: IOB tags (decoded as the exact metric decodes them), the tokens joined by single
+      spaces (an answer's token indices are placed on them);
+    - ``{"tokens", "entities": [[start, end, label], ...]}``: token spans, end exclusive (nested allowed).
+
+    An ``id`` names the document in the counts of answers that could not be read.
+
+    Raises:
+        TypeError, ValueError: a row of none of these shapes, or an entity that cannot be read (named by
+            ``where`` and its position).
+    """
+    if not isinstance(document, Mapping):
+        raise TypeError(f"{where}: a gold document is a dict (text and entities, or tokens and tags), got "
+                        f"{quote(document)}")
+    ident = None if document.get("id") is None else str(document["id"])
+    if "tokens" in document:
+        tokens = [str(token) for token in document["tokens"]]
+        offsets = joined_offsets(tokens)
+        if "tags" in document:
+            spans = tags_to_spans([list(document["tags"])])[0]
+        else:
+            spans = [_entity(dict(zip(("start", "end", "label"), item)) if not isinstance(item, Mapping) else item,
+                             where) for item in document.get("entities", ())]
+        _check_spans(spans, len(tokens), where)
+        return GoldDocument(" ".join(tokens), to_characters(spans, offsets), None, offsets, ident)
+    text, items = document.get("text"), document.get("entities")
+    if not isinstance(text, str) or not isinstance(items, list):
+        raise TypeError(f"{where}: a gold document needs 'text' (a string) and 'entities' (a list), or 'tokens' "
+                        f"and 'tags'; got the keys {sorted(document)}")
+    if items and _is_string(items[0]):
+        try:
+            pairs = [tuple(mention_of(item)[:2]) for item in items]
+        except Unreadable as error:
+            raise ValueError(f"{where}: {error}") from None
+        return GoldDocument(text, None, pairs, None, ident)  # type: ignore[arg-type]
+    entities = [_entity(item if isinstance(item, Mapping) else dict(zip(("start", "end", "label"), item)), where)
+                for item in items]
+    _check_spans(entities, len(text), where)
+    return GoldDocument(text, entities, None, None, ident)
+
+
+def _check_spans(spans: list[Any], length: int, where: str) -> None:
+    """Refuse spans out of range, or with offsets that are not ints or a label that is not a string, as
+    :func:`~nested_span_f1.core.entities.check_entities` does (which names the span); the plain loop first,
+    since a document's few spans are checked in a fraction of the time arrays take."""
+    if not all(len(span) == 3 and type(span[0]) is int and type(span[1]) is int and 0 <= span[0] < span[1] <= length
+               and type(span[2]) is str for span in spans):
+        check_entities([spans], [length], where)
+        if any(len(span) != 3 for span in spans):
+            raise ValueError(f"{where}: a discontinuous entity (fragments) in a gold document; answers are counted one "
+                             "document at a time against contiguous spans (score the corpus with score_generated)")
+
+
+def _is_string(item: Any) -> bool:
+    """Whether a gold entity names its string rather than its offsets."""
+    if isinstance(item, Mapping):
+        return any(key in item for key in TEXT_KEYS) and "start" not in item
+    return isinstance(item, (list, tuple)) and len(item) == 2 and isinstance(item[0], str)
+
+
+@dataclass(frozen=True)
+class AnswerTally:
+    """Counts of answers under both protocols that add (see the module docstring).
+
+    Attributes:
+        metric: how the located spans are counted: ``"exact"``, ``"lenient"`` or ``"nested"``.
+        settings: the reading's settings (:attr:`GeneratedCounts.SETTINGS`, in order), the type inventory
+            (``labels``, sorted; None: each document's own types) and the metric's options; tallies made with
+            other settings do not add.
+        answers: the string protocol's and the reading's counts
+            (:meth:`~nested_span_f1.answers.counts.GeneratedCounter.state`).
+        located: the located spans' counts (the metric's counts as :func:`flatten` writes them).
+        unparseable_ids: the documents whose answer could not be read, in the order added.
+        documents: how many documents were counted.
+    """
+
+    metric: str
+    settings: tuple[Any, ...]
+    answers: State = field(default_factory=dict)
+    located: State = field(default_factory=dict)
+    unparseable_ids: tuple[str, ...] = ()
+    documents: int = 0
+
+    def __add__(self, other: AnswerTally) -> AnswerTally:
+        if not isinstance(other, AnswerTally):
+            return NotImplemented
+        return total((self, other))
+
+    def __radd__(self, other: Any) -> AnswerTally:
+        # lets sum(tallies) start from 0
+        if other == 0:
+            return self
+        return NotImplemented
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The metric's options the tally was made with."""
+        return dict(self.settings[-1])
+
+    def counts(self) -> GeneratedCounts:
+        """The string protocol's and the reading's counts, as ``count_generated(...).counts`` gives them."""
+        return GeneratedCounts.from_state(self.answers, self.unparseable_ids, (*self.settings[:6], dict(self.settings[6])))
+
+    def located_counts(self) -> Counts | NestedCounts | LenientCounts:
+        """The located spans' counts under :attr:`metric`."""
+        data = unflatten(self.located)
+        if self.metric == "lenient":
+            options = self.options
+            return LenientCounts.from_dict({**data, "partial_weight": options.get("partial_weight", 0.5),
+                                            "min_iou": options.get("min_iou")})
+        return NestedCounts.from_dict(data) if self.metric == "nested" else Counts.from_dict(data)
+
+    def result(self, zero_division: ZeroDivision = "warn", warn: bool = True) -> dict[str, Any]:
+        """What ``score_generated`` gives on the same answers: ``strings``, ``located`` (without its ``alignment``
+        report) and ``generated`` (without ``paired`` and ``examples``).
+
+        Warns:
+            UnreadableAnswersWarning: more than 5% of the answers could not be read (``warn``: True).
+        """
+        counts = self.counts()
+        report = counts_report(counts, self.documents)
+        located = self.located_counts()
+        if isinstance(located, LenientCounts):
+            scores = summarize_lenient(located, zero_division)
+        elif isinstance(located, NestedCounts):
+            scores = summarize_nested(located, zero_division)
+        else:
+            scores = summarize(located, zero_division)
+            del scores["overall_accuracy"]
+        if warn:
+            warn_unreadable(report)
+        return {"strings": strings_result(counts, zero_division), "located": scores, "generated": report}
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict (inverse of :meth:`from_dict`): the flat counts as ``[key..., n]`` rows."""
+        settings = dict(zip(GeneratedCounts.SETTINGS, self.settings))
+        settings["label_map"] = dict(self.settings[6])
+        settings["labels"] = None if self.settings[7] is None else list(self.settings[7])
+        return {"metric": self.metric, "settings": settings, "options": self.options,
+                "answers": [[*key, n] for key, n in self.answers.items()],
+                "located": [[*key, n] for key, n in self.located.items()],
+                "unparseable_ids": list(self.unparseable_ids), "documents": self.documents}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> AnswerTally:
+        """Rebuild a tally written by :meth:`to_dict`."""
+        settings = data["settings"]
+        return cls(data["metric"], _settings([settings[name] for name in GeneratedCounts.SETTINGS],
+                                             settings["labels"], data["options"]),
+                   {tuple(row[:-1]): row[-1] for row in data["answers"]},
+                   {tuple(row[:-1]): row[-1] for row in data["located"]}, tuple(data["unparseable_ids"]),
+                   data["documents"])
+
+
+def _settings(reading: Sequence[Any], labels: Collection[str] | None, options: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The settings tuple of a tally: hashable, and equal for equal settings however they were given."""
+    *rest, label_map = reading
+    return (*rest, tuple(sorted(dict(label_map).items())), None if labels is None else tuple(sorted(labels)),
+            tuple(sorted((name, tuple(v) if isinstance(v, list) else v) for name, v in options.items())))
+
+
+def total(tallies: Iterable[AnswerTally]) -> AnswerTally:
+    """The sum of tallies in one pass (``sum()`` gives the same, building every partial sum on the way).
+
+    Raises:
+        ValueError: no tally, or tallies made with other metrics or settings.
+    """
+    first: AnswerTally | None = None
+    answers: State = {}
+    located: State = {}
+    ids: list[str] = []
+    documents = 0
+    for tally in tallies:
+        if first is None:
+            first = tally
+        elif (tally.metric, tally.settings) != (first.metric, first.settings):
+            raise ValueError(f"cannot add counts made with metric {quote(tally.metric)} and settings "
+                             f"{quote(tally.settings)} to counts made with metric {quote(first.metric)} and settings "
+                             f"{quote(first.settings)}; count every answer with the same settings")
+        for key, n in tally.answers.items():
+            answers[key] = answers.get(key, 0) + n
+        for key, n in tally.located.items():
+            located[key] = located.get(key, 0) + n
+        ids.extend(tally.unparseable_ids)
+        documents += tally.documents
+    if first is None:
+        raise ValueError("no counts to add: count at least one answer")
+    return AnswerTally(first.metric, first.settings, answers, located, tuple(ids), documents)
+
+
+def flatten(data: Any, path: tuple[Any, ...] = ()) -> State:
+    """A counts' :meth:`~nested_span_f1.core.counts.Mergeable.to_dict` as flat counts: each int under the path of
+    keys (and list indices) that leads to it; the counts' settings (floats, None) left out."""
+    if isinstance(data, Mapping):
+        out: State = {}
+        for key, value in data.items():
+            out.update(flatten(value, (*path, key)))
+        return out
+    if isinstance(data, list):
+        return {(*path, k): n for k, n in enumerate(data)}
+    return {path: data} if isinstance(data, int) and not isinstance(data, bool) and path else {}
+
+
+def unflatten(state: Mapping[tuple[Any, ...], int]) -> dict[str, Any]:
+    """The inverse of :func:`flatten`: the nested dict (tallies as lists) a counts type's ``from_dict`` reads."""
+    root: dict[Any, Any] = {}
+    for key, n in state.items():
+        node = root
+        for part in key[:-1]:
+            node = node.setdefault(part, {})
+        node[key[-1]] = n
+    return _lists(root)
+
+
+def _lists(node: Any) -> Any:
+    if not isinstance(node, dict):
+        return node
+    if node and all(isinstance(key, int) for key in node):
+        return [node[k] for k in range(len(node))]
+    return {key: _lists(value) for key, value in node.items()}
+
+
+def exact_state(predicted: Sequence[tuple[int, int, str]], gold: Sequence[tuple[int, int, str]]) -> State:
+    """The exact metric's counts of one document's contiguous spans, as :func:`flatten` writes
+    ``count_entities(...).counts``: the same sets matched in plain Python, which for the few spans of one
+    answer costs a hundredth of building arrays (held equal by tests/answers/test_answers_tally.py)."""
+    pred, ref = set(predicted), set(gold)
+    out: State = {}
+    for column, spans in ((1, pred), (2, ref)):
+        for span in spans:
+            key = ("labels", span[2], column)
+            out[key] = out.get(key, 0) + 1
+    for span in pred & ref:
+        key = ("labels", span[2], 0)
+        out[key] = out.get(key, 0) + 1
+    for label in {span[2] for span in pred | ref}:
+        for column in range(3):
+            out.setdefault(("labels", label, column), 0)
+    bounds = [{span[:2] for span in side} for side in (pred, ref)]
+    out.update({("untyped", 0): len(bounds[0] & bounds[1]), ("untyped", 1): len(bounds[0]),
+                ("untyped", 2): len(bounds[1]), ("tokens",): 0, ("correct_tokens",): 0,
+                ("notes", "crossing_predictions"): _crossing(bounds[0]),
+                ("notes", "crossing_references"): _crossing(bounds[1]),
+                ("notes", "discontinuous_predictions"): 0, ("notes", "discontinuous_references"): 0,
+                ("notes", "duplicate_predictions"): len(predicted) - len(pred),
+                ("notes", "duplicate_references"): len(gold) - len(ref)})
+    return out
+
+
+def _crossing(bounds: set[tuple[int, int]]) -> int:
+    """Pairs of boundaries that overlap with neither inside the other."""
+    spans = sorted(bounds)
+    return sum(1 for k, (start, end) in enumerate(spans) for other_start, other_end in spans[k + 1:]
+               if start < other_start < end < other_end)
+
+
+def nested_state(predicted: Sequence[tuple[int, int, str]], gold: Sequence[tuple[int, int, str]],
+                 length_bins: Sequence[int] = CHARACTER_LENGTH_BINS) -> State:
+    """The nested metric's counts of one document's contiguous spans, as :func:`flatten` writes
+    ``count_entities(...)``: :func:`exact_state` under ``counts``, and the breakdowns (nesting, depth, length;
+    continuity) of each side's distinct spans, by plain loops over the few spans of one answer (held equal to
+    the arrays' by tests/answers/test_answers_tally.py)."""
+    out: State = {("counts", *key): n for key, n in exact_state(predicted, gold).items()}
+    sides = (set(predicted), set(gold))
+    hits = sides[0] & sides[1]
+    shapes = [_shapes({span[:2] for span in side}) for side in sides]
+    deepest = max((depth for shape in shapes for _, depth in shape.values()), default=1)
+    lengths = length_bucket_names(length_bins)
+    for breakdown, names in (("by_nesting", ["flat", "nested"]), ("by_depth", [str(d) for d in range(1, deepest + 1)]),
+                             ("by_length", lengths)):
+        out.update({("breakdowns", breakdown, name, column): 0 for name in names for column in range(4)})
+    for base, side, shape in ((0, sides[0], shapes[0]), (2, sides[1], shapes[1])):
+        for span in side:
+            nested, depth = shape[span[:2]]
+            for key in (("by_nesting", "nested" if nested else "flat"), ("by_depth", str(depth)),
+                        ("by_length", lengths[bisect_right(length_bins, span[1] - span[0]) - 1])):
+                out[("breakdowns", *key, base)] += 1
+                out[("breakdowns", *key, base + 1)] += span in hits
+    out.update({("breakdowns", "by_continuity", "contiguous", k): n
+                for k, n in enumerate((len(sides[0]), len(hits), len(sides[1]), len(hits)))})
+    out.update({("breakdowns", "by_continuity", "discontinuous", k): 0 for k in range(4)})
+    return out
+
+
+def _shapes(bounds: set[tuple[int, int]]) -> dict[tuple[int, int], tuple[bool, int]]:
+    """Each boundary's nested flag (it contains, or lies inside, another) and depth (1 + the boundaries that
+    contain it), as :func:`~nested_span_f1.nested.nesting.structure` computes them."""
+    out = {}
+    for start, end in bounds:
+        around = sum(1 for s, e in bounds if (s, e) != (start, end) and s <= start and end <= e)
+        inside = any((s, e) != (start, end) and start <= s and e <= end for s, e in bounds)
+        out[start, end] = (bool(around) or inside, 1 + around)
+    return out
+
+
+def located_state(metric: str, predicted: list[Any], gold: list[Any], text: str, options: Mapping[str, Any]) -> State:
+    """One document's located spans counted under ``metric`` (``text``: its text, padded for the spans of
+    mentions that could not be placed)."""
+    if metric == "exact":
+        return exact_state(predicted, gold)
+    if metric == "nested":
+        return nested_state(predicted, gold, options.get("length_bins", CHARACTER_LENGTH_BINS))
+    pred, ref = (check_entities([side], [len(text)], name) for side, name in ((predicted, "predictions"),
+                                                                           (gold, "references")))
+    counts = match_spans_lenient(pred.spans, ref.spans, partial_weight=options.get("partial_weight", 0.5),
+                                 min_iou=options.get("min_iou"), units=words([text])).counts()
+    return flatten({name: value for name, value in counts.to_dict().items() if name not in LenientCounts.SETTINGS})
+
+
+OPTIONS = {"exact": (), "nested": ("length_bins",), "lenient": ("partial_weight", "min_iou")}
+"""The options each metric takes."""
+
+
+def _check(metric: str, options: Mapping[str, Any], answer: Any) -> None:
+    """Refuse an unknown metric, an option the metric does not take, an answer that is neither text nor a list."""
+    if metric not in METRICS:
+        raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {quote(metric)}")
+    unknown = sorted(set(options) - set(OPTIONS[metric]))
+    if unknown:
+        raise TypeError(f"count_answer: {quote(unknown)} {'is not an option' if len(unknown) == 1 else 'are not options'}"
+                        f" of the {metric} metric (it takes {quote(list(OPTIONS[metric]))})")
+    if not isinstance(answer, (str, list, tuple)):
+        raise TypeError(f"answer must be the model's answer (a string) or an entity list, got {quote(answer)}")
+
+
+def count_answer(
+    answer: str | Sequence[Any],
+    gold: Mapping[str, Any] | GoldDocument,
+    *,
+    labels: Collection[str] | None = None,
+    metric: str = "exact",
+    question: str | None = None,
+    id: str | None = None,
+    normalization: str | None = None,
+    multiset: bool = False,
+    policy: str = "kth",
+    fallback: bool = True,
+    inner_last: bool = True,
+    trust: str = "index",
+    label_map: Mapping[str, str] | None = None,
+    **options: Any,
+) -> AnswerTally:
+    """One answer read and counted against its gold document, as counts that add (see the module docstring).
+
+    Args:
+        answer: the model's raw answer (a string, read in any shape
+            :func:`~nested_span_f1.answers.parse.parse_answer` reads), or an entity list (``{"text", "label"}``
+            items).
+        gold: the gold document (see :func:`gold_document`), a dataset's row.
+        labels: the corpus's type inventory. Give it: without it, an answer is read with its own document's
+            types only, and "... and June (MISC)" in a document whose gold has no MISC is not read as one corpus
+            call reads it.
+        metric: how the located spans are counted: ``"exact"`` (default), ``"lenient"`` or ``"nested"`` (with the
+            nested breakdowns; its F1 is the exact one).
+        question: the one type the question asked about (UniversalNER's per-type prompts), or None.
+        id: names the document where its answer cannot be read (default: the gold's ``id``).
+        normalization, multiset, policy, fallback, inner_last, trust, label_map: as ``score_generated``'s.
+        options: the metric's own options (lenient: ``partial_weight``, ``min_iou``; nested: ``length_bins``).
+
+    Raises:
+        TypeError, ValueError: a gold document that cannot be read, a type of the gold that ``labels`` leaves out,
+            an unknown metric or option, an answer that is neither a string nor a list.
+
+    >>> gold = {"id": "d1", "text": "Ada met Alan in June.", "entities": [{"start": 0, "end": 3, "label": "PER"},
+    ...                                                                   {"start": 8, "end": 12, "label": "PER"}]}
+    >>> a = count_answer("Ada (PER)\\nJune (MISC)", gold, labels=["PER", "MISC"])
+    >>> b = count_answer('[["Alan", "PER"]]', {**gold, "id": "d2"}, labels=["PER", "MISC"])
+    >>> round((a + b).result(zero_division=0)["located"]["overall_f1"], 4), (a + b).documents
+    (0.5714, 2)
+    """
+    _check(metric, options, answer)
+    document = gold if isinstance(gold, GoldDocument) else gold_document(gold)
+    ident = id if id is not None else document.id if document.id is not None else "answer"
+    counter = GeneratedCounter(normalization=normalization, multiset=multiset, policy=policy, fallback=fallback,
+                               inner_last=inner_last, trust=trust, label_map=label_map, examples=0)
+    known = (inventory(document.labels(), labels, f"gold {quote(ident)}") | set(counter.label_map)
+             | set(counter.label_map.values()))
+    read = read_answer((question, answer if isinstance(answer, str) else list(answer)), document.text,
+                       known | {label.lower() for label in known})
+    found = counter.add(ident, document.text, document.entities, [(question, read)], strings=document.strings,
+                        tokens=document.tokens)
+    padded = document.text + " " * found.padding
+    return AnswerTally(metric, _settings(counter.settings, labels, options), counter.state(),
+                       located_state(metric, found.spans, found.gold, padded, options),
+                       tuple(counter.unparseable_ids), 1)
+
+
+__all__ = ["AnswerTally", "GoldDocument", "count_answer", "gold_document", "total"]
