@@ -34,7 +34,7 @@ import pytest
 import nested_span_f1
 from nested_span_f1.align import score_text
 from nested_span_f1.align.score import score_documents
-from nested_span_f1.answers import read_generated, score_generated
+from nested_span_f1.answers import read_answers, score_answers
 from nested_span_f1.answers.score import UnreadableAnswersWarning
 from nested_span_f1.benchmark import benchmark
 from nested_span_f1.cli.main import main
@@ -193,22 +193,22 @@ PAIRING = ("score_text", "cli score", "cli nested", "cli lenient")
 """The doors of rows about pairing the documents of two files (each file reads well on its own)."""
 
 
-# issue 29: generated lists
-def generated_files(*lines: Any, gold: list[Any] | None = None) -> dict[str, bytes]:
-    """The text-span gold of :func:`text_files` (d1, d2; or ``gold``) and a generated system's lines (dicts, or
+# issue 29: language models' answers
+def answers_files(*lines: Any, gold: list[Any] | None = None) -> dict[str, bytes]:
+    """The text-span gold of :func:`text_files` (d1, d2; or ``gold``) and an answer system's lines (dicts, or
     raw bytes for a line that is not json)."""
     golds = gold or [("d1", TEXT, [(0, 15, "PER"), (24, 29, "LOC")]), ("d2", "Ann", [(0, 3, "PER")])]
     pred = b"".join(line if isinstance(line, bytes) else json.dumps(line).encode() + b"\n" for line in lines)
     return {"gold": b"".join(map(_text_line, golds)), "pred": pred}
 
 
-def generated_pair(entities: Any) -> tuple[Any, Any]:
+def answers_pair(entities: Any) -> tuple[Any, Any]:
     """Entity lists (or answers) of the predictions against the one good text document."""
     return [entities], [GOOD_TEXT]
 
 
-GENERATED_PAIRING = ("score_generated", "cli generated", "cli nested", "cli lenient")
-"""The doors of generated rows about pairing the answers with the gold (the file reads well on its own)."""
+ANSWERS_PAIRING = ("score_answers", "cli answers", "cli nested", "cli lenient")
+"""The doors of rows of answers about pairing the answers with the gold (the file reads well on its own)."""
 
 
 
@@ -892,9 +892,9 @@ CATALOGUE: list[Bad] = [
         ("no checkpoint-STEP file or folder holds entity spans",),
         cli=("no checkpoint-STEP file or folder holds entity spans",)),
     # outputs: no command writes over one of its inputs (files, links, checkpoint files, stdin), checked first
-    Bad("outputs-benchmark-json-over-gold", "outputs",
-        ["benchmark", "--gold", "{gold}", "--pred", "a={pred}", "--json", "{gold}"], None,
-        cli=("--json {gold} would overwrite --gold {gold}",)),
+    Bad("outputs-benchmark-html-over-gold", "outputs",
+        ["benchmark", "--gold", "{gold}", "--pred", "a={pred}", "--html", "{gold}"], None,
+        cli=("--html {gold} would overwrite --gold {gold}",)),
     Bad("outputs-benchmark-markdown-over-pred", "outputs",
         ["benchmark", "--gold", "{gold}", "--pred", "a={pred}", "--markdown", "{pred}"], None,
         cli=("--markdown {pred} would overwrite --pred a={pred}",)),
@@ -904,12 +904,12 @@ CATALOGUE: list[Bad] = [
     Bad("outputs-benchmark-model-card-over-symbolic-link", "outputs",
         ["benchmark", "--gold", "{gold}", "--pred", "a={pred}", "--model-card", "{link}"], None,
         cli=("--model-card {link} would overwrite --pred a={pred}",)),
-    Bad("outputs-benchmark-json-over-checkpoint-file", "outputs",
-        ["benchmark", "--gold", "{gold}", "--pred", "run={run}", "--json", "{run}/checkpoint-500.jsonl"], None,
+    Bad("outputs-benchmark-markdown-over-checkpoint-file", "outputs",
+        ["benchmark", "--gold", "{gold}", "--pred", "run={run}", "--markdown", "{run}/checkpoint-500.jsonl"], None,
         cli=("would overwrite {run}/checkpoint-500.jsonl (a checkpoint file of --pred run={run})",)),
     Bad("outputs-benchmark-two-views-one-file", "outputs",
-        ["benchmark", "--gold", "{gold}", "--pred", "a={pred}", "--json", "{tmp}/out", "--markdown", "{tmp}/out"], None,
-        cli=("--json and --markdown name one file",)),
+        ["benchmark", "--gold", "{gold}", "--pred", "a={pred}", "--html", "{tmp}/out", "--markdown", "{tmp}/out"], None,
+        cli=("--markdown and --html name one file",)),
     Bad("outputs-score-plot-over-hard-link", "outputs",
         ["score", "--gold", "{conll}", "--pred", "{conll}", "--plot", "{hard}"], None,
         cli=("--plot {hard} would overwrite --gold {conll}",)),
@@ -1063,90 +1063,90 @@ CATALOGUE: list[Bad] = [
         ("1 entity whose word differs from the text", "word 'london' where the document reads 'Paris'"),
         cli=("warning: ", "word 'london' where the document reads 'Paris'"),
         same_as=text_files(pred=[("d1", TEXT, [(0, 15, "PER"), (24, 29, "LOC")]), ("d2", "Ann", [])])),
-    # issue 29: generated lists
-    # a generated system's file (JSON lines of entity lists or raw answers) through read_generated, score_generated
+    # issue 29: language models' answers
+    # a file of answers (JSON lines of entity lists or raw answers) through read_answers, score_answers
     # and the commands: what the file gets wrong is refused with its line; what the model gets wrong is counted
-    Bad("generated-answer-not-text", "generated-files", generated_files({"id": "d1", "output": 42}), TypeError,
+    Bad("answers-answer-not-text", "answers-files", answers_files({"id": "d1", "output": 42}), TypeError,
         ("pred.jsonl, line 1", "'output' must be the model's answer as a string, got 42"),
         cli=("pred.jsonl, line 1", "got 42")),
     # issue 37: an item of an entity list that cannot be read is counted with its line, never fatal
-    Bad("generated-entities-not-objects", "generated-files",
-        generated_files({"id": "d1", "entities": ["Peter"]}, {"id": "d2", "output": "[]"}), None,
+    Bad("answers-entities-not-objects", "answers-files",
+        answers_files({"id": "d1", "entities": ["Peter"]}, {"id": "d2", "output": "[]"}), None,
         ('"unreadable_items": 1', '"category": "unreadable_items", "id": "d1", "line": "line 1"',
-         "item 1: item 'Peter' is a string without a type"), entries=GENERATED_PAIRING),
-    Bad("generated-entity-without-label", "generated-files",
-        generated_files({"id": "d1", "entities": [{"text": "Peter"}]}, {"id": "d2", "output": "[]"}), None,
+         "item 1: item 'Peter' is a string without a type"), entries=ANSWERS_PAIRING),
+    Bad("answers-entity-without-label", "answers-files",
+        answers_files({"id": "d1", "entities": [{"text": "Peter"}]}, {"id": "d2", "output": "[]"}), None,
         ('"unreadable_items": 1', "item 1: object {'text': 'Peter'} needs its label under one of label"),
-        entries=GENERATED_PAIRING),
-    Bad("generated-entity-without-text", "generated-files",
-        generated_files({"id": "d1", "entities": [{"label": "PER"}]}, {"id": "d2", "output": "[]"}), None,
-        ('"unreadable_items": 1', "needs its text under one of text"), entries=GENERATED_PAIRING),
-    Bad("generated-entity-text-not-a-string", "generated-files",
-        generated_files({"id": "d1", "entities": [{"text": ["Peter"], "label": "PER"}]}, {"id": "d2", "output": "[]"}),
-        None, ('"unreadable_items": 1', "item 1: text ['Peter'] of"), entries=GENERATED_PAIRING),
-    Bad("generated-empty-label-is-counted", "generated-files",
-        generated_files({"id": "d1", "output": '[["Peter Blackburn", "PER"], ["Paris", ""]]'},
+        entries=ANSWERS_PAIRING),
+    Bad("answers-entity-without-text", "answers-files",
+        answers_files({"id": "d1", "entities": [{"label": "PER"}]}, {"id": "d2", "output": "[]"}), None,
+        ('"unreadable_items": 1', "needs its text under one of text"), entries=ANSWERS_PAIRING),
+    Bad("answers-entity-text-not-a-string", "answers-files",
+        answers_files({"id": "d1", "entities": [{"text": ["Peter"], "label": "PER"}]}, {"id": "d2", "output": "[]"}),
+        None, ('"unreadable_items": 1', "item 1: text ['Peter'] of"), entries=ANSWERS_PAIRING),
+    Bad("answers-empty-label-is-counted", "answers-files",
+        answers_files({"id": "d1", "output": '[["Peter Blackburn", "PER"], ["Paris", ""]]'},
                         {"id": "d2", "entities": [{"text": "Ann", "label": ""}]}), None,
         ('"unreadable_items": 2', "item 2: label of ['Paris', ''] is empty",
-         "item 1: label of {'text': 'Ann', 'label': ''} is empty", '"unparseable": 0'), entries=GENERATED_PAIRING),
-    Bad("generated-line-not-json", "generated-files", generated_files({"id": "d1", "output": "[]"}, b"{oops\n"),
+         "item 1: label of {'text': 'Ann', 'label': ''} is empty", '"unparseable": 0'), entries=ANSWERS_PAIRING),
+    Bad("answers-line-not-json", "answers-files", answers_files({"id": "d1", "output": "[]"}, b"{oops\n"),
         ValueError, ("pred.jsonl, line 2",), cli=("pred.jsonl, line 2",)),
-    Bad("generated-neither-entities-nor-output", "generated-files", generated_files({"id": "d1", "answer": "[]"}),
+    Bad("answers-neither-entities-nor-output", "answers-files", answers_files({"id": "d1", "answer": "[]"}),
         ValueError, ("pred.jsonl, line 1", "either 'entities'", "or 'output'"), cli=("pred.jsonl, line 1",),
-        entries=("read_generated", "score_generated", "cli generated")),
-    Bad("generated-id-on-some-lines", "generated-files", generated_files({"id": "d1", "output": "[]"}, {"output": "[]"}),
+        entries=("read_answers", "score_answers", "cli answers")),
+    Bad("answers-id-on-some-lines", "answers-files", answers_files({"id": "d1", "output": "[]"}, {"output": "[]"}),
         ValueError, ("pred.jsonl, line 2: no 'id', where the first line has one",), cli=("line 2: no 'id'",)),
-    Bad("generated-id-given-twice", "generated-files",
-        generated_files({"id": "d1", "output": "[]"}, {"id": "d1", "output": "[]"}), ValueError,
+    Bad("answers-id-given-twice", "answers-files",
+        answers_files({"id": "d1", "output": "[]"}, {"id": "d1", "output": "[]"}), ValueError,
         ("pred.jsonl, line 2: id 'd1' is given twice",), cli=("line 2: id 'd1' is given twice",)),
-    Bad("generated-question-given-twice", "generated-files",
-        generated_files({"id": "d1", "label": "PER", "output": "[]"}, {"id": "d1", "label": "PER", "output": "[]"},
+    Bad("answers-question-given-twice", "answers-files",
+        answers_files({"id": "d1", "label": "PER", "output": "[]"}, {"id": "d1", "label": "PER", "output": "[]"},
                         {"id": "d2", "output": "[]"}), ValueError,
         ("pred.jsonl, line 2: id 'd1' is given twice (with label 'PER'",), cli=("with label 'PER'",)),
-    Bad("generated-document-missing", "generated-files", generated_files({"id": "d1", "output": "[]"}), ValueError,
+    Bad("answers-document-missing", "answers-files", answers_files({"id": "d1", "output": "[]"}), ValueError,
         ("gold.jsonl, line 2: document id 'd2' has no answer in", "1 gold document without one"),
         cli=("line 2: document id 'd2' has no answer in",),
-        entries=GENERATED_PAIRING),
-    Bad("generated-answer-without-gold", "generated-files",
-        generated_files({"id": "d1", "output": "[]"}, {"id": "d2", "output": "[]"}, {"id": "d3", "output": "[]"}),
+        entries=ANSWERS_PAIRING),
+    Bad("answers-answer-without-gold", "answers-files",
+        answers_files({"id": "d1", "output": "[]"}, {"id": "d2", "output": "[]"}, {"id": "d3", "output": "[]"}),
         ValueError, ("pred.jsonl, line 3: document id 'd3' is not in", "1 answered document without gold"),
-        cli=("line 3: document id 'd3' is not in",), entries=GENERATED_PAIRING),
-    Bad("generated-gold-id-given-twice", "generated-files",
-        generated_files({"id": "d1", "output": "[]"}, gold=[("d1", TEXT, []), ("d1", "Ann", [])]), ValueError,
+        cli=("line 3: document id 'd3' is not in",), entries=ANSWERS_PAIRING),
+    Bad("answers-gold-id-given-twice", "answers-files",
+        answers_files({"id": "d1", "output": "[]"}, gold=[("d1", TEXT, []), ("d1", "Ann", [])]), ValueError,
         ("document id 'd1' is given to two documents",), cli=("document id 'd1' is given to two documents",),
-        entries=GENERATED_PAIRING),
-    Bad("generated-text-differs", "generated-files",
-        generated_files({"id": "d1", "text": "Peter Blackburn visited Pariz", "output": "[]"}, {"id": "d2", "output": "[]"}),
+        entries=ANSWERS_PAIRING),
+    Bad("answers-text-differs", "answers-files",
+        answers_files({"id": "d1", "text": "Peter Blackburn visited Pariz", "output": "[]"}, {"id": "d2", "output": "[]"}),
         ValueError, ("pred.jsonl, line 1: its text differs from the gold's at offset 28", "'z'", "'s'"),
-        cli=("pred.jsonl, line 1: its text differs", "offset 28"), entries=GENERATED_PAIRING),
+        cli=("pred.jsonl, line 1: its text differs", "offset 28"), entries=ANSWERS_PAIRING),
     # what a model writes is read item by item, or counted as unparseable with the id, its gold entities missed
-    Bad("generated-unparseable-answers-are-counted", "generated-files",
-        generated_files({"id": "d1", "output": '[{"text": "Peter Blackburn"}, {"text": "Paris", "label": "LOC"}]'},
+    Bad("answers-unparseable-answers-are-counted", "answers-files",
+        answers_files({"id": "d1", "output": '[{"text": "Peter Blackburn"}, {"text": "Paris", "label": "LOC"}]'},
                         {"id": "d2", "output": "[1, 2]"}), None,
         ('"unparseable_ids": ["d2"]', "needs its label under one of label", "item 1 is not an object",
-         '"unparseable_gold": 1', '"unreadable_items": 1'), entries=GENERATED_PAIRING),
+         '"unparseable_gold": 1', '"unreadable_items": 1'), entries=ANSWERS_PAIRING),
     # no answer at all can be read: the commands exit 2 saying what was tried on the first one
-    Bad("generated-no-answer-can-be-read", "generated-files",
-        generated_files({"id": "d1", "output": "Sorry, I cannot help."}, {"id": "d2", "output": "[1, 2]"}),
+    Bad("answers-no-answer-can-be-read", "answers-files",
+        answers_files({"id": "d1", "output": "Sorry, I cannot help."}, {"id": "d2", "output": "[1, 2]"}),
         ValueError, ("pred.jsonl: no answer can be read (2 tried); the first (id 'd1', line 1), 'Sorry, I cannot "
                      "help.': none of a JSON or Python list or object",),
         cli=("no answer can be read (2 tried); the first (id 'd1', line 1), 'Sorry, I cannot help.'",),
-        entries=("cli generated", "cli nested", "cli lenient")),
+        entries=("cli answers", "cli nested", "cli lenient")),
     # entity lists and answers through the nested and lenient evaluate modules (texts as references)
-    Bad("generated-entity-not-a-dict", "generated", generated_pair(["Peter"]), TypeError,
+    Bad("answers-entity-not-a-dict", "answers", answers_pair(["Peter"]), TypeError,
         ("predictions, sentence 0, entity 0", "'Peter' is not a {'text', 'label'} dict")),
-    Bad("generated-entity-without-label-dict", "generated", generated_pair([{"text": "Peter"}]), TypeError,
+    Bad("answers-entity-without-label-dict", "answers", answers_pair([{"text": "Peter"}]), TypeError,
         ("predictions, sentence 0, entity 0", "{'text': 'Peter'} is not a {'text', 'label'} dict")),
-    Bad("generated-entity-label-not-a-string", "generated", generated_pair([{"text": "Peter", "label": 3}]),
+    Bad("answers-entity-label-not-a-string", "answers", answers_pair([{"text": "Peter", "label": 3}]),
         TypeError, ("predictions, sentence 0, entity 0", "label 3 is not a string")),
-    Bad("generated-answer-not-a-string", "generated", generated_pair(42), TypeError,
+    Bad("answers-answer-not-a-string", "answers", answers_pair(42), TypeError,
         ("predictions, sentence 0", "expected a model's answer (a string) or a list", "got int 42")),
-    Bad("generated-answers-mixed-with-lists", "generated", (["[]", []], [GOOD_TEXT, GOOD_TEXT]), TypeError,
+    Bad("answers-answers-mixed-with-lists", "answers", (["[]", []], [GOOD_TEXT, GOOD_TEXT]), TypeError,
         ("predictions, sentence 0 is a model's answer (a string) but sentence 1 is []",)),
-    Bad("generated-tag-option", "generated", generated_pair([{"text": "Peter", "label": "PER"}]), ValueError,
-        ("scheme applies to tags, but the input holds generated entity lists",), options={"scheme": "IOB2"}),
-    Bad("generated-option-with-spans", "spans", _ones("spans"), ValueError,
-        ("policy applies to generated entity lists, but the input holds spans",), options={"policy": "every"}),
+    Bad("answers-tag-option", "answers", answers_pair([{"text": "Peter", "label": "PER"}]), ValueError,
+        ("scheme applies to tags, but the input holds language models' answers",), options={"scheme": "IOB2"}),
+    Bad("answers-option-with-spans", "spans", _ones("spans"), ValueError,
+        ("policy applies to language models' answers, but the input holds spans",), options={"policy": "every"}),
     # word ids beside sub-word labels (the factories' word_ids option)
     Bad("trainer-word-ids-not-given", "trainer",
         (("compute_metrics_for", "layered_metrics_for"), {"label_list": LABELS, "word_ids": True},
@@ -1200,7 +1200,7 @@ CATALOGUE: list[Bad] = [
     Bad("tables-format-and-trim", "tables", ["lenient", "--gold", "{folder}", "--pred", "{folder}", "--gold-format",
                                              "oneie", "--trim"], ValueError,
         cli=("--gold-format, --trim do not apply to Parquet input",)),
-    Bad("tables-generated-options", "tables", ["nested", "--gold", "{table}", "--pred", "{table}", "--multiset",
+    Bad("tables-answers-options", "tables", ["nested", "--gold", "{table}", "--pred", "{table}", "--multiset",
                                                "--no-fallback", "--show", "2"], ValueError,
         cli=("--multiset, --no-fallback, --show do not apply to Parquet input",)),
     Bad("tables-workers-with-spark", "tables", ["score", "--gold", "{table}", "--pred", "{table}", "--workers", "2",
@@ -1371,8 +1371,8 @@ def _nested_core(predictions: Any, references: Any, kind: str, **options: Any) -
     return nested.summarize_nested(count(predictions, references, **options), zero_division)
 
 
-GENERATED_OPTIONS = "normalization multiset policy fallback inner_last"
-"""The options of generated entity lists (the nested and lenient modules take them)."""
+ANSWER_OPTIONS = "normalization multiset policy fallback inner_last"
+"""The options of language models' answers (the nested and lenient modules take them)."""
 
 CORE_DOORS = {
     "score_exact": _door("tags ids", "scheme mode suffix zero_division label_list", nested_span_f1.score_exact),
@@ -1390,16 +1390,16 @@ CORE_DOORS = {
 }
 METRICS = {
     "exact": _door("tags ids texts", "scheme mode suffix zero_division label_list", nested_span_f1.score_exact),
-    "lenient": _door("tags spans texts generated",
-                             "partial_weight min_iou zero_division scheme mode suffix " + GENERATED_OPTIONS,
+    "lenient": _door("tags spans texts lists",
+                             "partial_weight min_iou zero_division scheme mode suffix " + ANSWER_OPTIONS,
                              lenient.score_lenient),
-    "nested": _door("tags spans layers texts generated scored",
-                            "zero_division scheme mode suffix threshold decode " + GENERATED_OPTIONS, _nested_core),
+    "nested": _door("tags spans layers texts lists scored",
+                            "zero_division scheme mode suffix threshold decode " + ANSWER_OPTIONS, _nested_core),
 }
 RECOVERY = {
     "exact": {"tags": "ids", "ids": "tags", "texts": "tags"},
-    "lenient": {"tags": "spans", "spans": "tags", "texts": "spans", "generated": "spans"},
-    "nested": {"tags": "spans", "spans": "tags", "layers": "spans", "texts": "spans", "generated": "spans",
+    "lenient": {"tags": "spans", "spans": "tags", "texts": "spans", "lists": "spans"},
+    "nested": {"tags": "spans", "spans": "tags", "layers": "spans", "texts": "spans", "lists": "spans",
                        "scored": "spans"},
 }
 """After a failed call of one input kind, a valid call of another kind must work on the same instance."""
@@ -1417,7 +1417,7 @@ FILE_DOORS = {
     "benchmark": ("benchmark", "cli benchmark"),
     "checkpoints": ("benchmark", "benchmark dir", "cli benchmark"),
     "text-files": ("read_corpus", "score_text", "cli score", "cli nested", "cli lenient"),
-    "generated-files": ("read_generated", "score_generated", "cli generated", "cli nested", "cli lenient"),
+    "answers-files": ("read_answers", "score_answers", "cli answers", "cli nested", "cli lenient"),
     "agreement": ("agreement", "cli agreement"),
     "scored-files": SCORED_FILES,
 }
@@ -1449,7 +1449,7 @@ def entries(row: Bad) -> list[str]:
         return [f"cli {row.data[0]}"]
     if row.kind in FILE_DOORS:
         names = [d for d in FILE_DOORS[row.kind] if d.startswith("cli") or row.error is not None or row.same_as
-                 or row.kind == "generated-files"]
+                 or row.kind == "answers-files"]
         return [n for n in names if row.entries is None or n in row.entries]
     names = [name for name, door in CORE_DOORS.items() if _takes(door, row)]
     if row.kind == "tags" and row.side and row.error and not set(row.options) - TAG_OPTIONS:
@@ -1473,7 +1473,7 @@ def test_catalogue_is_large_and_covers_every_door():
                 "cli nested", "cli lenient", "compute_metrics_for", "span_metrics_for", "layered_metrics_for",
                 "Corpus", *PATH_DOORS["columns"], *PATH_DOORS["corpus"], *SPACE_DOORS,
                 "benchmark", "benchmark dir", "cli benchmark", "cli space",
-                "read_generated", "score_generated", "cli generated", "agreement", "cli agreement",
+                "read_answers", "score_answers", "cli answers", "agreement", "cli agreement",
                 "threshold_curve", "cli thresholds",
                 *(f"{m}.{call}" for m in METRICS for call in ("compute", "add_batch"))}
     assert covered >= expected, expected - covered
@@ -1788,13 +1788,12 @@ def _checkpoints_row(row: Bad, entry: str, tmp_path: Any, capsys: Any, monkeypat
         else:
             _expect(row, call, None)
         return
-    report = str(tmp_path / "report.json")
-    args = ["benchmark", "--gold", gold, "--pred", f"run={run}", "--bootstrap", "20", "--no-progress", "--json", report,
+    args = ["benchmark", "--gold", gold, "--pred", f"run={run}", "--bootstrap", "20", "--no-progress", "--json",
             *(["--dev-gold", gold] if dev else [])]
-    code, out, err = _run_cli(args, None, capsys, monkeypatch, tmp_path, outputs=(report,))
+    code, out, err = _run_cli(args, None, capsys, monkeypatch, tmp_path)
     if row.error is None:
         assert (code, err) == (0, ""), err
-        systems = json.loads(Path(report).read_text())["systems"]
+        systems = json.loads(out)["systems"]
         assert [(s["name"], s["step"], s["source"]) for s in systems] == expected
         return
     _one_line_error(entry, code, out, err, row.cli)
@@ -1947,8 +1946,8 @@ def test_bad_input(row, entry, metrics, tmp_path, capsys, monkeypatch):
         _tables_row(row, entry, tmp_path, capsys, monkeypatch)
     elif row.kind == "text-files":
         _text_file_row(row, entry, tmp_path, capsys)
-    elif row.kind == "generated-files":
-        _generated_file_row(row, entry, tmp_path, capsys)
+    elif row.kind == "answers-files":
+        _answers_file_row(row, entry, tmp_path, capsys)
     elif row.kind == "agreement":
         _agreement_row(row, entry, tmp_path, capsys, monkeypatch)
     elif row.kind == "scored-files":
@@ -2005,25 +2004,25 @@ def _text_file_row(row: Bad, entry: str, tmp_path: Any, capsys: Any) -> None:
     assert code == 2 and lines[0].startswith(f"nested-span-f1 {entry.split()[1]}: error: "), (code, err)
 
 
-# --------------------------------------------------------------------------- issue 29: generated lists
+# --------------------------------------------------------------------------- issue 29: language models' answers
 
-def _generated_file_row(row: Bad, entry: str, tmp_path: Any, capsys: Any) -> None:
-    """A generated system's file row: read alone (read_generated), scored against the gold (score_generated), and
+def _answers_file_row(row: Bad, entry: str, tmp_path: Any, capsys: Any) -> None:
+    """A file of answers row: read alone (read_answers), scored against the gold (score_answers), and
     on the command line (exit 2 and one line; a counted row exits 0 and its JSON holds the row's fragments)."""
     gold = _write(tmp_path, "gold.jsonl", row.data["gold"])
     pred = _write(tmp_path, "pred.jsonl", row.data["pred"])
-    calls = {"read_generated": lambda: read_generated(read_text(pred), pred),
-             "score_generated": lambda: score_generated(pred, gold, zero_division=0)}
+    calls = {"read_answers": lambda: read_answers(read_text(pred), pred),
+             "score_answers": lambda: score_answers(pred, gold, zero_division=0)}
     if entry in calls:
         if row.error is not None:
             _expect(row, calls[entry], None)
             return
-        # more than 5% of the answers unreadable: score_generated warns once, naming them as the report does
+        # more than 5% of the answers unreadable: score_answers warns once, naming them as the report does
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", UnreadableAnswersWarning)
             text = json.dumps(calls[entry]())
         unreadable = [str(w.message) for w in caught if issubclass(w.category, UnreadableAnswersWarning)]
-        assert len(unreadable) == (json.loads(text).get("generated", {}).get("unparseable_share", 0) > 0.05), unreadable
+        assert len(unreadable) == (json.loads(text).get("answers", {}).get("unparseable_share", 0) > 0.05), unreadable
         for fragment in row.match:
             assert fragment in text, f"{fragment!r} not in {text[:300]!r}"
         return
@@ -2215,7 +2214,7 @@ def test_commands_leave_the_checkout_and_their_inputs_alone(tmp_path):
         ["lenient", "--gold", i + "gold.conll", "--pred", i + "pred.conll"],
         ["nested", "--gold", i + "gold.jsonl", "--pred", i + "pred.jsonl"],
         ["benchmark", "--gold", i + "gold.jsonl", "--pred", f"a={i}pred.jsonl", "--pred", f"run={i}run",
-         "--bootstrap", "100", "--json", o + "b.json", "--markdown", o + "b.md", "--html", o + "b.html", "--plot",
+         "--bootstrap", "100", "--json", "--markdown", o + "b.md", "--html", o + "b.html", "--plot",
          o + "b.png", "--model-card", o + "card.md"],
         ["table", o + "b.json", "--markdown", o + "t.md", "--latex", o + "t.tex"],
         ["space", "exact", o + "my_space"],
@@ -2226,6 +2225,8 @@ def test_commands_leave_the_checkout_and_their_inputs_alone(tmp_path):
             done = _cli(command, cwd=CHECKOUT, stdin=stdin, capture_output=True)
         assert done.returncode == 0, (command, done.stderr.decode()[-2000:])
         assert _git_status() == status, f"{command[0]} wrote into the checkout"
+        if command[0] == "benchmark":  # --json prints; the shell's > writes it where the user says
+            (out / "b.json").write_bytes(done.stdout)
     assert _files(inputs) == before
     assert sorted(p.name for p in out.iterdir()) == ["b.html", "b.json", "b.md", "b.png", "card.md", "my_space",
                                                      "score.png", "t.md", "t.tex"]

@@ -238,7 +238,7 @@ CASES += [
     cli("cut-line-convert", "refused", "convert {tmp}/cut.jsonl --to oneie --output {tmp}/o.jsonl", (
         '{tmp}/cut.jsonl, line 1, column 22: not valid JSON (Unterminated string starting at)'),
         {"cut.jsonl": CUT}),
-    cli("cut-line-generated-gold", "refused", "generated --gold {tmp}/cut.jsonl --pred {tmp}/a.jsonl", (
+    cli("cut-line-answers-gold", "refused", "answers --gold {tmp}/cut.jsonl --pred {tmp}/a.jsonl", (
         '{tmp}/cut.jsonl, line 1, column 22: not valid JSON (Unterminated string starting at)'),
         {"cut.jsonl": CUT, "a.jsonl": jl({"id": "d1", "output": "[]"})}),
     api("cut-line-read_corpus", "refused", _read_corpus("cut.jsonl"), (
@@ -325,20 +325,20 @@ CASES += [
         ' jsonl, cnn_nested_ner, locate_and_label, spert, diffusionner, yu2020, muis_lu (`nested-span-f1 '
         'formats` describes each) (see nested-span-f1 score --help)'),
         {"g.jsonl": GOLD}),
-    # issue 37: --gold-format generated names a gold of strings ({"text", "label"} entities, no offsets)
-    cli("score-gold-format-generated", "refused", "score --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl --gold-format "
-        "generated", (
+    # issue 37: --gold-format answers names a gold of strings ({"text", "label"} entities, no offsets)
+    cli("score-gold-format-answers", "refused", "score --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl --gold-format "
+        "answers", (
         "{tmp}/g.jsonl, line 1, entity 1: {'start': 0, 'end': 12, 'label': 'PER'} gives offsets, not the entity's "
         "text: a gold of strings names each entity by its text and label; give a gold with offsets as a file of its "
         "own format, or as a Corpus"),
         {"g.jsonl": GOLD, "a.jsonl": jl({"id": "d1", "output": "[]"})}),
-    cli("score-generated-answers", "read", "score --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl --json", (
+    cli("score-answers-answers", "read", "score --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl --json", (
         '    "overall_f1": 0.6666666666666666,'),
         {"g.jsonl": GOLD, "a.jsonl": jl({"id": "d1", "output": '[{"text": "Barack Obama", "label": "PER"}]'})}),
-    cli("score-generated-with-plot", "refused", "score --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl --plot {tmp}/x.png",
+    cli("score-answers-with-plot", "refused", "score --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl --plot {tmp}/x.png",
         (
-        "--plot draws the per-type scores of two span files; a generated system's located spans are in --"
-        'json (or `nested-span-f1 generated --metric exact`)'),
+        "--plot draws the per-type scores of two span files; an answer system's located spans are in --"
+        'json (or `nested-span-f1 answers --metric exact`)'),
         {"g.jsonl": GOLD, "a.jsonl": jl({"id": "d1", "output": "[]"})}),
     cli("score-tag-option-with-span-files", "refused", "score --gold {tmp}/g.jsonl --pred {tmp}/p.jsonl --scheme IOB2 "
         "--mode strict", (
@@ -361,16 +361,16 @@ CASES += [
     cli("benchmark-pred-format-conll", "read", "benchmark --gold {tmp}/g.conll --pred a={tmp}/p.txt --pred-format "
         "conll --bootstrap 20 --no-progress", (
         '| a | 100.00 | 100.00 | 100.00 | [100.00, 100.00] | – | 100.00 |'), {"g.conll": COLUMNS, "p.txt": COLUMNS}),
-    cli("benchmark-gold-format-generated", "refused", "benchmark --gold {tmp}/g.jsonl --pred a={tmp}/g.jsonl "
-        "--gold-format generated --no-progress", (
-        "the gold's format 'generated': a gold needs offsets, and a language model's answers are predicti"
+    cli("benchmark-gold-format-answers", "refused", "benchmark --gold {tmp}/g.jsonl --pred a={tmp}/g.jsonl "
+        "--gold-format answers --no-progress", (
+        "the gold's format 'answers': a gold needs offsets, and a language model's answers are predicti"
         'ons (pred_format, --pred-format)'), {"g.jsonl": GOLD}),
-    cli("benchmark-pred-format-generated", "read", "benchmark --gold {tmp}/g.jsonl --pred llm={tmp}/a.jsonl "
-        "--pred-format generated --bootstrap 20 --no-progress", (
+    cli("benchmark-pred-format-answers", "read", "benchmark --gold {tmp}/g.jsonl --pred llm={tmp}/a.jsonl "
+        "--pred-format answers --bootstrap 20 --no-progress", (
         '| llm | 66.67 | [66.67, 66.67] | 66.67 | [66.67, 66.67] | 0 | 0 | 0 |'),
         {"g.jsonl": GOLD, "a.jsonl": jl({"id": "d1", "output": '[{"text": "Paris", "label": "LOC"}]'})}),
-    cli("benchmark-format-alias", "read", "benchmark --gold {tmp}/g.txt --pred a={tmp}/p.txt --format spert "
-        "--bootstrap 20 --no-progress", (
+    cli("benchmark-format-alias", "read", "benchmark --gold {tmp}/g.txt --pred a={tmp}/p.txt --gold-format spert "
+        "--pred-format spert --bootstrap 20 --no-progress", (
         '| a | 0 | 0 | 0 | 0 | 1 | 0 |'),
         {"g.txt": json.dumps([{"tokens": ["a", "b"], "entities": [{"type": "X", "start": 0, "end": 1}]}]),
          "p.txt": json.dumps([{"tokens": ["a", "b"], "entities": []}])}),
@@ -807,7 +807,7 @@ RESULT = "{tmp}/r.json"
 
 
 def _result(folder: Path, name: str = "r.json", dataset: str | None = None) -> None:
-    """A benchmark result of two systems on the sample nested gold, written as ``benchmark --json`` writes it."""
+    """A benchmark result of two systems on the sample nested gold, as ``benchmark --json`` prints it."""
     from nested_span_f1 import Corpus, read_corpus, sample_path
     from nested_span_f1.benchmark import benchmark
 
@@ -874,16 +874,16 @@ CASES += [
 BENCH = {"g.jsonl": ONEIE, "p.jsonl": ONEIE}
 B = "benchmark --gold {tmp}/g.jsonl --pred a={tmp}/p.jsonl --bootstrap 20 --no-progress"
 CASES += [
-    cli("benchmark-json-into-a-missing-folder", "refused", f"{B} --json {{tmp}}/nowhere/r.json", (
-        '--json {tmp}/nowhere/r.json: the folder {tmp}/nowhere does not exist'), BENCH),
-    cli("benchmark-json-a-folder", "refused", f"{B} --json {{tmp}}/out", (
-        '--json {tmp}/out is a folder; give the name of a file to write'), {**BENCH, "out/x": ""}),
+    cli("benchmark-markdown-into-a-missing-folder", "refused", f"{B} --markdown {{tmp}}/nowhere/r.md", (
+        '--markdown {tmp}/nowhere/r.md: the folder {tmp}/nowhere does not exist'), BENCH),
+    cli("benchmark-markdown-a-folder", "refused", f"{B} --markdown {{tmp}}/out", (
+        '--markdown {tmp}/out is a folder; give the name of a file to write'), {**BENCH, "out/x": ""}),
     cli("benchmark-plot-suffix", "refused", f"{B} --plot {{tmp}}/r.gif", (
         '--plot {tmp}/r.gif: a plot is written as .png, .svg or .pdf'), BENCH),
     cli("benchmark-html-over-the-gold", "refused", f"{B} --html {{tmp}}/g.jsonl", (
         '--html {tmp}/g.jsonl would overwrite --gold {tmp}/g.jsonl, an input; write to another file'), BENCH),
-    cli("benchmark-two-views-one-file", "refused", f"{B} --json {{tmp}}/r --model-card {{tmp}}/r", (
-        '--json and --model-card name one file, {tmp}/r; give each its own'), BENCH),
+    cli("benchmark-two-views-one-file", "refused", f"{B} --markdown {{tmp}}/r --model-card {{tmp}}/r", (
+        '--markdown and --model-card name one file, {tmp}/r; give each its own'), BENCH),
     cli("benchmark-bootstrap-zero", "refused", "benchmark --gold {tmp}/g.jsonl --pred a={tmp}/p.jsonl --bootstrap 0",
         (
         '--bootstrap must be from 1 to 1,000,000 (the resamples are kept in memory, and more would change'
@@ -904,8 +904,10 @@ CASES += [
         'ities)): scores on it cannot be compared with papers that report on GENIA'), BENCH),
     cli("benchmark-pred-named-twice", "refused", f"{B} --pred a={{tmp}}/g.jsonl", (
         '--pred a is given twice; name each prediction set once'), BENCH),
-    cli("benchmark-json-written", "read", f"{B} --json {{tmp}}/r.json --markdown {{tmp}}/r.md", (
+    cli("benchmark-views-written", "read", f"{B} --html {{tmp}}/r.html --markdown {{tmp}}/r.md", (
         '| a | 100.00 | 100.00 | 100.00 | [100.00, 100.00] | 100.00 | 100.00 |'), BENCH),
+    cli("benchmark-json-printed", "read", f"{B} --json", (
+        '      "name": "a",'), BENCH),
     cli("benchmark-confidence-one", "refused", f"{B} --confidence 1", (
         '--confidence must be between 0 and 1 (exclusive), got 1.0'), BENCH),
 ]
@@ -1158,10 +1160,10 @@ CASES += [
         "{'side': 'predictions', 'id': None, 'document': 0, 'prediction_id': 'x7', 'prediction': 0, 'pair"
         "ed_by': 'order', 'category': 'boundary_inside_token', 'span': [0, 3, 'LOC'], 'text': 'Par', 'con"
         "text': 'Paris opened'}"), files={"p.jsonl": SPLIT}),
-    api("api-benchmark-gold-format-generated", "refused", lambda folder: (
+    api("api-benchmark-gold-format-answers", "refused", lambda folder: (
         (folder / "g.jsonl").write_text(GOLD), __import__("nested_span_f1.benchmark", fromlist=["benchmark"]).benchmark(
-            folder / "g.jsonl", {"a": folder / "g.jsonl"}, gold_format="generated", progress=False))[-1], (
-        "the gold's format 'generated': a gold needs offsets, and a language model's answers are predicti"
+            folder / "g.jsonl", {"a": folder / "g.jsonl"}, gold_format="answers", progress=False))[-1], (
+        "the gold's format 'answers': a gold needs offsets, and a language model's answers are predicti"
         'ons (pred_format, --pred-format)')),
     api("api-benchmark-pred-format-not-a-string", "refused", lambda folder: (
         (folder / "g.jsonl").write_text(GOLD), __import__("nested_span_f1.benchmark", fromlist=["benchmark"]).benchmark(
@@ -1266,7 +1268,7 @@ CASES += [
 
 # ------------------------------------------------------------------------------------------------- doors still to come
 # The catalogue's place for the doors other issues were building: language-model answers as real models write them
-# (issue 37: nested_span_f1/answers/, the `generated` command, and answers through score, nested and lenient), the
+# (issue 37: nested_span_f1/answers/, the `answers` command, and answers through score, nested and lenient), the
 # `thresholds` command (issue 39) and the `agreement` command (issue 40; their refusals of bad annotations and scores
 # are rows of tests/test_bad_input.py, so here are the detection cases of item 1 at their doors).
 # test_the_catalogue_is_large_and_covers_every_door counts them.
@@ -1306,7 +1308,7 @@ def _api_answers(call: Callable[..., Any], *args: Any, **options: Any) -> Callab
             warnings.simplefilter("always", UnreadableAnswersWarning)
             result = call(*given, **options)
         if isinstance(result, dict):
-            report = result["generated"]
+            report = result["answers"]
             warned = "".join(f"; warns: {w.message}" for w in caught if issubclass(w.category, UnreadableAnswersWarning))
             return (f"shapes {report['shapes']}, unreadable items {report['unreadable_items']}, unparseable "
                     f"{report['unparseable']}, strings tp {result['strings']['tp']}, located f1 "
@@ -1315,23 +1317,23 @@ def _api_answers(call: Callable[..., Any], *args: Any, **options: Any) -> Callab
     return run
 
 
-def _score_generated(*args: Any, **options: Any) -> Callable[[Path], Any]:
-    from nested_span_f1.answers import score_generated
+def _score_answers(*args: Any, **options: Any) -> Callable[[Path], Any]:
+    from nested_span_f1.answers import score_answers
 
-    return _api_answers(score_generated, *args, zero_division=0, metric="exact", **options)
+    return _api_answers(score_answers, *args, zero_division=0, metric="exact", **options)
 
 
-def _read_generated(text: str) -> Callable[[Path], Any]:
-    from nested_span_f1.answers import read_generated
+def _read_answers(text: str) -> Callable[[Path], Any]:
+    from nested_span_f1.answers import read_answers
 
-    return _api_answers(lambda: len(read_generated(text, "answers")))
+    return _api_answers(lambda: len(read_answers(text, "answers")))
 
 
 LATER: list[Case] = [
     # one bad item never stops a run: counted with its file line, the rest of the answer and of the file scored
-    cli("generated-empty-label-counted", "counted", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
+    cli("answers-empty-label-counted", "counted", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
         "  unreadable items: d1 (line 1): \"item 2: label of ['Paris', ''] is empty\""), EMPTY_LABEL),
-    cli("generated-empty-label-rest-scored", "counted", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl "
+    cli("answers-empty-label-rest-scored", "counted", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl "
         "--metric exact", (
         "overall      2     1.0000     0.5000     0.6667     1.0000     0.5000     0.6667       0       0"
         "            0"), EMPTY_LABEL),
@@ -1342,14 +1344,14 @@ LATER: list[Case] = [
     cli("lenient-answers-number-label", "counted", "lenient --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
         "  unreadable items: d1 (line 1): \"item 2: label 3 of ['Paris', 3] is not a string\""),
         {"g.jsonl": GOLD, "a.jsonl": answers('[["Barack Obama", "PER"], ["Paris", 3]]')}),
-    cli("generated-empty-string-counted", "counted", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
+    cli("answers-empty-string-counted", "counted", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
         "  unreadable items: d1 (line 1): \"item 1: text of ['', 'LOC'] is empty\""),
         {"g.jsonl": GOLD, "a.jsonl": answers('[["", "LOC"], ["Paris", "LOC"]]')}),
-    cli("generated-entity-list-empty-label", "counted", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
+    cli("answers-entity-list-empty-label", "counted", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
         "  unreadable items: d1 (line 1): \"item 1: label of {'text': 'Paris', 'label': ''} is empty\""),
         {"g.jsonl": GOLD, "a.jsonl": jl({"id": "d1", "entities": [{"text": "Paris", "label": ""}]})}),
     # no answer can be read: exit 2 saying what was tried on the first one, at every door that reads answers
-    cli("generated-no-answer-can-be-read", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
+    cli("answers-no-answer-can-be-read", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         UNREADABLE + NOTHING, {"g.jsonl": GOLD, "a.jsonl": answers(PROSE)}),
     cli("score-no-answer-can-be-read", "refused", "score --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         UNREADABLE + NOTHING, {"g.jsonl": GOLD, "a.jsonl": answers(PROSE)}),
@@ -1357,193 +1359,193 @@ LATER: list[Case] = [
         UNREADABLE + NOTHING, {"g.jsonl": GOLD, "a.jsonl": answers(PROSE)}),
     cli("lenient-no-answer-can-be-read", "refused", "lenient --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         UNREADABLE + NOTHING, {"g.jsonl": GOLD, "a.jsonl": answers(PROSE)}),
-    cli("generated-marks-without-a-label", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
+    cli("answers-marks-without-a-label", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
         "{tmp}/a.jsonl: no answer can be read (1 tried); the first (id 'd1', line 1), '@@Barack Obama## visited "
         "Paris.': GPT-NER's @@string## marks name no type: the line needs the 'label' its question asked about"),
         {"g.jsonl": GOLD, "a.jsonl": answers("@@Barack Obama## visited Paris.")}),
-    cli("generated-no-answer-named-by-line", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
+    cli("answers-no-answer-named-by-line", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
         "{tmp}/a.jsonl: no answer can be read (1 tried); the first (line 1), '[1, 2]': item 1 is not an object, a "
         "[text, label] pair or a string"),
         {"g.jsonl": jl(doc(None, TEXT)), "a.jsonl": answers("[1, 2]", ids=False)}),
     # more than 5% cannot be read: the report's first line and stderr say so, naming the documents by id
-    cli("generated-unreadable-share-first", "counted", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
+    cli("answers-unreadable-share-first", "counted", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         "warning: 1 of 2 answers (50.0%) could not be read: ['d2']",
         {"g.jsonl": TWO, "a.jsonl": answers("Barack Obama (PER)", PROSE)}),
     cli("score-unreadable-share-on-stderr", "counted", "score --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl --json",
         "warning: 1 of 2 answers (50.0%) could not be read: ['d2']",
         {"g.jsonl": TWO, "a.jsonl": answers("Barack Obama (PER)", PROSE)}),
-    cli("generated-unparseable-gold-lost", "counted", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
+    cli("answers-unparseable-gold-lost", "counted", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         "    LOC      2     0.0000     0.0000     0.0000     0.0000     0.0000     0.0000       0       0"
         "            1", {"g.jsonl": TWO, "a.jsonl": answers("Barack Obama (PER)", PROSE)}),
     # what the file (not the model) gets wrong is refused with the file, the line from 1 and the value
-    cli("generated-answers-not-json", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
+    cli("answers-answers-not-json", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         "{tmp}/a.jsonl, line 1, column 1: not valid JSON (Expecting value)",
         {"g.jsonl": GOLD, "a.jsonl": "Barack Obama (PER)\n"}),
-    cli("generated-answers-cut-short", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
+    cli("answers-answers-cut-short", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         "{tmp}/a.jsonl, line 2, column 24: not valid JSON (Unterminated string starting at)",
         {"g.jsonl": TWO, "a.jsonl": answers("[]") + '{"id": "d2", "output": "Rome (LO\n'}),
-    cli("generated-output-a-list", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
+    cli("answers-output-a-list", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         "{tmp}/a.jsonl, line 1: 'output' must be the model's answer as a string, got ['Paris', 'LOC']",
         {"g.jsonl": GOLD, "a.jsonl": jl({"id": "d1", "output": ["Paris", "LOC"]})}),
-    cli("generated-long-output-a-dict", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
+    cli("answers-long-output-a-dict", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
         "{tmp}/a.jsonl, line 1: 'output' must be the model's answer as a string, got {'PER': ['Barack Obama', "
         "'Barack Obama', ... 3 more], 'LOC': ['Paris']}"),
         {"g.jsonl": GOLD, "a.jsonl": jl({"id": "d1", "output": {"PER": ["Barack Obama"] * 5, "LOC": ["Paris"]}})}),
-    cli("generated-entities-an-object", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
+    cli("answers-entities-an-object", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         "{tmp}/a.jsonl, line 1: 'entities' must be a list of {'text', 'label'} objects, got {'text': 'Paris', "
         "'label': 'LOC'}", {"g.jsonl": GOLD, "a.jsonl": jl({"id": "d1", "entities": {"text": "Paris", "label": "LOC"}})}),
-    cli("generated-output-and-entities", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
+    cli("answers-output-and-entities", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         "{tmp}/a.jsonl, line 1: a line holds either 'entities' (a list of {'text', 'label'} objects) or 'output' "
         "(the model's answer), got both",
         {"g.jsonl": GOLD, "a.jsonl": jl({"id": "d1", "output": "[]", "entities": []})}),
-    cli("generated-label-a-number", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
+    cli("answers-label-a-number", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         "{tmp}/a.jsonl, line 1: 'label' (the type the question asked about) must be a string, got 3",
         {"g.jsonl": GOLD, "a.jsonl": jl({"id": "d1", "label": 3, "output": "[]"})}),
-    cli("generated-id-twice", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
+    cli("answers-id-twice", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
         "{tmp}/a.jsonl, line 2: id 'd1' is given twice (without a 'label' both times; first at {tmp}/a.jsonl, line "
         "1); a document's questions are told apart by their 'label', one line each"),
         {"g.jsonl": GOLD, "a.jsonl": jl({"id": "d1", "output": "[]"}, {"id": "d1", "output": "[]"})}),
-    cli("generated-ids-on-some-lines", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
+    cli("answers-ids-on-some-lines", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         "{tmp}/a.jsonl, line 2: no 'id', where the first line has one; give every line an id, or none",
         {"g.jsonl": TWO, "a.jsonl": jl({"id": "d1", "output": "[]"}, {"output": "[]"})}),
-    cli("generated-text-a-number", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
+    cli("answers-text-a-number", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         "{tmp}/a.jsonl, line 1: 'text' must be the document's text as a string, got 3",
         {"g.jsonl": GOLD, "a.jsonl": jl({"id": "d1", "text": 3, "output": "[]"})}),
     # pairing the answers with the gold
-    cli("generated-text-differs", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
+    cli("answers-text-differs", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
         "{tmp}/a.jsonl, line 1: its text differs from the gold's at offset 26 (27 characters given, 27 in the gold; "
         "given '!', gold '.'); answers are scored only against the text they were made from"),
         {"g.jsonl": GOLD, "a.jsonl": jl({"id": "d1", "text": TEXT[:-1] + "!", "output": "[]"})}),
-    cli("generated-gold-document-without-answer", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
+    cli("answers-gold-document-without-answer", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
         "{tmp}/g.jsonl, line 2: document id 'd2' has no answer in {tmp}/a.jsonl (1 gold document without one); a "
         "document the model was not asked about cannot be scored"), {"g.jsonl": TWO, "a.jsonl": answers("[]")}),
     cli("nested-answer-without-gold", "refused", "nested --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
         "{tmp}/a.jsonl, line 2: document id 'd9' is not in {tmp}/g.jsonl (1 answered document without gold)"),
         {"g.jsonl": GOLD, "a.jsonl": jl({"id": "d1", "output": "[]"}, {"id": "d9", "output": "[]"})}),
-    cli("generated-gold-id-twice", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
+    cli("answers-gold-id-twice", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
         "{tmp}/g.jsonl, line 2: document id 'd1' is given to two documents (first at {tmp}/g.jsonl, line 1); "
         "documents are paired by id, so each needs its own"),
         {"g.jsonl": jl(doc("d1", TEXT), doc("d1", "Rome.")), "a.jsonl": answers("[]")}),
-    cli("generated-sizes-differ-without-ids", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
+    cli("answers-sizes-differ-without-ids", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
         "{tmp}/g.jsonl has 2 documents but {tmp}/a.jsonl has 1; without ids on both sides they are paired in "
         "order"), {"g.jsonl": jl(doc(None, TEXT), doc(None, "Rome.")), "a.jsonl": answers("[]", ids=False)}),
-    cli("generated-empty-answers-file", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
+    cli("answers-empty-answers-file", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl", (
         "{tmp}/g.jsonl has 1 document but {tmp}/a.jsonl has 0; without ids on both sides they are paired in order"),
         {"g.jsonl": GOLD, "a.jsonl": ""}),
     # the options: a label map, trust, the reader options; none ignored where it would do nothing
-    cli("generated-labels-not-in-the-gold", "counted", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
+    cli("answers-labels-not-in-the-gold", "counted", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         "labels not in the gold: person 2, location 1",
         {"g.jsonl": GOLD, "a.jsonl": answers("Barack Obama (person)\nObama (person)\nParis (location)")}),
-    cli("generated-label-map-counted", "counted", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl "
+    cli("answers-label-map-counted", "counted", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl "
         "--label-map person=PER,location=LOC", "labels mapped: location -> LOC 1, person -> PER 1",
         {"g.jsonl": GOLD, "a.jsonl": answers("Barack Obama (person)\nParis (location)")}),
-    cli("generated-label-map-not-name-type", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl "
+    cli("answers-label-map-not-name-type", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl "
         "--label-map person", (
         "argument --label-map: label map: 'person' is not NAME=TYPE (entries are joined by commas) (see "
-        "nested-span-f1 generated --help)"), {"g.jsonl": GOLD, "a.jsonl": answers("[]")}),
-    cli("generated-label-map-file-not-strings", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl "
+        "nested-span-f1 answers --help)"), {"g.jsonl": GOLD, "a.jsonl": answers("[]")}),
+    cli("answers-label-map-file-not-strings", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl "
         "--label-map {tmp}/map.json", (
         "argument --label-map: label_map: 'person': 3 is not a type name mapped to a type name (strings) (see "
-        "nested-span-f1 generated --help)"),
+        "nested-span-f1 answers --help)"),
         {"g.jsonl": GOLD, "a.jsonl": answers("[]"), "map.json": '{"person": 3}'}),
-    cli("generated-trust-unknown", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl --trust tokens", (
-        "argument --trust: invalid choice: 'tokens' (choose from 'index', 'string') (see nested-span-f1 generated "
+    cli("answers-trust-unknown", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl --trust tokens", (
+        "argument --trust: invalid choice: 'tokens' (choose from 'index', 'string') (see nested-span-f1 answers "
         "--help)"), {"g.jsonl": GOLD, "a.jsonl": answers("[]")}),
-    cli("generated-types-without-brat", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl --types PER",
+    cli("answers-types-without-brat", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl --types PER",
         "--types keeps the T lines of these types in brat files, but the gold ({tmp}/g.jsonl) is not one; leave it out",
         {"g.jsonl": GOLD, "a.jsonl": answers("[]")}),
-    cli("generated-no-event-triggers-without-brat", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl "
+    cli("answers-no-event-triggers-without-brat", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl "
         "--no-event-triggers", (
         "--no-event-triggers leaves out the T lines brat's E lines use as triggers, but the gold ({tmp}/g.jsonl) is "
         "not one; leave it out"), {"g.jsonl": GOLD, "a.jsonl": answers("[]")}),
-    cli("generated-brat-gold-triggers-scored", "counted", "generated --gold {tmp}/b --pred {tmp}/a.jsonl", (
+    cli("answers-brat-gold-triggers-scored", "counted", "answers --gold {tmp}/b --pred {tmp}/a.jsonl", (
         "overall      2     1.0000     0.5000     0.6667     1.0000     0.5000     0.6667       0       0"
         "            0"), {**BRAT, "a.jsonl": answers("IL-2 (Protein)", ids=False)}),
-    cli("generated-brat-gold-triggers-left-out", "counted", "generated --gold {tmp}/b --pred {tmp}/a.jsonl "
+    cli("answers-brat-gold-triggers-left-out", "counted", "answers --gold {tmp}/b --pred {tmp}/a.jsonl "
         "--no-event-triggers", (
         "overall      1     1.0000     1.0000     1.0000     1.0000     1.0000     1.0000       0       0"
         "            0"), {**BRAT, "a.jsonl": answers("IL-2 (Protein)", ids=False)}),
     cli("nested-answers-trim", "refused", "nested --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl --trim", (
         "--trim applies to spans of two texts, but --pred {tmp}/a.jsonl holds a language model's answers, whose "
         "strings are placed on the gold's text; leave it out"), {"g.jsonl": GOLD, "a.jsonl": answers("[]")}),
-    cli("generated-pred-format-named", "read", "score --gold {tmp}/g.jsonl --pred {tmp}/a.txt --pred-format generated "
-        "--json", '  "generated": {', {"g.jsonl": GOLD, "a.txt": answers("Paris (LOC)")}),
+    cli("answers-pred-format-named", "read", "score --gold {tmp}/g.jsonl --pred {tmp}/a.txt --pred-format answers "
+        "--json", '  "answers": {', {"g.jsonl": GOLD, "a.txt": answers("Paris (LOC)")}),
     # token indices on a gold of tokens: placed, counted where they disagree or are out of range, never fatal
-    cli("generated-indices-placed", "counted", "generated --gold {tmp}/g.conll --pred {tmp}/a.jsonl", (
+    cli("answers-indices-placed", "counted", "answers --gold {tmp}/g.conll --pred {tmp}/a.jsonl", (
         "token indices: placed by index 2, index and string disagree 0 (trusted: index), out of range 0, without "
         "gold tokens 0"), {"g.conll": GOLD_CONLL,
                            "a.jsonl": answers("[['Barack Obama', 'PER', 0, 1], ['Paris', 'LOC', 3, 3]]", ids=False)}),
-    cli("generated-indices-out-of-range", "counted", "generated --gold {tmp}/g.conll --pred {tmp}/a.jsonl",
+    cli("answers-indices-out-of-range", "counted", "answers --gold {tmp}/g.conll --pred {tmp}/a.jsonl",
         "  out of range: line 1 (LOC): 'Paris' at tokens 7-9",
         {"g.conll": GOLD_CONLL, "a.jsonl": answers("[['Paris', 'LOC', 7, 9]]", ids=False)}),
-    cli("generated-indices-disagree", "counted", "generated --gold {tmp}/g.conll --pred {tmp}/a.jsonl",
+    cli("answers-indices-disagree", "counted", "answers --gold {tmp}/g.conll --pred {tmp}/a.jsonl",
         "  disagree: line 1 (LOC): 'Paris' at tokens 2-2 ('visited')",
         {"g.conll": GOLD_CONLL, "a.jsonl": answers("[['Paris', 'LOC', 2, 2]]", ids=False)}),
     # what the model wrote around its entities, counted; prose never a mention
-    cli("generated-self-correction", "counted", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
+    cli("answers-self-correction", "counted", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         "reading: lines skipped 2, declined 1; answers corrected 1; items unreadable 0",
         {"g.jsonl": GOLD, "a.jsonl": answers(
             "Answer:\nBarack Obama (PER)\nParis (ORG)\nHowever, Paris is a city, so the corrected answer would be:\n"
             "Barack Obama (PER)\nParis (LOC)\nvisited (no entity, a verb)")}),
-    cli("generated-gner-is-not-string-type-lines", "counted", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
+    cli("answers-gner-is-not-string-type-lines", "counted", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         "answers: 1 for 1 document paired by id (parentheses 1)", {"g.jsonl": GOLD, "a.jsonl": answers("Paris (LOC)\nnice (O)")}),
-    cli("generated-says-none", "counted", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
+    cli("answers-says-none", "counted", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         "answers: 2 for 2 documents paired by id (empty 2)", {"g.jsonl": TWO, "a.jsonl": answers(
             "There are no named entities in this sentence.", "N/A")}),
-    cli("generated-marks-with-a-label", "counted", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
+    cli("answers-marks-with-a-label", "counted", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         "mentions: 1: markup 1, index 0, exact 0, normalized 0, not in the text 0, excess 0; 1 span placed",
         {"g.jsonl": GOLD, "a.jsonl": jl({"id": "d1", "label": "PER", "output": "@@Barack Obama## visited Paris."})}),
     # a gold of strings (no offsets): placed as the answers are, a string that cannot be placed counted
-    cli("generated-gold-of-strings", "counted", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
+    cli("answers-gold-of-strings", "counted", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         "gold strings: 2: exact 1, normalized 0, not in the text 1, excess 0",
         {"g.jsonl": STRING_GOLD, "a.jsonl": answers("Barack Obama (PER)\nParis (LOC)")}),
-    cli("generated-gold-of-strings-empty-label", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
+    cli("answers-gold-of-strings-empty-label", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl",
         "{tmp}/g.jsonl, line 1, entity 1: label of {'text': 'Paris', 'label': ''} is empty",
         {"g.jsonl": jl({"id": "d1", "text": TEXT, "entities": [{"text": "Paris", "label": ""}]}),
          "a.jsonl": answers("[]")}),
-    cli("generated-gold-of-strings-without-text", "refused", "generated --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl "
-        "--gold-format generated", (
+    cli("answers-gold-of-strings-without-text", "refused", "answers --gold {tmp}/g.jsonl --pred {tmp}/a.jsonl "
+        "--gold-format answers", (
         "{tmp}/g.jsonl, line 1: a gold of strings needs each document's 'text' (a string), got None"),
         {"g.jsonl": jl({"id": "d1", "entities": [{"text": "Paris", "label": "LOC"}]}), "a.jsonl": answers("[]")}),
     # detection reads the answers' first line whole (issue 38, item 1), at every door that detects them
     cli("score-answers-long-first-line", "read", "score --gold {tmp}/long.jsonl --pred {tmp}/a.jsonl --json",
-        '  "generated": {', {**LONG_FILES, "a.jsonl": LONG_ANSWERS}),
+        '  "answers": {', {**LONG_FILES, "a.jsonl": LONG_ANSWERS}),
     cli("lenient-answers-long-first-line", "read", "lenient --gold {tmp}/long.jsonl --pred {tmp}/a.jsonl",
         "answers: 1 for 1 document paired by id (parentheses 1)", {**LONG_FILES, "a.jsonl": LONG_ANSWERS}),
     # the Python API: the same counts and messages, places named as the API names them (records from 0)
-    api("api-score_generated-empty-label", "counted", _score_generated(
+    api("api-score_answers-empty-label", "counted", _score_answers(
         [{"id": "d1", "output": '[["Barack Obama", "PER"], ["Paris", ""]]'}], "{tmp}/g.jsonl"), (
         "shapes {'list': 1}, unreadable items 1, unparseable 0, strings tp 1, located f1 0.6666666666666666"),
         files={"g.jsonl": GOLD}),
-    api("api-score_generated-nothing-read-is-counted", "counted", _score_generated(
+    api("api-score_answers-nothing-read-is-counted", "counted", _score_answers(
         [{"id": "d1", "output": PROSE}], "{tmp}/g.jsonl"), (
         "shapes {'unparseable': 1}, unreadable items 0, unparseable 1, strings tp 0, located f1 0.0; warns: 1 of 1 "
         "answers (100.0%) could not be read: ['d1']; each counts its gold entities as missed"),
         files={"g.jsonl": GOLD}),
-    api("api-score_generated-record-without-answer", "refused", _score_generated([{"id": "d1"}], "{tmp}/g.jsonl"),
+    api("api-score_answers-record-without-answer", "refused", _score_answers([{"id": "d1"}], "{tmp}/g.jsonl"),
         "record 0: a line holds either 'entities' (a list of {'text', 'label'} objects) or 'output' (the model's "
         "answer), got neither", files={"g.jsonl": GOLD}),
-    api("api-score_generated-policy-unknown", "refused", _score_generated(
+    api("api-score_answers-policy-unknown", "refused", _score_answers(
         [{"id": "d1", "output": "[]"}], "{tmp}/g.jsonl", policy="first"),
         "policy must be one of kth, every, got 'first'", files={"g.jsonl": GOLD}),
-    api("api-score_generated-trust-unknown", "refused", _score_generated(
+    api("api-score_answers-trust-unknown", "refused", _score_answers(
         [{"id": "d1", "output": "[]"}], "{tmp}/g.jsonl", trust="tokens"),
         "trust must be one of index, string, got 'tokens'", files={"g.jsonl": GOLD}),
-    api("api-score_generated-label-map-not-strings", "refused", _score_generated(
+    api("api-score_answers-label-map-not-strings", "refused", _score_answers(
         [{"id": "d1", "output": "[]"}], "{tmp}/g.jsonl", label_map={"person": 3}),
         "label_map: 'person': 3 is not a type name mapped to a type name (strings)", TypeError,
         files={"g.jsonl": GOLD}),
-    api("api-score_generated-normalization-unknown", "refused", _score_generated(
+    api("api-score_answers-normalization-unknown", "refused", _score_answers(
         [{"id": "d1", "output": "[]"}], "{tmp}/g.jsonl", normalization="case"), (
         "normalization step 'case' is not one of lowercase, punctuation, articles, whitespace (join steps with '+', "
         "or give 'all' or 'none')"), files={"g.jsonl": GOLD}),
-    api("api-score_generated-references-a-number", "refused", _score_generated([{"output": "[]"}], 3), (
+    api("api-score_answers-references-a-number", "refused", _score_answers([{"output": "[]"}], 3), (
         "references: expected a gold file, a Corpus, a StringGold or records, got int"), TypeError),
-    api("api-read_generated-output-none", "refused", _read_generated(jl({"id": "d1", "output": None})),
+    api("api-read_answers-output-none", "refused", _read_answers(jl({"id": "d1", "output": None})),
         "answers, line 1: 'output' must be the model's answer as a string, got None", TypeError),
-    api("api-read_generated-cut-short", "refused", _read_generated('{"id": "d1", "output": "Paris (LO\n'),
+    api("api-read_answers-cut-short", "refused", _read_answers('{"id": "d1", "output": "Paris (LO\n'),
         "answers, line 1, column 24: not valid JSON (Unterminated string starting at)"),
-    api("api-read_generated-questions-gathered", "read", _read_generated(jl(
+    api("api-read_answers-questions-gathered", "read", _read_answers(jl(
         {"id": "d1", "label": "PER", "output": '["Barack Obama"]'}, {"id": "d1", "label": "LOC", "output": "[]"})),
         "1"),
     # the thresholds and agreement commands detect from the whole first line too (issue 38, item 1)
@@ -1625,6 +1627,6 @@ def test_the_catalogue_is_large_and_covers_every_door():
     assert {case.verdict for case in CASES} == set(VERDICTS)
     assert all(case.expected != "?" for case in CASES)
     commands = {case.door for case in CASES if case.call is None}
-    assert commands >= {"score", "nested", "lenient", "conlleval", "convert", "benchmark", "generated"}
+    assert commands >= {"score", "nested", "lenient", "conlleval", "convert", "benchmark", "answers"}
     called = {case.id.split("-")[0] for case in CASES if case.call is not None}
     assert called >= {"table", "parquet", "score_arrow", "spark", "metric", "api", "space"}

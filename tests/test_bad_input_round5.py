@@ -80,7 +80,7 @@ CASES += [
         "--no-progress", SPACED, BRAT),
     cli("brat-leading-space-convert", "refused", "convert {tmp}/p --to text --output {tmp}/t.jsonl", SPACED, BRAT),
     cli("brat-leading-space-agreement", "refused", "agreement a={tmp}/g b={tmp}/p --bootstrap 20", SPACED, BRAT),
-    cli("brat-leading-space-generated-gold", "refused", "generated --gold {tmp}/p --pred {tmp}/a.jsonl", SPACED,
+    cli("brat-leading-space-answers-gold", "refused", "answers --gold {tmp}/p --pred {tmp}/a.jsonl", SPACED,
         {**BRAT, "a.jsonl": ANSWERS}),
     cli("brat-leading-space-thresholds-gold", "refused", "thresholds --gold {tmp}/p --pred {tmp}/s.jsonl", SPACED,
         {**BRAT, "s.jsonl": SCORED_STAFF}),
@@ -485,7 +485,7 @@ CASES += [
     metric("metric-lenient-answers-reference-beyond", "refused", "lenient", ["Maria Keller (PER)"], [BEYOND], (
         "references, sentence 0: span {'start': 0, 'end': 99, 'label': 'PER'} is out of range; spans need 0 <= start "
         "< end and end <= 76 (the text's length in characters) (position 0 in the sentence)")),
-    metric("metric-nested-generated-reference-text-a-number", "refused", "nested",
+    metric("metric-nested-answers-reference-text-a-number", "refused", "nested",
            [[{"text": "Maria Keller", "label": "PER"}]], [{"text": 3, "entities": []}], (
         "references, sentence 0: 'text' must be a string, got 3"), TypeError),
     metric("metric-nested-answers-reference-extra-key", "refused", "nested", ["Maria Keller (PER)"],

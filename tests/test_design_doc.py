@@ -241,7 +241,7 @@ def walk_problems(steps):
 def test_every_walk_names_what_exists():
     steps = walk_steps()
     assert {heading for heading, _ in steps} >= {"Walk: span_f1 through evaluate", "Walk: nested-span-f1 score on texts",
-                                                 "Walk: nested-span-f1 generated", "Benchmark statistics"}
+                                                 "Walk: nested-span-f1 answers", "Benchmark statistics"}
     assert not walk_problems(steps), "\n".join(walk_problems(steps))
 
 

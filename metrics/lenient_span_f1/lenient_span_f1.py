@@ -58,7 +58,7 @@ Args:
         document a list of ``{"text", "label"}`` dicts or the raw answer as a string, references texts):
         the string protocol's normalisation ("lowercase+punctuation+articles+whitespace", UniversalNER's,
         by default) and sets or multisets, and how strings are placed on the text ("kth" or "every"); the
-        result is then ``{"strings", "located", "generated"}`` (see the card).
+        result is then ``{"strings", "located", "answers"}`` (see the card).
 Returns:
     For s in strict, exact, partial, type: ``{s}_precision``, ``{s}_recall``, ``{s}_f1``,
     ``{s}_correct``, ``{s}_incorrect``, ``{s}_partial``, ``{s}_missed``, ``{s}_spurious``,
@@ -90,7 +90,7 @@ class LenientSpanF1(SpanMetric):
     """Lenient entity scores over an optimal one-to-one matching of spans."""
 
     metric = "lenient"
-    input_kinds = ("spans", "tags", "texts", "generated", "answers")
+    input_kinds = ("spans", "tags", "texts", "lists", "answers")
     empty_kind = "spans"
 
     def _info(self) -> evaluate.MetricInfo:
@@ -116,13 +116,13 @@ class LenientSpanF1(SpanMetric):
         fallback: bool = True,
         inner_last: bool = True,
     ) -> dict[str, Any]:
-        generated = {"normalization": normalization, "multiset": multiset, "policy": policy, "fallback": fallback,
+        answering = {"normalization": normalization, "multiset": multiset, "policy": policy, "fallback": fallback,
                      "inner_last": inner_last}
-        self.refuse_generated_options(**generated)
-        if self.stored_kind in ("generated", "answers"):
-            return self.score_generated(predictions, references, {"scheme": scheme, "mode": mode,
+        self.refuse_answer_options(**answering)
+        if self.stored_kind in ("lists", "answers"):
+            return self.score_answers(predictions, references, {"scheme": scheme, "mode": mode,
                                         "suffix": suffix}, partial_weight=partial_weight, min_iou=min_iou,
-                                        zero_division=zero_division, return_errors=return_errors, **generated)
+                                        zero_division=zero_division, return_errors=return_errors, **answering)
         if self.stored_kind == "texts":
             return self.score_texts(predictions, references, {"scheme": scheme, "mode": mode, "suffix": suffix},
                                     partial_weight=partial_weight, min_iou=min_iou, zero_division=zero_division,

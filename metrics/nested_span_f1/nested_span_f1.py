@@ -85,7 +85,7 @@ Args:
         document a list of ``{"text", "label"}`` dicts or the raw answer as a string, references texts):
         the string protocol's normalisation ("lowercase+punctuation+articles+whitespace", UniversalNER's,
         by default) and sets or multisets, and how strings are placed on the text ("kth" or "every"); the
-        result is then ``{"strings", "located", "generated"}`` (see the card).
+        result is then ``{"strings", "located", "answers"}`` (see the card).
     threshold, decode: for scored predictions (per sentence ``{"start", "end", "label", "score"}`` dicts, any
         finite score): the figures are those of the spans whose score is at least ``threshold`` (None, the
         default: every span), decoded ``"nested"`` (every span) or ``"flat"`` (the highest-scoring spans that do
@@ -120,7 +120,7 @@ class NestedSpanF1(SpanMetric):
     """Exact span F1 with nested, depth and length breakdowns."""
 
     metric = "nested"
-    input_kinds = ("spans", "layers", "tags", "texts", "generated", "answers", "scored")
+    input_kinds = ("spans", "layers", "tags", "texts", "lists", "answers", "scored")
     empty_kind = "spans"
 
     def _info(self) -> evaluate.MetricInfo:
@@ -146,16 +146,16 @@ class NestedSpanF1(SpanMetric):
         decode: str = "nested",
     ) -> dict[str, Any]:
         kind = self.stored_kind
-        generated = {"normalization": normalization, "multiset": multiset, "policy": policy, "fallback": fallback,
+        answering = {"normalization": normalization, "multiset": multiset, "policy": policy, "fallback": fallback,
                      "inner_last": inner_last}
-        self.refuse_generated_options(**generated)
+        self.refuse_answer_options(**answering)
         self.refuse_scored_options(threshold, decode)
         if kind == "scored":
             return self.score_scored(predictions, references, {"scheme": scheme, "mode": mode, "suffix": suffix},
                                      threshold=threshold, decode=decode, zero_division=zero_division)
-        if kind in ("generated", "answers"):
-            return self.score_generated(predictions, references, {"scheme": scheme, "mode": mode,
-                                        "suffix": suffix}, zero_division=zero_division, **generated)
+        if kind in ("lists", "answers"):
+            return self.score_answers(predictions, references, {"scheme": scheme, "mode": mode,
+                                        "suffix": suffix}, zero_division=zero_division, **answering)
         if kind == "texts":
             return self.score_texts(predictions, references, {"scheme": scheme, "mode": mode, "suffix": suffix},
                                     zero_division=zero_division)

@@ -12,11 +12,11 @@ every mention in one category; ``labels`` maps the answers' types to the gold's;
 without offsets); ``counts`` holds what both protocols, the reading and the
 placement count, as counts that add and serialise; ``score`` pairs a system with
 its gold and scores the located spans like any text spans
-(:func:`score_generated`); ``tally`` counts one answer against one gold document as
-counts that add up to what ``score_generated`` gives (:func:`count_answer`, the
+(:func:`score_answers`); ``tally`` counts one answer against one gold document as
+counts that add up to what ``score_answers`` gives (:func:`count_answer`, the
 per-sample step of the evaluation harnesses).
 """
-from .counts import GeneratedCounter, GeneratedCounts, PlaceTally
+from .counts import AnswerCounter, AnswerCounts, PlaceTally
 from .gold import StringGold, read_string_gold
 from .indices import TRUST
 from .labels import parse_label_map
@@ -24,14 +24,40 @@ from .locate import CATEGORIES, POLICIES, Placement, locate, occurrences
 from .mention import Answer, Mention
 from .normalize import STEPS, Normalization
 from .parse import SHAPES, parse_answer
-from .read import Generated, read_generated
-from .score import GeneratedRun, count_generated, score_generated, score_run
+from .read import Answers, read_answers
+from .score import AnswersRun, count_answers, score_answers, score_run
 from .strings import StringCounter, count_strings
 from .tally import AnswerTally, count_answer, gold_document, total
 
 __all__ = [
-    "CATEGORIES", "POLICIES", "SHAPES", "STEPS", "TRUST", "Answer", "AnswerTally", "Generated", "GeneratedCounter",
-    "GeneratedCounts", "GeneratedRun", "Mention", "Normalization", "PlaceTally", "Placement", "StringCounter",
-    "StringGold", "count_answer", "count_generated", "count_strings", "gold_document", "locate", "occurrences",
-    "parse_answer", "parse_label_map", "read_generated", "read_string_gold", "score_generated", "score_run", "total",
+    "CATEGORIES",
+    "POLICIES",
+    "SHAPES",
+    "STEPS",
+    "TRUST",
+    "Answer",
+    "AnswerCounter",
+    "AnswerCounts",
+    "AnswerTally",
+    "Answers",
+    "AnswersRun",
+    "Mention",
+    "Normalization",
+    "PlaceTally",
+    "Placement",
+    "StringCounter",
+    "StringGold",
+    "count_answer",
+    "count_answers",
+    "count_strings",
+    "gold_document",
+    "locate",
+    "occurrences",
+    "parse_answer",
+    "parse_label_map",
+    "read_answers",
+    "read_string_gold",
+    "score_answers",
+    "score_run",
+    "total",
 ]

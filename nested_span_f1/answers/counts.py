@@ -1,4 +1,4 @@
-"""The counts of a generated system that are not the located spans' own: the string protocol, where each mention
+"""The counts of an answer system that are not the located spans' own: the string protocol, where each mention
 went, what each answer was read as. They add and serialise like every count here (``Mergeable``).
 
 The located spans are scored by the exact, lenient or nested metric, whose counts
@@ -47,8 +47,8 @@ out of range, indices without gold tokens."""
 
 
 @dataclass(frozen=True)
-class GeneratedCounts(Mergeable):
-    """What a generated system's report is computed from, besides its located spans' counts.
+class AnswerCounts(Mergeable):
+    """What an answer system's report is computed from, besides its located spans' counts.
 
     Attributes:
         strings: the string protocol's tallies per label (and untyped), as :class:`Counts`.
@@ -69,9 +69,9 @@ class GeneratedCounts(Mergeable):
             made with; counts made with other settings do not add.
 
     >>> from nested_span_f1.core.counts import Tally
-    >>> a = GeneratedCounts(Counts({"PER": Tally(1, 1, 2)}), {"PER": PlaceTally(1, exact=1, spans=1)},
+    >>> a = AnswerCounts(Counts({"PER": Tally(1, 1, 2)}), {"PER": PlaceTally(1, exact=1, spans=1)},
     ...                     {"LOC": 1}, {"list": 1, "unparseable": 1}, ("d2",))
-    >>> (a + a).unparseable_ids, (a + a).placement["PER"].exact, GeneratedCounts.from_dict(a.to_dict()) == a
+    >>> (a + a).unparseable_ids, (a + a).placement["PER"].exact, AnswerCounts.from_dict(a.to_dict()) == a
     (('d2', 'd2'), 2, True)
     """
 
@@ -109,8 +109,8 @@ class GeneratedCounts(Mergeable):
 
     @classmethod
     def from_state(cls, state: Mapping[tuple[str, ...], int], unparseable_ids: Sequence[str],
-                   settings: Sequence[Any]) -> GeneratedCounts:
-        """The counts of a :meth:`GeneratedCounter.state` (or of states added key by key), with the ids of the
+                   settings: Sequence[Any]) -> AnswerCounts:
+        """The counts of a :meth:`AnswerCounter.state` (or of states added key by key), with the ids of the
         unparseable answers and the settings (:attr:`SETTINGS`, in order)."""
         strings: dict[str, list[int]] = {}
         untyped = [0, 0, 0]
@@ -133,7 +133,7 @@ class GeneratedCounts(Mergeable):
 
 
 STATE_FIELDS = ("unparseable", "answers", "reading", "indices", "mapped")
-"""The counters of a :class:`GeneratedCounter` keyed by one name each (a label, a shape, a category)."""
+"""The counters of a :class:`AnswerCounter` keyed by one name each (a label, a shape, a category)."""
 
 
 def covered(text: str, entity: Any) -> str:
@@ -164,13 +164,13 @@ ReadAnswer = tuple[str | None, Answer]
 """One answer of a document, read, and the type its question asked about (None: every type)."""
 
 
-class GeneratedCounter:
-    """Counts a generated system document by document: the string protocol, the placement of every mention, the
+class AnswerCounter:
+    """Counts an answer system document by document: the string protocol, the placement of every mention, the
     shapes of the answers, what reading them left out and those that could not be parsed; :meth:`add` returns the
     document's located spans.
 
     >>> from nested_span_f1.answers.parse import parse_answer
-    >>> counter = GeneratedCounter()
+    >>> counter = AnswerCounter()
     >>> counter.add("d1", "Obama met Obama in Paris.", [(0, 5, "PER"), (19, 24, "LOC")],
     ...             [(None, parse_answer('[["Obama", "PER"], ["Rome", "LOC"]]'))]).spans
     [(0, 5, 'PER'), (26, 30, 'LOC')]
@@ -308,7 +308,7 @@ class GeneratedCounter:
         """The counts so far as one flat dict, ``(counter, key...) -> n``: the string protocol's tallies
         (:meth:`~nested_span_f1.answers.strings.StringCounter.state`), ``("placement", label, category)``,
         ``("gold_placement", label, category)`` and ``(name, key)`` for the counters of :data:`STATE_FIELDS`.
-        States of documents add key by key into the state of all of them (:meth:`GeneratedCounts.from_state`
+        States of documents add key by key into the state of all of them (:meth:`AnswerCounts.from_state`
         turns either into counts)."""
         out = self.strings.state()
         for name in ("placement", "gold_placement"):
@@ -319,13 +319,13 @@ class GeneratedCounter:
 
     @property
     def settings(self) -> tuple[Any, ...]:
-        """The settings the counts are made with (:attr:`GeneratedCounts.SETTINGS`, in order)."""
+        """The settings the counts are made with (:attr:`AnswerCounts.SETTINGS`, in order)."""
         return (self.strings.normalization.name, self.strings.multiset, self.policy, self.fallback, self.inner_last,
                 self.trust, self.label_map)
 
-    def counts(self) -> GeneratedCounts:
+    def counts(self) -> AnswerCounts:
         """The counts so far."""
-        return GeneratedCounts.from_state(self.state(), self.unparseable_ids, self.settings)
+        return AnswerCounts.from_state(self.state(), self.unparseable_ids, self.settings)
 
 
 def _said(lines: Sequence[str | None], answers: Sequence[ReadAnswer]) -> list[str | None]:

@@ -1,4 +1,4 @@
-"""The gold a generated system is scored against: texts with their entities, the tokens' places, or strings.
+"""The gold an answer system is scored against: texts with their entities, the tokens' places, or strings.
 
 Three kinds of gold:
 
@@ -29,7 +29,7 @@ from ..formats import Corpus, read_corpus
 from ..formats.columns import read_text
 from ..formats.records import jsonl_records
 from ..formats.registry import head
-from .read import Generated
+from .read import Answers
 from .values import LABEL_KEYS, TEXT_KEYS, Unreadable, mention_of
 
 OFFSET_KEYS = ("start", "end", "fragments")
@@ -168,12 +168,12 @@ def _meta(corpus: Corpus, conversion: str) -> dict[str, Any]:
             "conversion": conversion, "places": corpus.places, "notes": corpus.notes}
 
 
-def gold_texts(gold: Corpus | StringGold, generated: Generated, order: list[int]) -> Gold:
+def gold_texts(gold: Corpus | StringGold, read: Answers, order: list[int]) -> Gold:
     """The gold as texts (see :class:`Gold`): texts as they are; tokens joined by single spaces, or located in
-    the texts the generated file gives (every document then needs one).
+    the texts the file of answers gives (every document then needs one).
 
     Raises:
-        ValueError: tokens to locate in the generated file's texts where a document gives none, or that are not
+        ValueError: tokens to locate in the file of answers's texts where a document gives none, or that are not
             in its text.
     """
     if isinstance(gold, StringGold):
@@ -183,7 +183,7 @@ def gold_texts(gold: Corpus | StringGold, generated: Generated, order: list[int]
     if gold.texts is not None:
         return Gold(list(gold.texts), [list(e) for e in gold.entities], None, None, gold.sentence_ids,
                     {**_meta(gold, gold.conversion), "format": gold.format})
-    given = [generated.texts[p] for p in order]
+    given = [read.texts[p] for p in order]
     joined = all(t is None for t in given)
     texts, entities, tokens = [], [], []
     for s, words in enumerate(gold.tokens):
@@ -192,7 +192,7 @@ def gold_texts(gold: Corpus | StringGold, generated: Generated, order: list[int]
             offsets = joined_offsets(list(words))
             text = " ".join(words)
         elif text is None:
-            raise ValueError(f"{generated.place(order[s])}: no 'text', where other documents give one; the gold's "
+            raise ValueError(f"{read.place(order[s])}: no 'text', where other documents give one; the gold's "
                              "tokens are located in the texts given, so every document needs its text")
         else:
             offsets = locate_tokens(list(words), text, f"{gold.source}, sentence {s + 1}")
@@ -200,5 +200,5 @@ def gold_texts(gold: Corpus | StringGold, generated: Generated, order: list[int]
         tokens.append(offsets)
         entities.append(to_characters(gold.entities[s], offsets))
     how = ("joined by single spaces; token offsets turned into characters" if joined else
-           "located in the generated file's texts")
+           "located in the file of answers's texts")
     return Gold(texts, entities, None, tokens, gold.sentence_ids, _meta(gold, f"{gold.format or 'tokens'} tokens {how}"))

@@ -1,4 +1,4 @@
-"""Place generated strings on the document's text: each mention becomes a character span, or a counted failure.
+"""Place answers' strings on the document's text: each mention becomes a character span, or a counted failure.
 
 A string **occurs** in a text where the text holds it character for character
 and the occurrence neither starts nor ends inside a word: "Paris" occurs in

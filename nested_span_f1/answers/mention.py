@@ -5,7 +5,7 @@ from typing import NamedTuple
 
 
 class Mention(NamedTuple):
-    """One generated entity: its string and label; its offset in the answer's own text for inline tags and marks
+    """One answered entity: its string and label; its offset in the answer's own text for inline tags and marks
     (``start``), and the inclusive 0-based token indices ``(first, last)`` the answer gave it (``tokens``)."""
 
     text: str

@@ -1,4 +1,4 @@
-"""Generated systems as files: JSON lines of entity lists or of raw model answers, a document (or question) a line.
+"""Answer systems as files: JSON lines of entity lists or of raw model answers, a document (or question) a line.
 
 Each line is an object with an ``id`` and exactly one of:
 
@@ -47,8 +47,8 @@ list (a list of items)."""
 
 
 @dataclass(frozen=True)
-class Generated:
-    """A generated system read from a file: per document its id, its questions (see :data:`Question`), the text
+class Answers:
+    """An answer system read from a file: per document its id, its questions (see :data:`Question`), the text
     the file gives for it (or None), and where each of its questions is (``"answers.jsonl, line 9"``: a document
     asked once per type has a line per question; the first is where the document is)."""
 
@@ -56,7 +56,7 @@ class Generated:
     answers: list[list[Question]]
     texts: list[str | None]
     asked: list[list[str]]
-    source: str = "generated"
+    source: str = "answers"
 
     def __len__(self) -> int:
         return len(self.answers)
@@ -107,8 +107,8 @@ def record_answer(record: Mapping[str, Any], where: str) -> Question:
     return label, output
 
 
-def read_generated(text: str, source: str = "generated", first_line: int = 1) -> Generated:
-    """A generated-system file (see the module docstring).
+def read_answers(text: str, source: str = "answers", first_line: int = 1) -> Answers:
+    """A file of answers (see the module docstring).
 
     Raises:
         TypeError, ValueError: a line that is not such an object, ids on some lines only, an id given twice with
@@ -117,8 +117,8 @@ def read_generated(text: str, source: str = "generated", first_line: int = 1) ->
     return gather(jsonl_records(text, source, first_line), source)
 
 
-def gather(records: Iterable[tuple[str, Any]], source: str = "generated") -> Generated:
-    """Records (with where each is) gathered into documents by id, as :func:`read_generated` does."""
+def gather(records: Iterable[tuple[str, Any]], source: str = "answers") -> Answers:
+    """Records (with where each is) gathered into documents by id, as :func:`read_answers` does."""
     order: dict[str, int] = {}
     answers: list[list[Question]] = []
     texts: list[str | None] = []
@@ -154,15 +154,15 @@ def gather(records: Iterable[tuple[str, Any]], source: str = "generated") -> Gen
         texts[k] = texts[k] if texts[k] is not None else document
         answers[k].append(question)
         places[k].append(where)
-    return Generated(list(order) if with_ids else None, answers, texts, places, source)
+    return Answers(list(order) if with_ids else None, answers, texts, places, source)
 
 
 LOOKED_AT = 100
-"""Lines :func:`looks_generated` reads at most to tell a generated system's file."""
+"""Lines :func:`looks_like_answers` reads at most to tell a file of answers."""
 
 
-def looks_generated(text: str) -> bool:
-    """Whether a json-lines text is a generated system's file, by the first of its first :data:`LOOKED_AT` records
+def looks_like_answers(text: str) -> bool:
+    """Whether a json-lines text is a file of answers, by the first of its first :data:`LOOKED_AT` records
     that tells: one with an ``output``, or ``entities`` without the document's ``text`` or ``tokens`` (no other
     format lists entities without what they are in), or ``entities`` whose first item has ``text`` and ``label``
     but no offsets (``start``, ``fragments``) and is not a pipeline's (``entity_group``, ``entity``)."""
@@ -187,15 +187,15 @@ def looks_generated(text: str) -> bool:
     return False
 
 
-def generated_file(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` is a file of a generated system (:func:`looks_generated`), from its first lines each read
+def answers_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a file of an answer system (:func:`looks_like_answers`), from its first lines each read
     whole however long (:func:`~nested_span_f1.formats.registry.head`); False for a folder or a pipe, which only
     its reader reads (once)."""
-    return os.path.isfile(path) and looks_generated(head(path, LOOKED_AT))
+    return os.path.isfile(path) and looks_like_answers(head(path, LOOKED_AT))
 
 
-def generated_records(ids: Sequence[str], mentions: Sequence[Sequence[tuple[str, str]]]) -> str:
-    """JSON lines of entity lists (``{"id", "entities": [{"text", "label"}]}``), as :func:`read_generated` reads
+def answer_records(ids: Sequence[str], mentions: Sequence[Sequence[tuple[str, str]]]) -> str:
+    """JSON lines of entity lists (``{"id", "entities": [{"text", "label"}]}``), as :func:`read_answers` reads
     them."""
     return "".join(
         json.dumps({"id": ident, "entities": [{"text": t, "label": label} for t, label in items]},

@@ -1,24 +1,24 @@
-"""Score a generated system against a gold with text: both protocols side by side, every mention accounted for.
+"""Score an answer system against a gold with text: both protocols side by side, every mention accounted for.
 
-:func:`score_generated` reads as the steps it runs:
+:func:`score_answers` reads as the steps it runs:
 
-1. read the generated system (:mod:`.read`) and the gold (:mod:`.gold`: any corpus
+1. read the answer system (:mod:`.read`) and the gold (:mod:`.gold`: any corpus
    of texts: text spans, brat, pipeline output, DocBins; or of tokens, joined by
-   single spaces, or located in the ``text`` the generated file gives; or texts
+   single spaces, or located in the ``text`` the file of answers gives; or texts
    with their entities as strings);
 2. pair documents by id (or by order when a side has no ids): a document missing
    on either side, or given twice, is refused, and so is a ``text`` that differs
    from the gold's;
 3. read each answer with its document's text and the gold's types at hand
    (:func:`~nested_span_f1.answers.read.read_answer`) and count each document
-   (:class:`~nested_span_f1.answers.counts.GeneratedCounter`): its answers' shapes,
+   (:class:`~nested_span_f1.answers.counts.AnswerCounter`): its answers' shapes,
    what reading left out and the unparseable ones, the string protocol, and the
    placement of every mention on the text;
 4. score the located spans against the gold spans, in characters, with the metric
    asked for (``exact``, ``lenient`` or ``nested``: :func:`nested_span_f1.align.score_pair`,
    the path every text span takes);
 5. report: ``strings`` (the string protocol's scores), ``located`` (the metric's
-   result), and ``generated`` (the settings, the answers read and not read, where
+   result), and ``answers`` (the settings, the answers read and not read, where
    each mention went, per type, with examples).
 """
 from __future__ import annotations
@@ -35,18 +35,18 @@ from ..core.wording import plural, quote, unreadable_line
 from ..formats import Corpus
 from ..formats.columns import read_text
 from ..formats.corpus import first_difference
-from .counts import INDICES, READING, GeneratedCounter, GeneratedCounts, PlaceTally
+from .counts import INDICES, READING, AnswerCounter, AnswerCounts, PlaceTally
 from .gold import References, StringGold, gold_texts, load_gold
 from .locate import CATEGORIES
 from .normalize import Normalization
-from .read import Generated, gather, read_answer, read_generated
+from .read import Answers, gather, read_answer, read_answers
 
-Predictions = Union[Generated, str, "os.PathLike[str]", Sequence[Mapping[str, Any]]]
+Predictions = Union[Answers, str, "os.PathLike[str]", Sequence[Mapping[str, Any]]]
 
 
 @dataclass(frozen=True)
-class GeneratedRun:
-    """A generated system counted against its gold: the gold as texts, the located spans as a corpus over the same
+class AnswersRun:
+    """An answer system counted against its gold: the gold as texts, the located spans as a corpus over the same
     texts (in the gold's order), the counts, and the examples of what went wrong.
 
     A document with mentions (or gold strings) that could not be placed has its text padded with spaces, on both
@@ -54,7 +54,7 @@ class GeneratedRun:
 
     gold: Corpus
     located: Corpus
-    counts: GeneratedCounts
+    counts: AnswerCounts
     examples: list[dict[str, Any]]
     documents: int
     string_documents: list[dict[str, tuple[int, int, int]]] | None = None
@@ -66,37 +66,37 @@ class GeneratedRun:
     ``id``, its ``line``, the ``answer`` as written and the ``error``."""
 
 
-def load_generated(predictions: Predictions) -> Generated:
-    """A generated system from a file, records (dicts, a document or question each), or as read."""
-    if isinstance(predictions, Generated):
+def load_answers(predictions: Predictions) -> Answers:
+    """An answer system from a file, records (dicts, a document or question each), or as read."""
+    if isinstance(predictions, Answers):
         return predictions
     if isinstance(predictions, (str, os.PathLike)):
-        return read_generated(read_text(predictions), str(predictions))
+        return read_answers(read_text(predictions), str(predictions))
     if isinstance(predictions, Sequence):
         return gather(((f"record {k}", r) for k, r in enumerate(predictions)), "predictions")
-    raise TypeError(f"predictions: expected a generated-system file, records or Generated, got "
+    raise TypeError(f"predictions: expected a file of answers, records or Answers, got "
                     f"{type(predictions).__name__}")
 
 
-def pair_documents(gold_ids: Sequence[str] | None, generated: Generated, gold_source: str, gold_size: int,
+def pair_documents(gold_ids: Sequence[str] | None, read: Answers, gold_source: str, gold_size: int,
                    gold_places: Sequence[str] | None = None) -> list[int]:
-    """For each gold document, the index of its generated document: by id when both sides have ids, else by order.
+    """For each gold document, the index of its answered document: by id when both sides have ids, else by order.
     ``gold_places`` says where each gold document is (``"gold.jsonl, line 2"``), for the messages.
 
     Raises:
         ValueError: a document missing on either side, a gold id given twice, or (by order) a different number of
             documents.
     """
-    if gold_ids is None or generated.ids is None:
-        if len(generated) != gold_size:
-            raise ValueError(f"{gold_source} has {plural(gold_size, 'document')} but {generated.source} has "
-                             f"{len(generated):,}; without ids on both sides they are paired in order")
+    if gold_ids is None or read.ids is None:
+        if len(read) != gold_size:
+            raise ValueError(f"{gold_source} has {plural(gold_size, 'document')} but {read.source} has "
+                             f"{len(read):,}; without ids on both sides they are paired in order")
         return list(range(gold_size))
 
     def where(s: int) -> str:
         return gold_places[s] if gold_places is not None and s < len(gold_places) else gold_source
 
-    index = {ident: k for k, ident in enumerate(generated.ids)}
+    index = {ident: k for k, ident in enumerate(read.ids)}
     seen: dict[str, int] = {}
     order = []
     for s, ident in enumerate(gold_ids):
@@ -106,18 +106,18 @@ def pair_documents(gold_ids: Sequence[str] | None, generated: Generated, gold_so
         seen[ident] = s
         if ident not in index:
             missing = sum(1 for i in gold_ids if i not in index)
-            raise ValueError(f"{where(s)}: document id {quote(ident)} has no answer in {generated.source} "
+            raise ValueError(f"{where(s)}: document id {quote(ident)} has no answer in {read.source} "
                              f"({plural(missing, 'gold document')} without one); a document the model was not asked "
                              "about cannot be scored")
         order.append(index[ident])
-    extra = [ident for ident in generated.ids if ident not in seen]
+    extra = [ident for ident in read.ids if ident not in seen]
     if extra:
-        raise ValueError(f"{generated.place(index[extra[0]])}: document id {quote(extra[0])} is not in {gold_source} "
+        raise ValueError(f"{read.place(index[extra[0]])}: document id {quote(extra[0])} is not in {gold_source} "
                          f"({plural(len(extra), 'answered document')} without gold)")
     return order
 
 
-def count_generated(
+def count_answers(
     predictions: Predictions,
     references: References,
     *,
@@ -131,50 +131,50 @@ def count_generated(
     labels: Collection[str] | None = None,
     examples: int = 5,
     per_document: bool = False,
-) -> GeneratedRun:
-    """Steps 1 to 3 of :func:`score_generated`: the counts, and the located spans as a corpus of texts
+) -> AnswersRun:
+    """Steps 1 to 3 of :func:`score_answers`: the counts, and the located spans as a corpus of texts
     (``per_document``: with each document's string-protocol counts)."""
-    generated = load_generated(predictions)
-    counter = GeneratedCounter(normalization=normalization, multiset=multiset, policy=policy, fallback=fallback,
+    read = load_answers(predictions)
+    counter = AnswerCounter(normalization=normalization, multiset=multiset, policy=policy, fallback=fallback,
                                inner_last=inner_last, trust=trust, label_map=label_map, examples=examples,
                                per_document=per_document)
     raw = load_gold(references)
     source = raw.source
-    order = pair_documents(raw.ids if isinstance(raw, StringGold) else raw.sentence_ids, generated, source, len(raw),
+    order = pair_documents(raw.ids if isinstance(raw, StringGold) else raw.sentence_ids, read, source, len(raw),
                            raw.places)
-    gold = gold_texts(raw, generated, order)
+    gold = gold_texts(raw, read, order)
     known = inventory(gold.labels(), labels, source) | set(counter.label_map) | set(counter.label_map.values())
     types = known | {label.lower() for label in known}
     # documents are named by id, or without ids by the line of their answer (the file is named once)
-    ids = list(gold.ids) if gold.ids is not None else [generated.line(p) for p in order]
+    ids = list(gold.ids) if gold.ids is not None else [read.line(p) for p in order]
     located, golds, padded = [], [], []
     first_error = None
     for s, p in enumerate(order):
-        text, given = gold.texts[s], generated.texts[p]
+        text, given = gold.texts[s], read.texts[p]
         if given is not None and given != text:
             at = first_difference(given, text)
-            raise ValueError(f"{generated.place(p)}: its text differs from the gold's at offset {at} ({len(given):,} "
+            raise ValueError(f"{read.place(p)}: its text differs from the gold's at offset {at} ({len(given):,} "
                              f"characters given, {len(text):,} in the gold; given {quote(given[at:at + 10])}, gold "
                              f"{quote(text[at:at + 10])}); answers are scored only against the text they were made "
                              "from")
-        answers = [(question[0], read_answer(question, text, types)) for question in generated.answers[p]]
+        answers = [(question[0], read_answer(question, text, types)) for question in read.answers[p]]
         if first_error is None:
-            first_error = next(({"id": ids[s], "line": generated.line(p, q), "answer": given, "error": answer.error}
-                                for q, ((_, given), (_, answer)) in enumerate(zip(generated.answers[p], answers))
+            first_error = next(({"id": ids[s], "line": read.line(p, q), "answer": given, "error": answer.error}
+                                for q, ((_, given), (_, answer)) in enumerate(zip(read.answers[p], answers))
                                 if answer.error is not None), None)
         found = counter.add(ids[s], text, gold.entities[s] if gold.entities is not None else None, answers,
                             strings=gold.strings[s] if gold.strings is not None else None,
                             tokens=gold.tokens[s] if gold.tokens is not None else None,
-                            lines=[generated.line(p, q) for q in range(len(answers))])
+                            lines=[read.line(p, q) for q in range(len(answers))])
         located.append(found.spans)
         golds.append(found.gold)
         padded.append(text + " " * found.padding if found.padding else text)
     gold_corpus = gold.corpus(padded, golds)
-    predicted = Corpus(padded, located, gold_corpus.sentence_ids, gold_corpus.doc_ids, "generated",
-                       f"generated strings placed on the gold texts (policy {policy})", generated.source, None,
+    predicted = Corpus(padded, located, gold_corpus.sentence_ids, gold_corpus.doc_ids, "answers",
+                       f"answers' strings placed on the gold texts (policy {policy})", read.source, None,
                        "characters", checked=True)
-    return GeneratedRun(gold_corpus, predicted, counter.counts(), counter.examples, len(gold_corpus),
-                        counter.strings.documents, "id" if gold.ids is not None and generated.ids is not None
+    return AnswersRun(gold_corpus, predicted, counter.counts(), counter.examples, len(gold_corpus),
+                        counter.strings.documents, "id" if gold.ids is not None and read.ids is not None
                         else "order", first_error)
 
 
@@ -199,7 +199,7 @@ def inventory(used: set[str], labels: Collection[str] | None, source: str) -> se
     return set(labels)
 
 
-def strings_result(counts: GeneratedCounts, zero_division: ZeroDivision = "warn") -> dict[str, Any]:
+def strings_result(counts: AnswerCounts, zero_division: ZeroDivision = "warn") -> dict[str, Any]:
     """The string protocol's scores: per type, micro (``overall_*``), macro, weighted and untyped, and counts."""
     result = summarize(counts.strings, zero_division)
     del result["overall_accuracy"]
@@ -224,8 +224,8 @@ def warn_unreadable(report: Mapping[str, Any]) -> None:
         warn_caller(f"{line}; each counts its gold entities as missed", UnreadableAnswersWarning)
 
 
-def report(run: GeneratedRun) -> dict[str, Any]:
-    """The ``generated`` entry of a result: the settings, the answers and what reading them left out, where the
+def report(run: AnswersRun) -> dict[str, Any]:
+    """The ``answers`` entry of a result: the settings, the answers and what reading them left out, where the
     mentions went (overall and per type), the types the gold never uses, the gold entities of unparseable answers
     per type, the gold strings placed (a gold of strings), and examples."""
     out = counts_report(run.counts, run.documents)
@@ -233,7 +233,7 @@ def report(run: GeneratedRun) -> dict[str, Any]:
             "examples": run.examples}
 
 
-def counts_report(counts: GeneratedCounts, documents: int) -> dict[str, Any]:
+def counts_report(counts: AnswerCounts, documents: int) -> dict[str, Any]:
     """:func:`report` but how the documents were paired and the examples: what counts alone tell."""
     total = counts.placed
     labels = sorted(set(counts.placement) | set(counts.unparseable) | set(counts.strings.labels))
@@ -272,9 +272,9 @@ def counts_report(counts: GeneratedCounts, documents: int) -> dict[str, Any]:
     }
 
 
-def score_run(run: GeneratedRun, metric: str = "nested", *, zero_division: ZeroDivision = "warn",
+def score_run(run: AnswersRun, metric: str = "nested", *, zero_division: ZeroDivision = "warn",
               **options: Any) -> dict[str, Any]:
-    """Steps 4 and 5 of :func:`score_generated` for a counted run."""
+    """Steps 4 and 5 of :func:`score_answers` for a counted run."""
     texts = list(run.gold.texts or ())
     ids = list(run.gold.sentence_ids) if run.gold.sentence_ids is not None else [str(s) for s in range(len(texts))]
     pair = TextPair(texts, ids, list(run.located.entities), list(run.gold.entities),
@@ -282,11 +282,11 @@ def score_run(run: GeneratedRun, metric: str = "nested", *, zero_division: ZeroD
     return {
         "strings": strings_result(run.counts, zero_division),
         "located": score_pair(pair, metric, zero_division=zero_division, **options),
-        "generated": report(run),
+        "answers": report(run),
     }
 
 
-def score_generated(
+def score_answers(
     predictions: Predictions,
     references: References,
     *,
@@ -303,11 +303,11 @@ def score_generated(
     examples: int = 5,
     **options: Any,
 ) -> dict[str, Any]:
-    """Both protocols for a generated system: the string protocol and located spans, side by side.
+    """Both protocols for an answer system: the string protocol and located spans, side by side.
 
     Args:
-        predictions: a generated-system file (JSON lines, see :mod:`nested_span_f1.answers.read`), its records
-            as dicts, or a :class:`~nested_span_f1.answers.read.Generated`.
+        predictions: a file of answers (JSON lines, see :mod:`nested_span_f1.answers.read`), its records
+            as dicts, or a :class:`~nested_span_f1.answers.read.Answers`.
         references: the gold: a :class:`~nested_span_f1.formats.Corpus`, a file any reader takes, or a gold of
             texts with their entities as strings (a file, its records, or a
             :class:`~nested_span_f1.answers.gold.StringGold`).
@@ -325,10 +325,10 @@ def score_generated(
         examples: examples kept per category (not in the text, excess, unparseable, lines skipped, ...).
         options: the metric's own options (``partial_weight``, ``min_iou``, ``length_bins``).
 
-    Returns: ``{"strings": ..., "located": ..., "generated": ...}`` (see the module docstring).
+    Returns: ``{"strings": ..., "located": ..., "answers": ...}`` (see the module docstring).
 
     Raises:
-        ValueError, TypeError: as :func:`pair_documents` and :func:`~nested_span_f1.answers.read.read_generated`.
+        ValueError, TypeError: as :func:`pair_documents` and :func:`~nested_span_f1.answers.read.read_answers`.
 
     Warns:
         UnreadableAnswersWarning: more than 5% of the answers could not be read.
@@ -336,13 +336,13 @@ def score_generated(
     >>> from nested_span_f1 import Corpus
     >>> gold = Corpus(["The Beatles played in Liverpool ."], [[(4, 11, "ORG"), (22, 31, "LOC")]], unit="characters")
     >>> answers = [{"output": '[["The Beatles", "ORG"], ["Liverpool", "LOC"]]'}]
-    >>> r = score_generated(answers, gold, metric="exact", zero_division=0)
+    >>> r = score_answers(answers, gold, metric="exact", zero_division=0)
     >>> r["strings"]["overall_f1"], r["located"]["overall_f1"]
     (1.0, 0.5)
     """
-    run = count_generated(predictions, references, normalization=normalization, multiset=multiset, policy=policy,
+    run = count_answers(predictions, references, normalization=normalization, multiset=multiset, policy=policy,
                           fallback=fallback, inner_last=inner_last, trust=trust, label_map=label_map, labels=labels,
                           examples=examples)
     result = score_run(run, metric, zero_division=zero_division, **options)
-    warn_unreadable(result["generated"])
+    warn_unreadable(result["answers"])
     return result

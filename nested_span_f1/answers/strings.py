@@ -1,4 +1,4 @@
-"""The string protocol: per document and type, the generated strings against the gold strings, normalised.
+"""The string protocol: per document and type, the answers' strings against the gold strings, normalised.
 
 This is how UniversalNER (and GNER after it) score a generative model: for each
 document and type, the normalised strings the model gave are compared with the
@@ -46,7 +46,7 @@ class StringCounter:
         benchmark resamples them)."""
 
     def add(self, predicted: Iterable[Pair], gold: Iterable[Pair]) -> None:
-        """Count one document: its generated ``(string, label)`` pairs against its gold pairs."""
+        """Count one document: its answers' ``(string, label)`` pairs against its gold pairs."""
         norm = self.normalization
         pred = [(label, norm(text)) for text, label in predicted]
         ref = [(label, norm(text)) for text, label in gold]
@@ -68,7 +68,7 @@ class StringCounter:
 
     def state(self) -> dict[tuple[str, ...], int]:
         """The tallies so far as flat counts: ``("strings", label, "tp" | "predicted" | "gold")`` and
-        ``("strings_untyped", ...)`` (see :meth:`~nested_span_f1.answers.counts.GeneratedCounter.state`)."""
+        ``("strings_untyped", ...)`` (see :meth:`~nested_span_f1.answers.counts.AnswerCounter.state`)."""
         out: dict[tuple[str, ...], int] = {("strings", label, name): n for label, t in self._labels.items()
                                            for name, n in zip(TALLY, t)}
         out.update({("strings_untyped", name): n for name, n in zip(TALLY, self._untyped)})

@@ -1,13 +1,13 @@
 """One answer counted against its gold document, as counts that add: what an evaluation harness (lm-eval,
 inspect-ai, lighteval) computes once a sample and sums over the corpus.
 
-:func:`count_answer` reads one answer the way :func:`~nested_span_f1.answers.score.score_generated`
+:func:`count_answer` reads one answer the way :func:`~nested_span_f1.answers.score.score_answers`
 reads a corpus of them (given ``labels``, the corpus's type inventory, it reads each answer exactly as one
 corpus call does) and returns an :class:`AnswerTally`: the string protocol's and the reading's counts
-(:meth:`~nested_span_f1.answers.counts.GeneratedCounter.state`) and the located spans' counts under the
+(:meth:`~nested_span_f1.answers.counts.AnswerCounter.state`) and the located spans' counts under the
 metric, each a flat dict of ints. Tallies add with ``+``, ``sum()`` and :func:`total` (one pass, for
 thousands), pickle, round-trip through JSON (:meth:`AnswerTally.to_dict`), and :meth:`AnswerTally.result`
-gives what one ``score_generated`` call on the same answers gives (but the examples, how documents were
+gives what one ``score_answers`` call on the same answers gives (but the examples, how documents were
 paired and the located spans' alignment report, which are not counts), warning as it does when more than
 5% of the answers could not be read.
 
@@ -34,7 +34,7 @@ from ..lenient.counts import LenientCounts
 from ..lenient.score import match_spans_lenient, summarize_lenient
 from ..nested.nesting import CHARACTER_LENGTH_BINS, length_bucket_names
 from ..nested.score import NestedCounts, summarize_nested
-from .counts import GeneratedCounter, GeneratedCounts
+from .counts import AnswerCounter, AnswerCounts
 from .read import read_answer
 from .score import counts_report, inventory, strings_result, warn_unreadable
 from .values import TEXT_KEYS, Unreadable, mention_of
@@ -115,7 +115,7 @@ def _check_spans(spans: list[Any], length: int, where: str) -> None:
         check_entities([spans], [length], where)
         if any(len(span) != 3 for span in spans):
             raise ValueError(f"{where}: a discontinuous entity (fragments) in a gold document; answers are counted one "
-                             "document at a time against contiguous spans (score the corpus with score_generated)")
+                             "document at a time against contiguous spans (score the corpus with score_answers)")
 
 
 def _is_string(item: Any) -> bool:
@@ -131,11 +131,11 @@ class AnswerTally:
 
     Attributes:
         metric: how the located spans are counted: ``"exact"``, ``"lenient"`` or ``"nested"``.
-        settings: the reading's settings (:attr:`GeneratedCounts.SETTINGS`, in order), the type inventory
+        settings: the reading's settings (:attr:`AnswerCounts.SETTINGS`, in order), the type inventory
             (``labels``, sorted; None: each document's own types) and the metric's options; tallies made with
             other settings do not add.
         answers: the string protocol's and the reading's counts
-            (:meth:`~nested_span_f1.answers.counts.GeneratedCounter.state`).
+            (:meth:`~nested_span_f1.answers.counts.AnswerCounter.state`).
         located: the located spans' counts (the metric's counts as :func:`flatten` writes them).
         unparseable_ids: the documents whose answer could not be read, in the order added.
         documents: how many documents were counted.
@@ -164,9 +164,9 @@ class AnswerTally:
         """The metric's options the tally was made with."""
         return dict(self.settings[-1])
 
-    def counts(self) -> GeneratedCounts:
-        """The string protocol's and the reading's counts, as ``count_generated(...).counts`` gives them."""
-        return GeneratedCounts.from_state(self.answers, self.unparseable_ids, (*self.settings[:6], dict(self.settings[6])))
+    def counts(self) -> AnswerCounts:
+        """The string protocol's and the reading's counts, as ``count_answers(...).counts`` gives them."""
+        return AnswerCounts.from_state(self.answers, self.unparseable_ids, (*self.settings[:6], dict(self.settings[6])))
 
     def located_counts(self) -> Counts | NestedCounts | LenientCounts:
         """The located spans' counts under :attr:`metric`."""
@@ -178,8 +178,8 @@ class AnswerTally:
         return NestedCounts.from_dict(data) if self.metric == "nested" else Counts.from_dict(data)
 
     def result(self, zero_division: ZeroDivision = "warn", warn: bool = True) -> dict[str, Any]:
-        """What ``score_generated`` gives on the same answers: ``strings``, ``located`` (without its ``alignment``
-        report) and ``generated`` (without ``paired`` and ``examples``).
+        """What ``score_answers`` gives on the same answers: ``strings``, ``located`` (without its ``alignment``
+        report) and ``answers`` (without ``paired`` and ``examples``).
 
         Warns:
             UnreadableAnswersWarning: more than 5% of the answers could not be read (``warn``: True).
@@ -196,11 +196,11 @@ class AnswerTally:
             del scores["overall_accuracy"]
         if warn:
             warn_unreadable(report)
-        return {"strings": strings_result(counts, zero_division), "located": scores, "generated": report}
+        return {"strings": strings_result(counts, zero_division), "located": scores, "answers": report}
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict (inverse of :meth:`from_dict`): the flat counts as ``[key..., n]`` rows."""
-        settings = dict(zip(GeneratedCounts.SETTINGS, self.settings))
+        settings = dict(zip(AnswerCounts.SETTINGS, self.settings))
         settings["label_map"] = dict(self.settings[6])
         settings["labels"] = None if self.settings[7] is None else list(self.settings[7])
         return {"metric": self.metric, "settings": settings, "options": self.options,
@@ -212,7 +212,7 @@ class AnswerTally:
     def from_dict(cls, data: Mapping[str, Any]) -> AnswerTally:
         """Rebuild a tally written by :meth:`to_dict`."""
         settings = data["settings"]
-        return cls(data["metric"], _settings([settings[name] for name in GeneratedCounts.SETTINGS],
+        return cls(data["metric"], _settings([settings[name] for name in AnswerCounts.SETTINGS],
                                              settings["labels"], data["options"]),
                    {tuple(row[:-1]): row[-1] for row in data["answers"]},
                    {tuple(row[:-1]): row[-1] for row in data["located"]}, tuple(data["unparseable_ids"]),
@@ -421,7 +421,7 @@ def count_answer(
             nested breakdowns; its F1 is the exact one).
         question: the one type the question asked about (UniversalNER's per-type prompts), or None.
         id: names the document where its answer cannot be read (default: the gold's ``id``).
-        normalization, multiset, policy, fallback, inner_last, trust, label_map: as ``score_generated``'s.
+        normalization, multiset, policy, fallback, inner_last, trust, label_map: as ``score_answers``'s.
         options: the metric's own options (lenient: ``partial_weight``, ``min_iou``; nested: ``length_bins``).
 
     Raises:
@@ -438,7 +438,7 @@ def count_answer(
     _check(metric, options, answer)
     document = gold if isinstance(gold, GoldDocument) else gold_document(gold)
     ident = id if id is not None else document.id if document.id is not None else "answer"
-    counter = GeneratedCounter(normalization=normalization, multiset=multiset, policy=policy, fallback=fallback,
+    counter = AnswerCounter(normalization=normalization, multiset=multiset, policy=policy, fallback=fallback,
                                inner_last=inner_last, trust=trust, label_map=label_map, examples=0)
     known = (inventory(document.labels(), labels, f"gold {quote(ident)}") | set(counter.label_map)
              | set(counter.label_map.values()))

@@ -4,7 +4,7 @@ Precision, recall and F1 overall, per type and per bucket (:mod:`.buckets`),
 each with its percentile interval over the resamples where it is defined;
 beside them the point values the metrics give (nested versus flat recall, the
 lenient error categories), the notes, the development figures, the alignment of
-texts, a scored system's curve and a generated system's string protocol.
+texts, a scored system's curve and an answer system's string protocol.
 """
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from ..core.matching import ExactMatch
 from ..lenient.counts import BREAKDOWN
 from ..lenient.score import LenientMatch, summarize_lenient
 from ..nested.score import count_match, summarize_nested
+from .answers import string_scores
 from .buckets import WIDTH, bucket_matrix, layout
-from .generated import string_scores
 from .matrices import Counted
 from .options import Options
 from .stats import GOLD, PREDICTED, TP, bootstrap_sums, scored
@@ -83,7 +83,7 @@ def score_systems(read: Read, counted: Counted, sums: np.ndarray, dev: Mapping[s
                   n_resamples: int, options: Options) -> list[dict[str, Any]]:
     """Every system's figures, in report order (docs/benchmark.md says what the keys mean): its own (:func:`system_figures`),
     its buckets, its development figures (``dev``, by name, when development data was given), its alignment, and
-    a scored system's curve or a generated system's string protocol."""
+    a scored system's curve or an answer system's string protocol."""
     seed, confidence = options.seed, options.confidence
     systems = [system_figures(system, counted.matrices[:, s], sums[:, s], counted.matches[s], counted.lenient[s],
                               read.found[s].left_out, counted.labels, confidence)
@@ -96,7 +96,7 @@ def score_systems(read: Read, counted: Counted, sums: np.ndarray, dev: Mapping[s
         figures["alignment"] = found.alignment
         if s in read.curves:
             figures["thresholds"] = read.curves[s]
-    for s, run in read.generated.items():
+    for s, run in read.answers.items():
         systems[s].update(string_scores(run, read.unit_of, read.n_units, counted.labels, n_resamples, seed,
                                         lambda totals, drawn: scored(totals, drawn, confidence)))
     return systems

@@ -79,7 +79,7 @@ class Counted:
     """Every system matched and counted.
 
     Attributes:
-        labels: every label of the gold, the systems and the generated systems' strings, sorted.
+        labels: every label of the gold, the systems and the answer systems' strings, sorted.
         matrices: ``[n_units, n_systems, 3, n_labels]`` counts (tp, predicted, gold).
         matches: each system's exact match.
         lenient: each system's lenient matching.
@@ -101,7 +101,7 @@ class Counted:
 def count_systems(read: Read) -> Counted:
     """Match and count every system read (:func:`~nested_span_f1.benchmark.systems.read_systems`)."""
     labels = sorted(set().union(*(f.predictions.labels + f.references.labels for f in read.found),
-                                *(run.counts.strings.labels for run in read.generated.values())))
+                                *(run.counts.strings.labels for run in read.answers.values())))
     built, duplicates = match_systems(read.found, read.names, read.unit_of, read.n_units, labels)
     matches = [match for _, match in built]
     lenient = [match_spans_lenient(match, units=f.units) for match, f in zip(matches, read.found)]

@@ -15,7 +15,7 @@ from typing import Any
 from ..align.project import check_snap
 from ..core.wording import quote
 from ..formats.offsets import CODEPOINTS, OffsetsError, side_units, unit_of
-from .generated import GENERATED
+from .answers import ANSWERS
 from .inputs import Side, Source, read_side
 
 MAX_ROUNDS = 1_000_000
@@ -96,7 +96,7 @@ class Options:
         gold_format, pred_format: the format of the gold (and the development gold),
             and of every prediction file (development ones too): a reader's name,
             ``"conll"``, or None (detected); ``benchmark``'s ``format`` stands for both
-            where they are not given. ``pred_format="generated"``: a language model's answers.
+            where they are not given. ``pred_format="answers"``: a language model's answers.
         scheme, mode: decoding of tag columns, as ``span_f1`` takes them.
         dataset: the dataset's name for the report and model card (default: the gold's
             file name); a dataset of :data:`~nested_span_f1.benchmark.splits.SPLITS`
@@ -173,7 +173,7 @@ def check_options(*, format: str | None, n_resamples: Any, n_permutations: Any, 
                   alpha: Any, snap: Any, trim: Any, event_triggers: Any, offsets: Any = CODEPOINTS,
                   **given: Any) -> Options:
     """``benchmark``'s options checked, in the order a call names a wrong one: ``snap``, the numbers, the
-    options that are strings, development predictions without a development gold, a gold of generated answers.
+    options that are strings, development predictions without a development gold, a gold of answers.
 
     Raises:
         TypeError, ValueError: the first option out of range or of the wrong type, named with its value.
@@ -194,8 +194,8 @@ def check_options(*, format: str | None, n_resamples: Any, n_permutations: Any, 
     if given["dev_predictions"] is not None and given["dev_references"] is None:
         raise ValueError("dev_predictions are scored against dev_references: give the development gold too")
     gold_format, pred_format = given.pop("gold_format") or format, given.pop("pred_format") or format
-    if gold_format == GENERATED:
-        raise ValueError(f"the gold's format {GENERATED!r}: a gold needs offsets, and a language model's answers are "
+    if gold_format == ANSWERS:
+        raise ValueError(f"the gold's format {ANSWERS!r}: a gold needs offsets, and a language model's answers are "
                          "predictions (pred_format, --pred-format)")
     return Options(n_resamples=n_resamples, n_permutations=n_permutations, seed=seed, confidence=confidence,
                    alpha=alpha, gold_format=gold_format, pred_format=pred_format, trim=bool(trim), snap=snap,

@@ -74,7 +74,7 @@ def markdown(result: Mapping[str, Any]) -> str:
     lines += table_lines(["System", *labels], [
         [s["name"], *(f"{pct(s['per_type'][k]['f1']['value'])} {interval_text(s['per_type'][k]['f1'])}"
                       if k in s["per_type"] else DASH for k in labels)] for s in systems])
-    lines += _generated(systems, level)
+    lines += _answers(systems, level)
     lines += ["### Error categories (lenient matching)", ""]
     lines += table_lines(["System", *(ERROR_TITLES[k] for k in BREAKDOWN)],
                     [[s["name"], *(s["errors"][k] for k in BREAKDOWN)] for s in systems])
@@ -115,16 +115,16 @@ NOTES = {
 }
 
 
-def _generated(systems: Sequence[Mapping[str, Any]], level: str) -> list[str]:
-    """Generated systems (a language model's entity lists): the located spans' F1 beside the string protocol's,
+def _answers(systems: Sequence[Mapping[str, Any]], level: str) -> list[str]:
+    """Answer systems (a language model's entity lists): the located spans' F1 beside the string protocol's,
     with what could not be placed or read."""
     rows = [[s["name"], pct(s["f1"]["value"]), interval_text(s["f1"]), pct(s["strings"]["f1"]["value"]),
-             interval_text(s["strings"]["f1"]), s["generated"]["not_in_text"], s["generated"]["excess"],
-             s["generated"]["unparseable"]] for s in systems if "strings" in s]
+             interval_text(s["strings"]["f1"]), s["answers"]["not_in_text"], s["answers"]["excess"],
+             s["answers"]["unparseable"]] for s in systems if "strings" in s]
     if not rows:
         return []
     head = ["System", "Located F1", f"{level} CI", "String F1", f"{level} CI", "Not in text", "Excess", "Unparseable"]
-    return ["### Generated systems: located spans and strings", "",
+    return ["### Answer systems: located spans and strings", "",
             "Located spans are scored above like every system; the string protocol (UniversalNER's: normalised "
             "strings per document and type, as sets) is resampled with the same draws.", "", *table_lines(head, rows)]
 

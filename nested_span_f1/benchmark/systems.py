@@ -4,7 +4,7 @@
 (a directory stands for its checkpoints, :func:`list_systems`), chooses the
 comparisons once their names and runs are known, and pairs each system with
 the gold (:func:`pair_system`): span arrays aligned sentence by sentence, a
-generated system's strings placed on the gold's texts, a scored system's curve.
+answer system's strings placed on the gold's texts, a scored system's curve.
 """
 from __future__ import annotations
 
@@ -16,12 +16,12 @@ from typing import Any, NamedTuple, Union
 
 import numpy as np
 
-from ..answers.score import GeneratedRun
+from ..answers.score import AnswersRun
 from ..core.wording import quote
 from ..formats.offsets import CODEPOINTS
 from ..formats.registry import OFFSET_FORMATS
+from .answers import ANSWERS, answers_pair, is_answers
 from .curves import system_curve
-from .generated import GENERATED, generated_pair, is_generated
 from .inputs import Pair, Side, Source, checkpoints, is_brat_folder, pair, units
 from .options import Options
 from .pairs import choose
@@ -86,7 +86,7 @@ class Read:
         systems: in report order.
         kind: the comparisons made (``auto`` resolved, :func:`~nested_span_f1.benchmark.pairs.choose`).
         found: each system's predictions and the gold as span arrays.
-        generated: the generated systems (by index): their strings placed on the gold's texts.
+        answers: the answer systems (by index): their strings placed on the gold's texts.
         curves: the systems whose predictions carry scores (by index): their curves' figures.
     """
 
@@ -96,7 +96,7 @@ class Read:
     systems: list[System]
     kind: str
     found: list[Pair]
-    generated: dict[int, GeneratedRun]
+    answers: dict[int, AnswersRun]
     curves: dict[int, dict[str, Any]]
 
     @property
@@ -126,17 +126,17 @@ class Paired(NamedTuple):
 
     found: Pair
     format: str | None
-    """The format its predictions were read in (None for a generated system or predictions without a corpus)."""
-    run: GeneratedRun | None
-    """A generated system's strings placed on the gold's texts, else None."""
+    """The format its predictions were read in (None for an answer system or predictions without a corpus)."""
+    run: AnswersRun | None
+    """An answer system's strings placed on the gold's texts, else None."""
     curve: dict[str, Any] | None
     """The curve's figures of predictions with scores, else None."""
 
 
 def pair_system(gold: Side, system: System, options: Options) -> Paired:
     """One system's predictions read and paired with the gold."""
-    if options.pred_format == GENERATED or (options.pred_format is None and is_generated(system.source)):
-        located, run = generated_pair(gold, system.source, system.name)
+    if options.pred_format == ANSWERS or (options.pred_format is None and is_answers(system.source)):
+        located, run = answers_pair(gold, system.source, system.name)
         return Paired(located, None, run, None)
     side = options.read(system.source, options.pred_format, system.name, "pred")
     found = pair(gold, side, scheme=options.scheme, mode=options.mode, **options.aligning)
@@ -157,18 +157,18 @@ def read_systems(references: Source, predictions: Predictions, options: Options)
     systems = list_systems(predictions, gold.holds)
     kind = choose(options.comparisons, options.baseline, [system.run for system in systems])
     found, formats = [], {gold.corpus.format if gold.corpus is not None else None}
-    generated, curves = {}, {}
+    answers, curves = {}, {}
     for s, system in enumerate(systems):
         paired = pair_system(gold, system, options)
         found.append(paired.found)
         if paired.run is not None:
-            generated[s] = paired.run
+            answers[s] = paired.run
         else:
             formats.add(paired.format)
         if paired.curve is not None:
             curves[s] = paired.curve
     check_text_options(found, formats, options)
-    return Read(gold, unit_of, unit_name, systems, kind, found, generated, curves)
+    return Read(gold, unit_of, unit_name, systems, kind, found, answers, curves)
 
 
 def check_text_options(found: Sequence[Pair], formats: set[str | None], options: Options) -> None:

@@ -12,7 +12,7 @@ from typing import NoReturn
 
 from .. import __version__
 
-COMMANDS = ("demo", "score", "conlleval", "nested", "lenient", "generated", "thresholds", "benchmark", "table",
+COMMANDS = ("demo", "score", "conlleval", "nested", "lenient", "answers", "thresholds", "benchmark", "table",
             "agreement", "convert", "formats", "space")
 
 EXTRAS = {"matplotlib": "plots", "evaluate": "evaluate", "datasets": "evaluate", "gradio": "app",

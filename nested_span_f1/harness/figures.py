@@ -28,7 +28,7 @@ def figures(tallies: Iterable[AnswerTally] | AnswerTally, warn: bool = True) -> 
     located = result["located"]
     out = {"entity_f1": located["strict_f1"] if tally.metric == "lenient" else located["overall_f1"],
            "string_f1": result["strings"]["overall_f1"],
-           "unreadable_share": result["generated"]["unparseable_share"]}
+           "unreadable_share": result["answers"]["unparseable_share"]}
     if tally.metric == "lenient":
         out.update(partial_f1=located["partial_f1"], type_f1=located["type_f1"])
     return out

@@ -8,7 +8,7 @@ the gold document in the sample's ``metadata`` (a dataset's row in a shape
 ``tokens`` and ``tags``, ...); the score's value is the answer's located tp, fp and fn,
 its metadata the counts; :func:`entity_f1`, :func:`string_f1` and
 :func:`unreadable_share` sum the counts of every sample, so the numbers are those of
-``nested-span-f1 generated`` on the same answers, never a mean of per-sample F1.
+``nested-span-f1 answers`` on the same answers, never a mean of per-sample F1.
 """
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ with every document's value. The value is the answer and its gold document (JSON
 ``--log_samples`` writes it); each aggregation counts every answer with the types of
 every gold document as the inventory (:func:`~nested_span_f1.answers.tally.count_answer`,
 ``labels=``), sums the counts and computes its figure, so the numbers are those of
-``nested-span-f1 generated`` on the same answers, never a mean over documents. The
+``nested-span-f1 answers`` on the same answers, never a mean over documents. The
 document is a row of the task's dataset in a shape
 :func:`~nested_span_f1.answers.tally.gold_document` reads (``text`` and ``entities``,
 ``tokens`` and ``tags``, ...).

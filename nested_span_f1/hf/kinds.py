@@ -24,8 +24,8 @@ from ..flat.encoding import check_aligned, check_sides
 from ..flat.kinds import INPUT_KINDS as ITEM_KINDS
 from ..flat.kinds import item_kind, not_a_string
 
-INPUT_KINDS = (*ITEM_KINDS, "texts", "generated", "answers", "scored")
-"""The item kinds; texts: a sentence that is a whole document (``{"text", "entities"}``); generated and
+INPUT_KINDS = (*ITEM_KINDS, "texts", "lists", "answers", "scored")
+"""The item kinds; texts: a sentence that is a whole document (``{"text", "entities"}``); lists and
 answers: a language model's entity list (``{"text", "label"}`` dicts) or raw answer (a string) a document,
 against texts; scored: predicted spans with a score each (``{"start", "end", "label", "score"}``) against spans."""
 
@@ -35,7 +35,7 @@ KIND_WORDS = {
     "tags": "tags (strings)",
     "ids": "label ids (integers)",
     "texts": "texts ({'text', 'entities'} dicts, a document each)",
-    "generated": "generated entity lists ({'text', 'label'} dicts, a list a document) against texts",
+    "lists": "entity lists ({'text', 'label'} dicts, a list a document) against texts",
     "answers": "a model's raw answers (a string a document) against texts",
     "scored": "scored spans ({'start', 'end', 'label', 'score'} dicts) against spans",
 }
@@ -47,7 +47,7 @@ ITEM_WORDS = {
     "tags": "a tag (string)",
     "ids": "a label id (integer)",
     "texts": "a text ({'text', 'entities'} dict)",
-    "generated": "a generated entity ({'text', 'label'} dict)",
+    "lists": "an entity of a list ({'text', 'label'} dict)",
     "answers": "a model's answer (string)",
     "scored": "a scored span ({'start', 'end', 'label', 'score'} dict)",
 }
@@ -55,7 +55,7 @@ ITEM_WORDS = {
 
 def _either(words: dict[str, str], kinds: Sequence[str]) -> str:
     """The kinds' words joined by "or", tags first (the words every door uses for tag input)."""
-    order = ("tags", "ids", "spans", "layers", "texts", "generated", "answers", "scored")
+    order = ("tags", "ids", "spans", "layers", "texts", "lists", "answers", "scored")
     return " or ".join(words[k] for k in sorted(kinds, key=order.index))
 
 
@@ -183,7 +183,7 @@ def data_kind(predictions: Any, references: Any, kinds: Sequence[str] = INPUT_KI
     if whole is not None:
         return whole
     # texts are whole sentences, never an item of one: the walk below names the kinds of items
-    kinds = [kind for kind in kinds if kind not in ("texts", "generated", "answers", "scored")]
+    kinds = [kind for kind in kinds if kind not in ("texts", "lists", "answers", "scored")]
     for name, side in (("predictions", predictions), ("references", references)):
         if isinstance(side, np.ndarray) and side.ndim != 2:
             raise ValueError(f"{name}: expected a list of sentences or a 2-D array of label ids (a row a sentence), "
@@ -200,10 +200,10 @@ def _document_kind(predictions: Any, references: Any, kinds: Sequence[str]) -> s
     item with a ``score``), a model's entity lists or answers against texts, texts; else None (the items say)."""
     if "scored" in kinds and _has_scores(predictions):
         return _scored(predictions, references)
-    if ({"generated", "answers"} & set(kinds) and len(references)
+    if ({"lists", "answers"} & set(kinds) and len(references)
             and all(isinstance(document, Mapping) for document in references)
             and not any(isinstance(document, Mapping) for document in predictions)):
-        return _generated(predictions, references, kinds)
+        return _answers(predictions, references, kinds)
     # a mapping with a text's keys makes the call one of texts (any other mapping is a sentence of no kind)
     documents = [isinstance(sentence, Mapping) and bool({"text", "entities"} & set(sentence))
                  for side in (predictions, references) for sentence in side]
@@ -258,21 +258,21 @@ def _texts(predictions: Any, references: Any) -> str:
     return "texts"
 
 
-def _generated(predictions: Any, references: Any, kinds: Sequence[str]) -> str:
-    """``"answers"`` (a string a document) or ``"generated"`` (a list of ``{'text', 'label'}`` dicts a document)
+def _answers(predictions: Any, references: Any, kinds: Sequence[str]) -> str:
+    """``"answers"`` (a string a document) or ``"lists"`` (a list of ``{'text', 'label'}`` dicts a document)
     against texts, once both sides are checked (the references as :func:`_texts` checks them)."""
     from ..align.score import check_document_side
 
     check_document_side(references, "references")
     strings = [isinstance(answer, str) for answer in predictions]
-    kind = "answers" if all(strings) else "generated"
+    kind = "answers" if all(strings) else "lists"
     if any(strings) and not all(strings):
         answer, listed = strings.index(True), strings.index(False)
         raise TypeError(f"predictions, sentence {answer} is a model's answer (a string) but sentence {listed} is "
                         f"{quote(predictions[listed])}; give every document's predictions in one form")
     if kind not in kinds:
         raise TypeError(f"predictions hold {KIND_WORDS[kind]}; this module takes {_either(KIND_WORDS, kinds)}")
-    if kind == "generated":
+    if kind == "lists":
         for s, document in enumerate(predictions):
             where = f"predictions, sentence {s}"
             if not is_sequence(document):

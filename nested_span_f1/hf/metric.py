@@ -38,7 +38,7 @@ def features(*kinds: str) -> list[Any]:
     every offset the core accepts is stored unchanged; ``layers``: per sentence a
     list of tag layers; ``tags``: per sentence a list of tag strings; ``ids``: per
     sentence a list of integer label ids; ``texts``: per document its text and its
-    entities in character offsets; ``generated`` and ``answers``: per document a
+    entities in character offsets; ``lists`` and ``answers``: per document a
     language model's entity list (``{text, label}`` dicts) or its raw answer (a
     string) as predictions, texts as references; ``scored``: predicted spans with a
     ``score`` each (float64) against spans. :class:`SpanMetric` picks the set
@@ -55,17 +55,17 @@ def features(*kinds: str) -> list[Any]:
         "tags": string,
         "ids": datasets.Sequence(datasets.Value("int64")),
     }
-    predicted = {**shapes, "generated": [{"text": datasets.Value("string"), "label": datasets.Value("string")}],
+    predicted = {**shapes, "lists": [{"text": datasets.Value("string"), "label": datasets.Value("string")}],
                  "answers": datasets.Value("string"), "scored": [{**span, "score": datasets.Value("float64")}]}
-    shapes.update(generated=shapes["texts"], answers=shapes["texts"], scored=shapes["spans"])
+    shapes.update(lists=shapes["texts"], answers=shapes["texts"], scored=shapes["spans"])
     unknown = set(kinds) - set(shapes)
     if unknown:
         raise ValueError(f"unknown input kinds {sorted(unknown)}; choose from {', '.join(INPUT_KINDS)}")
     return [datasets.Features({"predictions": predicted[k], "references": shapes[k]}) for k in kinds]
 
 
-GENERATED_DEFAULTS = {"normalization": None, "multiset": False, "policy": "kth", "fallback": True, "inner_last": True}
-"""The options of generated entity lists the nested and lenient modules take, with their defaults."""
+ANSWER_DEFAULTS = {"normalization": None, "multiset": False, "policy": "kth", "fallback": True, "inner_last": True}
+"""The options of language models' answers the nested and lenient modules take, with their defaults."""
 
 
 def seqeval_scheme_name(scheme: Any) -> Any:
@@ -149,23 +149,23 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         rows = [side.to_pylist() if hasattr(side, "to_pylist") else list(side) for side in (predictions, references)]
         return score_documents(rows[0], rows[1], self.metric, **options)
 
-    def score_generated(self, predictions: Any, references: Any, tag_options: dict[str, Any],
+    def score_answers(self, predictions: Any, references: Any, tag_options: dict[str, Any],
                         **options: Any) -> dict[str, Any]:
-        """The result for stored ``generated`` or ``answers`` (documents paired by position): both protocols side
-        by side (:func:`nested_span_f1.answers.score_generated`); a tag option given with them is refused."""
-        from ..answers.score import score_generated
+        """The result for stored ``lists`` or ``answers`` (documents paired by position): both protocols side
+        by side (:func:`nested_span_f1.answers.score_answers`); a tag option given with them is refused."""
+        from ..answers.score import score_answers
         from ..formats import Corpus
 
         given = [name for name, value in tag_options.items() if value not in (None, False)]
         if given:
             verb = "apply" if len(given) > 1 else "applies"
-            raise ValueError(f"{', '.join(given)} {verb} to tags, but the input holds generated entity lists; "
+            raise ValueError(f"{', '.join(given)} {verb} to tags, but the input holds language models' answers; "
                              "leave them out")
         rows = [side.to_pylist() if hasattr(side, "to_pylist") else list(side) for side in (predictions, references)]
         key = "output" if self.stored_kind == "answers" else "entities"
         gold = Corpus([d["text"] for d in rows[1]], [[(e["start"], e["end"], e["label"]) for e in d["entities"]]
                                                       for d in rows[1]], source="references", unit="characters")
-        return score_generated([{key: answer} for answer in rows[0]], gold, metric=self.metric, **options)
+        return score_answers([{key: answer} for answer in rows[0]], gold, metric=self.metric, **options)
 
     def score_scored(self, predictions: Any, references: Any, tag_options: dict[str, Any], *,
                      threshold: float | None, decode: str, zero_division: Any) -> dict[str, Any]:
@@ -200,12 +200,12 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         if threshold is not None and not math.isfinite(threshold):
             raise ValueError(f"threshold must be a finite number, got {threshold!r}")
 
-    def refuse_generated_options(self, **options: Any) -> None:
-        """ValueError when an option of generated entity lists is given with input of another kind."""
-        given = [name for name, value in options.items() if value != GENERATED_DEFAULTS[name]]
-        if given and self.stored_kind not in ("generated", "answers"):
+    def refuse_answer_options(self, **options: Any) -> None:
+        """ValueError when an option of language models' answers is given with input of another kind."""
+        given = [name for name, value in options.items() if value != ANSWER_DEFAULTS[name]]
+        if given and self.stored_kind not in ("lists", "answers"):
             verb = "apply" if len(given) > 1 else "applies"
-            raise ValueError(f"{', '.join(given)} {verb} to generated entity lists, but the input holds "
+            raise ValueError(f"{', '.join(given)} {verb} to language models' answers, but the input holds "
                              f"{KIND_WORDS[self.stored_kind]}; leave them out")
 
     def _infer_feature_from_batch(self, batch: Any) -> Any:

@@ -21,7 +21,7 @@ from typing import Any
 
 from .kinds import KIND_WORDS
 
-DOCUMENT_KINDS = ("texts", "generated", "answers")
+DOCUMENT_KINDS = ("texts", "lists", "answers")
 """The kinds whose sentences are documents (dicts, strings), never an empty list."""
 
 EMPTY_WORDS = "empty sentences ([], no document)"

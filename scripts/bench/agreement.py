@@ -38,8 +38,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from answers import cpu_median
 from data import GENIA_CLASSIC_TEST, genia_nested
-from generated import cpu_median
 
 from nested_span_f1.agreement import agreement
 from nested_span_f1.align import join_tokens

@@ -1,10 +1,10 @@
 """Speed of counting answers one at a time, as an evaluation harness does (issue 49): 10,000 answers, each counted
 by its own :func:`~nested_span_f1.answers.tally.count_answer` call and the counts summed, beside one
-:func:`~nested_span_f1.answers.score_generated` call on the same answers, side by side in one run.
+:func:`~nested_span_f1.answers.score_answers` call on the same answers, side by side in one run.
 
-The answers are ``generated.py``'s: the CoNLL-2003 test sentences cycled to 10,000
+The answers are ``answers.py``'s: the CoNLL-2003 test sentences cycled to 10,000
 documents, a model's raw answer written for each in one of the shapes models write
-(``generated.py``'s ``MIX``). Each document is a dataset's row as a harness hands it over
+(``answers.py``'s ``MIX``). Each document is a dataset's row as a harness hands it over
 (``{"id", "tokens", "entities"}``, token spans), counted with the corpus's types
 (``labels=``) and the counts summed with :func:`~nested_span_f1.answers.tally.total`
 (what the harnesses' corpus functions do); the one corpus call reads the same answers from
@@ -27,9 +27,9 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from generated import ANSWERS, CONLL, _side_by_side, conll_documents, corpus
+from answers import ANSWERS, CONLL, _side_by_side, conll_documents, corpus
 
-from nested_span_f1.answers import read_generated, score_generated
+from nested_span_f1.answers import read_answers, score_answers
 from nested_span_f1.answers.score import UnreadableAnswersWarning
 from nested_span_f1.answers.tally import count_answer, total
 
@@ -50,7 +50,7 @@ def measure(documents: list[Any], repeat: int, metrics: tuple[str, ...] = ("exac
     calls = {}
     for metric in metrics:
         def one_call(metric: str = metric) -> dict[str, Any]:
-            return score_generated(read_generated(lines), gold, metric=metric, zero_division=0)
+            return score_answers(read_answers(lines), gold, metric=metric, zero_division=0)
 
         def one_at_a_time(metric: str = metric) -> dict[str, Any]:
             return total(count_answer(output, row, labels=labels, metric=metric)
@@ -84,11 +84,11 @@ def main() -> None:
         print(json.dumps(figures, indent=2))
         return
     for metric in ("exact", "nested"):
-        print(f"{metric}: {figures['answers']:,} answers, located F1 {figures[f'{metric}_f1']:.4f}; one score_generated "
+        print(f"{metric}: {figures['answers']:,} answers, located F1 {figures[f'{metric}_f1']:.4f}; one score_answers "
               f"call {figures[f'{metric}_one_call_seconds']:.3f} s, counted one at a time and summed "
               f"{figures[f'{metric}_one_at_a_time_seconds']:.3f} s ({figures[f'{metric}_ratio']:.2f}x) (CPU)")
     ratio = figures["exact_ratio"]
-    print(f"goal (10,000 answers counted one call each and summed at most {GOAL}x one score_generated call, exact): "
+    print(f"goal (10,000 answers counted one call each and summed at most {GOAL}x one score_answers call, exact): "
           f"{'met' if ratio <= GOAL else 'NOT met'} ({ratio:.2f}x)")
 
 

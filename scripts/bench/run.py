@@ -17,7 +17,7 @@ Then the goal table (``goals.py``): each goal, what this run measured, and
 whether it is met. Four scripts beside it measure goals of their own, side by
 side in one run each: ``text.py`` (text spans against token spans, reading
 pipeline output), ``scale.py`` (Arrow with 1 and 2 processes, Spark),
-``generated.py`` (language models' entity lists read, placed and scored) and
+``answers.py`` (language models' entity lists read, placed and scored) and
 ``agreement.py`` (agreement between three annotators of 10,000 GENIA documents).
 
     python scripts/bench/run.py --conlleval-pl /tmp/conlleval.pl --json bench.json   # everything

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from nested_span_f1.answers import score_generated
+from nested_span_f1.answers import score_answers
 from nested_span_f1.answers.locate import locate
 from nested_span_f1.answers.parse import NOTHING_FOUND, parse_answer
 
@@ -118,11 +118,11 @@ def test_an_answers_file_scored_against_a_chinese_gold(tmp_path):
     path = tmp_path / "gold.jsonl"
     path.write_text(json.dumps(gold, ensure_ascii=False) + "\n", encoding="utf-8")
     answer = "以下是识别出的实体：\n人名：周杰伦、林俊杰、安倍·晋三\n地名：台湾\n机构名：IBM"
-    result = score_generated([{"id": "d1", "output": answer}], str(path), metric="exact", zero_division=0,
+    result = score_answers([{"id": "d1", "output": answer}], str(path), metric="exact", zero_division=0,
                              label_map={"人名": "PER", "地名": "LOC", "机构名": "ORG"})
-    located, generated = result["located"], result["generated"]
+    located, report = result["located"], result["answers"]
     assert (located["tp"], located["fp"], located["fn"]) == (5, 0, 0)
-    assert (generated["exact"], generated["normalized"], generated["skipped_lines"]) == (3, 2, 1)
-    assert generated["shapes"] == {"type_lines": 1} and generated["unparseable"] == 0
+    assert (report["exact"], report["normalized"], report["skipped_lines"]) == (3, 2, 1)
+    assert report["shapes"] == {"type_lines": 1} and report["unparseable"] == 0
     # the string protocol compares UniversalNER's normalised strings: IBM is not ＩＢＭ there, nor · ・
     assert (result["strings"]["tp"], result["strings"]["fp"], result["strings"]["fn"]) == (3, 2, 2)

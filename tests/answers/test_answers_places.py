@@ -8,11 +8,11 @@ import unicodedata
 import pytest
 
 from nested_span_f1 import Corpus
-from nested_span_f1.answers import score_generated
+from nested_span_f1.answers import score_answers
 from nested_span_f1.answers.locate import fold, locate, loose_occurrences
 from nested_span_f1.answers.normalize import Normalization
-from nested_span_f1.answers.read import read_generated
-from nested_span_f1.answers.score import count_generated
+from nested_span_f1.answers.read import read_answers
+from nested_span_f1.answers.score import count_answers
 from nested_span_f1.cli.main import main
 
 GOLD = {"id": "d1", "text": "Barack Obama met Angela Merkel in Berlin on Monday.",
@@ -39,15 +39,15 @@ def files(tmp_path):
 # ------------------------------------------------------------------ 1. a line per question
 
 def test_each_question_keeps_its_own_line():
-    generated = read_generated(lines(ANSWERS), "pred.jsonl")
-    assert generated.places == ["pred.jsonl, line 1"]
-    assert [generated.line(0, q) for q in range(3)] == ["line 1", "line 2", "line 3"]
-    assert generated.line(0) == "line 1"
+    read = read_answers(lines(ANSWERS), "pred.jsonl")
+    assert read.places == ["pred.jsonl, line 1"]
+    assert [read.line(0, q) for q in range(3)] == ["line 1", "line 2", "line 3"]
+    assert read.line(0) == "line 1"
 
 
 def test_the_first_error_names_the_line_of_its_answer(files):
     gold, pred = files
-    run = count_generated(pred, gold)
+    run = count_answers(pred, gold)
     assert run.first_error == {"id": "d1", "line": "line 3", "answer": CUT_SHORT,
                                "error": "the '{' at character 1 never closes (was the answer cut short?)"}
     assert run.counts.answers == {"list": 1, "empty": 1, "unparseable": 1}
@@ -59,9 +59,9 @@ def test_no_answer_read_names_the_first_answers_line(tmp_path, capsys):
     gold.write_text(lines([GOLD, {"id": "d2", "text": "Rome", "entities": []}]), encoding="utf-8")
     pred.write_text(lines([{"id": "d2", "output": "Sorry."}, {"id": "d1", "label": "PER", "output": "no idea"},
                            {"id": "d1", "label": "LOC", "output": CUT_SHORT}]), encoding="utf-8")
-    assert main(["generated", "--gold", str(gold), "--pred", str(pred)]) == 2
+    assert main(["answers", "--gold", str(gold), "--pred", str(pred)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"nested-span-f1 generated: error: {pred}: no answer can be read (3 tried); the first "
+    assert err.startswith(f"nested-span-f1 answers: error: {pred}: no answer can be read (3 tried); the first "
                           "(id 'd1', line 2), 'no idea': ")
     assert err.count("\n") == 1
 
@@ -116,8 +116,8 @@ def test_the_scores_count_them_normalized():
     gold = Corpus([NFC_TEXT], [[(0, 11, "PER"), (19, 29, "ORG")]], ["d1"], unit="characters")
     answers = [{"id": "d1", "output": json.dumps([[unicodedata.normalize("NFD", "Zoë Saldaña"), "PER"],
                                                   ["McDonald's", "ORG"]])}]
-    result = score_generated(answers, gold, metric="exact", zero_division=0)
-    assert result["generated"]["normalized"] == 2 and result["generated"]["not_in_text"] == 0
+    result = score_answers(answers, gold, metric="exact", zero_division=0)
+    assert result["answers"]["normalized"] == 2 and result["answers"]["not_in_text"] == 0
     assert result["located"]["overall_f1"] == 1.0
     assert result["strings"]["overall_f1"] == 0.0  # UniversalNER's protocol: other strings
 
@@ -128,27 +128,27 @@ def test_the_scores_count_them_normalized():
 def test_a_missing_label_map_file_is_named(files, capsys, value):
     gold, pred = files
     with pytest.raises(SystemExit) as raised:
-        main(["generated", "--gold", gold, "--pred", pred, "--label-map", value])
+        main(["answers", "--gold", gold, "--pred", pred, "--label-map", value])
     assert raised.value.code == 2
     err = capsys.readouterr().err
-    assert err == (f"nested-span-f1 generated: error: argument --label-map: {value}: no such file (give a JSON file "
-                   "of the map, or NAME=TYPE entries joined by commas) (see nested-span-f1 generated --help)\n")
+    assert err == (f"nested-span-f1 answers: error: argument --label-map: {value}: no such file (give a JSON file "
+                   "of the map, or NAME=TYPE entries joined by commas) (see nested-span-f1 answers --help)\n")
 
 
 def test_a_label_map_entry_without_equals_is_still_named_as_such(files, capsys):
     gold, pred = files
     with pytest.raises(SystemExit):
-        main(["generated", "--gold", gold, "--pred", pred, "--label-map", "person"])
+        main(["answers", "--gold", gold, "--pred", pred, "--label-map", "person"])
     assert "label map: 'person' is not NAME=TYPE (entries are joined by commas)" in capsys.readouterr().err
 
 
 def test_the_report_and_its_examples_name_the_line_of_each_answer(files, capsys):
     gold, pred = files
-    assert main(["generated", "--gold", gold, "--pred", pred, "--show", "5", "--json"]) == 0
-    examples = json.loads(capsys.readouterr().out)["generated"]["examples"]
+    assert main(["answers", "--gold", gold, "--pred", pred, "--show", "5", "--json"]) == 0
+    examples = json.loads(capsys.readouterr().out)["answers"]["examples"]
     assert examples == [{"category": "unparseable", "id": "d1", "line": "line 3", "label": "LOC",
                          "error": "the '{' at character 1 never closes (was the answer cut short?)"}]
-    assert main(["generated", "--gold", gold, "--pred", pred, "--show", "5"]) == 0
+    assert main(["answers", "--gold", gold, "--pred", pred, "--show", "5"]) == 0
     assert ("  unparseable: d1 (line 3) (LOC): the '{' at character 1 never closes (was the answer cut short?)\n"
             in capsys.readouterr().out)
 
@@ -157,6 +157,6 @@ def test_a_mention_not_in_the_text_names_its_answers_line():
     answers = [ANSWERS[0], {"id": "d1", "label": "ORG", "output": '["Acme"]'},
                {"id": "d1", "label": "LOC", "output": '["Berlin", "Paris"]'}]
     gold = Corpus([GOLD["text"]], [[(0, 12, "PER"), (17, 30, "PER"), (34, 40, "LOC")]], ["d1"], unit="characters")
-    run = count_generated(answers, gold)
+    run = count_answers(answers, gold)
     assert [(e["category"], e["text"], e.get("line")) for e in run.examples] == [
         ("not_in_text", "Acme", "record 1"), ("not_in_text", "Paris", "record 2")]

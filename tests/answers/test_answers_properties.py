@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from nested_span_f1 import Corpus
 from nested_span_f1.align.project import joined_offsets
-from nested_span_f1.answers import score_generated
+from nested_span_f1.answers import score_answers
 
 LABELS = st.from_regex(r"[A-Z][A-Z_]{1,5}", fullmatch=True).filter(lambda label: label not in ("NO", "NOT", "NONE"))
 WORDS = st.from_regex(r"[a-z]{3,8}", fullmatch=True)
@@ -102,8 +102,8 @@ def test_any_gold_as_answers_of_every_shape_scores_one(drawn):
             records += [{"id": ident, **question} for question in questions]
     ids = list(dict.fromkeys(r["id"] for r in records))
     corpus = Corpus(tokens, entities, ids, source="gold")
-    result = score_generated(records, corpus, metric="exact", zero_division=1)
-    report = result["generated"]
+    result = score_answers(records, corpus, metric="exact", zero_division=1)
+    report = result["answers"]
     total = sum(len(e) for e in entities)
     assert result["strings"]["overall_f1"] == 1.0 and result["located"]["overall_f1"] == 1.0
     assert result["located"]["tp"] == total
@@ -142,14 +142,14 @@ def lined(draw):
 @given(lined())
 def test_string_type_lines_count_as_a_plain_reading_does(drawn):
     corpus, answers = drawn
-    result = score_generated([{"output": a} for a in answers], corpus, normalization="none", multiset=True,
+    result = score_answers([{"output": a} for a in answers], corpus, normalization="none", multiset=True,
                              metric="exact", zero_division=0)
     tp = 0
     for text, entities, answer in zip(corpus.texts, corpus.entities, answers):
         gold = Counter((text[a:b], label) for a, b, label in entities)
         tp += sum((Counter(plain_lines(answer)) & gold).values())
     assert result["strings"]["tp"] == tp
-    assert result["generated"]["mentions"] == sum(len(plain_lines(a)) for a in answers)
+    assert result["answers"]["mentions"] == sum(len(plain_lines(a)) for a in answers)
 
 
 @st.composite
@@ -173,9 +173,9 @@ def indexed(draw):
 def test_token_index_answers_count_as_placing_first_and_last_directly(drawn):
     documents, answers = drawn
     corpus = Corpus([tokens for tokens, _ in documents], [spans for _, spans in documents], source="gold")
-    result = score_generated([{"output": json.dumps(a)} for a in answers], corpus, normalization="none",
+    result = score_answers([{"output": json.dumps(a)} for a in answers], corpus, normalization="none",
                              multiset=True, metric="exact", zero_division=0)
     direct = sum(len({(a, b + 1, label) for _, label, a, b in items} & set(spans))
                  for items, (_, spans) in zip(answers, documents))
     assert result["located"]["tp"] == direct
-    assert result["generated"]["index"] == sum(len(a) for a in answers)
+    assert result["answers"]["index"] == sum(len(a) for a in answers)

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from nested_span_f1.answers import score_generated
+from nested_span_f1.answers import score_answers
 from nested_span_f1.answers.parse import parse_answer
 from nested_span_f1.cli.main import main
 
@@ -35,8 +35,8 @@ def gold_file(tmp_path_factory):
 
 @pytest.fixture
 def scored(gold_file):
-    """The answer ``output`` scored against the gold by ``score_generated`` (located spans scored exactly)."""
-    return lambda output: score_generated([{"id": "d1", "output": output}], gold_file, metric="exact",
+    """The answer ``output`` scored against the gold by ``score_answers`` (located spans scored exactly)."""
+    return lambda output: score_answers([{"id": "d1", "output": output}], gold_file, metric="exact",
                                           zero_division=0)
 
 
@@ -65,8 +65,8 @@ def test_a_reasoning_block_is_skipped_and_counted_and_the_answer_after_it_read(t
 def test_the_reasoning_answer_scores_one_and_its_lines_are_counted_as_skipped(scored):
     result = scored(THINK + "Barack Obama (PER)\nAngela Merkel (PER)\nBerlin (LOC)")
     assert result["located"]["overall_f1"] == 1.0 and result["strings"]["overall_f1"] == 1.0
-    assert result["generated"]["shapes"] == {"parentheses": 1}
-    assert result["generated"]["skipped_lines"] == 3 and result["generated"]["labels_not_in_gold"] == {}
+    assert result["answers"]["shapes"] == {"parentheses": 1}
+    assert result["answers"]["skipped_lines"] == 3 and result["answers"]["labels_not_in_gold"] == {}
 
 
 def test_an_unclosed_reasoning_block_gives_no_mention_from_the_reasoning():
@@ -130,8 +130,8 @@ def test_the_gold_types_decide_which_side_of_an_object_is_the_type():
 def test_a_type_line_saying_none_names_nothing(placeholder, scored):
     answer, mentions = read(f"PER: Barack Obama, Angela Merkel\nLOC: Berlin\nORG: {placeholder}", LABELS | {"ORG"})
     assert (answer.shape, mentions, answer.skipped) == ("type_lines", THREE, ())
-    generated = scored(f"PER: Barack Obama, Angela Merkel\nLOC: Berlin\nORG: {placeholder}")
-    assert generated["located"]["fp"] == 0 and generated["generated"]["labels_not_in_gold"] == {}
+    result = scored(f"PER: Barack Obama, Angela Merkel\nLOC: Berlin\nORG: {placeholder}")
+    assert result["located"]["fp"] == 0 and result["answers"]["labels_not_in_gold"] == {}
 
 
 def test_a_sentence_naming_several_entities_reads_them(scored):
@@ -158,7 +158,7 @@ def test_a_value_after_final_answer_replaces_the_first(scored):
     answer, mentions = read(CORRECTED_VALUE)
     assert (answer.shape, mentions, answer.corrected) == ("list", THREE, ('[["Barack Obama", "PER"]]',))
     result = scored(CORRECTED_VALUE)
-    assert result["located"]["overall_f1"] == 1.0 and result["generated"]["corrected_answers"] == 1
+    assert result["located"]["overall_f1"] == 1.0 and result["answers"]["corrected_answers"] == 1
 
 
 @pytest.mark.parametrize("phrase", ["Let me revise:", "Revised answer:", "Corrected:", "Updated list:"])
@@ -192,8 +192,8 @@ def test_the_outside_label_o_is_declined_in_every_shape(text, scored):
     answer, mentions = read(text)
     assert mentions == [("Barack Obama", "PER")]
     assert len(answer.declined) == 1 and "Monday" in answer.declined[0]
-    generated = scored(text)["generated"]
-    assert generated["declined_lines"] == 1 and generated["labels_not_in_gold"] == {}
+    result = scored(text)["answers"]
+    assert result["declined_lines"] == 1 and result["labels_not_in_gold"] == {}
 
 
 @pytest.mark.parametrize("text, shape", [
@@ -245,7 +245,7 @@ def test_the_command_reads_the_reasoning_answer(tmp_path, capsys):
     gold.write_text(json.dumps(GOLD[0]) + "\n")
     pred.write_text(json.dumps({"id": "d1", "output": "<think>\nThe user wants PER and LOC.\n</think>\n"
                                 "Barack Obama (PER)\nAngela Merkel (PER)\nBerlin (LOC)"}) + "\n")
-    assert main(["generated", "--gold", str(gold), "--pred", str(pred), "--metric", "exact"]) == 0
+    assert main(["answers", "--gold", str(gold), "--pred", str(pred), "--metric", "exact"]) == 0
     out = capsys.readouterr().out
     assert "overall      3     1.0000     1.0000     1.0000     1.0000     1.0000     1.0000" in out
     assert "reading: lines skipped 3, declined 0" in out
@@ -264,7 +264,7 @@ def test_a_list_after_prose_after_the_first_is_counted_not_lost(scored):
     assert mentions == THREE[:2]
     assert answer.unreadable == ("a later list of 1 item(s) after prose was not read (only a list right after the "
                                  "first, or after 'Final answer:', is)",)
-    assert scored(text)["generated"]["unreadable_items"] == 1
+    assert scored(text)["answers"]["unreadable_items"] == 1
 
 
 def test_an_announcement_with_prose_after_it_is_one_skipped_line():

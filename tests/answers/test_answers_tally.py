@@ -1,4 +1,4 @@
-"""Answers counted one at a time (count_answer) add up to one corpus call (score_generated) in every key, whatever
+"""Answers counted one at a time (count_answer) add up to one corpus call (score_answers) in every key, whatever
 the split; the tallies pickle, round-trip through JSON and refuse other settings; labels= reads a document as the
 corpus does; the plain-Python exact counts equal the array matcher's."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nested_span_f1 import Corpus
-from nested_span_f1.answers import score_generated
+from nested_span_f1.answers import score_answers
 from nested_span_f1.answers.score import UnreadableAnswersWarning
 from nested_span_f1.answers.tally import (
     AnswerTally,
@@ -58,7 +58,7 @@ def reference(rows, answers, metric, **options):
                   [row["id"] for row in rows])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnreadableAnswersWarning)
-        return score_generated([{"id": row["id"], "output": a} for row, a in zip(rows, answers)], gold, metric=metric,
+        return score_answers([{"id": row["id"], "output": a} for row, a in zip(rows, answers)], gold, metric=metric,
                                zero_division=0, labels=TYPES, **options)
 
 
@@ -75,7 +75,7 @@ def test_answers_counted_one_at_a_time_add_up_to_one_corpus_call(drawn, metric):
         warnings.simplefilter("ignore", UnreadableAnswersWarning)
         got = summed.result(zero_division=0)
     expected = reference(rows, answers, metric, **options)
-    del expected["located"]["alignment"], expected["generated"]["examples"], expected["generated"]["paired"]
+    del expected["located"]["alignment"], expected["answers"]["examples"], expected["answers"]["paired"]
     assert got == expected
     # any split adds up the same: the first half and the second half, summed
     half = len(tallies) // 2
@@ -109,7 +109,7 @@ def test_labels_read_a_document_as_the_corpus_does():
     answers = ["Ada (PER) met Alan (PER) and June (MISC).", "June Fair (MISC)"]
     gold = Corpus([r["text"] for r in rows], [[(e["start"], e["end"], e["label"]) for e in r["entities"]] for r in rows],
                   ["d1", "d2"], unit="characters")
-    corpus = score_generated([{"id": r["id"], "output": a} for r, a in zip(rows, answers)], gold, metric="exact",
+    corpus = score_answers([{"id": r["id"], "output": a} for r, a in zip(rows, answers)], gold, metric="exact",
                              zero_division=0)["located"]["overall_f1"]
     together = total(count_answer(a, r, labels=["PER", "MISC"]) for r, a in zip(rows, answers))
     assert together.result(zero_division=0)["located"]["overall_f1"] == corpus == 6 / 7
@@ -156,5 +156,5 @@ def test_a_random_model_is_not_a_silent_zero():
     gold = Corpus([r["text"] for r in rows], [[tuple(e) for e in r["entities"]] for r in rows],
                   [r["id"] for r in rows], unit="characters")
     with pytest.warns(UnreadableAnswersWarning) as caught:
-        score_generated([{"id": r["id"], "output": "No idea."} for r in rows], gold, metric="exact", zero_division=0)
+        score_answers([{"id": r["id"], "output": "No idea."} for r in rows], gold, metric="exact", zero_division=0)
     assert len(caught) == 1 and "20 of 20 answers (100.0%) could not be read" in str(caught[0].message)

@@ -73,14 +73,17 @@ def _called(*args, **options):
 
 
 def _command(argv, tmp, capsys):
-    """The command's printed report, what it wrote to stderr (its warnings) and the files it wrote."""
-    outputs = {"json": "out.json", "markdown": "out.md", "card": "card.md", "html": "out.html"}
-    argv = [*argv, "--no-progress", *(f"--{'model-card' if key == 'card' else key}={tmp / name}"
-                                      for key, name in outputs.items())]
+    """The command's printed report, what it wrote to stderr (its warnings) and the files it wrote; then, run again
+    with ``--json``, the JSON it prints instead of the report (its line end aside)."""
+    outputs = {"markdown": "out.md", "card": "card.md", "html": "out.html"}
+    argv = [*argv, "--no-progress"]
     capsys.readouterr()
-    assert main(["benchmark", *argv]) == 0
+    assert main(["benchmark", *argv, *(f"--{'model-card' if key == 'card' else key}={tmp / name}"
+                                       for key, name in outputs.items())]) == 0
     printed = capsys.readouterr()
     found = {key: (tmp / name).read_text(encoding="utf-8") for key, name in outputs.items()}
+    assert main(["benchmark", *argv, "--json"]) == 0
+    found["json"] = capsys.readouterr().out.removesuffix("\n")
     return {"stdout": printed.out, "stderr": printed.err, **found}
 
 
@@ -92,7 +95,7 @@ def sample_nested_command(tmp, capsys):
 
 def sample_tags_and_answers(tmp, capsys):
     return _called(SAMPLES / "sample.gold.conll", {"tagger": SAMPLES / "sample.pred.conll",
-                                                   "llm": SAMPLES / "sample.generated.jsonl",
+                                                   "llm": SAMPLES / "sample.lists.jsonl",
                                                    "gold": SAMPLES / "sample.gold.conll"},
                    baseline="tagger", n_resamples=2000, seed=3, confidence=0.9)
 
@@ -183,16 +186,19 @@ PINNED = {
         "stderr": "3456084172ea6257e6dc",
         "stdout": "beab01cc94213936af9e",
     },
-    # issue 37 (answers read as real models write them) changed this case's `generated` report and nothing else:
+    # issue 37 (answers read as real models write them) changed this case's `answers` report and nothing else:
     # the settings' trust and label_map, paired, unparseable_share, the reading counts, index, indices,
     # labels_not_in_gold, mapped and gold_strings added; the "[]" answer counted as empty (was list); the
     # unparseable answer named by its line alone; every score, the Markdown, the card and the samples unchanged
     # (json and html re-pinned at the merge of main into issue 37, the outputs of both diffed as the docstring says)
+    # issue 47 (one vocabulary) renamed, and changed nothing else (the outputs of main and the change diffed): the
+    # JSON key "answers" -> "answers", the report's heading "Answer systems" -> "Answer systems" (html, json
+    # and markdown re-pinned), then the sample's file name sample.lists.jsonl -> sample.lists.jsonl (html, json)
     "sample_tags_and_answers": {
         "card": "f0cf13cf21b393a9a6c5",
-        "html": "ab88fba563799bafbf3b",
-        "json": "122db20b771096918d9a",
-        "markdown": "17b2693710ae3fb45e32",
+        "html": "3aad8000d1e8bdb8f186",
+        "json": "7ef346d6c047cdf2e6af",
+        "markdown": "e3510ae72f6f3092d054",
         "samples": "09e2127915e7a6298a70",
         "warnings": "e3b0c44298fc1c149afb",
     },

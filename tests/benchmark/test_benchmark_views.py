@@ -162,12 +162,14 @@ def test_command_writes_every_view(files, tmp_path, capsys):
     out = tmp_path / "out"
     code = main(["benchmark", "--gold", str(files / "gold.jsonl"), "--pred", str(files / "runs"),
                  "--pred", f"perfect={files / 'perfect.jsonl'}", "--bootstrap", "200", "--seed", "1",
-                 "--dataset-name", "tiny", "--json", f"{out}.json", "--markdown", f"{out}.md", "--html", f"{out}.html", "--plot",
+                 "--dataset-name", "tiny", "--json", "--markdown", f"{out}.md", "--html", f"{out}.html", "--plot",
                  f"{out}.png", "--model-card", f"{out}.card.md", "--no-progress"])
     assert code == 0
-    printed = capsys.readouterr().out
-    assert printed == (tmp_path / "out.md").read_text()
-    data = json.loads((tmp_path / "out.json").read_text())
+    data = json.loads(capsys.readouterr().out)  # --json prints every figure as JSON instead of the report
+    code = main(["benchmark", "--gold", str(files / "gold.jsonl"), "--pred", str(files / "runs"),
+                 "--pred", f"perfect={files / 'perfect.jsonl'}", "--bootstrap", "200", "--seed", "1",
+                 "--dataset-name", "tiny", "--no-progress"])
+    assert code == 0 and capsys.readouterr().out == (tmp_path / "out.md").read_text()
     assert [s["name"] for s in data["systems"]] == [
         "checkpoint-500", "checkpoint-1000", "checkpoint-1500", "perfect"]
     assert [s["f1"] for s in data["systems"]] == [s["f1"] for s in benchmark(
@@ -225,10 +227,12 @@ def test_command_writes_every_view_of_two_runs(files, two_runs, tmp_path, capsys
     pytest.importorskip("matplotlib", reason="plots need matplotlib (pip install 'nested-span-f1[plots]')")
     out = tmp_path / "out"
     code = main(["benchmark", "--gold", str(files / "gold.jsonl"), "--pred", f"base={two_runs / 'base'}", "--pred",
-                 f"large={two_runs / 'large'}", "--bootstrap", "200", "--no-progress", "--json", f"{out}.json",
+                 f"large={two_runs / 'large'}", "--bootstrap", "200", "--no-progress", "--json",
                  "--markdown", f"{out}.md", "--plot", f"{out}.png", "--model-card", f"{out}.card.md"])
-    assert code == 0, capsys.readouterr().err
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.card.md", "out.json", "out.md", "out.png"]
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert [s["name"] for s in json.loads(out)["systems"]][:2] == ["base/checkpoint-500", "base/checkpoint-1000"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.card.md", "out.md", "out.png"]
 
 
 def test_a_view_that_fails_leaves_no_file(files, tmp_path, capsys, monkeypatch):
@@ -241,7 +245,7 @@ def test_a_view_that_fails_leaves_no_file(files, tmp_path, capsys, monkeypatch):
 
     monkeypatch.setattr(plots, "f1_by_step", broken)
     code = main(["benchmark", "--gold", str(files / "gold.jsonl"), "--pred", str(files / "runs"), "--bootstrap", "100",
-                 "--no-progress", "--json", str(tmp_path / "b.json"), "--markdown", str(tmp_path / "b.md"),
+                 "--no-progress", "--json", "--html", str(tmp_path / "b.html"), "--markdown", str(tmp_path / "b.md"),
                  "--plot", str(tmp_path / "b.png")])
     out, err = capsys.readouterr()
     assert (code, out, err) == (2, "", "nested-span-f1 benchmark: error: the figure has no room for 2 runs\n")
@@ -254,15 +258,15 @@ def test_a_file_that_cannot_be_written_is_named_with_those_written(files, tmp_pa
     if not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full (a device every write to fails) on this system")
     code = main(["benchmark", "--gold", str(files / "gold.jsonl"), "--pred", str(files / "runs"), "--bootstrap", "100",
-                 "--no-progress", "--json", "/dev/full", "--markdown", str(tmp_path / "b.md")])
+                 "--no-progress", "--markdown", str(tmp_path / "b.md"), "--html", "/dev/full"])
     out, err = capsys.readouterr()
     assert code == 2 and out == (tmp_path / "b.md").read_text()
-    assert err == (f"nested-span-f1 benchmark: error: could not write --json /dev/full (No space left on device); "
+    assert err == (f"nested-span-f1 benchmark: error: could not write --html /dev/full (No space left on device); "
                    f"wrote --markdown {tmp_path / 'b.md'}\n")
     code = main(["benchmark", "--gold", str(files / "gold.jsonl"), "--pred", str(files / "runs"), "--bootstrap", "100",
-                 "--no-progress", "--json", str(tmp_path / "missing" / "b.json")])
+                 "--no-progress", "--markdown", str(tmp_path / "missing" / "b.md")])
     out, err = capsys.readouterr()
-    assert (code, out) == (2, "") and err == (f"nested-span-f1 benchmark: error: --json {tmp_path / 'missing' / 'b.json'}: "
+    assert (code, out) == (2, "") and err == (f"nested-span-f1 benchmark: error: --markdown {tmp_path / 'missing' / 'b.md'}: "
                                               f"the folder {tmp_path / 'missing'} does not exist\n")
 
 

@@ -89,11 +89,11 @@ def test_lenient_ties_count_tokens_in_the_benchmark(unit):
     assert [system["errors"] for system in result.systems] == [system["errors"] for system in expected.systems]
 
 
-def test_a_generated_system_beside_tags_is_measured_in_the_gold_tokens():
-    """A generated system's located spans are characters over the gold's texts: against a token gold, beside a
+def test_a_answers_system_beside_tags_is_measured_in_the_gold_tokens():
+    """An answer system's located spans are characters over the gold's texts: against a token gold, beside a
     system of tags, their lengths count the gold's tokens and the report draws both (it raised KeyError)."""
     samples = Path(__file__).resolve().parents[2] / "nested_span_f1" / "sample_data"
-    result = benchmark(samples / "sample.gold.conll", {"generated": samples / "sample.generated.jsonl",
+    result = benchmark(samples / "sample.gold.conll", {"answers": samples / "sample.lists.jsonl",
                                                         "tags": samples / "sample.pred.conll"}, n_resamples=50,
                        progress=False)
     lengths = [{name: row["number"] for name, row in system["buckets"]["entity_length"].items() if row["number"]}
@@ -138,17 +138,16 @@ def test_brat_folders_docbins_and_ann_files_are_systems_and_gold(capsys, tmp_pat
     docs.to_disk(tmp_path / "pred.spacy")
     one = _brat(tmp_path / "one", {"d1": DOCUMENTS["d1"]})
     code, out, err = _cli(capsys, "benchmark", "--gold", gold, "--pred", f"brat={gold}", "--pred",
-                          f"spacy={tmp_path / 'pred.spacy'}", "--bootstrap", 50, "--no-progress", "--json",
-                          tmp_path / "b.json")
+                          f"spacy={tmp_path / 'pred.spacy'}", "--bootstrap", 50, "--no-progress", "--json")
     assert code == 0, err
-    result = json.loads((tmp_path / "b.json").read_text())
+    result = json.loads(out)
     assert [(s["name"], s["f1"]["value"], s["tp"]) for s in result["systems"]] == [("brat", 1.0, 4), ("spacy", 1.0, 4)]
     assert result["settings"]["length_unit"] == "characters"
     code, out, err = _cli(capsys, "benchmark", "--gold", one / "d1.ann", "--pred", f"ann={one / 'd1.ann'}",
                           "--bootstrap", 50, "--no-progress", "--types", "PER")
     assert code == 0 and "| ann | 100.00 | 100.00 | 100.00 |" in out and "1 gold entities" in out, err
     code, out, err = _cli(capsys, "benchmark", "--gold", gold, "--pred", f"a={gold}", "--bootstrap", 50,
-                          "--no-progress", "--format", "brat", "--types", "LOC")
+                          "--no-progress", "--gold-format", "brat", "--pred-format", "brat", "--types", "LOC")
     assert code == 0 and "2 gold entities" in out, err
 
 

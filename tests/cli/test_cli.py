@@ -186,7 +186,7 @@ def test_progress_bar_on_a_terminal_for_large_files(tmp_path, monkeypatch):
     (["score"], "nested-span-f1 score: error: the following arguments are required: --gold, --pred "
                 "(see nested-span-f1 score --help)\n"),
     (["nosuch"], "nested-span-f1: error: argument command: invalid choice: 'nosuch' (choose from 'demo', 'score', "
-                 "'conlleval', 'nested', 'lenient', 'generated', 'thresholds', 'benchmark', 'table', 'agreement', "
+                 "'conlleval', 'nested', 'lenient', 'answers', 'thresholds', 'benchmark', 'table', 'agreement', "
                  "'convert', 'formats', 'space') (see nested-span-f1 --help)\n"),
 ], ids=["bad-choice", "missing-option", "unknown-command"])
 def test_a_bad_command_line_is_one_line_and_status_2(argv, message, capsys):

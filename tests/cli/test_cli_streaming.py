@@ -424,14 +424,15 @@ def test_lenient_and_benchmark_read_a_gold_pipe_once(command, tmp_path):
     if command == "lenient":
         args = ("--pred", tmp_path / "pred.txt", "--json")
     else:
-        args = ("--pred", f"p={tmp_path / 'pred.txt'}", "--bootstrap", "20", "--json", tmp_path / "out.json")
+        args = ("--pred", f"p={tmp_path / 'pred.txt'}", "--bootstrap", "20", "--json")
     from_files = _cli(command, "--gold", tmp_path / "gold.txt", *args)
     piped = _cli(command, "--gold", "/dev/stdin", *args, input=(tmp_path / "gold.txt").read_bytes())
     assert (piped.returncode, from_files.returncode) == (0, 0)
     if command == "lenient":
         assert json.loads(piped.stdout) == json.loads(from_files.stdout) == score_lenient(pred, gold, zero_division=0)
     else:
-        system = json.loads((tmp_path / "out.json").read_text())["systems"][0]
+        system = json.loads(piped.stdout)["systems"][0]
+        assert json.loads(from_files.stdout)["systems"][0]["f1"] == system["f1"]
         assert system["f1"]["value"] == score_exact(pred, gold, zero_division=0)["overall_f1"]
 
 

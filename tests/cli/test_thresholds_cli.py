@@ -176,7 +176,7 @@ def test_gliner_text_spans_against_token_gold(tmp_path, capsys):
     (["--per-type"], "--per-type chooses a threshold for each type on dev"),
     (["--plot", "{tmp}/x.gif"], "--plot {tmp}/x.gif: plots are drawn as .png, .svg, .pdf or .html"),
     (["--pred-format", "oneie", "--score-column", "3"], "--score-column names a column of a CoNLL column file"),
-    (["--pred-format", "generated"], "generated entity lists carry no scores"),
+    (["--pred-format", "answers"], "language models' answers carry no scores"),
     (["--metric", "exact", "--min-iou", "0.5"], "min_iou applies to the lenient metric"),
     (["--plot", "{pred}"], "--plot {pred} would overwrite --pred {pred}, an input"),
 ])

@@ -77,8 +77,8 @@ def test_a_document_of_any_length_on_one_line_is_read_whole_at_every_door(tmp_pa
     assert (size["documents"], size["characters"], size["entities"]) == (2, length + 3, n)
     capsys.readouterr()
     assert main(["benchmark", "--gold", str(path), "--pred", f"a={path}", "--bootstrap", "20", "--no-progress",
-                 "--json", str(folder / "b.json")]) == 0
-    system = json.loads((folder / "b.json").read_text(encoding="utf-8"))["systems"][0]
+                 "--json"]) == 0
+    system = json.loads(capsys.readouterr().out)["systems"][0]
     assert (system["tp"], system["predicted"], system["gold"]) == (n, n, n)
     capsys.readouterr()
     assert main(["convert", str(path), "--to", "text", "--output", str(folder / "back.jsonl")]) == 0

@@ -173,7 +173,7 @@ def corpora(draw, tree):
 
 
 @given(corpora(flat_tree))
-def test_generated_flat_trees_score_as_chunkscore(sides):
+def test_answers_flat_trees_score_as_chunkscore(sides):
     gold, guessed = sides
     theirs = chunk_score(gold, guessed)
     ours = score_nested(trees_to_corpus(guessed).entities, trees_to_corpus(gold).entities, zero_division=0)
@@ -189,7 +189,7 @@ def flattened(tree):
 
 
 @given(corpora(nested_tree))
-def test_generated_nested_trees_score_as_chunkscore_at_the_top(sides):
+def test_answers_nested_trees_score_as_chunkscore_at_the_top(sides):
     """ChunkScore compares a top-level chunk with everything inside it, so that an NP holding another NP is not
     the NP of the same leaves; nested=False compares (start, end, label), ChunkScore's numbers once the chunks
     inside the top-level ones are dropped, and never fewer true positives than ChunkScore finds."""

@@ -11,8 +11,8 @@ from nested_span_f1 import sample_path
 
 
 def command(metric: str) -> dict:
-    """``nested-span-f1 generated`` on the sample's gold and answers, as JSON."""
-    done = subprocess.run([sys.executable, "-m", "nested_span_f1.cli", "generated", "--gold",
+    """``nested-span-f1 answers`` on the sample's gold and answers, as JSON."""
+    done = subprocess.run([sys.executable, "-m", "nested_span_f1.cli", "answers", "--gold",
                            str(sample_path("sample.gold.conll")), "--pred", str(sample_path("sample.harness.jsonl")),
                            "--metric", metric, "--json"], capture_output=True, text=True, check=True)
     assert done.stderr == "warning: 1 of 15 answers (6.7%) could not be read: ['line 9']\n"

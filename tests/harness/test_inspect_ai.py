@@ -1,6 +1,6 @@
 """inspect-ai end to end: the task file of docs/harnesses.md, as written, evaluated by inspect's own ``eval`` with
 ``mockllm/model`` answering the shipped sample with canned outputs (usage given, so nothing is fetched), offline;
-the numbers equal ``nested-span-f1 generated`` on the same answers."""
+the numbers equal ``nested-span-f1 answers`` on the same answers."""
 from __future__ import annotations
 
 import pytest
@@ -38,7 +38,7 @@ def test_inspect_eval_gives_the_commands_numbers(tmp_path, command_result):
     metrics = log.results.scores[0].metrics
     assert metrics["entity_f1"].value == command_result["located"]["overall_f1"] == 0.75
     assert metrics["string_f1"].value == command_result["strings"]["overall_f1"]
-    assert metrics["unreadable_share"].value == command_result["generated"]["unparseable_share"] == 1 / 15
+    assert metrics["unreadable_share"].value == command_result["answers"]["unparseable_share"] == 1 / 15
     # each sample's own score: its answer's located tp, fp and fn (Maria Keller, Northwind Labs, Basel)
     first = next(sample for sample in log.samples if sample.id == "s1")
     assert first.scores["ner_scorer"].value == {"tp": 3, "fp": 0, "fn": 0}

@@ -1,6 +1,6 @@
 """lighteval: ner_metric as lighteval's own metric classes use it (per-sample counts, corpus functions that sum
 them, the bootstrap that pickles them into worker processes and draws a document twice), numbers equal to
-``nested-span-f1 generated``; and the start-up step of lighteval's Pipeline that keeps it from running here."""
+``nested-span-f1 answers``; and the start-up step of lighteval's Pipeline that keeps it from running here."""
 from __future__ import annotations
 
 import pickle
@@ -44,7 +44,7 @@ def test_lighteval_metric_sums_counts_to_the_commands_numbers(command_result):
     with pytest.warns(UnreadableAnswersWarning, match=r"1 of 15 answers \(6.7%\) could not be read: \['s9'\]"):
         assert corpus["entity_f1"](values["entity_f1"]) == command_result["located"]["overall_f1"] == 0.75
     assert corpus["string_f1"](values["string_f1"]) == command_result["strings"]["overall_f1"]
-    assert corpus["unreadable_share"](values["unreadable_share"]) == command_result["generated"]["unparseable_share"]
+    assert corpus["unreadable_share"](values["unreadable_share"]) == command_result["answers"]["unparseable_share"]
 
 
 def test_lighteval_bootstrap_draws_documents_twice_and_pickles_the_counts():

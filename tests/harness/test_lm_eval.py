@@ -1,6 +1,6 @@
 """lm-evaluation-harness end to end: the task file of docs/harnesses.md run by lm-eval's own runner
 (``simple_evaluate``) on the shipped sample as a local JSON dataset, with a model that downloads nothing; the
-numbers equal ``nested-span-f1 generated`` on the same answers."""
+numbers equal ``nested-span-f1 answers`` on the same answers."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -59,7 +59,7 @@ def test_lm_eval_runs_the_task_and_gives_the_commands_numbers(tmp_path, command_
     assert scores["entity_f1,none"] == command_result["located"]["overall_f1"] == 0.75
     assert scores["string_f1,none"] == command_result["strings"]["overall_f1"]
     assert round(scores["string_f1,none"], 4) == 0.8727
-    assert scores["unreadable_share,none"] == command_result["generated"]["unparseable_share"] == 1 / 15
+    assert scores["unreadable_share,none"] == command_result["answers"]["unparseable_share"] == 1 / 15
     assert scores["partial_f1,none"] == lenient_result["located"]["partial_f1"]
     # what it prints is what docs/harnesses.md shows
     assert lm_eval.utils.make_table(out).strip() == TABLE.strip()

@@ -140,7 +140,7 @@ def test_smoke_run_prints_ratios_and_goals(tmp_path):
 
 
 @pytest.mark.skipif(not Path("/usr/bin/time").exists(), reason="scripts/bench/commands.py measures with GNU time")
-def test_commands_smoke_run_scores_the_generated_files_alike():
+def test_commands_smoke_run_scores_the_answers_files_alike():
     """The CLI rows: each command runs on the generated files, and conlleval's report holds their counts."""
     out = subprocess.run(
         [sys.executable, str(BENCH / "commands.py"), "--sizes", "20000,40000", "--json"],

@@ -9,7 +9,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_both_ways_are_timed_on_the_same_answers(monkeypatch):
-    monkeypatch.syspath_prepend(str(ROOT / "scripts" / "bench"))  # it imports generated.py beside it
+    monkeypatch.syspath_prepend(str(ROOT / "scripts" / "bench"))  # it imports answers.py beside it
     spec = importlib.util.spec_from_file_location("bench_harness", ROOT / "scripts" / "bench" / "harness.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -20,4 +20,4 @@ def test_both_ways_are_timed_on_the_same_answers(monkeypatch):
         figures = module.measure(documents, repeat=1, size=120)
     assert figures["answers"] == 120 and 0 < figures["exact_f1"] == figures["nested_f1"] < 1
     assert set(figures) >= {"exact_ratio", "nested_ratio", "exact_one_call_seconds", "exact_one_at_a_time_seconds"}
-    sys.modules.pop("generated", None)
+    sys.modules.pop("answers", None)

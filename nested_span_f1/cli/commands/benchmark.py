@@ -1,7 +1,7 @@
 """``nested-span-f1 benchmark``: compare prediction sets with bootstrap intervals and paired significance tests.
 
-Prints the Markdown report; ``--json``, ``--markdown``, ``--html``, ``--plot`` and
-``--model-card`` also write the other views to files. No output may be one of
+Prints the Markdown report (``--json``: every figure as JSON instead); ``--markdown``, ``--html``, ``--plot``
+and ``--model-card`` also write the other views to files. No output may be one of
 the inputs (the gold, a prediction file, a file of a checkpoint directory), and
 every view is made before any file is written, so a failure leaves none behind.
 """
@@ -20,7 +20,7 @@ from ...benchmark.pairs import COMPARISONS
 from ...benchmark.result import BenchmarkResult
 from ...flat.schemes import SCHEMES
 from ...render.plots import DPI
-from .inputs import HelpFormatter, add_format_options, check_outputs, check_plot_file, column_or_format, for_people
+from .inputs import HelpFormatter, add_format_options, check_outputs, check_plot_file, for_people
 from .texts import add_text_options
 
 
@@ -40,7 +40,7 @@ def prediction(text: str) -> tuple[str, str]:
 
 
 EXAMPLE = """examples:
-  nested-span-f1 benchmark --gold test.jsonl --pred base=base.jsonl --pred large=large.jsonl --json out.json --plot out.png
+  nested-span-f1 benchmark --gold test.jsonl --pred base=base.jsonl --pred large=large.jsonl --plot out.png --json > out.json
   nested-span-f1 benchmark --gold test.jsonl --pred run=output/          # every checkpoint-STEP of a training run
   nested-span-f1 benchmark --gold test.gold.conll --pred elmo=elmo.conll --pred flair=flair.conll
   nested-span-f1 benchmark --gold test.gold.conll --pred bert=pipeline_output.jsonl --pred crf=crf.conll --snap expand
@@ -79,10 +79,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="development predictions of the system NAME (repeat for more; a directory of checkpoints "
                         "as --pred takes, named as there). Default: the development prediction files (named dev, "
                         "valid or eval) in the folders of the --pred checkpoint directories")
-    p.add_argument("--format", type=column_or_format, metavar="FORMAT",
-                   help="format of every file, as --gold-format takes it (default: detected; text that no nested "
-                        "reader knows is read as CoNLL tag columns, the tag last)")
-    add_format_options(p)
+    add_format_options(p, gold="--gold and --dev-gold", pred="--pred and --dev-pred")
     p.add_argument("--scheme", choices=sorted(SCHEMES), help="tagging scheme of tag columns (for --mode strict)")
     p.add_argument("--mode", choices=["strict"], help="decoding of tag columns (default: seqeval's default mode)")
     p.add_argument("--units", choices=["auto", "documents", "sentences"], default="auto",
@@ -96,7 +93,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="random seed, 0 or more (default 0)")
     p.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
     p.add_argument("--alpha", type=float, default=0.05, help="significance level after correction (default 0.05)")
-    p.add_argument("--json", metavar="OUT", help="write every figure as JSON")
+    p.add_argument("--json", action="store_true", help="print every figure as JSON instead of the Markdown report")
     p.add_argument("--markdown", metavar="OUT", help="write the Markdown report")
     p.add_argument("--html", metavar="OUT.html", help="write one self-contained page: tables, charts, buckets and an "
                                                     "error browser (opens offline)")
@@ -135,8 +132,7 @@ def _inputs(args: argparse.Namespace) -> list[tuple[str, str | Path | None]]:
 
 def _views(result: BenchmarkResult, args: argparse.Namespace) -> list[tuple[str, str, bytes]]:
     """``(option, path, content)`` of every file asked for, all made before any is written."""
-    views = [("--json", args.json, lambda: result.to_json().encode()),
-             ("--markdown", args.markdown, lambda: result.to_markdown().encode()),
+    views = [("--markdown", args.markdown, lambda: result.to_markdown().encode()),
              ("--html", args.html, lambda: result.to_html().encode()),
              ("--model-card", args.model_card,
               lambda: result.model_index(dataset_type=args.dataset_type, dataset_config=args.dataset_config,
@@ -168,8 +164,8 @@ def run(args: argparse.Namespace) -> int:
     check_seed(args.seed, "--seed")
     check_level(args.confidence, "--confidence")
     check_level(args.alpha, "--alpha")
-    check_outputs(_inputs(args), [("--json", args.json), ("--markdown", args.markdown), ("--html", args.html),
-                                  ("--plot", args.plot), ("--model-card", args.model_card)])
+    check_outputs(_inputs(args), [("--markdown", args.markdown), ("--html", args.html), ("--plot", args.plot),
+                                  ("--model-card", args.model_card)])
     if args.plot:
         check_plot_file(args.plot)
     try:
@@ -177,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
             args.gold, dict(args.pred), comparisons=args.compare, baseline=args.baseline, dev_references=args.dev_gold,
             dev_predictions=dict(args.dev_pred) if args.dev_pred else None,
             n_resamples=args.bootstrap, n_permutations=args.permutations, seed=args.seed,
-            confidence=args.confidence, alpha=args.alpha, units_by=args.units, format=args.format,
+            confidence=args.confidence, alpha=args.alpha, units_by=args.units,
             gold_format=args.gold_format, pred_format=args.pred_format, scheme=args.scheme,
             mode=args.mode, dataset=args.dataset_name, progress=not args.no_progress, trim=args.trim,
             snap=args.snap, types=args.types, spans_key=args.spans_key, event_triggers=not args.no_event_triggers,
@@ -187,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
         raise for_people(error) from None
     # every view is made first: one that fails (a plot) leaves no file written
     views = _views(result, args)
-    sys.stdout.write(result.to_markdown())
+    sys.stdout.write(result.to_json() + "\n" if args.json else result.to_markdown())
     written, failed = [], []
     for option, path, content in views:
         try:

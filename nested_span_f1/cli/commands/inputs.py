@@ -65,25 +65,27 @@ def format_name(value: str) -> str:
         raise argparse.ArgumentTypeError(f"{error} (`nested-span-f1 formats` describes each)") from None
 
 
-GENERATED = "generated"
-"""The format name of a generated system's file (entity lists or raw answers, no offsets)."""
+ANSWERS = "answers"
+"""The format name of a file of answers (entity lists or raw answers, no offsets)."""
 
 
 def column_or_format(value: str) -> str:
-    """An argparse type: ``conll`` (column files), ``generated`` (entity lists) or a span format name or alias."""
-    if value.lower() == GENERATED:
-        return GENERATED
+    """An argparse type: ``conll`` (column files), ``answers`` (entity lists) or a span format name or alias."""
+    if value.lower() == ANSWERS:
+        return ANSWERS
     return COLUMNS if value.lower() in (COLUMNS, "columns") else format_name(value)
 
 
-def add_format_options(parser: argparse.ArgumentParser) -> None:
+def add_format_options(parser: argparse.ArgumentParser, gold: str = "--gold", pred: str = "--pred") -> None:
     """``--gold-format`` and ``--pred-format``: the same two options, with the same values, on every command that
-    reads a gold and a prediction file (``score``, ``lenient``, ``nested``, ``generated``, ``benchmark``)."""
+    reads a gold and a prediction file (``score``, ``lenient``, ``nested``, ``answers``, ``benchmark``,
+    ``thresholds``), the only way any command names an input's format; ``gold`` and ``pred`` name the files
+    each applies to in its help."""
     parser.add_argument("--gold-format", type=column_or_format, metavar="FORMAT",
-                        help="format of --gold: conll (tag columns) or a span format or alias `nested-span-f1 "
+                        help=f"format of {gold}: conll (tag columns) or a span format or alias `nested-span-f1 "
                              "formats` lists, brat, spacy (default: detected from the whole first records)")
     parser.add_argument("--pred-format", type=column_or_format, metavar="FORMAT",
-                        help="format of --pred, as --gold-format takes it, or generated (a language model's "
+                        help=f"format of {pred}, as --gold-format takes it, or answers (a language model's "
                              "answers; default: detected)")
 
 

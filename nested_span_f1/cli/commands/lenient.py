@@ -15,7 +15,7 @@ from ...formats import Corpus, align
 from ...formats.columns import ColumnFile, check_same_tokens
 from ...lenient.score import score_lenient, summarize_lenient
 from ...render.tables import lenient_table
-from . import generated, texts
+from . import answers, texts
 from .inputs import (
     HelpFormatter,
     Side,
@@ -57,7 +57,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     add_table_options(p, spans=True)
     add_text_options(p)
-    generated.add_generated_options(p)
+    answers.add_answer_options(p)
     p.set_defaults(run=run)
 
 
@@ -99,8 +99,8 @@ def score_files(args: argparse.Namespace) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     check_outputs([(f"--gold {args.gold}", args.gold), (f"--pred {args.pred}", args.pred)])
-    if not is_table(args) and generated.holds_generated(args):
-        return generated.run_generated(args, "lenient", partial_weight=args.partial_weight, min_iou=args.min_iou)
+    if not is_table(args) and answers.holds_answers(args):
+        return answers.run_answers(args, "lenient", partial_weight=args.partial_weight, min_iou=args.min_iou)
     if not is_table(args) and texts.holds_texts(args):
         result, pair, sides = texts.score_files(args, "lenient", partial_weight=args.partial_weight,
                                                 min_iou=args.min_iou)

@@ -20,7 +20,7 @@ from ...core.wording import plural
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, align, read_batches
 from ...nested.score import NestedCounts, count_entities, count_nested, describe_spans, summarize_nested
 from ...render.tables import table
-from . import generated, texts
+from . import answers, texts
 from .batches import UnequalLengths, add_counts, side_by_side
 from .inputs import (
     COLUMNS,
@@ -69,7 +69,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     add_table_options(p, spans=True)
     add_text_options(p)
-    generated.add_generated_options(p)
+    answers.add_answer_options(p)
     p.set_defaults(run=run)
 
 
@@ -218,7 +218,7 @@ def run_texts(args: argparse.Namespace) -> int:
 
 
 def _breakdowns(located: Mapping[str, Any]) -> str:
-    """The located spans' breakdowns of a generated system (span lengths in characters)."""
+    """The located spans' breakdowns of an answer system (span lengths in characters)."""
     titles = {**BREAKDOWN_TITLES, "by_length": "span length (characters)"}
     return "\n".join(breakdown_table(located[key], title) for key, title in titles.items() if key in located)
 
@@ -231,8 +231,8 @@ def run(args: argparse.Namespace) -> int:
         return write(args, summarize_nested(counted.counts, zero_division=0), size,
                      [header(args, counted.rows).rstrip(), size_line(size),
                       *texts.outside_tallies(counted.counts.counts.labels)])
-    if generated.holds_generated(args):
-        return generated.run_generated(args, "nested", _breakdowns)
+    if answers.holds_answers(args):
+        return answers.run_answers(args, "nested", _breakdowns)
     if texts.holds_texts(args):
         return run_texts(args)
     texts.refuse_text_options(args, "files of token spans")

@@ -18,7 +18,7 @@ from ...flat.tags import reference_prefixes, scheme_from_prefixes
 from ...formats import Corpus
 from ...formats.columns import Block, ColumnFile, check_same_tokens
 from ...render.tables import table
-from . import generated, texts
+from . import answers, texts
 from .batches import add_counts, side_by_side
 from .inputs import (
     HelpFormatter,
@@ -65,7 +65,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--plot", metavar="FILE", help="also draw per-type P/R/F1 to FILE (.png, .svg, .pdf)")
     add_table_options(p)
     add_text_options(p)
-    generated.add_generated_options(p)
+    answers.add_answer_options(p)
     p.set_defaults(run=run)
 
 
@@ -120,11 +120,11 @@ def run(args: argparse.Namespace) -> int:
         counted = count_table(args, "exact", scheme=args.scheme, mode=args.mode, suffix=args.suffix)
         result = summarize(counted.counts, zero_division=0)
         head = "\n".join([header(args, counted.rows).rstrip("\n"), *texts.outside_tallies(counted.counts.labels)])
-    elif generated.holds_generated(args):
+    elif answers.holds_answers(args):
         if args.plot:
-            raise ValueError("--plot draws the per-type scores of two span files; a generated system's located "
-                             "spans are in --json (or `nested-span-f1 generated --metric exact`)")
-        return generated.run_generated(args, "exact", table)
+            raise ValueError("--plot draws the per-type scores of two span files; an answer system's located "
+                             "spans are in --json (or `nested-span-f1 answers --metric exact`)")
+        return answers.run_answers(args, "exact", table)
     else:
         # a pipe is read once, here, and what it holds then decides as a file's first lines do
         read = texts.read_pipes(args)

@@ -15,9 +15,9 @@ from .inputs import HelpFormatter, check_outputs
 
 EXAMPLE = """examples:
   nested-span-f1 benchmark --gold genia/test.jsonl --pred base=base.jsonl --pred ours=ours.jsonl --baseline base \\
-      --dataset-name GENIA --json genia.json
+      --dataset-name GENIA --json > genia.json
   nested-span-f1 benchmark --gold ace05/test.jsonl --pred base=b.jsonl --pred ours=o.jsonl --baseline base \\
-      --dataset-name ACE2005 --json ace05.json
+      --dataset-name ACE2005 --json > ace05.json
   nested-span-f1 table genia.json ace05.json --baseline base --latex table.tex --markdown table.md"""
 
 

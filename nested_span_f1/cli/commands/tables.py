@@ -65,7 +65,7 @@ NOT_FOR_TABLES = {
     "--multiset": ("multiset", False), "--policy": ("policy", "kth"), "--no-fallback": ("fallback", True),
     "--no-inner-last": ("inner_last", True), "--show": ("show", 5),
 }
-"""The options of other input (column files, texts, generated answers) with their attribute and default: given with
+"""The options of other input (column files, texts, answers) with their attribute and default: given with
 a Parquet table, they are refused, not ignored."""
 
 

@@ -44,7 +44,7 @@ def add_text_options(parser: argparse.ArgumentParser) -> None:
 
 def add_reader_options(group: Any, sides: bool = True) -> None:
     """``--types``, ``--no-event-triggers``, ``--spans-key`` and ``--offsets``: how brat files, DocBins and character
-    offsets are read (for the commands that score texts, and ``generated``'s gold); ``sides``: ``--offsets`` may name
+    offsets are read (for the commands that score texts, and ``answers``'s gold); ``sides``: ``--offsets`` may name
     the gold's or the prediction's unit (else one unit, for every file)."""
     group.add_argument("--types", nargs="+", metavar="TYPE", help="brat: keep the T lines of these types only")
     group.add_argument("--no-event-triggers", action="store_true",

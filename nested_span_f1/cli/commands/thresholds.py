@@ -46,13 +46,13 @@ from ...thresholds.score import (
 from ...thresholds.select import ORACLE, dev_then_test, without_best
 from ...thresholds.topk import curve_over_k, top_k_figures
 from .inputs import (
+    ANSWERS,
     COLUMNS,
-    GENERATED,
     HelpFormatter,
+    add_format_options,
     add_tag_options,
     check_outputs,
     column_index,
-    column_or_format,
     duplicates_in_output,
     for_people,
     same_data,
@@ -86,10 +86,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--gold", required=True, help="gold file (any format the readers take)")
     p.add_argument("--pred", required=True, help="scored predictions (the same sentences or documents as --gold)")
-    p.add_argument("--gold-format", type=column_or_format, metavar="FORMAT",
-                   help="format of --gold and --dev-gold (default: detected; conll: tag columns)")
-    p.add_argument("--pred-format", type=column_or_format, metavar="FORMAT",
-                   help="format of --pred and --dev-pred (default: detected)")
+    add_format_options(p, gold="--gold and --dev-gold", pred="--pred and --dev-pred")
     p.add_argument("--metric", choices=METRICS, default="nested",
                    help="exact and nested: (start, end, label) matched exactly (the same curve); lenient: overlap "
                         "with the same label, matched one to one (the type scheme) (default: nested)")
@@ -182,8 +179,8 @@ def read_pair(gold_path: str, pred_path: str, args: argparse.Namespace,
               options: tuple[str, str] = ("--gold", "--pred")) -> tuple[ScoredPair, Corpus, Corpus]:
     """A gold file and a scored prediction file, read and paired (documents by id, texts aligned); an error of the
     pairing (which is of both files) names the two, by their ``options`` and names, unless it names a file."""
-    if GENERATED in (args.gold_format, args.pred_format):
-        raise ValueError("generated entity lists carry no scores; a threshold curve needs scored predictions")
+    if ANSWERS in (args.gold_format, args.pred_format):
+        raise ValueError("language models' answers carry no scores; a threshold curve needs scored predictions")
     gold = read_any(gold_path, args.gold_format, args)
     pred = read_any(pred_path, args.pred_format, args, score_column=args.score_column)
     check_text_options(args, {"references": gold, "predictions": pred})

@@ -92,7 +92,7 @@ def variant(rng, text):
     return text
 
 
-def generated_corpus(seed, documents=1200):
+def answers_corpus(seed, documents=1200):
     rng = random.Random(seed)
     labels = sorted(NAMES)
     predictions, references = [], []
@@ -118,8 +118,8 @@ def generated_corpus(seed, documents=1200):
 
 @pytest.mark.parametrize("multiset", [False, True])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_string_protocol_equals_universalner_on_generated_documents(seed, multiset):
-    predictions, references = generated_corpus(seed)
+def test_string_protocol_equals_universalner_on_answers_documents(seed, multiset):
+    predictions, references = answers_corpus(seed)
     assert len(predictions) >= 1000
     expected = universalner_counts(predictions, references, multiset)
     counts = count_strings(predictions, references, multiset=multiset)
@@ -139,8 +139,8 @@ def test_string_protocol_equals_universalner_on_generated_documents(seed, multis
     assert 0.3 < result["overall_f1"] < 0.95
 
 
-def test_the_generated_set_has_every_kind_of_variant():
-    predictions, references = generated_corpus(0)
+def test_the_answers_set_has_every_kind_of_variant():
+    predictions, references = answers_corpus(0)
     pairs = [(p, g) for pred, gold in zip(predictions, references) for p, _ in pred for g, _ in gold]
     same_after = [(p, g) for p, g in pairs if p != g and universalner_normalize(p) == universalner_normalize(g)]
     kinds = {"case": lambda p, g: p.lower() == g.lower(), "article": lambda p, g: "the" in (p + g).lower().split(),

@@ -1,4 +1,4 @@
-"""scripts/bench/generated.py measures what it says: the answers it writes are read as the shapes it names, and its
+"""scripts/bench/answers.py measures what it says: the answers it writes are read as the shapes it names, and its
 bare parse reads the pairs it claims to."""
 import importlib.util
 import json
@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_generated", ROOT / "scripts" / "bench" / "generated.py")
+    spec = importlib.util.spec_from_file_location("bench_answers", ROOT / "scripts" / "bench" / "answers.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -18,20 +18,20 @@ document without entities is answered "No entities" (``[]`` in JSON).
 
 Timed, each the median of ``--repeat`` runs:
 
-- **the goal**: :func:`nested_span_f1.answers.score_generated` on those JSON lines
+- **the goal**: :func:`nested_span_f1.answers.score_answers` on those JSON lines
   (one ``output`` a line) against the gold corpus in memory: reading every answer,
   pairing the documents, the string protocol, placing every mention, scoring the
   located spans (``--metric``; both metrics are timed). Under 2 s on one core.
 - **reading beside a bare parse**, side by side in one run, the calls taking turns:
-  the package reading the answers' file (:func:`~nested_span_f1.answers.read_generated`,
+  the package reading the answers' file (:func:`~nested_span_f1.answers.read_answers`,
   then :func:`~nested_span_f1.answers.read.read_answer` for each answer, with its
-  document's text and the gold's types, as ``score_generated`` reads them), and a
+  document's text and the gold's types, as ``score_answers`` reads them), and a
   plain regular-expression loop over the same file that knows each answer's shape
   (:func:`bare_parse`: a line shape's one expression matched line by line, a JSON
   answer loaded, GNER's and the tags' expression found anywhere), the least work
   that turns the answers into ``(string, type)`` pairs. Goal: the package's reading
   at most 2x the loop's, on the answers as issue 37's models wrote them
-  (:data:`AS_WRITTEN`) and on the mix. The whole ``score_generated`` call is shown
+  (:data:`AS_WRITTEN`) and on the mix. The whole ``score_answers`` call is shown
   against the loop too, and, on the answers as written, the floor under any reader
   that gives the package's objects (:func:`floor_parse`: the same loop with the
   package's line expression and its ``Mention`` and ``Answer``, and no check).
@@ -44,8 +44,8 @@ Times are CPU seconds of this process (``time.process_time``): one core's work,
 which other processes on a busy machine do not inflate as they inflate
 wall-clock time.
 
-    python scripts/bench/generated.py                 # ../shared/data CoNLL-2003
-    python scripts/bench/generated.py --repeat 5 --json
+    python scripts/bench/answers.py                 # ../shared/data CoNLL-2003
+    python scripts/bench/answers.py --repeat 5 --json
 """
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ from pathlib import Path
 from typing import Any
 
 from nested_span_f1 import Corpus, tags_to_spans
-from nested_span_f1.answers import read_generated, score_generated
+from nested_span_f1.answers import read_answers, score_answers
 from nested_span_f1.answers.lines import SIMPLE
 from nested_span_f1.answers.mention import Answer, Mention
 from nested_span_f1.answers.read import read_answer
@@ -219,9 +219,9 @@ def bare_parse(lines: str, shapes: list[str]) -> list[list[Any]]:
 
 def package_parse(lines: str, texts: list[str], labels: set[str]) -> list[Any]:
     """The answers' file read by the package and each answer read with its document's text and the gold's types,
-    as ``score_generated`` reads them."""
-    generated = read_generated(lines)
-    return [read_answer(question, text, labels) for questions, text in zip(generated.answers, texts)
+    as ``score_answers`` reads them."""
+    answers = read_answers(lines)
+    return [read_answer(question, text, labels) for questions, text in zip(answers.answers, texts)
             for question in questions]
 
 
@@ -264,8 +264,8 @@ def measure(documents: list[tuple[list[str], list[Span]]], repeat: int, order: t
             metrics: tuple[str, ...] = ("exact", "nested"), floor: bool = False) -> dict[str, Any]:
     """The figures of one set of answers (see the module docstring); ``floor``: :func:`floor_parse` timed too."""
     gold, lines, shapes = corpus(documents, ANSWERS, order)
-    result = score_generated(read_generated(lines), gold, metric="exact", zero_division=0)
-    report = result["generated"]
+    result = score_answers(read_answers(lines), gold, metric="exact", zero_division=0)
+    report = result["answers"]
     texts = [" ".join(tokens) for tokens in gold.tokens]
     labels = {e[-1] for entities in gold.entities for e in entities}
     labels |= {label.lower() for label in labels}
@@ -282,7 +282,7 @@ def measure(documents: list[tuple[list[str], list[Span]]], repeat: int, order: t
     if floor:
         calls["floor_parse"] = lambda: floor_parse(lines)
     for metric in metrics:
-        calls[metric] = lambda metric=metric: score_generated(read_generated(lines), gold, metric=metric,
+        calls[metric] = lambda metric=metric: score_answers(read_answers(lines), gold, metric=metric,
                                                               zero_division=0)
     timed = _side_by_side(calls, repeat)
     out.update({f"{name}_seconds": seconds for name, seconds in timed.items()})
@@ -300,7 +300,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     if not (args.conll / "test.gold.conll").is_file():
-        parser.exit(2, f"generated.py: {args.conll / 'test.gold.conll'} not found (the shared data's CoNLL-2003)\n")
+        parser.exit(2, f"answers.py: {args.conll / 'test.gold.conll'} not found (the shared data's CoNLL-2003)\n")
     sentences = conll_documents(args.conll)
     figures = {"sentences": measure(sentences, args.repeat),
                "as_written": measure(sentences, args.repeat, AS_WRITTEN, ("exact",), floor=True),
@@ -316,7 +316,7 @@ def main() -> None:
         print(f"  read, parse, place and score both protocols: exact {row['exact_seconds']:.3f} s" + (
             f", nested {row['nested_seconds']:.3f} s" if "nested_seconds" in row else "") + " (CPU)")
         print(f"  side by side: bare regular-expression parse {row['bare_parse_seconds']:.3f} s, the package's reading "
-              f"{row['package_parse_seconds']:.3f} s ({row['parse_ratio']:.2f}x), score_generated "
+              f"{row['package_parse_seconds']:.3f} s ({row['parse_ratio']:.2f}x), score_answers "
               f"{row['exact_seconds']:.3f} s ({row['api_ratio']:.2f}x)" + (
                   f"; the floor under any reader of these objects {row['floor_parse_seconds']:.3f} s "
                   f"({row['floor_ratio']:.2f}x)" if "floor_ratio" in row else ""))

@@ -1,13 +1,13 @@
-"""``nested-span-f1 generated``: a language model's answers against a gold with text, under both protocols.
+"""``nested-span-f1 answers``: a language model's answers against a gold with text, under both protocols.
 
 The prediction file holds a document (or a one-type question) a line: the
 model's raw answer (``{"id", "output": "..."}``, in any of the shapes
 :mod:`nested_span_f1.answers.parse` reads) or an extracted entity list
 (``{"id", "entities": [{"text", "label"}]}``), detected by its first lines or
-named with ``--pred-format generated``. The gold is any file with text (text
+named with ``--pred-format answers``. The gold is any file with text (text
 spans, pipeline output, brat, a DocBin), with tokens (joined by single spaces),
 or texts with their entities as strings (``{"id", "text", "entities": [{"text",
-"label"}]}``, detected, or named with ``--gold-format generated``). ``nested``
+"label"}]}``, detected, or named with ``--gold-format answers``). ``nested``
 and ``lenient`` take the same files and options and score the located spans with
 their own metric; this command scores them with ``--metric``.
 
@@ -26,21 +26,21 @@ from ...answers.indices import TRUST
 from ...answers.labels import parse_label_map
 from ...answers.locate import POLICIES
 from ...answers.normalize import STEPS, Normalization
-from ...answers.read import generated_file
-from ...answers.score import SHARE, count_generated, score_run
+from ...answers.read import answers_file
+from ...answers.score import SHARE, count_answers, score_run
 from ...core.wording import quote
 from ...formats import Corpus
 from ...formats.columns import read_text
-from ...render.generated import generated_table, unreadable_line
+from ...render.answers import answers_table, unreadable_line
 from ...render.tables import lenient_table
 from . import texts
-from .inputs import GENERATED as FORMAT
+from .inputs import ANSWERS as FORMAT
 from .inputs import HelpFormatter, add_format_options, check_outputs, duplicates_in_output, for_people
 
 EXAMPLE = """examples:
-  nested-span-f1 generated --gold test.jsonl --pred llm-answers.jsonl
-  nested-span-f1 generated --gold corpus/ --pred answers.jsonl --metric exact --multiset --json
-  nested-span-f1 generated --gold test.conll --pred answers.jsonl --label-map person=PER,location=LOC
+  nested-span-f1 answers --gold test.jsonl --pred llm-answers.jsonl
+  nested-span-f1 answers --gold corpus/ --pred answers.jsonl --metric exact --multiset --json
+  nested-span-f1 answers --gold test.conll --pred answers.jsonl --label-map person=PER,location=LOC
   nested-span-f1 nested --gold genia.text.jsonl --pred answers.jsonl --policy every
 
 Prediction lines: {"id": "d1", "output": "<the model's answer>"}: JSON or Python
@@ -73,9 +73,9 @@ def label_map_type(value: str) -> dict[str, str]:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def add_generated_options(parser: argparse.ArgumentParser) -> None:
-    """The string protocol's and the placement's options (for ``generated``, ``nested`` and ``lenient``)."""
-    group = parser.add_argument_group("generated entity lists (a language model's answers)")
+def add_answer_options(parser: argparse.ArgumentParser) -> None:
+    """The string protocol's and the placement's options (for ``answers``, ``nested`` and ``lenient``)."""
+    group = parser.add_argument_group("language models' answers")
     group.add_argument("--normalization", default="all", metavar="STEPS",
                        help=f"string protocol: the steps, joined by '+', of {', '.join(STEPS)}; 'all' (default, "
                             "UniversalNER's) or 'none'")
@@ -102,37 +102,37 @@ def add_generated_options(parser: argparse.ArgumentParser) -> None:
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "generated", help="a language model's entity lists: the string protocol and located spans side by side",
-        description="Scores of a generated system (entity lists or raw answers, JSON lines) against a gold with "
+        "answers", help="a language model's entity lists: the string protocol and located spans side by side",
+        description="Scores of an answer system (entity lists or raw answers, JSON lines) against a gold with "
                     "text: the string protocol papers use and the strings located in the text, scored as spans.",
         epilog=EXAMPLE, formatter_class=HelpFormatter,
     )
     p.add_argument("--gold", required=True, help="gold file or folder with text (or tokens, joined by spaces)")
-    p.add_argument("--pred", required=True, help="the generated system's JSON lines")
+    p.add_argument("--pred", required=True, help="the answer system's JSON lines")
     add_format_options(p)
     p.add_argument("--metric", choices=("exact", "lenient", "nested"), default="nested",
                    help="how the located spans are scored (default: nested)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     texts.add_reader_options(p.add_argument_group("the gold (brat, spaCy DocBin)"))
-    add_generated_options(p)
+    add_answer_options(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     check_outputs([(f"--gold {args.gold}", args.gold), (f"--pred {args.pred}", args.pred)])
-    return run_generated(args, args.metric)
+    return run_answers(args, args.metric)
 
 
-def holds_generated(args: argparse.Namespace) -> bool:
-    """Whether the prediction file is a generated system's: named so, or detected from its first lines, each read
-    whole (a pipe can be read once, by its reader: a generated system through one is named with --pred-format)."""
+def holds_answers(args: argparse.Namespace) -> bool:
+    """Whether the prediction file is an answer system's: named so, or detected from its first lines, each read
+    whole (a pipe can be read once, by its reader: an answer system through one is named with --pred-format)."""
     if args.pred_format is not None:
         return bool(args.pred_format == FORMAT)
-    return generated_file(args.pred)
+    return answers_file(args.pred)
 
 
 def read_gold(args: argparse.Namespace) -> Any:
-    """The gold: texts with their entities as strings (named ``generated``, or detected), or any corpus."""
+    """The gold: texts with their entities as strings (named ``answers``, or detected), or any corpus."""
     if args.gold_format == FORMAT:
         return read_string_gold(read_text(args.gold), args.gold)
     return (args.gold_format is None and string_gold_file(args.gold)) or texts.read_any(args.gold, args.gold_format,
@@ -154,7 +154,7 @@ def score_files(args: argparse.Namespace, metric: str, **options: Any) -> dict[s
                              f"the gold's text; leave {'them' if len(given) > 1 else 'it'} out")
         gold = read_gold(args)
         texts.check_reader_options(args, [gold] if isinstance(gold, Corpus) else [], f"the gold ({args.gold}) is not one")
-        run = count_generated(args.pred, gold, normalization=args.normalization, multiset=args.multiset,
+        run = count_answers(args.pred, gold, normalization=args.normalization, multiset=args.multiset,
                               policy=args.policy, fallback=args.fallback, inner_last=args.inner_last,
                               trust=args.trust, label_map=args.label_map, examples=args.show)
         if run.first_error is not None and run.counts.answers.get("unparseable") == sum(run.counts.answers.values()):
@@ -168,19 +168,19 @@ def score_files(args: argparse.Namespace, metric: str, **options: Any) -> dict[s
         raise for_people(error) from None
 
 
-def run_generated(args: argparse.Namespace, metric: str, extra: Any = None, **options: Any) -> int:
+def run_answers(args: argparse.Namespace, metric: str, extra: Any = None, **options: Any) -> int:
     """Print both protocols (then ``extra(located result)``: the metric's own tables), or the JSON result; a line
     on stderr, and first in the report, when more than 5% of the answers cannot be read."""
     result = score_files(args, metric, **options)
-    warning = unreadable_line(result["generated"]) if result["generated"]["unparseable_share"] > SHARE else None
+    warning = unreadable_line(result["answers"]) if result["answers"]["unparseable_share"] > SHARE else None
     if warning:
         sys.stderr.write(f"warning: {warning}\n")
     if args.json:
         sys.stdout.write(texts.dump(result))
         return 0
     located = result["located"]
-    out = [f"gold:        {args.gold}", f"predictions: {args.pred} (generated; located spans scored by {metric})",
-           "", generated_table(result)]
+    out = [f"gold:        {args.gold}", f"predictions: {args.pred} (answers; located spans scored by {metric})",
+           "", answers_table(result)]
     if warning:
         out.insert(0, f"warning: {warning}")
     if extra is not None:

@@ -1,4 +1,4 @@
-"""Real gold turned into generated answers: both protocols give 1.0 where the text allows it, and a known number
+"""Real gold turned into answers: both protocols give 1.0 where the text allows it, and a known number
 of strings dropped or invented moves the counts by exactly that number."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from nested_span_f1 import Corpus, read_corpus, tags_to_spans
 from nested_span_f1.align import join_tokens
 from nested_span_f1.answers.locate import occurrences
 from nested_span_f1.answers.normalize import Normalization
-from nested_span_f1.answers.score import count_generated, score_generated
+from nested_span_f1.answers.score import count_answers, score_answers
 from nested_span_f1.formats.columns import read_columns
 
 
@@ -55,11 +55,11 @@ def test_conll2003_gold_as_answers_scores_one_under_both_protocols(shared_data):
         "inline tags": [{"output": inline_tags(t, e)} for t, e in zip(gold.texts, gold.entities)],
     }
     for shape, records in shapes.items():
-        result = score_generated(records, gold, metric="exact")
+        result = score_answers(records, gold, metric="exact")
         assert result["strings"]["overall_f1"] == 1.0, shape
         assert result["located"]["overall_f1"] == 1.0, shape
         assert result["located"]["tp"] == total, shape
-        report = result["generated"]
+        report = result["answers"]
         assert report["not_in_text"] == report["excess"] == report["unparseable"] == 0, shape
         assert report["markup" if shape == "inline tags" else "exact"] == total, shape
 
@@ -68,7 +68,7 @@ def test_dropping_and_inventing_strings_moves_the_counts_by_exactly_that_number(
     gold = conll_gold(shared_data)
     total = sum(len(e) for e in gold.entities)
     # the string protocol counts distinct strings per document and type: 64 gold names are said twice
-    distinct = score_generated(as_answers(gold), gold, metric="exact")["strings"]["tp"]
+    distinct = score_answers(as_answers(gold), gold, metric="exact")["strings"]["tp"]
     assert distinct == total - 64
     # drop mentions whose string occurs once in its text, named once in its document (normalised too), and meets
     # no occurrence of another mention's string: no other mention's place and no other string's count changes
@@ -86,11 +86,11 @@ def test_dropping_and_inventing_strings_moves_the_counts_by_exactly_that_number(
         if s % 7 == 0 and len(invent) < 120:
             invent[s] = [(f"Atlantis {s}", "LOC")]
     assert len(drop) == 300 and len(invent) == 120
-    result = score_generated(as_answers(gold, drop, invent), gold, metric="exact")
+    result = score_answers(as_answers(gold, drop, invent), gold, metric="exact")
     strings, located = result["strings"], result["located"]
     assert (strings["tp"], strings["fp"], strings["fn"]) == (distinct - 300, 120, 300)
     assert (located["tp"], located["fp"], located["fn"]) == (total - 300, 120, 300)
-    assert result["generated"]["not_in_text"] == 120 and result["generated"]["exact"] == total - 300
+    assert result["answers"]["not_in_text"] == 120 and result["answers"]["exact"] == total - 300
     assert result["located"]["alignment"]["predictions"]["spurious"] == 120
 
 
@@ -100,15 +100,15 @@ def test_genia_gold_as_answers(shared_data, name, misplaced):
     total = sum(len(e) for e in gold.entities)
     records = as_answers(gold)
     assert sum(len(r["entities"]) for r in records) == total  # no discontinuous entity in either split
-    result = score_generated(records, gold, zero_division=0)
+    result = score_answers(records, gold, zero_division=0)
     assert result["strings"]["overall_f1"] == 1.0
-    report, located = result["generated"], result["located"]
+    report, located = result["answers"], result["located"]
     assert report["exact"] == report["spans"] == total and report["not_in_text"] == report["excess"] == 0
     # every string is placed, but where the text holds a string more often than the gold marks it, a list of
     # strings cannot say which occurrence is meant: the first one is taken (or one outside the longer entities
     # placed, where the gold marks the one inside)
     assert (located["tp"], located["fp"], located["fn"]) == (total - misplaced, misplaced, misplaced)
-    run = count_generated(records, gold)
+    run = count_answers(records, gold)
     for text, pred, ref in zip(run.gold.texts, run.located.entities, run.gold.entities):
         wrong, missed = set(pred) - set(ref), set(ref) - set(pred)
         # each wrong span is the right string with the right label, at another occurrence than the gold's

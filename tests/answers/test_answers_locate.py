@@ -1,4 +1,4 @@
-"""Placing generated strings on a text: crafted cases with hand-computed spans and categories, and properties."""
+"""Placing answers' strings on a text: crafted cases with hand-computed spans and categories, and properties."""
 from __future__ import annotations
 
 from collections import Counter

@@ -1,4 +1,4 @@
-"""Generated-system files: lines gathered into documents by id, one-type questions, what the file gets wrong."""
+"""Files of answers: lines gathered into documents by id, one-type questions, what the file gets wrong."""
 from __future__ import annotations
 
 import json
@@ -6,7 +6,7 @@ import json
 import pytest
 
 from nested_span_f1.answers.parse import Mention
-from nested_span_f1.answers.read import generated_records, looks_generated, read_answer, read_generated
+from nested_span_f1.answers.read import answer_records, looks_like_answers, read_answer, read_answers
 
 
 def lines(*records):
@@ -19,7 +19,7 @@ def parsed(read, document=None):
 
 
 def test_entity_lists_and_raw_answers():
-    read = read_generated(lines(
+    read = read_answers(lines(
         {"id": "d1", "entities": [{"text": "Obama", "label": "PER", "score": 0.9}]},
         {"id": "d2", "output": 'Answer: [["Paris", "LOC"]]'},
         {"id": "d3", "output": "no idea"},
@@ -37,7 +37,7 @@ def test_entity_lists_and_raw_answers():
 
 
 def test_entity_list_items_that_cannot_be_read_are_counted_where_they_are_scored():
-    read = read_generated(lines({"id": "d1", "entities": ["Obama", {"text": "Obama"}, {"label": "PER"},
+    read = read_answers(lines({"id": "d1", "entities": ["Obama", {"text": "Obama"}, {"label": "PER"},
                                                           {"text": 3, "label": "PER"}, {"text": "Paris", "label": ""},
                                                           {"text": "Rome", "label": "LOC"}]}), "f")
     (answer,) = parsed(read)[0]
@@ -54,7 +54,7 @@ def test_entity_list_items_that_cannot_be_read_are_counted_where_they_are_scored
 
 
 def test_one_type_questions_are_gathered_by_id():
-    read = read_generated(lines(
+    read = read_answers(lines(
         {"id": 7, "label": "person", "output": '["Barack Obama"]', "text": "Barack Obama in Paris"},
         {"id": 8, "label": "person", "output": "[]"},
         {"id": 7, "label": "location", "output": '["Paris"]'},
@@ -66,7 +66,7 @@ def test_one_type_questions_are_gathered_by_id():
 
 
 def test_without_ids_documents_go_by_order():
-    read = read_generated(lines({"output": "[]"}, {"output": "[]"}))
+    read = read_answers(lines({"output": "[]"}, {"output": "[]"}))
     assert read.ids is None and len(read) == 2
 
 
@@ -93,26 +93,26 @@ def test_without_ids_documents_go_by_order():
 ])
 def test_what_the_file_gets_wrong_is_refused_with_its_line(records, error, message):
     with pytest.raises(error) as caught:
-        read_generated(lines(*records), "f")
+        read_answers(lines(*records), "f")
     assert message in str(caught.value)
 
 
 def test_detection():
-    assert looks_generated(lines({"id": "d1", "output": "x"}))
-    assert looks_generated(lines({"id": "d1", "entities": []}, {"id": "d2", "entities": [{"text": "a", "label": "B"}]}))
-    assert looks_generated(lines({"id": "d1", "text": "a b", "entities": [{"text": "a", "label": "B"}]}))
-    assert not looks_generated(lines({"id": "d1", "text": "a b", "entities": [{"start": 0, "end": 1, "label": "B",
+    assert looks_like_answers(lines({"id": "d1", "output": "x"}))
+    assert looks_like_answers(lines({"id": "d1", "entities": []}, {"id": "d2", "entities": [{"text": "a", "label": "B"}]}))
+    assert looks_like_answers(lines({"id": "d1", "text": "a b", "entities": [{"text": "a", "label": "B"}]}))
+    assert not looks_like_answers(lines({"id": "d1", "text": "a b", "entities": [{"start": 0, "end": 1, "label": "B",
                                                                             "text": "a"}]}))
-    assert not looks_generated(lines({"text": "a", "entities": [{"entity_group": "B", "word": "a", "start": 0}]}))
-    assert not looks_generated(lines({"tokens": ["a"], "entity_mentions": []}))
-    assert not looks_generated("a\tB-PER\n")
-    assert looks_generated(lines({"id": "d1", "entities": []}))  # entities without a text: only these files
-    assert looks_generated(lines({"id": "d1", "entities": ["Obama"]}))  # (to be refused by the reader)
-    assert not looks_generated(lines({"id": "d1", "text": "a", "entities": []}))  # nothing tells
+    assert not looks_like_answers(lines({"text": "a", "entities": [{"entity_group": "B", "word": "a", "start": 0}]}))
+    assert not looks_like_answers(lines({"tokens": ["a"], "entity_mentions": []}))
+    assert not looks_like_answers("a\tB-PER\n")
+    assert looks_like_answers(lines({"id": "d1", "entities": []}))  # entities without a text: only these files
+    assert looks_like_answers(lines({"id": "d1", "entities": ["Obama"]}))  # (to be refused by the reader)
+    assert not looks_like_answers(lines({"id": "d1", "text": "a", "entities": []}))  # nothing tells
 
 
 def test_written_records_read_back():
-    text = generated_records(["a", "b"], [[("Obama", "PER")], []])
-    read = read_generated(text)
+    text = answer_records(["a", "b"], [[("Obama", "PER")], []])
+    read = read_answers(text)
     assert read.ids == ["a", "b"] and read_answer(read.answers[0][0]).mentions == (Mention("Obama", "PER"),)
-    assert looks_generated(text)
+    assert looks_like_answers(text)

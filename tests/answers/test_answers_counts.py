@@ -1,4 +1,4 @@
-"""A generated system's counts add across batches, round-trip through JSON and refuse other settings."""
+"""An answer system's counts add across batches, round-trip through JSON and refuse other settings."""
 from __future__ import annotations
 
 import json
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from nested_span_f1.answers.counts import GeneratedCounter, GeneratedCounts, PlaceTally
+from nested_span_f1.answers.counts import AnswerCounter, AnswerCounts, PlaceTally
 from nested_span_f1.answers.locate import CATEGORIES
 from nested_span_f1.answers.parse import parse_answer
 
@@ -27,7 +27,7 @@ def test_place_tally_fields_are_the_categories():
 
 
 def counted(answers, **options):
-    counter = GeneratedCounter(**options)
+    counter = AnswerCounter(**options)
     spans = [counter.add(f"d{k}", TEXT, GOLD, [(None, parse_answer(a))]).spans for k, a in enumerate(answers)]
     return counter.counts(), spans
 
@@ -69,7 +69,7 @@ def test_counts_of_batches_add_to_the_counts_of_the_whole():
 
 def test_counts_round_trip_through_json():
     counts, _ = counted(ANSWERS, normalization="lowercase", multiset=True, policy="every", fallback=False)
-    again = GeneratedCounts.from_dict(json.loads(json.dumps(counts.to_dict())))
+    again = AnswerCounts.from_dict(json.loads(json.dumps(counts.to_dict())))
     assert again == counts
     assert again.normalization == "lowercase" and again.policy == "every" and again.multiset
 
@@ -84,4 +84,4 @@ def test_counts_made_with_other_settings_do_not_add(option):
 
 def test_unknown_policy_is_refused_when_counting_starts():
     with pytest.raises(ValueError, match="policy must be one of kth, every"):
-        GeneratedCounter(policy="all")
+        AnswerCounter(policy="all")

@@ -1,6 +1,6 @@
-"""A generated system's report as text: both protocols side by side per type, with what could not be placed or read.
+"""An answer system's report as text: both protocols side by side per type, with what could not be placed or read.
 
-It formats the dict :func:`nested_span_f1.answers.score_generated` returns, quoting
+It formats the dict :func:`nested_span_f1.answers.score_answers` returns, quoting
 values as every message does (:func:`~nested_span_f1.core.wording.quote`): rows per
 type (the string protocol's precision, recall and F1, the located spans' under the
 metric used, the mentions not in the text, the excess mentions and the gold entities
@@ -39,17 +39,17 @@ def _scores(values: tuple[float, ...] | None, digits: int) -> str:
     return "  ".join(f"{v:>9.{digits}f}" for v in values[:3])
 
 
-def generated_table(result: Mapping[str, Any], digits: int = 4) -> str:
-    """The report of a generated system (see the module docstring).
+def answers_table(result: Mapping[str, Any], digits: int = 4) -> str:
+    """The report of an answer system (see the module docstring).
 
     >>> from nested_span_f1 import Corpus
-    >>> from nested_span_f1.answers import score_generated
+    >>> from nested_span_f1.answers import score_answers
     >>> gold = Corpus(["The Beatles played in Liverpool ."], [[(4, 11, "ORG"), (22, 31, "LOC")]], unit="characters")
-    >>> r = score_generated([{"output": '[["The Beatles", "ORG"], ["Liverpool", "LOC"]]'}], gold, zero_division=0)
-    >>> print(generated_table(r, digits=2).splitlines()[3])
+    >>> r = score_answers([{"output": '[["The Beatles", "ORG"], ["Liverpool", "LOC"]]'}], gold, zero_division=0)
+    >>> print(answers_table(r, digits=2).splitlines()[3])
          ORG      1       1.00       1.00       1.00       0.00       0.00       0.00         0       0            0
     """
-    strings, located, report = result["strings"], result["located"], result["generated"]
+    strings, located, report = result["strings"], result["located"], result["answers"]
     settings = report["settings"]
     lenient = "strict_f1" in located
     labels = sorted(report["per_type"])
