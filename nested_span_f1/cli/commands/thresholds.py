@@ -48,7 +48,7 @@ from ...thresholds.topk import curve_over_k, top_k_figures
 from .inputs import (
     ANSWERS,
     COLUMNS,
-    HelpFormatter,
+    add_command,
     add_format_options,
     add_tag_options,
     check_outputs,
@@ -59,8 +59,8 @@ from .inputs import (
 )
 from .texts import add_text_options, alignment_lines, check_text_options, read_any
 
-EXAMPLE = """examples:
-  nested-span-f1 thresholds --gold test.jsonl --pred scored.jsonl
+EXAMPLES = """more examples:
+  nested-span-f1 thresholds --gold test.jsonl --pred scored.jsonl --json
   nested-span-f1 thresholds --gold test.jsonl --pred gliner.jsonl --decode flat --json
   nested-span-f1 thresholds --gold test.jsonl --pred test.scored.jsonl --dev-gold dev.jsonl --dev-pred dev.scored.jsonl \\
       --per-type --plot curves.png --title "Span classifier on GENIA"
@@ -71,47 +71,49 @@ A span is kept when its score is at least the threshold; scores need not lie in 
 for --calibration). Decoding: nested keeps every span at or above the threshold (one sort of the scores); flat
 keeps the highest-scoring spans that do not overlap, as GLiNER's flat mode (one greedy pass over the spans, then
 the same sort). A best threshold with at most 5% of the saved predictions scoring below it is warned about (the
-curve stops where the predictions were saved). Plots write .png, .svg or .pdf (pip install
-"nested-span-f1[plots]"), or a self-contained .html page."""
+curve stops where the predictions were saved). Plots write .png, .svg or .pdf (the plots extra: pip install
+".[plots]" in a clone), or a self-contained .html page."""
 
 CURVE_PLOTS = (".png", ".svg", ".pdf", ".html")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "thresholds", help="precision-recall curves of scored predictions, average precision, thresholds chosen on "
-                           "dev, top k per sentence, calibration",
-        description=__doc__.split("\n\n", 1)[1].replace("\n", " ").replace("``", ""), epilog=EXAMPLE,
-        formatter_class=HelpFormatter,
+    p, io = add_command(
+        sub, "thresholds", "nested-span-f1 thresholds --gold nested.gold.jsonl --pred nested.scored.jsonl",
+        __doc__.split("\n\n", 1)[1].replace("\n", " ").replace("``", ""), EXAMPLES,
+        usage="%(prog)s --gold GOLD --pred PRED [options]",
     )
-    p.add_argument("--gold", required=True, help="gold file (any format the readers take)")
-    p.add_argument("--pred", required=True, help="scored predictions (the same sentences or documents as --gold)")
+    io.add_argument("--gold", required=True, help="gold file (any format the readers take)")
+    io.add_argument("--pred", required=True, help="scored predictions (the same sentences or documents as --gold)")
+    io.add_argument("--json", action="store_true", help="print the result as JSON, every point of the curves included")
+    curves = p.add_argument_group("curves and thresholds")
+    curves.add_argument("--metric", choices=METRICS, default="nested",
+                        help="exact and nested: (start, end, label) matched exactly (the same curve); lenient: overlap "
+                             "with the same label, matched one to one (the type scheme) (default: nested)")
+    curves.add_argument("--decode", choices=DECODINGS, default="nested",
+                        help="nested: every span at or above the threshold; flat: the highest-scoring spans that do "
+                             "not overlap (default: nested)")
+    curves.add_argument("--threshold", type=finite_float, default=0.5,
+                        help="the system's own threshold, reported beside the others (default: 0.5)")
+    curves.add_argument("--dev-gold", metavar="FILE", help="development gold: the threshold is chosen on it")
+    curves.add_argument("--dev-pred", metavar="FILE", help="scored development predictions")
+    curves.add_argument("--per-type", action="store_true", help="with --dev-gold: choose a threshold for each type")
+    curves.add_argument("--top-k", type=positive_int, metavar="K",
+                        help="keep each sentence's K highest-scoring predictions instead of thresholding: the figures "
+                             "at K, the curve over k (every k in --json), and with --dev-gold the k best on dev "
+                             "applied to test")
+    curves.add_argument("--calibration", nargs="?", const="10", metavar="BINS", type=bins_type,
+                        help="a reliability table (score bins against the share of right predictions, counts per "
+                             "bin) and the expected calibration error, overall and per type, of the test "
+                             "predictions: BINS equal bins over [0, 1] (default 10), or their edges, comma-separated "
+                             "(0,0.5,0.8,0.99,1)")
+    curves.add_argument("--min-iou", type=finite_float, default=None,
+                        help="lenient: least intersection over union of a matched pair (default: any shared token)")
+    tags = add_tag_options(p, " of column files")
+    tags.add_argument("--score-column", type=column_index, metavar="N",
+                      help="CoNLL predictions: the column of each token's score, counted from 1 or from the end (a "
+                           "span's score is its tokens' mean)")
     add_format_options(p, gold="--gold and --dev-gold", pred="--pred and --dev-pred")
-    p.add_argument("--metric", choices=METRICS, default="nested",
-                   help="exact and nested: (start, end, label) matched exactly (the same curve); lenient: overlap "
-                        "with the same label, matched one to one (the type scheme) (default: nested)")
-    p.add_argument("--decode", choices=DECODINGS, default="nested",
-                   help="nested: every span at or above the threshold; flat: the highest-scoring spans that do not "
-                        "overlap (default: nested)")
-    p.add_argument("--threshold", type=finite_float, default=0.5,
-                   help="the system's own threshold, reported beside the others (default: 0.5)")
-    p.add_argument("--dev-gold", metavar="FILE", help="development gold: the threshold is chosen on it")
-    p.add_argument("--dev-pred", metavar="FILE", help="scored development predictions")
-    p.add_argument("--per-type", action="store_true", help="with --dev-gold: choose a threshold for each type")
-    p.add_argument("--top-k", type=positive_int, metavar="K",
-                   help="keep each sentence's K highest-scoring predictions instead of thresholding: the figures at "
-                        "K, the curve over k (every k in --json), and with --dev-gold the k best on dev applied to "
-                        "test")
-    p.add_argument("--calibration", nargs="?", const="10", metavar="BINS", type=bins_type,
-                   help="a reliability table (score bins against the share of right predictions, counts per bin) "
-                        "and the expected calibration error, overall and per type, of the test predictions: BINS "
-                        "equal bins over [0, 1] (default 10), or their edges, comma-separated (0,0.5,0.8,0.99,1)")
-    p.add_argument("--min-iou", type=finite_float, default=None,
-                   help="lenient: least intersection over union of a matched pair (default: any shared token)")
-    p.add_argument("--score-column", type=column_index, metavar="N",
-                   help="CoNLL predictions: the column of each token's score, counted from 1 or from the end (a "
-                        "span's score is its tokens' mean)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON, every point of the curves included")
     intervals = p.add_argument_group("intervals (on the test figures at the dev threshold, the system's threshold "
                                      "and top k)")
     intervals.add_argument("--bootstrap", type=int, default=1000, metavar="N",
@@ -129,7 +131,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                             "(implies --calibration)")
     plots.add_argument("--title", help="the plots' title (default: what they show, without file names; '' for none)")
     plots.add_argument("--percent", action="store_true", help="both axes of every plot in percent (0-100), not 0-1")
-    add_tag_options(p, " of column files")
     add_text_options(p)
     p.set_defaults(run=run)
 
