@@ -1326,7 +1326,7 @@ CATALOGUE: list[Bad] = [
          "dev_gold": b'{"tokens": ["a"], "entity_mentions": [{"start": 0, "end": 1, "entity_type": "DNA"}]}\n',
          "dev_pred": b'{"tokens": ["a"], "entity_mentions": [{"start": 0, "end": 1, "entity_type": "DNA", '
                      b'"score": 0.5}]}\n', "args": ["--per-type"]}, None,
-        ('"types_without_dev_threshold": ["protein"]', '"labels_only_in_test": ["protein"]'),
+        ('"types_without_dev_threshold": {"protein": "never predicted on dev"}', '"labels_only_in_test": ["protein"]'),
         entries=("cli thresholds",)),
     Bad("scored-file-logits-are-scores", "scored-files",
         scored_files(_mention(0, 2, "DNA", score=-2.5), _mention(0, 1, "protein", score=3.5)), None,
@@ -2180,11 +2180,9 @@ def test_app_without_the_app_extra_says_what_to_install_in_one_line(name, missin
     done = subprocess.run([sys.executable, "app.py"], cwd=nested_span_f1.metric_path(name), env=env, capture_output=True,
                           text=True, timeout=120, check=False)
     assert (done.returncode, done.stdout) == (2, ""), done.stderr
-    # the package itself is on no index: from a clone; an extra of the installed package: by its name
-    how = ('pip install ".[app]" in a clone of the repository' if missing == "nested_span_f1"
-           else 'pip install "nested-span-f1[app]"')
-    assert done.stderr == (f"app.py: error: this needs {missing}; install it with {how} "
-                           "(in a Space folder: pip install -r requirements.txt)\n")
+    # the package is on no index: the package and its extra alike come from the clone
+    assert done.stderr == (f"app.py: error: this needs {missing}; install it in the clone with python -m pip install "
+                           '".[app]" (in a Space folder: pip install -r requirements.txt)\n')
 def _git_status() -> list[str]:
     """``git status`` of the checkout, ignored files included; bytecode and test-tool caches left out."""
     done = subprocess.run(["git", "-C", str(CHECKOUT), "status", "--porcelain", "--ignored", "--untracked-files=all"],

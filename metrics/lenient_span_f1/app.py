@@ -18,10 +18,8 @@ try:
     demo = build_app(HERE)
 except ModuleNotFoundError as missing:
     needed = (missing.name or "nested_span_f1").partition(".")[0]
-    how = ('pip install ".[app]" in a clone of the repository' if needed == "nested_span_f1"
-           else 'pip install "nested-span-f1[app]"')
-    print(f"app.py: error: this needs {needed}; install it with {how} (in a Space folder: pip install -r "
-          "requirements.txt)", file=sys.stderr)
+    print(f"app.py: error: this needs {needed}; install it in the clone with python -m pip install \".[app]\" "
+          "(in a Space folder: pip install -r requirements.txt)", file=sys.stderr)
     sys.exit(2)
 
 if __name__ == "__main__":

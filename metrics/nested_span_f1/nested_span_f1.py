@@ -104,7 +104,7 @@ Returns:
     invalid_predicted_chunks, invalid_reference_chunks: for tag input with ``scheme`` given.
     average_precision, best_threshold, best_precision, best_recall, best_f1: for scored predictions: the area
         under the step precision-recall curve over every distinct score, and its point of best F1 (None when
-        nothing is predicted).
+        nothing is predicted, or nothing predicted is ever right).
 Examples:
     >>> import evaluate, nested_span_f1
     >>> metric = evaluate.load(nested_span_f1.metric_path("nested"))

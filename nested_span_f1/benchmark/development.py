@@ -15,11 +15,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .figures import scored
 from .inputs import Source, is_brat_folder, pair, units
 from .matrices import match_systems
 from .options import Options
-from .stats import bootstrap_sums
+from .stats import bootstrap_sums, scored
 from .systems import Predictions, System, list_systems
 
 

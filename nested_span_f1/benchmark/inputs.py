@@ -241,23 +241,28 @@ def _pair_spans(gold: Side, predicted: Side) -> Pair:
 
 
 def units(gold: Side, by: str = "auto") -> tuple[np.ndarray, str]:
+    """The resampling unit of every sentence of the gold (:func:`unit_index` of its document ids)."""
+    return unit_index(gold.doc_ids, gold.n_sentences, by, gold.name)
+
+
+def unit_index(doc_ids: Sequence[str] | None, n_sentences: int, by: str = "auto",
+               name: str = "the gold") -> tuple[np.ndarray, str]:
     """The resampling unit of every sentence (0, 1, ... in order of appearance) and the units' name.
 
-    ``by``: ``"auto"`` (documents when the gold carries document ids, else
-    sentences), ``"documents"`` or ``"sentences"``.
+    ``by``: ``"auto"`` (documents when the sentences carry document ids, ``doc_ids``, else
+    sentences), ``"documents"`` or ``"sentences"``; ``name`` names the gold in messages.
 
     Raises:
         ValueError: ``by="documents"`` without document ids, or an unknown ``by``.
     """
     if by not in ("auto", "documents", "sentences"):
         raise ValueError(f"units must be 'auto', 'documents' or 'sentences', got {quote(by)}")
-    docs = gold.doc_ids
-    if by == "documents" and docs is None:
-        raise ValueError(f"{gold.name} carries no document ids; resample sentences (units='sentences')")
-    if by == "sentences" or docs is None:
-        return np.arange(gold.n_sentences, dtype=np.int64), "sentences"
+    if by == "documents" and doc_ids is None:
+        raise ValueError(f"{name} carries no document ids; resample sentences (units='sentences')")
+    if by == "sentences" or doc_ids is None:
+        return np.arange(n_sentences, dtype=np.int64), "sentences"
     first: dict[str, int] = {}
-    return np.array([first.setdefault(d, len(first)) for d in docs], dtype=np.int64), "documents"
+    return np.array([first.setdefault(d, len(first)) for d in doc_ids], dtype=np.int64), "documents"
 
 
 HEAD = 1 << 16

@@ -12,8 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .figures import estimate
-from .stats import extreme, holm, interval, micro_f1, paired_bootstrap_p
+from .stats import estimate, extreme, holm, interval, micro_f1, paired_bootstrap_p
 
 
 def compare_pairs(names: Sequence[str], pairs: Sequence[tuple[int, int]], totals: np.ndarray, f1_samples: np.ndarray,

@@ -15,6 +15,7 @@ one test leaves the other's draws alone. p-values are two-sided, with the
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -147,6 +148,31 @@ def interval(samples: np.ndarray, confidence: float = 0.95) -> tuple[np.ndarray,
         raise ValueError(f"confidence must be between 0 and 1 (exclusive), got {quote(confidence)}")
     low, high = np.percentile(samples, [50 * (1 - confidence), 50 * (1 + confidence)], axis=0)
     return low, high
+
+
+def estimate(value: Any, low: Any, high: Any) -> dict[str, float]:
+    """``{value, low, high}`` as Python floats (from floats or 0-d arrays)."""
+    return {"value": float(value), "low": float(low), "high": float(high)}
+
+
+def scored(totals: np.ndarray, samples: np.ndarray, confidence: float) -> dict[str, dict[str, float]]:
+    """P/R/F1 point values of ``totals`` ``[3]`` with the intervals of ``samples`` ``[B, 3]``; with a fourth count
+    (:data:`GOLD_TP`, the gold spans found, as buckets have), recall's numerator is that.
+
+    An interval is taken over the resamples where its score is defined: precision
+    where something was predicted, recall where there is gold, F1 where either is
+    (a rare type missing from a resample has no score there, not a score of 0).
+    """
+    found = GOLD_TP if len(totals) > GOLD_TP else TP
+    point = prf(totals[TP], totals[PREDICTED], totals[GOLD], totals[found])
+    resampled = prf(samples[:, TP], samples[:, PREDICTED], samples[:, GOLD], samples[:, found])
+    predicted, gold = samples[:, PREDICTED] > 0, samples[:, GOLD] > 0
+    out = {}
+    for key, value, values, defined in zip(("precision", "recall", "f1"), point, resampled,
+                                           (predicted, gold, predicted | gold)):
+        low, high = interval(values[defined], confidence) if defined.any() else (value, value)
+        out[key] = estimate(value, low, high)
+    return out
 
 
 def extreme(null: np.ndarray, observed: float) -> int:

@@ -111,9 +111,28 @@ def file_scores(found: list[list[Any]]) -> list[list[Any]] | None:
     return found if any(x is not None for row in found for x in row) else None
 
 
-def entity_score(item: Mapping[str, Any]) -> Any:
-    """The score a file's entity carries under one of :data:`SCORE_KEYS` (None without one)."""
-    return next((item[key] for key in SCORE_KEYS if key in item), None)
+def entity_scores(rows: Iterable[Iterable[Any]]) -> tuple[list[list[Any]] | None, dict[str, int]]:
+    """The scores a file's entities carry, one list a sentence (:func:`file_scores`: None when no entity has one),
+    and which key was read: an entity's ``score``, else its ``prob`` (:data:`SCORE_KEYS`); None for an entity
+    with neither. The notes count, when any, ``score_and_prob`` (entities holding both: ``score`` read, ``prob``
+    not) and ``scores_from_prob`` (entities holding ``prob`` alone), so that a report can say which was read."""
+    both = from_prob = 0
+    found: list[list[Any]] = []
+    for row in rows:
+        out: list[Any] = []
+        for item in row:
+            if not isinstance(item, Mapping):
+                out.append(None)
+            elif "score" in item:
+                out.append(item["score"])
+                both += "prob" in item
+            else:
+                out.append(item.get("prob"))
+                from_prob += "prob" in item
+        found.append(out)
+    scores = file_scores(found)
+    notes = {"score_and_prob": both, "scores_from_prob": from_prob} if scores is not None else {}
+    return scores, {key: n for key, n in notes.items() if n}
 
 
 def mean_score(values: Sequence[float]) -> float:

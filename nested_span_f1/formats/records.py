@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..core.entities import is_fragmented, normalize_fragments
-from ..core.scored import entity_score, file_scores
+from ..core.scored import entity_scores, file_scores
 from ..core.spans import Span
 from ..core.wording import plural, quote
 from .corpus import Corpus
@@ -115,9 +115,11 @@ def _spans_of(corpus: Corpus, name: str) -> Iterator[list[Any]]:
         yield list(ents)
 
 
-def _scores(mentions: list[list[Any]]) -> list[list[Any]] | None:
-    """The scores of each sentence's mention objects (``score``, or ``prob``): None when no mention has one."""
-    return file_scores([[entity_score(m) if isinstance(m, Mapping) else None for m in row] for row in mentions])
+def _scores(mentions: list[list[Any]]) -> dict[str, Any]:
+    """A corpus's ``scores`` and ``notes`` from its mention objects (:func:`~nested_span_f1.core.scored.entity_scores`:
+    ``score``, else ``prob``, with which was read counted)."""
+    scores, notes = entity_scores(mentions)
+    return {"scores": scores, "notes": notes}
 
 
 def _scored(item: dict[str, Any], corpus: Corpus, s: int, k: int) -> dict[str, Any]:
@@ -156,7 +158,7 @@ def read_oneie(text: str, source: str = "oneie", first_line: int = 1) -> Corpus:
     ]
     return Corpus([tokens(r, "tokens", w) for w, r in records], entities, _ids(records, "sent_id"),
                   _ids(records, "doc_id"), "oneie", "end exclusive: offsets kept as they are", source,
-                  [w for w, _ in records], scores=_scores(mentions))
+                  [w for w, _ in records], **_scores(mentions))
 
 
 def write_oneie(corpus: Corpus) -> str:
@@ -185,7 +187,7 @@ def read_triaffine(text: str, source: str = "triaffine") -> Corpus:
                 for (w, _), row in zip(records, mentions)]
     return Corpus([tokens(r, "tokens", w) for w, r in records], entities, None, _ids(records, "org_id"),
                   "triaffine", "end exclusive: offsets kept as they are", source, [w for w, _ in records],
-                  scores=_scores(mentions))
+                  **_scores(mentions))
 
 
 def write_triaffine(corpus: Corpus) -> str:
@@ -215,7 +217,7 @@ def read_pyramid(text: str, source: str = "pyramid") -> Corpus:
     entities = [[_pyramid_span(m, w) for m in row] for (w, _), row in zip(records, mentions)]
     return Corpus([tokens(r, "tokens", w) for w, r in records], entities, None, None,
                   "pyramid", "end exclusive: offsets kept as they are", source, [w for w, _ in records],
-                  scores=_scores(mentions))
+                  **_scores(mentions))
 
 
 def write_pyramid(corpus: Corpus) -> str:
@@ -300,7 +302,7 @@ def read_w2ner(text: str, source: str = "w2ner") -> Corpus:
     return Corpus([tokens(r, "sentence", w) for w, r in records], entities, None, None, "w2ner",
                   "token index lists: converted to exclusive spans (last index + 1); "
                   "lists with gaps kept as discontinuous fragments", source, [w for w, _ in records],
-                  scores=_scores(mentions))
+                  **_scores(mentions))
 
 
 def write_w2ner(corpus: Corpus) -> str:

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..core.caller import warn_caller
 from ..core.entities import is_fragmented
-from ..core.scored import entity_score, file_scores
+from ..core.scored import entity_scores
 from ..core.wording import plural, quote
 from .corpus import Corpus
 from .offsets import CODEPOINTS, UNIT_WORDS, Claim, OffsetsError, fitting_unit, in_code_points
@@ -115,7 +115,7 @@ def documents_corpus(records: Sequence[Record], source: str, offsets: str = CODE
 
     Read in code points, offsets that fit the texts (or cover the entities' own texts) only in another unit are
     refused with the option that reads them (:func:`~nested_span_f1.formats.offsets.fitting_unit`)."""
-    texts, entities, scores = [], [], []
+    texts, entities, items_of = [], [], []
     for where, record in records:
         document = text_of(record, where)
         items = field(record, "entities", where)
@@ -125,12 +125,13 @@ def documents_corpus(records: Sequence[Record], source: str, offsets: str = CODE
         entities.append([_entity(item, where) for item in items])
         if offsets != CODEPOINTS:
             entities[-1] = in_code_points(document, entities[-1], offsets, where)
-        scores.append([entity_score(item) for item in items])
+        items_of.append(items)
+    scores, read = entity_scores(items_of)
     how = "kept as they are" if offsets == CODEPOINTS else f"{UNIT_WORDS[offsets]} read as code points"
     try:
         corpus = Corpus(texts, entities, document_ids(records), document_ids(records, "doc_id"), "text",
                         f"character offsets, end exclusive: {how}", source, [w for w, _ in records],
-                        "characters", scores=file_scores(scores))
+                        "characters", read, scores=scores)
     except ValueError as error:
         unit = fitting_unit(_claims(records, texts, entities, False)) if offsets == CODEPOINTS else None
         raise error if unit is None else OffsetsError(str(error), unit) from None
@@ -143,7 +144,7 @@ def documents_corpus(records: Sequence[Record], source: str, offsets: str = CODE
     if unit is not None:
         raise OffsetsError(f"{source}: {mismatches.summary()}", unit, claimed=True)
     conversion, notes = mismatches.report(corpus.conversion, "mention_text_mismatches")
-    return replace(corpus, conversion=conversion, notes=notes, checked=True)
+    return replace(corpus, conversion=conversion, notes={**corpus.notes, **notes}, checked=True)
 
 
 def _claims(records: Sequence[Record], texts: Sequence[str], entities: Sequence[Sequence[Any]],

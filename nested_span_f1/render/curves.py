@@ -5,17 +5,16 @@ precision, and the points marked on it (a threshold chosen on dev, the system's
 own, the oracle's). The curve is drawn as the step function whose area is the
 average precision: from recall 0, at each threshold's precision up to its
 recall. Iso-F1 lines (F1 = 0.2, 0.4, 0.6, 0.8) are drawn behind it. Several
-panels are small multiples, the overall curve first. Formatting only: every number
-comes from the result given.
+panels are small multiples, the overall curve first, on one scale with one legend
+(:mod:`.panels`). Formatting only: every number comes from the result given.
 """
 from __future__ import annotations
 
 import html
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .plots import DPI
+from .panels import SVG_SIDE, figure, finish, frame, legend_rows, page, svg_frame, tick_text
 
 DRAWN_POINTS = 2000
 """The points of a curve drawn at most, evenly spaced by threshold rank (the marked points are drawn exactly)."""
@@ -28,8 +27,10 @@ MARKS = {"system": ("#1f77b4", "s", 10), "chosen": ("#d62728", "o", 7), "best": 
 larger one where two points coincide)."""
 
 Panel = Mapping[str, Any]
-"""``{"title", "points": [(recall, precision), ...] (thresholds decreasing), "average_precision", "marks":
-[{"kind", "label", "recall", "precision"}]}``."""
+"""``{"title", "points": [(recall, precision), ...] (thresholds decreasing), "marks": [{"kind", "label",
+"recall", "precision", "value"}], "lines": [{"label", "points"}]}``: a mark's ``label`` is its entry in the
+legend (the same for every panel), its optional ``value`` (a threshold) is written beside it; ``lines`` are
+optional."""
 
 
 def panel(title: str, curve: Mapping[str, Any], marks: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
@@ -63,47 +64,54 @@ def iso_f1(f1: float, n: int = 60) -> list[tuple[float, float]]:
     return [(r, f1 * r / (2 * r - f1)) for r in recalls]
 
 
-def _grid(n: int) -> tuple[int, int]:
-    columns = min(3, n)
-    return columns, math.ceil(n / columns)
+LINE_STYLE = {"color": "#2ca02c", "linestyle": "--", "linewidth": 1.2}
+"""How a panel's extra lines are drawn (the curve over k of keeping the top k of each sentence)."""
 
 
-def plot_curves(panels: Sequence[Panel], path: str | None = None, title: str = "Precision-recall") -> Any:
-    """The panels as a matplotlib Figure, saved to ``path`` when given (PNG or SVG, by its name)."""
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
-
-    columns, rows = _grid(len(panels))
-    fig, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.9 * rows + 0.4), squeeze=False)
-    for ax, shown in zip(axes.flat, panels):
+def plot_curves(panels: Sequence[Panel], path: str | None = None, title: str = "", notes: Sequence[str] = (),
+                percent: bool = False) -> Any:
+    """The panels as a matplotlib Figure (:mod:`.panels`: square frames on one scale, one legend, the notes
+    under them), saved to ``path`` when given (PNG, SVG or PDF, by its name)."""
+    labels = [mark["label"] for shown in panels for mark in shown["marks"]]
+    labels += [line["label"] for shown in panels for line in shown.get("lines", ())]
+    fig, axes = figure(len(panels), title, notes, legend_rows(labels))
+    for ax, shown in zip(axes, panels):
         for f1 in ISO_F1:
             line = iso_f1(f1)
             ax.plot(*zip(*line), color="#cccccc", linewidth=0.8, linestyle=":")
-            ax.annotate(f"F1={f1:g}", xy=line[-1], xytext=(-2, 2), textcoords="offset points", fontsize=7,
+            ax.annotate(f"F1={tick_text(f1, percent)}", xy=line[-1], xytext=(-2, 2), textcoords="offset points", fontsize=7,
                         color="#999999", ha="right")
         if shown["points"]:
             ax.plot(*zip(*steps(shown["points"])), color="#222222", linewidth=1.4)
-        for mark in shown["marks"]:
+        for extra in shown.get("lines", ()):
+            ax.plot(*zip(*extra["points"]), label=extra["label"], **LINE_STYLE)
+        for mark, (anchor, below) in zip(shown["marks"], _stacked(shown["marks"])):
             colour, marker, size = MARKS[mark["kind"]]
             ax.plot(mark["recall"], mark["precision"], marker=marker, color=colour, markersize=size, linestyle="none",
                     label=mark["label"], markeredgecolor="#222222", markeredgewidth=0.6,
                     zorder=3 + list(MARKS).index(mark["kind"]))
-        ax.set_xlim(0, 1.02)
-        ax.set_ylim(0, 1.05)
-        ax.set_xlabel("recall")
-        ax.set_ylabel("precision")
-        ax.set_title(shown["title"], fontsize=9)
-        if shown["marks"]:
-            ax.legend(loc="lower left", fontsize=7, frameon=True)
-    for ax in list(axes.flat)[len(panels):]:
-        ax.set_visible(False)
-    fig.suptitle(title, fontsize=11)
-    fig.tight_layout()
-    if path:
-        fig.savefig(path, dpi=DPI)
-    return fig
+            if mark.get("value"):
+                ax.annotate(mark["value"], xy=anchor, xytext=(6, -10 - 9 * below),
+                            textcoords="offset points", fontsize=7, color=colour)
+        frame(ax, shown["title"], "recall", "precision", percent)
+    return finish(fig, axes, title, notes, path)
+
+
+NEAR = 0.04
+"""Marks closer than this on both axes have their values written one under the other."""
+
+
+def _stacked(marks: Sequence[Mapping[str, Any]]) -> list[tuple[tuple[float, float], int]]:
+    """Where each mark's value is written: beside the first mark near it (within :data:`NEAR` on both axes; itself
+    when none is), as ``(recall, precision)``, and on which line under it (how many marks near that one came
+    before), so that the values of marks on one spot are a column, not a heap."""
+    out: list[tuple[tuple[float, float], int]] = []
+    for k, mark in enumerate(marks):
+        near = [j for j in range(k) if abs(marks[j]["recall"] - mark["recall"]) < NEAR
+                and abs(marks[j]["precision"] - mark["precision"]) < NEAR]
+        anchor = out[near[0]][0] if near else (mark["recall"], mark["precision"])
+        out.append((anchor, sum(1 for place, _ in out if place == anchor)))
+    return out
 
 
 _SVG_MARKS = {"o": '<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{c}" stroke="#222" stroke-width="0.6">',
@@ -112,60 +120,66 @@ _SVG_MARKS = {"o": '<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{c}" stroke="#
 _SVG_ENDS = {"o": "</circle>", "s": "</rect>", "X": "</path>"}
 
 
-def curve_svg(shown: Panel, element_id: str = "", width: int = 340) -> str:
-    """One panel as an SVG element (iso-F1 lines, the step curve, the marks with their labels as a legend below)."""
-    left, top, plot_w, plot_h = 44, 24, width - 60, 224
-    height = top + plot_h + 36 + 14 * len(shown["marks"]) + 8
+def _symbol(kind: str, x: float, y: float) -> str:
+    """A mark's SVG element centred at ``(x, y)`` (its tooltip and end left to the caller)."""
+    colour, marker, _ = MARKS[kind]
+    return _SVG_MARKS[marker].format(x=x, y=y, x0=x - 4.5, y0=y - 4.5, c=colour)
 
-    def x(recall: float) -> float:
-        return left + plot_w * recall / 1.02
 
-    def y(precision: float) -> float:
-        return top + plot_h * (1 - precision / 1.05)
+def _end(kind: str) -> str:
+    return _SVG_ENDS[MARKS[kind][1]]
 
-    ident = f' id="{html.escape(element_id)}"' if element_id else ""
-    parts = [f'<svg{ident} class="chart pr-curve" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-             'role="img" xmlns="http://www.w3.org/2000/svg">',
-             f'<text x="{left}" y="14" class="legend">{html.escape(shown["title"])}</text>']
-    for tick in (0, 0.2, 0.4, 0.6, 0.8, 1.0):
-        parts.append(f'<line x1="{x(tick):.1f}" y1="{top}" x2="{x(tick):.1f}" y2="{top + plot_h}" class="grid"/>'
-                     f'<text x="{x(tick):.1f}" y="{top + plot_h + 14}" class="tick" text-anchor="middle">{tick:g}</text>'
-                     f'<line x1="{left}" y1="{y(tick):.1f}" x2="{left + plot_w}" y2="{y(tick):.1f}" class="grid"/>'
-                     f'<text x="{left - 5}" y="{y(tick) + 4:.1f}" class="tick" text-anchor="end">{tick:g}</text>')
-    parts.append(f'<text x="{left + plot_w / 2}" y="{top + plot_h + 28}" class="tick" text-anchor="middle">recall</text>'
-                 f'<text x="12" y="{top + plot_h / 2}" class="tick" text-anchor="middle" '
-                 f'transform="rotate(-90 12 {top + plot_h / 2})">precision</text>')
+
+def curve_svg(shown: Panel, element_id: str = "", legend: bool = True, percent: bool = False) -> str:
+    """One panel as an SVG element (iso-F1 lines, the step curve, the extra lines, the marks with their values
+    beside them), in the frame of :func:`~.panels.svg_frame`; with ``legend``, the marks' labels listed below it
+    (a page of several panels shows one legend instead, :func:`curves_page`)."""
+    marks = sorted(enumerate(shown["marks"]), key=lambda item: list(MARKS).index(item[1]["kind"]))
+    below = 14 * len(shown["marks"]) + 8 if legend else 4
+    parts, x, y = svg_frame(shown["title"], "recall", "precision", element_id, "chart pr-curve", extra_height=below,
+                            percent=percent)
     for f1 in ISO_F1:
         line = iso_f1(f1)
         points = " ".join(f"{x(r):.1f},{y(p):.1f}" for r, p in line)
         parts.append(f'<polyline points="{points}" fill="none" stroke="#c8c8c8" stroke-dasharray="2 3"/>'
                      f'<text x="{x(line[-1][0]) - 2:.1f}" y="{y(line[-1][1]) - 3:.1f}" class="tick" '
-                     f'text-anchor="end" fill="#999">F1={f1:g}</text>')
+                     f'text-anchor="end" fill="#999">F1={tick_text(f1, percent)}</text>')
     if shown["points"]:
         points = " ".join(f"{x(r):.1f},{y(p):.1f}" for r, p in steps(shown["points"]))
         parts.append(f'<polyline class="curve" points="{points}" fill="none" stroke="#222" stroke-width="1.5"/>')
-    for k, mark in sorted(enumerate(shown["marks"]), key=lambda item: list(MARKS).index(item[1]["kind"])):
-        colour, marker, _ = MARKS[mark["kind"]]
+    for extra in shown.get("lines", ()):
+        points = " ".join(f"{x(r):.1f},{y(p):.1f}" for r, p in extra["points"])
+        parts.append(f'<polyline class="extra" points="{points}" fill="none" stroke="{LINE_STYLE["color"]}" '
+                     f'stroke-dasharray="5 3" stroke-width="1.2"><title>{html.escape(extra["label"])}</title>'
+                     "</polyline>")
+    bottom = 24 + SVG_SIDE + 36
+    lower = _stacked(shown["marks"])
+    for k, mark in marks:
         mx, my = x(mark["recall"]), y(mark["precision"])
-        label = html.escape(mark["label"])
+        label = html.escape(mark["label"] + (f" ({mark['value']})" if mark.get("value") else ""))
         tip = f'<title>{label}: precision {mark["precision"]:.4f}, recall {mark["recall"]:.4f}</title>'
-        parts.append(_SVG_MARKS[marker].format(x=mx, y=my, x0=mx - 4.5, y0=my - 4.5, c=colour) + tip
-                     + _SVG_ENDS[marker])
-        ly = top + plot_h + 44 + 14 * k
-        parts.append(_SVG_MARKS[marker].format(x=left + 4.5, y=ly - 4, x0=left, y0=ly - 8.5, c=colour)
-                     + _SVG_ENDS[marker] + f'<text x="{left + 14}" y="{ly}" class="legend">{label}</text>')
+        parts.append(_symbol(mark["kind"], mx, my) + tip + _end(mark["kind"]))
+        if mark.get("value"):
+            (near_recall, near_precision), below = lower[k]
+            parts.append(f'<text x="{x(near_recall) + 7:.1f}" y="{y(near_precision) + 12 + 11 * below:.1f}" class="tick" '
+                         f'fill="{MARKS[mark["kind"]][0]}">'
+                         f'{html.escape(mark["value"])}</text>')
+        if legend:
+            ly = bottom + 8 + 14 * k
+            parts.append(_symbol(mark["kind"], 44 + 4.5, ly - 4) + _end(mark["kind"])
+                         + f'<text x="{44 + 14}" y="{ly}" class="legend">{label}</text>')
     return "".join(parts) + "</svg>"
 
 
-STYLE = ("body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1120px;padding:0 18px 40px;color:#222}"
-         ".panels{display:flex;flex-wrap:wrap;gap:14px}.chart text{font-size:11px;fill:#333}.chart .grid{stroke:#eee}"
-         "p.note{color:#555}")
-
-
-def curves_page(panels: Sequence[Panel], title: str, notes: Sequence[str] = ()) -> str:
-    """A self-contained HTML page of the panels (inline SVG and styles: it fetches nothing)."""
-    charts = "".join(curve_svg(shown, f"pr-curve-{k}") for k, shown in enumerate(panels))
-    lines = "".join(f'<p class="note">{html.escape(line)}</p>' for line in notes)
-    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
-            f'<style>{STYLE}</style></head><body><h1>{html.escape(title)}</h1>{lines}'
-            f'<div class="panels">{charts}</div></body></html>\n')
+def curves_page(panels: Sequence[Panel], title: str = "", notes: Sequence[str] = (), percent: bool = False) -> str:
+    """A self-contained HTML page of the panels (:func:`~.panels.page`): the title, one legend of every kind of
+    mark and line drawn, the panels, the notes under them."""
+    charts = [curve_svg(shown, f"pr-curve-{k}", legend=False, percent=percent) for k, shown in enumerate(panels)]
+    legend: dict[str, str] = {}
+    for shown in panels:
+        for extra in shown.get("lines", ()):
+            legend.setdefault(extra["label"], f'<line x1="0" y1="6" x2="14" y2="6" stroke="{LINE_STYLE["color"]}" '
+                                              'stroke-dasharray="5 3" stroke-width="1.2"/>')
+        for mark in shown["marks"]:
+            legend.setdefault(mark["label"], _symbol(mark["kind"], 7, 6) + _end(mark["kind"]))
+    return page(title, [{"symbol": symbol, "label": label} for label, symbol in legend.items()], charts, notes)

@@ -58,13 +58,15 @@ Side = Union[Corpus, Sequence[Any], str, "os.PathLike[str]"]
 @dataclass(frozen=True)
 class ScoredPair:
     """Both sides sentence by sentence (documents by id when read from files), the predictions' scores beside
-    their entities; ``texts``: the pairing of a side of texts, with its alignment report."""
+    their entities; ``texts``: the pairing of a side of texts, with its alignment report; ``doc_ids``: the
+    document of each sentence when the gold names them (the units a bootstrap resamples)."""
 
     predictions: Sequence[Sequence[Any]]
     scores: Sequence[Sequence[float]]
     references: Sequence[Sequence[Any]]
     lengths: Sequence[int] | None = None
     texts: TextPair | None = None
+    doc_ids: Sequence[str] | None = None
 
     @property
     def labels(self) -> set[str]:
@@ -118,14 +120,16 @@ def scored_pair(references: Side, predictions: Side, *, scores: Sequence[Sequenc
         return _paired_corpora(references, predictions, trim, snap)
     if trim or snap:
         raise ValueError("trim and snap apply to texts: give both sides as corpora (or files), one of texts")
+    doc_ids = None
     if isinstance(references, Corpus):
         gold, lengths = list(references.entities), lengths if lengths is not None else references.lengths
+        doc_ids = references.doc_ids
     else:
         check_sequence(references, "references", "sentences (one list of spans per sentence)")
         gold = list(references)
     if len(entities) != len(gold):
         raise ValueError(misaligned(len(entities), len(gold)))
-    return ScoredPair(list(entities), list(found), gold, lengths)
+    return ScoredPair(list(entities), list(found), gold, lengths, doc_ids=doc_ids)
 
 
 def _paired_corpora(references: Corpus, predictions: Corpus, trim: bool, snap: str | None) -> ScoredPair:
@@ -134,11 +138,11 @@ def _paired_corpora(references: Corpus, predictions: Corpus, trim: bool, snap: s
     if references.unit == predictions.unit == "tokens" and not trim and not snap:
         aligned = align(references, predictions)
         return ScoredPair(list(aligned.entities), list(aligned.scores or []), list(references.entities),
-                          references.lengths)
+                          references.lengths, doc_ids=references.doc_ids)
     pair = pair_texts(predictions, references, trim=trim, snap=snap)
     scores = predictions.scores or []
     return ScoredPair(pair.predictions, [scores[p] for p in paired_order(references, predictions)], pair.references,
-                      pair.lengths, pair)
+                      pair.lengths, pair, references.doc_ids)
 
 
 def check_settings(metric: str, decode: str, min_iou: float | None) -> None:
@@ -177,14 +181,19 @@ def _split_scores(entities: Sequence[Sequence[Any]], scores: Sequence[Sequence[f
 
 @dataclass(frozen=True)
 class Gains:
-    """Every distinct prediction kept by the decoding: its score, label (an index into ``names``) and gain; the
-    distinct gold spans per label; what was removed."""
+    """Every distinct prediction kept by the decoding: its score, label (an index into ``names``), gain and
+    sentence; the distinct gold spans per label, and each one's sentence and label; what was removed. The
+    predictions are in the order ``(sentence, start, end, label)`` (the discontinuous ones after the contiguous
+    ones)."""
 
     score: np.ndarray
     label: np.ndarray
     gain: np.ndarray
+    sentence: np.ndarray
     names: tuple[str, ...]
     gold: dict[int, int]
+    gold_sentence: np.ndarray
+    gold_label: np.ndarray
     notes: dict[str, int]
 
 
@@ -217,19 +226,22 @@ def gains(pair: ScoredPair, metric: str = "nested", decode: str = "nested", min_
         gain = lenient_gains(predicted, scores, references, min_iou)
     else:
         gain = match_exact(predicted, references).predicted_hit.astype(np.int64)
-    parts = [(scores, predicted.label, gain)]
-    gold = np.bincount(references.label, minlength=len(names))
+    parts = [(scores, predicted.label, gain, predicted.sentence)]
+    gold_parts = [(references.sentence, references.label)]
     if pred.fragmented or ref.fragmented:
         fragments = [side.relabel(names) for side in fragment_arrays(pred.fragmented, ref.fragmented)]
         found, fragment_scores, more = best_of_repeats(fragments[0], fragmented)
         gold_fragments, more_gold = distinct(fragments[1])
         hit = match_exact(found, gold_fragments).predicted_hit.astype(np.int64)
-        parts.append((fragment_scores, found.label, hit))
-        gold = gold + np.bincount(gold_fragments.label, minlength=len(names))
+        parts.append((fragment_scores, found.label, hit, found.sentence))
+        gold_parts.append((gold_fragments.sentence, gold_fragments.label))
         notes["duplicate_predictions"] += more
         notes["duplicate_references"] += more_gold
-    score, label, gain = (np.concatenate(column) for column in zip(*parts))
-    return Gains(score, label, gain, names, {k: int(n) for k, n in enumerate(gold.tolist()) if n}, notes)
+    score, label, gain, sentence = (np.concatenate(column) for column in zip(*parts))
+    gold_sentence, gold_label = (np.concatenate(column) for column in zip(*gold_parts))
+    gold = np.bincount(gold_label, minlength=len(names))
+    return Gains(score, label, gain, sentence, names, {k: int(n) for k, n in enumerate(gold.tolist()) if n},
+                 gold_sentence, gold_label, notes)
 
 
 def curve_of(pair: ScoredPair, metric: str = "nested", decode: str = "nested", min_iou: float | None = None,
@@ -237,7 +249,13 @@ def curve_of(pair: ScoredPair, metric: str = "nested", decode: str = "nested", m
     """The curve of a pair already made (:func:`scored_pair`): :func:`threshold_curve` without its step 1."""
     check_settings(metric, decode, min_iou)
     check_zero_division(zero_division)
-    found = gains(pair, metric, decode, min_iou)
+    return curve_of_gains(gains(pair, metric, decode, min_iou), metric, decode, min_iou, zero_division)
+
+
+def curve_of_gains(found: Gains, metric: str = "nested", decode: str = "nested", min_iou: float | None = None,
+                   zero_division: ZeroDivision = "warn") -> ThresholdCurve:
+    """Step 4 of :func:`threshold_curve`, from the gains of steps 2 and 3 (made with these settings), with the
+    call's warnings (duplicates removed, no gold)."""
     warn_duplicates(found.notes["duplicate_predictions"], found.notes["duplicate_references"])
     total = sum(found.gold.values())
     overall = build_curve(found.score, found.gain, total, zero_division)
@@ -290,19 +308,26 @@ def threshold_curve(references: Side, predictions: Side, *, scores: Sequence[Seq
                     metric, decode, min_iou, zero_division)
 
 
-def kept_at(pair: ScoredPair, threshold: float, per_type: Mapping[str, float] | None = None,
-            decode: str = "nested") -> list[list[Any]]:
-    """Each sentence's entities whose score is at least the threshold of their label (``per_type``, else
-    ``threshold``), flat decoded when asked."""
+def kept_scored(pair: ScoredPair, threshold: float, per_type: Mapping[str, float] | None = None,
+                decode: str = "nested") -> ScoredPair:
+    """The pair with only the predictions whose score is at least the threshold of their label (``per_type``,
+    else ``threshold``), flat decoded when asked, each with its score."""
     per_type = per_type or {}
     kept = [[(e, s) for e, s in zip(items, row) if s >= per_type.get(_label(e), threshold)]
             for items, row in zip(pair.predictions, pair.scores)]
-    entities = [[e for e, _ in row] for row in kept]
-    if decode != "flat":
-        return entities
-    spans = spans_from_lists(entities, pair.lengths, "predictions")
-    mask = iter(flat_decode(spans, np.array([s for row in kept for _, s in row], dtype=np.float64)).tolist())
-    return [[e for e in row if next(mask)] for row in entities]
+    if decode == "flat":
+        spans = spans_from_lists([[e for e, _ in row] for row in kept], pair.lengths, "predictions")
+        mask = iter(flat_decode(spans, np.array([s for row in kept for _, s in row], dtype=np.float64)).tolist())
+        kept = [[item for item in row if next(mask)] for row in kept]
+    return replace(pair, predictions=[[e for e, _ in row] for row in kept],
+                   scores=[[s for _, s in row] for row in kept])
+
+
+def kept_at(pair: ScoredPair, threshold: float, per_type: Mapping[str, float] | None = None,
+            decode: str = "nested") -> list[list[Any]]:
+    """Each sentence's entities whose score is at least the threshold of their label (``per_type``, else
+    ``threshold``), flat decoded when asked (:func:`kept_scored`)."""
+    return list(map(list, kept_scored(pair, threshold, per_type, decode).predictions))
 
 
 def apply_thresholds(pair: ScoredPair, threshold: float, per_type: Mapping[str, float] | None = None, *,
@@ -310,7 +335,7 @@ def apply_thresholds(pair: ScoredPair, threshold: float, per_type: Mapping[str, 
                      zero_division: ZeroDivision = 0) -> dict[str, Any]:
     """The metric's figures for the spans kept at ``threshold`` (per label where ``per_type`` gives one), decoded
     as asked, scored by the metric's own scorer: ``precision``, ``recall``, ``f1``, ``tp``, ``fp``, ``fn`` and
-    ``per_type`` (each label's, with ``number``). Duplicates are counted in the curve's notes, not warned here."""
+    ``per_type`` (each label's, with ``number``, its gold spans, and ``predicted``, its spans kept). Duplicates are counted in the curve's notes, not warned here."""
     check_settings(metric, decode, min_iou)
     kept = kept_at(pair, threshold, per_type, decode)
     with warnings.catch_warnings():
@@ -323,7 +348,7 @@ def apply_thresholds(pair: ScoredPair, threshold: float, per_type: Mapping[str, 
     figures = {"precision": result["overall_precision"], "recall": result["overall_recall"],
                "f1": result["overall_f1"], "tp": result["tp"], "fp": result["fp"], "fn": result["fn"]}
     labels = {label: {**{key: result[label][key] for key in ("precision", "recall", "f1")}, "tp": tally.tp,
-                      "fp": tally.fp, "fn": tally.fn, "number": tally.gold}
+                      "fp": tally.fp, "fn": tally.fn, "number": tally.gold, "predicted": tally.predicted}
               for label, tally in counts.labels.items()}
     return {**figures, "per_type": labels}
 
@@ -335,6 +360,6 @@ def _lenient_figures(result: Mapping[str, Any]) -> dict[str, Any]:
         return {"precision": row[f"{prefix}precision"], "recall": row[f"{prefix}recall"], "f1": row[f"{prefix}f1"],
                 "tp": correct, "fp": row[f"{prefix}actual"] - correct, "fn": row[f"{prefix}possible"] - correct}
 
-    labels = {label: {**figures(row["type"]), "number": row["type"]["possible"]}
+    labels = {label: {**figures(row["type"]), "number": row["type"]["possible"], "predicted": row["type"]["actual"]}
               for label, row in result["per_type"].items()}
     return {**figures(result, "type_"), "per_type": labels}

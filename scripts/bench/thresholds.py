@@ -16,28 +16,49 @@ distinct float. Timed calls, each given the same per-sentence lists of
    re-scored results (tp, fp, fn, P, R, F1) is checked equal to the curve's point at
    that threshold;
 3. for scale, not goals: the curve with ``--metric lenient`` and with
-   ``--decode flat``.
+   ``--decode flat``; and from the same predictions (issue 50) the curve over k of
+   keeping each sentence's top k, the reliability table with the expected
+   calibration error (ten bins, overall and per type), each from the predictions'
+   gains as the command computes them, and the bootstrap interval at the threshold
+   0.5 (1,000 resamples of the 20,000 sentences, the spans kept matched again).
 
 Times are CPU seconds of this process (``time.process_time``), medians of
 ``--repeat`` runs of each curve (re-scoring runs once: it is the slow side), so
 that other processes on a shared machine do not inflate them.
 
+``--baseline DIR`` instead times the whole curve of this checkout against the one
+of another checkout (``DIR``, holding ``nested_span_f1/``; its package is copied
+under another name, which its relative imports allow) in the same process, the
+runs alternating between the two, so that a busy machine slows both alike: the
+ratio tells whether a change moved the curve, where the absolute figure moves
+with the machine's load.
+
     OMP_NUM_THREADS=1 python scripts/bench/thresholds.py
     OMP_NUM_THREADS=1 python scripts/bench/thresholds.py --repeat 5 --json
+    OMP_NUM_THREADS=1 python scripts/bench/thresholds.py --baseline ../main --repeat 10
 """
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import shutil
 import statistics
+import sys
+import tempfile
 import time
 import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from nested_span_f1 import score_nested
-from nested_span_f1.thresholds import threshold_curve
+from nested_span_f1.benchmark import threshold_intervals
+from nested_span_f1.thresholds import scored_pair, threshold_curve
+from nested_span_f1.thresholds.calibration import reliability
+from nested_span_f1.thresholds.score import gains
+from nested_span_f1.thresholds.topk import curve_over_k
 
 LENGTH = 40
 LABELS = ("PER", "ORG", "LOC", "MISC")
@@ -95,6 +116,11 @@ def measure(n_gold: int = 100_000, n_pred: int = 1_000_000, repeat: int = 3, thr
         runs["lenient"].append(_cpu(lambda: curve(metric="lenient"))[0])
         runs["flat"].append(_cpu(lambda: curve(decode="flat"))[0])
     assert found is not None
+    pair = scored_pair(gold, pred, lengths=lengths)
+    found_gains = gains(pair)
+    top_k = [_cpu(lambda: curve_over_k(found_gains))[0] for _ in range(repeat)]
+    calibration = [_cpu(lambda: reliability(found_gains))[0] for _ in range(repeat)]
+    interval = _cpu(lambda: threshold_intervals(pair, 0.5, n_resamples=1000))[0]
     levels = [k / thresholds for k in range(thresholds)]
     rescored, equal = [], True
     start = time.process_time()
@@ -116,10 +142,39 @@ def measure(n_gold: int = 100_000, n_pred: int = 1_000_000, repeat: int = 3, thr
         "distinct_thresholds": len(found), "duplicate_predictions": found.notes["duplicate_predictions"],
         "repeat": repeat, "curve_seconds": median["nested"], "curve_runs": runs["nested"],
         "to_dict_seconds": median["to_dict"], "lenient_curve_seconds": median["lenient"],
-        "flat_curve_seconds": median["flat"], "rescore_thresholds": thresholds, "rescore_seconds": rescoring,
+        "flat_curve_seconds": median["flat"], "top_k_curve_seconds": statistics.median(top_k),
+        "calibration_seconds": statistics.median(calibration), "interval_seconds": interval,
+        "rescore_thresholds": thresholds, "rescore_seconds": rescoring,
         "equal": equal, "speedup": rescoring / median["nested"] if equal else None,
         "average_precision": found.average_precision, "best": found.best,
     }
+
+
+def side_by_side(baseline: str, n_gold: int = 100_000, n_pred: int = 1_000_000, repeat: int = 10,
+                 seed: int = 0) -> dict[str, Any]:
+    """The whole curve of this checkout and of the checkout ``baseline``, run alternately in this process (see the
+    module docstring), both checked to give the same points: their medians and the ratio."""
+    gold, pred = data(n_gold, n_pred, seed)
+    lengths = [LENGTH] * len(gold)
+    warnings.simplefilter("ignore")
+    with tempfile.TemporaryDirectory() as folder:
+        shutil.copytree(Path(baseline) / "nested_span_f1", Path(folder) / "nested_span_f1_baseline")
+        sys.path.insert(0, folder)
+        try:
+            theirs = importlib.import_module("nested_span_f1_baseline.thresholds").threshold_curve
+        finally:
+            sys.path.remove(folder)
+        curves = {"this": threshold_curve, "baseline": theirs}
+        runs: dict[str, list[float]] = {name: [] for name in curves}
+        found = {}
+        for k in range(repeat):
+            for name in ("this", "baseline") if k % 2 == 0 else ("baseline", "this"):
+                spent, found[name] = _cpu(lambda f=curves[name]: f(gold, pred, lengths=lengths, zero_division=0))
+                runs[name].append(spent)
+    equal = found["this"].points() == found["baseline"].points()
+    median = {name: statistics.median(times) for name, times in runs.items()}
+    return {"baseline": baseline, "repeat": repeat, "equal": equal, "this_seconds": median["this"],
+            "baseline_seconds": median["baseline"], "ratio": median["this"] / median["baseline"], "runs": runs}
 
 
 def report(figures: dict[str, Any]) -> None:
@@ -131,6 +186,9 @@ def report(figures: dict[str, Any]) -> None:
     print(f"  its to_dict() (every point as a dict):                {figures['to_dict_seconds']:.3f} s")
     print(f"  threshold_curve --metric lenient:                     {figures['lenient_curve_seconds']:.3f} s")
     print(f"  threshold_curve --decode flat:                        {figures['flat_curve_seconds']:.3f} s")
+    print(f"  the curve over k (top k per sentence), from the gains: {figures['top_k_curve_seconds']:.3f} s")
+    print(f"  the reliability tables and ECE, from the gains:        {figures['calibration_seconds']:.3f} s")
+    print(f"  the bootstrap interval at 0.5 (1,000 resamples):       {figures['interval_seconds']:.3f} s")
     print(f"  re-scoring at {figures['rescore_thresholds']} thresholds with score_nested:         "
           f"{figures['rescore_seconds']:.1f} s")
     if not figures["equal"]:
@@ -149,7 +207,18 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each curve; the median is reported")
     parser.add_argument("--thresholds", type=int, default=100, help="thresholds re-scored (default 100)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--baseline", metavar="DIR",
+                        help="time the whole curve against another checkout's, alternating in one process")
     args = parser.parse_args()
+    if args.baseline:
+        compared = side_by_side(args.baseline, args.gold, args.pred, args.repeat)
+        if args.json:
+            print(json.dumps(compared, indent=2))
+            return
+        print(f"the whole curve, median of {compared['repeat']} alternating runs each (CPU seconds): this checkout "
+              f"{compared['this_seconds']:.3f} s, {compared['baseline']} {compared['baseline_seconds']:.3f} s: "
+              f"ratio {compared['ratio']:.3f}; the same points: {compared['equal']}")
+        return
     figures = measure(args.gold, args.pred, args.repeat, args.thresholds)
     if args.json:
         print(json.dumps(figures, indent=2))

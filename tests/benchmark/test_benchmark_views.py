@@ -150,7 +150,7 @@ def test_model_card_is_hub_yaml_and_says_how_the_system_was_selected(result, tmp
 
 
 def test_plots_are_png_files(result, tmp_path):
-    image = pytest.importorskip("matplotlib.image", reason="plots need matplotlib (pip install 'nested-span-f1[plots]')")
+    image = pytest.importorskip("matplotlib.image", reason="plots need matplotlib (pip install '.[plots]' in the clone)")
     fig = result.plot(tmp_path / "bench.png")
     assert len(fig.axes) == 3
     assert (tmp_path / "bench.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -206,7 +206,7 @@ def two_runs(tmp_path_factory):
 
 
 def test_two_runs_sharing_a_step_are_two_lines(files, two_runs, tmp_path):
-    pytest.importorskip("matplotlib", reason="plots need matplotlib (pip install 'nested-span-f1[plots]')")
+    pytest.importorskip("matplotlib", reason="plots need matplotlib (pip install '.[plots]' in the clone)")
     result = benchmark(files / "gold.jsonl", {"base": two_runs / "base", "large": two_runs / "large"}, n_resamples=200,
                        progress=False)
     by_step = result.plot(tmp_path / "runs.png").axes[2]
@@ -224,7 +224,7 @@ def test_two_runs_sharing_a_step_are_two_lines(files, two_runs, tmp_path):
 
 
 def test_command_writes_every_view_of_two_runs(files, two_runs, tmp_path, capsys):
-    pytest.importorskip("matplotlib", reason="plots need matplotlib (pip install 'nested-span-f1[plots]')")
+    pytest.importorskip("matplotlib", reason="plots need matplotlib (pip install '.[plots]' in the clone)")
     out = tmp_path / "out"
     code = main(["benchmark", "--gold", str(files / "gold.jsonl"), "--pred", f"base={two_runs / 'base'}", "--pred",
                  f"large={two_runs / 'large'}", "--bootstrap", "200", "--no-progress", "--json",
@@ -237,7 +237,7 @@ def test_command_writes_every_view_of_two_runs(files, two_runs, tmp_path, capsys
 
 def test_a_view_that_fails_leaves_no_file(files, tmp_path, capsys, monkeypatch):
     """Every view is made before any is written: a plot that cannot be drawn leaves no JSON or Markdown behind."""
-    pytest.importorskip("matplotlib", reason="plots need matplotlib (pip install 'nested-span-f1[plots]')")
+    pytest.importorskip("matplotlib", reason="plots need matplotlib (pip install '.[plots]' in the clone)")
     from nested_span_f1.render import plots
 
     def broken(result, ax):

@@ -99,7 +99,7 @@ OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_EVALUATE_OFFLI
 def trained(repo_root, tmp_path_factory):
     """A run of scripts/train_nested.py on the package's nested sample, its first three sentences the validation
     set and the last three the test set: six checkpoints, each with test and development predictions."""
-    pytest.importorskip("torch", reason="training needs torch (pip install 'nested-span-f1[train]')")
+    pytest.importorskip("torch", reason="training needs torch (pip install '.[train]' in the clone)")
     root = tmp_path_factory.mktemp("trained")
     sample = read_corpus(repo_root / "nested_span_f1" / "sample_data" / "nested.gold.jsonl")
     parts = {"dev": range(0, 3), "test": range(3, 6)}

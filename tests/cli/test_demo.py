@@ -35,7 +35,7 @@ def test_sample_path_is_the_folder_demo_help_prints(tmp_path):
                           capture_output=True, text=True, check=True)
     assert done.stdout.rstrip().endswith(f"the samples: {nested_span_f1.sample_path()}")
     for name in ("chunks.conll", "nested.annotator2.jsonl", "nested.gold.jsonl", "nested.pred.jsonl",
-                 "sample.answers.jsonl", "sample.gold.conll", "sample.harness.jsonl", "sample.lists.jsonl",
+                 "nested.scored.jsonl", "sample.answers.jsonl", "sample.gold.conll", "sample.harness.jsonl", "sample.lists.jsonl",
                  "sample.ner.jsonl", "sample.pred.conll"):
         path = nested_span_f1.sample_path(name)
         assert path == os.path.join(nested_span_f1.sample_path(), name) and os.path.isfile(path)
@@ -43,7 +43,7 @@ def test_sample_path_is_the_folder_demo_help_prints(tmp_path):
     for name in ("nested.gold.json", "../__init__.py"):
         with pytest.raises(FileNotFoundError, match=r"the samples are brat-project, chunks.conll, nested.annotator2.jsonl, "
                                                     r"nested.gold.jsonl, "
-                                                    r"nested.pred.jsonl, sample.answers.jsonl, sample.gold.conll, "
+                                                    r"nested.pred.jsonl, nested.scored.jsonl, sample.answers.jsonl, sample.gold.conll, "
                                                     r"sample.harness.jsonl, sample.lists.jsonl, sample.ner.jsonl, "
                                                     r"sample.pred.conll$"):
             nested_span_f1.sample_path(name)

@@ -122,10 +122,10 @@ def test_score_help_says_it_takes_texts(capsys):
     with pytest.raises(SystemExit):
         main(["score", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "token-aligned column files" not in top and "texts (character spans)" in " ".join(top.split())
+    assert "token-aligned column files" not in top and "texts against texts or tokens" in " ".join(top.split())
     assert "The files must hold the same tokens" not in text and "Either side may instead hold texts" in text
-    assert "--gold GOLD gold: a column file (token ... tag, blank line between sentences) or texts" in text
-    assert "--pred PRED predictions: a column file token-aligned with --gold, or texts" in text
+    assert "--gold GOLD gold: a column file or texts" in text
+    assert "--pred PRED predictions: column file of the same tokens, or texts" in text
 
 
 def test_texts_through_a_pipe_are_pointed_to_their_format_option(capsys, tmp_path):

@@ -52,10 +52,12 @@ def test_the_curve_and_the_system_threshold(files, capsys):
     assert result["best"] == {"threshold": 0.4, "precision": 0.75, "recall": 1.0, "f1": 0.8571428571428571}
     assert result["average_precision"] == 0.8055555555555556
     assert set(result["per_type"]) == {"LOC", "ORG", "PER"}
+    # ORG is never right: no best threshold (F1 0 at every one), reported as none
     assert result["per_type"]["ORG"] == {"curve": [{"threshold": 0.8, "precision": 0.0, "recall": 0.0, "f1": 0.0,
                                                     "tp": 0, "fp": 1, "fn": 0}],
-                                         "best": {"threshold": 0.8, "precision": 0.0, "recall": 0.0, "f1": 0.0},
-                                         "average_precision": 0.0, "number": 0, "predicted": 1, "thresholds": 1}
+                                         "best": None, "average_precision": 0.0, "number": 0, "predicted": 1,
+                                         "predicted_at_best": None, "thresholds": 1, "lowest_score": 0.8,
+                                         "best_near_cut": False}
     at = result["at_system_threshold"]
     assert {k: at[k] for k in ("threshold", "tp", "fp", "fn", "precision", "recall", "f1")} == {
         "threshold": 0.5, "tp": 2, "fp": 1, "fn": 1, "precision": 2 / 3, "recall": 2 / 3, "f1": 2 / 3}
@@ -64,6 +66,8 @@ def test_the_curve_and_the_system_threshold(files, capsys):
     assert "overall: 4 thresholds, average precision 0.8056" in text
     assert "best F1 at threshold 0.4: precision 0.7500, recall 1.0000, F1 0.8571 (chosen on these files" in text
     assert "at the system's threshold 0.5: precision 0.6667, recall 0.6667, F1 0.6667 (tp 2, fp 1, fn 1)" in text
+    assert "ORG                0.0000       none         -         -         -       0         -       1" in text
+    assert "none: ORG never right at any threshold (F1 0 at every one): no best threshold" in text
 
 
 def test_a_threshold_chosen_on_dev_is_reported_beside_the_oracle(files, capsys):
@@ -73,7 +77,7 @@ def test_a_threshold_chosen_on_dev_is_reported_beside_the_oracle(files, capsys):
     result = json.loads(out)
     # dev: F1 2/3 at 0.7 and at 0.3: the highest threshold of equals
     assert result["selection"] == {"on": files["dev_gold"], "per_type": False, "threshold": 0.7, "thresholds": None,
-                                   "types_without_dev_threshold": [], "labels_only_in_dev": [],
+                                   "types_without_dev_threshold": {}, "labels_only_in_dev": [],
                                    "labels_only_in_test": ["ORG"], "system_threshold": 0.5}
     test = result["test"]
     figures = ("precision", "recall", "f1", "tp", "fp", "fn")
@@ -96,10 +100,13 @@ def test_per_type_thresholds_and_a_type_dev_never_predicted(files, capsys):
     assert code == 0
     result = json.loads(out)
     assert result["selection"]["thresholds"] == {"LOC": 0.3, "PER": 0.7}
-    assert result["selection"]["types_without_dev_threshold"] == ["ORG"]  # takes the overall 0.7
+    assert result["selection"]["types_without_dev_threshold"] == {"ORG": "never predicted on dev"}  # takes 0.7
     at = result["test"]["at_dev_threshold"]
     assert [at[k] for k in ("tp", "fp", "fn")] == [3, 1, 0]
-    assert result["test"]["oracle_best_on_test"]["thresholds"] == {"LOC": 0.4, "ORG": 0.8, "PER": 0.8}
+    # ORG is never right on test: no oracle threshold of its own either
+    assert result["test"]["oracle_best_on_test"]["thresholds"] == {"LOC": 0.4, "PER": 0.8}
+    assert result["test"]["oracle_best_on_test"]["types_without_threshold"] == {
+        "ORG": "never right on test (F1 0 at every threshold)"}
 
 
 @pytest.mark.parametrize("options", [["--decode", "flat"], ["--metric", "lenient"], ["--metric", "exact"],
@@ -113,6 +120,7 @@ def test_the_json_curve_is_threshold_curves(files, capsys, options):
                                decode=settings.get("--decode", "nested"), zero_division=0,
                                min_iou=float(settings["--min-iou"]) if "--min-iou" in settings else None)
     result.pop("at_system_threshold")
+    result.pop("bootstrap")
     assert result == expected.to_dict()
 
 
@@ -125,10 +133,10 @@ def test_plots(files, capsys, tmp_path):
                            "--dev-pred", files["dev_pred"], "--plot", str(target))
         assert (code, err) == (0, "")
     with Image.open(tmp_path / "curves.png") as image:
-        assert image.size == (1512, 984)  # three panels a row, two rows: the overall curve and three types
+        assert image.size == (1512, 1164)  # three panels a row, two rows: the overall curve and three types
     assert (tmp_path / "curves.svg").read_text().count("<svg") == 1
     page = (tmp_path / "curves.html").read_text()
-    assert page.count('<svg id="pr-curve-') == 4 and "ORACLE" in page and "chosen on dev (0.7)" in page
+    assert page.count('<svg id="pr-curve-') == 4 and "ORACLE" in page and "threshold chosen on dev" in page
     assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")  # fetches nothing
 
 
@@ -166,7 +174,7 @@ def test_gliner_text_spans_against_token_gold(tmp_path, capsys):
 @pytest.mark.parametrize(("args", "fragment"), [
     (["--dev-gold", "{dev_gold}"], "--dev-gold and --dev-pred go together"),
     (["--per-type"], "--per-type chooses a threshold for each type on dev"),
-    (["--plot", "{tmp}/x.gif"], "curves are drawn as .png, .svg, .pdf or .html"),
+    (["--plot", "{tmp}/x.gif"], "--plot {tmp}/x.gif: plots are drawn as .png, .svg, .pdf or .html"),
     (["--pred-format", "oneie", "--score-column", "3"], "--score-column names a column of a CoNLL column file"),
     (["--pred-format", "answers"], "language models' answers carry no scores"),
     (["--metric", "exact", "--min-iou", "0.5"], "min_iou applies to the lenient metric"),

@@ -57,7 +57,8 @@ def test_nothing_predicted_has_no_best_threshold(metric):
     assert "average_precision" not in result  # no score given: spans, not scored spans
     scored = metric.compute(predictions=[[], [{"start": 0, "end": 1, "label": "X", "score": 0.1}]],
                             references=[[{"start": 0, "end": 1, "label": "X"}], []], threshold=0.5, zero_division=0)
-    assert (scored["tp"], scored["fn"], scored["best_threshold"], scored["best_f1"]) == (0, 1, 0.1, 0.0)
+    # predicted but never right: F1 0 at every threshold, so no threshold is best (issue 50)
+    assert (scored["tp"], scored["fn"], scored["best_threshold"], scored["best_f1"]) == (0, 1, None, None)
 
 
 @pytest.mark.parametrize(("predictions", "options", "error", "fragment"), [

@@ -3,7 +3,7 @@ the interval level in the legend, error categories in colours no system has."""
 import numpy as np
 import pytest
 
-pytest.importorskip("matplotlib", reason="plots need matplotlib (pip install 'nested-span-f1[plots]')")
+pytest.importorskip("matplotlib", reason="plots need matplotlib (pip install '.[plots]' in the clone)")
 from matplotlib.colors import to_hex
 
 from nested_span_f1.benchmark.compare import benchmark

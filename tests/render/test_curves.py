@@ -50,7 +50,10 @@ def test_svg_and_page():
     height = int(re.search(r'height="(\d+)"', svg).group(1))
     assert height == 24 + 224 + 36 + 14 * 2 + 8  # the legend of two marks below the plot
     page = curves_page(shown, "t", ["a note"])
-    assert page.count("<svg") == 4 and '<p class="note">a note</p>' in page
+    assert page.count('class="chart pr-curve"') == 4 and '<p class="note">a note</p>' in page
+    # one legend for the page (each kind of mark once), none under the panels
+    assert page.count("chosen on dev (0.7)") == 2  # the legend, and the mark's tooltip
+    assert page.index('<div class="legend-row">') < page.index('class="panels"') < page.index('class="note"')
 
 
 def test_matplotlib_small_multiples(tmp_path):
@@ -58,8 +61,8 @@ def test_matplotlib_small_multiples(tmp_path):
     from nested_span_f1.render.curves import plot_curves
 
     fig = plot_curves(_panels(), str(tmp_path / "c.svg"), "title")
-    visible = [ax for ax in fig.axes if ax.get_visible()]
-    assert len(fig.axes) == 6 and len(visible) == 4  # a grid of three columns, two rows; two cells left empty
-    assert [text.get_text() for text in visible[0].get_legend().get_texts()] == ["chosen on dev (0.7)",
-                                                                                "ORACLE: best on test (0.4)"]
+    assert len(fig.axes) == 4  # a grid of three columns, two rows; the two empty cells removed, not drawn
+    assert all(ax.get_legend() is None for ax in fig.axes) and len(fig.legends) == 1  # one legend, shared
+    assert [text.get_text() for text in fig.legends[0].get_texts()] == ["chosen on dev (0.7)",
+                                                                       "ORACLE: best on test (0.4)"]
     assert (tmp_path / "c.svg").read_text().lstrip().startswith("<?xml")

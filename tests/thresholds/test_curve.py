@@ -261,7 +261,8 @@ def test_nothing_predicted_has_no_best_and_an_area_of_zero():
     curve = threshold_curve([[(0, 1, "A")]], [[]], scores=[[]], zero_division=0)
     assert (len(curve), curve.best, curve.average_precision) == (0, None, 0.0)
     assert curve.to_dict()["per_type"] == {"A": {"curve": [], "best": None, "average_precision": 0.0, "number": 1,
-                                                 "predicted": 0, "thresholds": 0}}
+                                                 "predicted": 0, "predicted_at_best": None, "thresholds": 0,
+                                                 "lowest_score": None, "best_near_cut": False}}
 
 
 def test_discontinuous_entities_count_as_the_nested_metric_counts_them():

@@ -59,10 +59,11 @@ def test_texts_that_differ_name_both_files(files, capsys):
                    "prediction is scored only against the text it was made on\n")
 
 
-def test_dev_texts_that_differ_name_the_dev_files(files, capsys):
+def test_dev_texts_that_differ_name_the_dev_files(files, capsys, tmp_path):
     gold, pred, other = files
-    assert main(["thresholds", "--gold", gold, "--pred", pred, "--dev-gold", gold, "--dev-pred", other]) == 2
+    dev_gold = write(tmp_path / "dev.jsonl", {**GOLD, "entities": []})  # not the test gold, which is refused
+    assert main(["thresholds", "--gold", gold, "--pred", pred, "--dev-gold", dev_gold, "--dev-pred", other]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"nested-span-f1 thresholds: error: --dev-gold {gold} and --dev-pred {other}: document 1 "
-                          "(id 's1'): texts differ at offset 6")
+    assert err.startswith(f"nested-span-f1 thresholds: error: --dev-gold {dev_gold} and --dev-pred {other}: document "
+                          "1 (id 's1'): texts differ at offset 6")
     assert err.count("\n") == 1

@@ -29,10 +29,10 @@ from ...benchmark.options import MAX_ROUNDS, check_level, check_rounds, check_se
 from ...formats import FORMATS, PATH_FORMATS
 from ...formats.offsets import CODEPOINTS
 from .benchmark import prediction
-from .inputs import COLUMNS, HelpFormatter, check_outputs, duplicates_in_output, for_people
+from .inputs import COLUMNS, TEXTS, add_command, check_outputs, duplicates_in_output, for_people
 from .texts import add_reader_options
 
-EXAMPLE = """examples:
+EXAMPLES = """more examples:
   nested-span-f1 agreement ann1/ ann2/ ann3/                        # three brat folders of the same texts
   nested-span-f1 agreement project/ --unit token                    # a brat project's root, one folder per annotator
   nested-span-f1 agreement ann1/ ann2/ --adjudication --adjudication-folder to-adjudicate/ --plot agreement.png
@@ -59,57 +59,59 @@ def _reference(text: str) -> tuple[str, str] | str:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "agreement", help="agreement between annotators: pairwise span F1, kappa and alpha, disagreements",
-        description=("Agreement between annotators of the same documents: pairwise span F1 (exact, lenient: overlap "
-                     "with the same type, and untyped), the mean pairwise F1 with a bootstrap interval over "
-                     "documents, per type and per document; Cohen's kappa per pair, Fleiss' kappa and "
-                     "Krippendorff's alpha on tokens labelled with their IOB2 tag (characters for texts); the "
-                     "disagreements by kind. With --reference, each annotator's F1 against the adjudicated gold "
-                     "beside each --model's."),
-        epilog=EXAMPLE, formatter_class=HelpFormatter,
+    p, io = add_command(
+        sub, "agreement", "nested-span-f1 agreement brat-project/",
+        ("Agreement between annotators of the same documents: pairwise span F1 (exact, lenient: overlap "
+         "with the same type, and untyped), the mean pairwise F1 with a bootstrap interval over "
+         "documents, per type and per document; Cohen's kappa per pair, Fleiss' kappa and "
+         "Krippendorff's alpha on tokens labelled with their IOB2 tag (characters for texts); the "
+         "disagreements by kind. With --reference, each annotator's F1 against the adjudicated gold "
+         "beside each --model's."),
+        EXAMPLES, usage="%(prog)s [NAME=]PATH [NAME=]PATH ... [options]",
     )
-    p.add_argument("annotations", nargs="+", type=_named, metavar="[NAME=]PATH",
-                   help="each annotator's annotations, two or more: a brat folder or .ann file, text spans, "
-                        "pipeline output, a spaCy DocBin, CoNLL tag columns or any nested format; named by the file "
-                        "or folder name unless NAME= is given")
-    p.add_argument("--format", choices=[*sorted(FORMATS), *sorted(PATH_FORMATS), COLUMNS],
-                   help="format of every file (default: detected for each; text that no span reader knows is read as "
-                        "CoNLL tag columns, the tag last)")
-    p.add_argument("--reference", type=_reference, metavar="NAME|[NAME=]PATH",
-                   help="the adjudicated gold: an annotator's name (it stays an annotator), or a file of its own; "
-                        "each annotator's F1 against it is reported, beside each --model's")
-    p.add_argument("--model", action="append", type=prediction, metavar="NAME=PATH",
-                   help="a model's predictions of the same documents, scored against --reference (repeat for more)")
-    p.add_argument("--unit", choices=UNITS, default="instance",
-                   help="what an annotation counts as in F1: itself (instance, the default), or the whitespace-"
-                        "delimited tokens it overlaps, a multiset (token: bratiaa's token-based agreement; kappa "
-                        "and alpha then label whitespace tokens too)")
-    p.add_argument("--discontinuous", choices=DISCONTINUOUS, default="leave-out",
-                   help="discontinuous entities (brat T lines of several fragments): left out and counted (the "
-                        "default), or compared by their fragments (fragments: two agree where every fragment and "
-                        "the type do)")
-    p.add_argument("--adjudication", action="store_true",
-                   help="list every place the annotators disagree on, one row each: every annotator's spans there, "
-                        "with their brat T id and line, by document and offset")
-    p.add_argument("--adjudication-folder", metavar="DIR",
-                   help="write every document as a brat folder for an adjudicator (new or empty): what all marked "
-                        "as is, what only some marked typed TYPE_by_NAMES with a note; implies --adjudication")
-    p.add_argument("--plot", metavar="FILE",
-                   help="draw heatmaps of pairwise F1 and of the label confusion to FILE (.png, .svg, .pdf, or a "
-                        "self-contained .html page)")
-    p.add_argument("--title", help="the plot's title (default: 'Agreement between annotators')")
-    p.add_argument("--show", type=int, default=0, metavar="N",
-                   help="print up to N disagreements of each kind and pair, with their context (default: none)")
-    p.add_argument("--json", action="store_true", help="print every figure as JSON")
-    p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
-                   help=f"bootstrap resamples of the documents for the intervals, at most {MAX_ROUNDS:,} (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="random seed, 0 or more (default 0)")
-    p.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
-    p.add_argument("--alpha-partial", action="store_true",
-                   help="Krippendorff's alpha also over documents that two or more annotators (not all) hold, the "
-                        "absent annotators' values missing; every other figure stays on the documents all hold")
-    add_reader_options(p, sides=False)
+    io.add_argument("annotations", nargs="+", type=_named, metavar="[NAME=]PATH",
+                    help="each annotator's annotations, two or more: a brat folder or .ann file, text spans, "
+                         "pipeline output, a spaCy DocBin, CoNLL tag columns or any nested format; named by the file "
+                         "or folder name unless NAME= is given")
+    io.add_argument("--format", choices=[*sorted(FORMATS), *sorted(PATH_FORMATS), COLUMNS],
+                    help="format of every file (default: detected for each; text that no span reader knows is read as "
+                         "CoNLL tag columns, the tag last)")
+    io.add_argument("--json", action="store_true", help="print every figure as JSON")
+    io.add_argument("--plot", metavar="FILE",
+                    help="draw heatmaps of pairwise F1 and of the label confusion to FILE (.png, .svg, .pdf, or a "
+                         "self-contained .html page)")
+    io.add_argument("--title", help="the plot's title (default: 'Agreement between annotators')")
+    io.add_argument("--show", type=int, default=0, metavar="N",
+                    help="print up to N disagreements of each kind and pair, with their context (default: none)")
+    io.add_argument("--adjudication", action="store_true",
+                    help="list every place the annotators disagree on, one row each: every annotator's spans there, "
+                         "with their brat T id and line, by document and offset")
+    io.add_argument("--adjudication-folder", metavar="DIR",
+                    help="write every document as a brat folder for an adjudicator (new or empty): what all marked "
+                         "as is, what only some marked typed TYPE_by_NAMES with a note; implies --adjudication")
+    against = p.add_argument_group("against a reference")
+    against.add_argument("--reference", type=_reference, metavar="NAME|[NAME=]PATH",
+                         help="the adjudicated gold: an annotator's name (it stays an annotator), or a file of its own; "
+                              "each annotator's F1 against it is reported, beside each --model's")
+    against.add_argument("--model", action="append", type=prediction, metavar="NAME=PATH",
+                         help="a model's predictions of the same documents, scored against --reference (repeat for more)")
+    figures = p.add_argument_group("figures")
+    figures.add_argument("--unit", choices=UNITS, default="instance",
+                         help="what an annotation counts as in F1: itself (instance, the default), or the whitespace-"
+                              "delimited tokens it overlaps, a multiset (token: bratiaa's token-based agreement; kappa "
+                              "and alpha then label whitespace tokens too)")
+    figures.add_argument("--discontinuous", choices=DISCONTINUOUS, default="leave-out",
+                         help="discontinuous entities (brat T lines of several fragments): left out and counted (the "
+                              "default), or compared by their fragments (fragments: two agree where every fragment and "
+                              "the type do)")
+    figures.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                         help=f"bootstrap resamples of the documents for the intervals, at most {MAX_ROUNDS:,} (default 1000)")
+    figures.add_argument("--seed", type=int, default=0, help="random seed, 0 or more (default 0)")
+    figures.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
+    figures.add_argument("--alpha-partial", action="store_true",
+                         help="Krippendorff's alpha also over documents that two or more annotators (not all) hold, the "
+                              "absent annotators' values missing; every other figure stays on the documents all hold")
+    add_reader_options(p.add_argument_group(TEXTS), sides=False)
     p.set_defaults(run=run)
 
 

@@ -21,23 +21,19 @@ import os
 import sys
 from typing import Any
 
-from ...answers.gold import read_string_gold, string_gold_file
 from ...answers.indices import TRUST
 from ...answers.labels import parse_label_map
 from ...answers.locate import POLICIES
-from ...answers.normalize import STEPS, Normalization
-from ...answers.read import answers_file
-from ...answers.score import SHARE, count_answers, score_run
-from ...core.wording import quote
-from ...formats import Corpus
+from ...answers.normalize import STEPS
+from ...answers.score import SHARE
 from ...formats.columns import read_text
 from ...render.answers import answers_table, unreadable_line
 from ...render.tables import lenient_table
 from . import texts
-from .inputs import ANSWERS as FORMAT
-from .inputs import HelpFormatter, add_format_options, check_outputs, duplicates_in_output, for_people
+from .files import score_files
+from .inputs import ANSWER_OPTIONS, TEXTS, add_command, add_format_options, check_outputs
 
-EXAMPLE = """examples:
+EXAMPLES = """more examples:
   nested-span-f1 answers --gold test.jsonl --pred llm-answers.jsonl
   nested-span-f1 answers --gold corpus/ --pred answers.jsonl --metric exact --multiset --json
   nested-span-f1 answers --gold test.conll --pred answers.jsonl --label-map person=PER,location=LOC
@@ -75,7 +71,7 @@ def label_map_type(value: str) -> dict[str, str]:
 
 def add_answer_options(parser: argparse.ArgumentParser) -> None:
     """The string protocol's and the placement's options (for ``answers``, ``nested`` and ``lenient``)."""
-    group = parser.add_argument_group("language models' answers")
+    group = parser.add_argument_group(ANSWER_OPTIONS)
     group.add_argument("--normalization", default="all", metavar="STEPS",
                        help=f"string protocol: the steps, joined by '+', of {', '.join(STEPS)}; 'all' (default, "
                             "UniversalNER's) or 'none'")
@@ -101,20 +97,20 @@ def add_answer_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "answers", help="a language model's entity lists: the string protocol and located spans side by side",
-        description="Scores of an answer system (entity lists or raw answers, JSON lines) against a gold with "
-                    "text: the string protocol papers use and the strings located in the text, scored as spans.",
-        epilog=EXAMPLE, formatter_class=HelpFormatter,
+    p, io = add_command(
+        sub, "answers", "nested-span-f1 answers --gold sample.gold.conll --pred sample.answers.jsonl --metric exact",
+        "Scores of an answer system (entity lists or raw answers, JSON lines) against a gold with text: the string "
+        "protocol papers use and the strings located in the text, scored as spans.",
+        EXAMPLES, usage="%(prog)s --gold GOLD --pred PRED [options]",
     )
-    p.add_argument("--gold", required=True, help="gold file or folder with text (or tokens, joined by spaces)")
-    p.add_argument("--pred", required=True, help="the answer system's JSON lines")
-    add_format_options(p)
-    p.add_argument("--metric", choices=("exact", "lenient", "nested"), default="nested",
-                   help="how the located spans are scored (default: nested)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    texts.add_reader_options(p.add_argument_group("the gold (brat, spaCy DocBin)"))
+    io.add_argument("--gold", required=True, help="gold file or folder with text (or tokens, joined by spaces)")
+    io.add_argument("--pred", required=True, help="the answer system's JSON lines")
+    io.add_argument("--metric", choices=("exact", "lenient", "nested"), default="nested",
+                    help="how the located spans are scored (default: nested)")
+    io.add_argument("--json", action="store_true", help="print the result as JSON")
     add_answer_options(p)
+    add_format_options(p)
+    texts.add_reader_options(p.add_argument_group(f"{TEXTS}: the gold"))
     p.set_defaults(run=run)
 
 
@@ -123,55 +119,10 @@ def run(args: argparse.Namespace) -> int:
     return run_answers(args, args.metric)
 
 
-def holds_answers(args: argparse.Namespace) -> bool:
-    """Whether the prediction file is an answer system's: named so, or detected from its first lines, each read
-    whole (a pipe can be read once, by its reader: an answer system through one is named with --pred-format)."""
-    if args.pred_format is not None:
-        return bool(args.pred_format == FORMAT)
-    return answers_file(args.pred)
-
-
-def read_gold(args: argparse.Namespace) -> Any:
-    """The gold: texts with their entities as strings (named ``answers``, or detected), or any corpus."""
-    if args.gold_format == FORMAT:
-        return read_string_gold(read_text(args.gold), args.gold)
-    return (args.gold_format is None and string_gold_file(args.gold)) or texts.read_any(args.gold, args.gold_format,
-                                                                                        args)
-
-
-def score_files(args: argparse.Namespace, metric: str, **options: Any) -> dict[str, Any]:
-    """Both protocols for the two files the arguments name.
-
-    Raises:
-        ValueError: as the readers do, and when no answer of the file can be read.
-    """
-    try:
-        Normalization.parse(args.normalization)
-        given = [f"--{name}" for name in ("trim", "snap") if getattr(args, name, None)]
-        if given:
-            raise ValueError(f"{' and '.join(given)} {'apply' if len(given) > 1 else 'applies'} to spans of two texts, "
-                             f"but --pred {args.pred} holds a language model's answers, whose strings are placed on "
-                             f"the gold's text; leave {'them' if len(given) > 1 else 'it'} out")
-        gold = read_gold(args)
-        texts.check_reader_options(args, [gold] if isinstance(gold, Corpus) else [], f"the gold ({args.gold}) is not one")
-        run = count_answers(args.pred, gold, normalization=args.normalization, multiset=args.multiset,
-                              policy=args.policy, fallback=args.fallback, inner_last=args.inner_last,
-                              trust=args.trust, label_map=args.label_map, examples=args.show)
-        if run.first_error is not None and run.counts.answers.get("unparseable") == sum(run.counts.answers.values()):
-            first = run.first_error
-            where = first["line"] if first["line"] == first["id"] else f"id {quote(first['id'])}, {first['line']}"
-            raise ValueError(f"{args.pred}: no answer can be read ({sum(run.counts.answers.values()):,} tried); the "
-                             f"first ({where}), {quote(first['answer'])}: {first['error']}")
-        with duplicates_in_output():
-            return score_run(run, metric, zero_division=0, **options)
-    except (ValueError, TypeError) as error:
-        raise for_people(error) from None
-
-
 def run_answers(args: argparse.Namespace, metric: str, extra: Any = None, **options: Any) -> int:
     """Print both protocols (then ``extra(located result)``: the metric's own tables), or the JSON result; a line
     on stderr, and first in the report, when more than 5% of the answers cannot be read."""
-    result = score_files(args, metric, **options)
+    result = score_files(args, metric, answers=True, **options).result
     warning = unreadable_line(result["answers"]) if result["answers"]["unparseable_share"] > SHARE else None
     if warning:
         sys.stderr.write(f"warning: {warning}\n")

@@ -20,7 +20,7 @@ from ...benchmark.pairs import COMPARISONS
 from ...benchmark.result import BenchmarkResult
 from ...flat.schemes import SCHEMES
 from ...render.plots import DPI
-from .inputs import HelpFormatter, add_format_options, check_outputs, check_plot_file, for_people
+from .inputs import TAGS, add_command, add_format_options, check_outputs, check_plot_file, for_people
 from .texts import add_text_options
 
 
@@ -39,7 +39,7 @@ def prediction(text: str) -> tuple[str, str]:
                                      f"around the '=', or a path alone")
 
 
-EXAMPLE = """examples:
+EXAMPLES = """more examples:
   nested-span-f1 benchmark --gold test.jsonl --pred base=base.jsonl --pred large=large.jsonl --plot out.png --json > out.json
   nested-span-f1 benchmark --gold test.jsonl --pred run=output/          # every checkpoint-STEP of a training run
   nested-span-f1 benchmark --gold test.gold.conll --pred elmo=elmo.conll --pred flair=flair.conll
@@ -51,64 +51,68 @@ stands for its checkpoint-STEP files and folders."""
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "benchmark", help="compare prediction sets: bootstrap intervals, paired significance tests, report",
-        description=("Score prediction sets against one gold file with 95% bootstrap intervals (documents "
-                     "resampled when the gold has document ids, else sentences), paired bootstrap and "
-                     "approximate-randomization tests of the comparisons asked for (Holm-corrected over them; the "
-                     "resamples are raised until a difference can hold), select a checkpoint on development data "
-                     "when given, name the gold's standard split, and print a Markdown report."),
-        epilog=EXAMPLE, formatter_class=HelpFormatter,
+    p, io = add_command(
+        sub, "benchmark",
+        "nested-span-f1 benchmark --gold nested.gold.jsonl --pred model=nested.pred.jsonl",
+        "Score prediction sets against one gold file with 95% bootstrap intervals (documents resampled when the gold "
+        "has document ids, else sentences), paired bootstrap and approximate-randomization tests of the comparisons "
+        "asked for (Holm-corrected over them; the resamples are raised until a difference can hold), select a "
+        "checkpoint on development data when given, name the gold's standard split, and print a Markdown report.",
+        EXAMPLES, usage="%(prog)s --gold GOLD --pred NAME=FILE [--pred NAME=FILE ...] [options]",
     )
-    p.add_argument("--gold", required=True, help="gold file: a nested-NER format, CoNLL tag columns, or texts (text "
-                                                 "spans, pipeline output, a brat folder or .ann file, a spaCy DocBin)")
-    p.add_argument("--pred", required=True, action="append", type=prediction, metavar="NAME=FILE",
-                   help="a prediction file named NAME (repeat for more; any kind --gold takes, texts against tokens "
-                        "and tokens against texts too), or a directory of checkpoint-STEP files or folders, ordered "
-                        "by step (prediction files are told from logs, metrics and weights by what they hold, "
-                        "whatever their names); a directory holding .ann files is a brat corpus, not checkpoints")
-    p.add_argument("--baseline", metavar="NAME", help="compare every other system with this one (--compare baseline)")
-    p.add_argument("--compare", choices=COMPARISONS, default="auto",
-                   help="the pairs tested: baseline (each system against --baseline), consecutive (each checkpoint "
-                        "against the one before it in its run), best (the selected system against each other), all "
-                        "(every pair); auto (default): baseline when --baseline is given, consecutive when every "
-                        "system is a checkpoint of one run, else all")
-    p.add_argument("--dev-gold", metavar="FILE", help="development gold: the checkpoint with the highest development F1 "
-                                                      "is selected, its test figures reported")
-    p.add_argument("--dev-pred", action="append", type=prediction, metavar="NAME=FILE",
-                   help="development predictions of the system NAME (repeat for more; a directory of checkpoints "
-                        "as --pred takes, named as there). Default: the development prediction files (named dev, "
-                        "valid or eval) in the folders of the --pred checkpoint directories")
+    io.add_argument("--gold", required=True, help="gold file: a nested-NER format, CoNLL tag columns, or texts (text "
+                                                  "spans, pipeline output, a brat folder or .ann file, a spaCy DocBin)")
+    io.add_argument("--pred", required=True, action="append", type=prediction, metavar="NAME=FILE",
+                    help="a prediction file named NAME (repeat for more; any kind --gold takes, texts against tokens "
+                         "and tokens against texts too), or a directory of checkpoint-STEP files or folders, ordered "
+                         "by step (prediction files are told from logs, metrics and weights by what they hold, "
+                         "whatever their names); a directory holding .ann files is a brat corpus, not checkpoints")
+    io.add_argument("--json", action="store_true", help="print every figure as JSON instead of the Markdown report")
+    io.add_argument("--markdown", metavar="OUT", help="write the Markdown report")
+    io.add_argument("--html", metavar="OUT.html", help="write one self-contained page: tables, charts, buckets and an "
+                                                     "error browser (opens offline)")
+    io.add_argument("--plot", metavar="OUT.png", help="draw per-type F1, error categories and F1 against step")
+    io.add_argument("--no-progress", action="store_true",
+                    help="no progress bars (they are drawn only when stderr is a terminal)")
+    tests = p.add_argument_group("comparisons and intervals")
+    tests.add_argument("--baseline", metavar="NAME", help="compare every other system with this one (--compare baseline)")
+    tests.add_argument("--compare", choices=COMPARISONS, default="auto",
+                       help="the pairs tested: baseline (each system against --baseline), consecutive (each checkpoint "
+                            "against the one before it in its run), best (the selected system against each other), all "
+                            "(every pair); auto (default): baseline when --baseline is given, consecutive when every "
+                            "system is a checkpoint of one run, else all")
+    tests.add_argument("--units", choices=["auto", "documents", "sentences"], default="auto",
+                       help="what is resampled (default: documents when the gold has document ids)")
+    tests.add_argument("--bootstrap", type=int, metavar="N",
+                       help=f"bootstrap resamples, at most {MAX_ROUNDS:,}: each is kept for the intervals (default 1000, "
+                            "raised to the next thousand when the comparisons need more for a difference to be able to "
+                            "hold; a number too small for them is refused)")
+    tests.add_argument("--permutations", type=int, metavar="N",
+                       help=f"approximate-randomization rounds, at most {MAX_ROUNDS:,} (default: as --bootstrap)")
+    tests.add_argument("--seed", type=int, default=0, help="random seed, 0 or more (default 0)")
+    tests.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
+    tests.add_argument("--alpha", type=float, default=0.05, help="significance level after correction (default 0.05)")
+    selection = p.add_argument_group("checkpoints selected on dev")
+    selection.add_argument("--dev-gold", metavar="FILE", help="development gold: the checkpoint with the highest development F1 "
+                                                              "is selected, its test figures reported")
+    selection.add_argument("--dev-pred", action="append", type=prediction, metavar="NAME=FILE",
+                           help="development predictions of the system NAME (repeat for more; a directory of checkpoints "
+                                "as --pred takes, named as there). Default: the development prediction files (named dev, "
+                                "valid or eval) in the folders of the --pred checkpoint directories")
+    card = p.add_argument_group("model card")
+    card.add_argument("--model-card", metavar="OUT.md", help="write a model card for the selected system: the Hub "
+                                                           "model-index block and how it was selected")
+    card.add_argument("--model-name", help="the model's name in the model card (default: the selected system's)")
+    card.add_argument("--dataset-name", help="dataset name for the report and model card (default: the gold's file "
+                                             "name); a dataset with known splits (GENIA, ACE2004, ACE2005, KBP2017) "
+                                             "warns when the gold is none of them")
+    card.add_argument("--dataset-type", help="dataset id on the Hub for the model card (default: the name)")
+    card.add_argument("--dataset-config", help="dataset config on the Hub for the model card")
+    card.add_argument("--split", default="test", help="dataset split for the model card (default: test)")
+    tags = p.add_argument_group(TAGS)
+    tags.add_argument("--scheme", choices=sorted(SCHEMES), help="tagging scheme of tag columns (for --mode strict)")
+    tags.add_argument("--mode", choices=["strict"], help="decoding of tag columns (default: seqeval's default mode)")
     add_format_options(p, gold="--gold and --dev-gold", pred="--pred and --dev-pred")
-    p.add_argument("--scheme", choices=sorted(SCHEMES), help="tagging scheme of tag columns (for --mode strict)")
-    p.add_argument("--mode", choices=["strict"], help="decoding of tag columns (default: seqeval's default mode)")
-    p.add_argument("--units", choices=["auto", "documents", "sentences"], default="auto",
-                   help="what is resampled (default: documents when the gold has document ids)")
-    p.add_argument("--bootstrap", type=int, metavar="N",
-                   help=f"bootstrap resamples, at most {MAX_ROUNDS:,}: each is kept for the intervals (default 1000, "
-                        "raised to the next thousand when the comparisons need more for a difference to be able to "
-                        "hold; a number too small for them is refused)")
-    p.add_argument("--permutations", type=int, metavar="N",
-                   help=f"approximate-randomization rounds, at most {MAX_ROUNDS:,} (default: as --bootstrap)")
-    p.add_argument("--seed", type=int, default=0, help="random seed, 0 or more (default 0)")
-    p.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level after correction (default 0.05)")
-    p.add_argument("--json", action="store_true", help="print every figure as JSON instead of the Markdown report")
-    p.add_argument("--markdown", metavar="OUT", help="write the Markdown report")
-    p.add_argument("--html", metavar="OUT.html", help="write one self-contained page: tables, charts, buckets and an "
-                                                    "error browser (opens offline)")
-    p.add_argument("--plot", metavar="OUT.png", help="draw per-type F1, error categories and F1 against step")
-    p.add_argument("--model-card", metavar="OUT.md", help="write a model card for the selected system: the Hub "
-                                                        "model-index block and how it was selected")
-    p.add_argument("--model-name", help="the model's name in the model card (default: the selected system's)")
-    p.add_argument("--dataset-name", help="dataset name for the report and model card (default: the gold's file "
-                                          "name); a dataset with known splits (GENIA, ACE2004, ACE2005, KBP2017) "
-                                          "warns when the gold is none of them")
-    p.add_argument("--dataset-type", help="dataset id on the Hub for the model card (default: the name)")
-    p.add_argument("--dataset-config", help="dataset config on the Hub for the model card")
-    p.add_argument("--split", default="test", help="dataset split for the model card (default: test)")
-    p.add_argument("--no-progress", action="store_true",
-                   help="no progress bars (they are drawn only when stderr is a terminal)")
     add_text_options(p)
     p.set_defaults(run=run)
 

@@ -23,31 +23,31 @@ from ...flat.schemes import CONLLEVAL_DEFAULT
 from ...formats.columns import UTF16_MARKS, not_text, read_blocks, read_sentences
 from ...render.tables import conlleval_latex, conlleval_text
 from .batches import add_counts
-from .inputs import Place, check_outputs, for_people
+from .inputs import TAGS, Place, add_command, check_outputs, for_people
 
 BOUNDARY = "-X-"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "conlleval", help="drop-in for conlleval.pl: reads stdin, prints its report",
-        description="A drop-in for conlleval.pl (CoNLL-2000). Reads stdin: one token a line, its\n"
-                    "fields split by -d (default: one space), the gold tag in the last-but-one field\n"
-                    "and the predicted tag in the last, a blank line (or -X-) between sentences.\n"
-                    "Prints conlleval.pl's report, character for character; the number after a\n"
-                    "type's FB1 counts its predicted phrases.",
-        epilog="examples:\n"
-               "  nested-span-f1 conlleval < output.txt        # token [features] gold pred, space-separated\n"
-               "  nested-span-f1 conlleval -d '\\t' < output.tsv  # tab-separated: pass -d '\\t'\n"
-               "  nested-span-f1 conlleval -r -l < output.txt  # prefix-less tags, LaTeX table",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    p, output = add_command(
+        sub, "conlleval", "paste sample.gold.conll <(cut -f2 sample.pred.conll) | nested-span-f1 conlleval -d '\\t'",
+        "A drop-in for conlleval.pl (CoNLL-2000). Reads stdin: one token a line, its fields split by -d (default: "
+        "one space), the gold tag in the last-but-one field and the predicted tag in the last, a blank line (or -X-) "
+        "between sentences. Prints conlleval.pl's report, character for character; the number after a type's FB1 "
+        "counts its predicted phrases.",
+        "more examples:\n"
+        "  nested-span-f1 conlleval < output.txt        # token [features] gold pred, space-separated\n"
+        "  nested-span-f1 conlleval -d '\\t' < output.tsv  # tab-separated: pass -d '\\t'\n"
+        "  nested-span-f1 conlleval -r -l < output.txt  # prefix-less tags, LaTeX table",
+        usage="%(prog)s [-d DELIMITER] [-r] [-o OUTSIDE] [-l] < FILE",
     )
-    p.add_argument("-d", dest="delimiter", default=" ",
-                   help=f"field delimiter, a regex of {DELIMITERS} (default: single space)")
-    p.add_argument("-r", dest="raw", action="store_true", help="tags have no B-/I- prefixes (one token per chunk)")
-    p.add_argument("-o", dest="outside", default="O", help="outside tag in raw mode (default: O)")
-    p.add_argument("-l", dest="latex", action="store_true", help="print a LaTeX table")
-    p.add_argument("file", nargs="?", help=argparse.SUPPRESS)  # only to say that the input comes on stdin
+    output.add_argument("-l", dest="latex", action="store_true", help="print a LaTeX table")
+    output.add_argument("file", nargs="?", help=argparse.SUPPRESS)  # only to say that the input comes on stdin
+    tags = p.add_argument_group(TAGS)
+    tags.add_argument("-d", dest="delimiter", default=" ",
+                      help=f"field delimiter, a regex of {DELIMITERS} (default: single space)")
+    tags.add_argument("-r", dest="raw", action="store_true", help="tags have no B-/I- prefixes (one token per chunk)")
+    tags.add_argument("-o", dest="outside", default="O", help="outside tag in raw mode (default: O)")
     p.set_defaults(run=run)
 
 

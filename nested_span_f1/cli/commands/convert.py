@@ -38,7 +38,7 @@ from ...formats.offsets import CODEPOINTS
 from ...formats.output import write_file
 from ...formats.records import file_lines
 from ...formats.tagged import iob2_tags, write_columns
-from .inputs import COLUMNS, HelpFormatter, check_outputs, decode_tags, for_people, tag_column
+from .inputs import COLUMNS, TAGS, TEXTS, add_command, check_outputs, decode_tags, for_people, tag_column
 from .texts import check_reader_options, side_offsets, unit_option
 
 SENTENCE_IDS = ("oneie", "text", "pipeline", "brat")
@@ -48,7 +48,7 @@ DOC_IDS = ("oneie", "triaffine", "biaffine", "text", "pipeline")
 SCORES = ("oneie", "triaffine", "biaffine", "w2ner", "pyramid", "text", "pipeline")
 """The targets that keep each entity's score (a predicted corpus's confidences)."""
 
-EXAMPLE = """examples:
+EXAMPLES = """more examples:
   nested-span-f1 convert test.conll --to text --output test.jsonl          # CoNLL columns to text spans
   nested-span-f1 convert test.jsonl --to conll --output back.conll         # and back
   nested-span-f1 convert genia.test.jsonl --to brat --output genia-brat/   # a nested format to a brat folder
@@ -82,25 +82,29 @@ def source_format(value: str) -> str:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "convert", help="convert between formats (CoNLL columns, text spans, brat, the nested formats) losslessly",
-        description=__doc__.split("\n\n", 1)[1].replace("\n", " "), epilog=EXAMPLE, formatter_class=HelpFormatter,
+    p, io = add_command(
+        sub, "convert", "nested-span-f1 convert sample.gold.conll --to text --output sample.text.jsonl",
+        __doc__.split("\n\n", 1)[1].replace("\n", " "), EXAMPLES,
+        usage="%(prog)s INPUT --to FORMAT --output OUTPUT [options]",
     )
-    p.add_argument("input", help="a file, or a brat folder")
-    p.add_argument("--to", required=True, type=target_format, metavar="FORMAT", help="the format to write")
-    p.add_argument("--output", "-o", required=True, help="the file to write (a folder for brat)")
-    p.add_argument("--from", dest="source", type=source_format, metavar="FORMAT",
-                   help="the input's format (default: detected)")
-    p.add_argument("--types", nargs="+", metavar="TYPE", help="brat input: keep the T lines of these types only")
-    p.add_argument("--no-event-triggers", action="store_true",
-                   help="brat input: leave out the T lines that E lines use as event triggers (kept by default)")
-    p.add_argument("--spans-key", metavar="KEY", help="spaCy input: read doc.spans[KEY] instead of doc.ents")
-    p.add_argument("--offsets", type=unit_option, default={}, metavar="UNIT",
-                   help="text spans, pipeline output, brat input: what its character offsets count, codepoints (the "
-                        "default), utf16 (JavaScript, Java: an emoji is 2) or bytes (UTF-8); written as code points")
-    p.add_argument("--scheme", choices=sorted(SCHEMES),
-                   help="CoNLL input: decode the tags as this scheme, strictly (default: they must be IOB2 as written "
-                        "back; other tags are refused)")
+    io.add_argument("input", help="a file, or a brat folder")
+    io.add_argument("--to", required=True, type=target_format, metavar="FORMAT", help="the format to write")
+    io.add_argument("--output", "-o", required=True, help="the file to write (a folder for brat)")
+    io.add_argument("--from", dest="source", type=source_format, metavar="FORMAT",
+                    help="the input's format (default: detected)")
+    tags = p.add_argument_group(TAGS)
+    tags.add_argument("--scheme", choices=sorted(SCHEMES),
+                      help="CoNLL input: decode the tags as this scheme, strictly (default: they must be IOB2 as "
+                           "written back; other tags are refused)")
+    texts = p.add_argument_group(TEXTS)
+    texts.add_argument("--types", nargs="+", metavar="TYPE", help="brat input: keep the T lines of these types only")
+    texts.add_argument("--no-event-triggers", action="store_true",
+                       help="brat input: leave out the T lines that E lines use as event triggers (kept by default)")
+    texts.add_argument("--spans-key", metavar="KEY", help="spaCy input: read doc.spans[KEY] instead of doc.ents")
+    texts.add_argument("--offsets", type=unit_option, default={}, metavar="UNIT",
+                       help="text spans, pipeline output, brat input: what its character offsets count, codepoints "
+                            "(the default), utf16 (JavaScript, Java: an emoji is 2) or bytes (UTF-8); written as code "
+                            "points")
     p.set_defaults(run=run)
 
 

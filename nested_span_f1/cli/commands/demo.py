@@ -17,20 +17,19 @@ from ...formats import align, read_corpus
 from ...formats.columns import check_same_tokens, read_columns
 from ...lenient.score import score_lenient
 from ...render.tables import conlleval_text, lenient_table, table
-from .inputs import HelpFormatter, check_outputs
+from .inputs import add_command, check_outputs
 from .nested import BREAKDOWN_TITLES, breakdown_table, score_corpora
 
 SAMPLES = Path(sample_path())
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "demo", help="score the sample data shipped with the package",
-        description="Score the sample data shipped inside the package: flat span F1 in seqeval's default and "
-                    "strict modes, the same counts as conlleval.pl prints them, the lenient MUC / SemEval-2013 "
-                    "schemes, and nested span F1 with its breakdowns. Needs no files and no network.",
-        epilog=f"example:\n  nested-span-f1 demo\n\nthe samples: {SAMPLES}",
-        formatter_class=HelpFormatter,
+    p, _ = add_command(
+        sub, "demo", "nested-span-f1 demo",
+        "Score the sample data shipped inside the package: flat span F1 in seqeval's default and strict modes, the "
+        "same counts as conlleval.pl prints them, the lenient MUC / SemEval-2013 schemes, and nested span F1 with its "
+        "breakdowns. Needs no files and no network. The other commands' examples run on these samples, in their "
+        "folder.", f"the samples: {SAMPLES}", where="example:",
     )
     p.set_defaults(run=run)
 

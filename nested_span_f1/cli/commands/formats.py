@@ -14,17 +14,16 @@ import textwrap
 from ...formats import FORMATS, PATH_FORMATS
 from ...formats.brat import brat_files
 from ...formats.registry import EXAMPLE, EXAMPLE_TEXT, aliases_of
-from .inputs import COLUMNS, HelpFormatter
+from .inputs import COLUMNS, add_command
 
 COLUMN_EXAMPLE = "IL-2\tB-DNA\ngene\tI-DNA\nexpression\tO\n"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "formats", help="list the file formats --gold-format / --pred-format take, with an example of each",
-        description="The span file formats `nested`, `lenient` and read_corpus() read (detected, or named with "
-                    "--gold-format / --pred-format), the tools that write each, and one sentence in each.",
-        epilog="example:\n  nested-span-f1 formats", formatter_class=HelpFormatter,
+    p, _ = add_command(
+        sub, "formats", "nested-span-f1 formats",
+        "The span file formats `nested`, `lenient` and read_corpus() read (detected, or named with --gold-format / "
+        "--pred-format), the tools that write each, and one sentence in each.", where="example:",
     )
     p.set_defaults(run=run)
 

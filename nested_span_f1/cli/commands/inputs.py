@@ -8,6 +8,7 @@ line of every sentence is known; the Space converts with it too.
 from __future__ import annotations
 
 import argparse
+import filecmp
 import io
 import os
 import re
@@ -53,6 +54,28 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         return "\n\n".join(paragraphs)
 
 
+TAGS = "tags (column files: token ... tag, a blank line between sentences)"
+TEXTS = "texts and brat (text spans, pipeline output, brat, spaCy DocBin)"
+ANSWER_OPTIONS = "answers (a language model's, when --pred holds them)"
+"""The titles of the option groups by input kind, the same on every command that takes that input."""
+
+SAMPLES = "example, run in the sample folder `nested-span-f1 demo --help` names:"
+"""What a command's example runs on: the sample data shipped with the package, in their folder."""
+
+
+def add_command(sub: argparse._SubParsersAction, name: str, example: str, description: str, epilog: str | None = None,
+                usage: str | None = None, where: str = SAMPLES) -> tuple[argparse.ArgumentParser, Any]:
+    """A command's parser, and its first option group, "input and output" (``-h`` in it): the help starts with the
+    usage (``usage``, else argparse's), then one example (``where`` says what it runs on), then the description;
+    the options follow in groups by input kind (:data:`TAGS`, :data:`TEXTS`, :data:`ANSWER_OPTIONS`), ``epilog``
+    (more examples, notes) last."""
+    parser = sub.add_parser(name, usage=usage, add_help=False, description=f"{where}\n  {example}\n\n{description}",
+                            epilog=epilog, formatter_class=HelpFormatter)
+    group = parser.add_argument_group("input and output")
+    group.add_argument("-h", "--help", action="help", help="show this help and exit")
+    return parser, group
+
+
 def format_name(value: str) -> str:
     """An argparse type: any format name or alias the registry knows, as its canonical name (or a path format:
     brat, spacy)."""
@@ -76,16 +99,17 @@ def column_or_format(value: str) -> str:
 
 
 def add_format_options(parser: argparse.ArgumentParser, gold: str = "--gold", pred: str = "--pred") -> None:
-    """``--gold-format`` and ``--pred-format``: the same two options, with the same values, on every command that
-    reads a gold and a prediction file (``score``, ``lenient``, ``nested``, ``answers``, ``benchmark``,
-    ``thresholds``), the only way any command names an input's format; ``gold`` and ``pred`` name the files
-    each applies to in its help."""
-    parser.add_argument("--gold-format", type=column_or_format, metavar="FORMAT",
-                        help=f"format of {gold}: conll (tag columns) or a span format or alias `nested-span-f1 "
-                             "formats` lists, brat, spacy (default: detected from the whole first records)")
-    parser.add_argument("--pred-format", type=column_or_format, metavar="FORMAT",
-                        help=f"format of {pred}, as --gold-format takes it, or answers (a language model's "
-                             "answers; default: detected)")
+    """``--gold-format`` and ``--pred-format``, in a group of their own: the same two options, with the same values,
+    on every command that reads a gold and a prediction file (``score``, ``lenient``, ``nested``, ``answers``,
+    ``benchmark``, ``thresholds``), the only way any command names an input's format; ``gold`` and ``pred`` name
+    the files each applies to in its help."""
+    group = parser.add_argument_group("formats (detected unless named)")
+    group.add_argument("--gold-format", type=column_or_format, metavar="FORMAT",
+                       help=f"format of {gold}: conll (tag columns) or a span format or alias `nested-span-f1 "
+                            "formats` lists, brat, spacy (default: detected from the whole first records)")
+    group.add_argument("--pred-format", type=column_or_format, metavar="FORMAT",
+                       help=f"format of {pred}, as --gold-format takes it, or answers (a language model's "
+                            "answers; default: detected)")
 
 
 def column_index(value: str) -> int:
@@ -101,17 +125,21 @@ def column_index(value: str) -> int:
     return number - 1 if number > 0 else number
 
 
-def add_tag_options(parser: argparse.ArgumentParser, where: str = "") -> None:
-    """The options that say how tags are read: ``--scheme``, ``--mode``, ``--suffix``, ``--column``,
-    ``--delimiter``. ``where`` narrows their help to some inputs (" of column files")."""
-    parser.add_argument("--scheme", choices=sorted(SCHEMES), help=f"tagging scheme{where} (for --mode strict; detected from the gold tags when omitted)")
-    parser.add_argument("--mode", choices=["strict"], help="strict: drop chunks the scheme does not allow")
-    parser.add_argument("--suffix", action="store_true", help="tags are TYPE-B rather than B-TYPE")
-    parser.add_argument("--column", type=column_index, default=-1, metavar="N",
-                        help=f"tag column{where}, counted from 1 (the token) or from the end (default: -1, the last)")
-    parser.add_argument("--delimiter", type=delimiter_type, default=None,
-                        help="column delimiter, fixed text; '\\t' is a tab, as for conlleval.pl -d (default: runs of "
-                             "ASCII whitespace, as conlleval.pl's \\s: a no-break space stays in a token)")
+def add_tag_options(parser: argparse.ArgumentParser, where: str = "") -> Any:
+    """The options that say how tags are read, in the group :data:`TAGS`: ``--scheme``, ``--mode``, ``--suffix``,
+    ``--column``, ``--delimiter`` (the group returned). ``where`` narrows their help to some inputs (" of column
+    files")."""
+    group = parser.add_argument_group(TAGS)
+    group.add_argument("--scheme", choices=sorted(SCHEMES), metavar="SCHEME",
+                       help=f"tagging scheme{where} for --mode strict: {', '.join(sorted(SCHEMES))} (default: "
+                            "detected)")
+    group.add_argument("--mode", choices=["strict"], help="strict: drop chunks the scheme does not allow")
+    group.add_argument("--suffix", action="store_true", help="tags are TYPE-B rather than B-TYPE")
+    group.add_argument("--column", type=column_index, default=-1, metavar="N",
+                       help=f"tag column{where}, counted from 1 (the token) or from the end (default: -1, the last)")
+    group.add_argument("--delimiter", type=delimiter_type, default=None, metavar="TEXT",
+                       help="column delimiter, '\\t' a tab, as conlleval.pl -d (default: runs of ASCII whitespace)")
+    return group
 
 
 _ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|.?)", re.DOTALL)
@@ -172,6 +200,16 @@ def _identity(path: FilePath | int) -> Identity | None:
 
 def _same(a: Identity | None, b: Identity | None) -> bool:
     return a is not None and b is not None and ((a[0] != "" and a[0] == b[0]) or (a[1] is not None and a[1] == b[1]))
+
+
+def same_data(a: FilePath, b: FilePath) -> str | None:
+    """How two input paths hold one set of data: ``"the same file"`` (one path resolved, or a hard link),
+    ``"a copy of it (the same bytes)"`` (two regular files of equal content), else None."""
+    if _same(_identity(a), _identity(b)):
+        return "the same file"
+    if os.path.isfile(a) and os.path.isfile(b) and filecmp.cmp(a, b, shallow=False):
+        return "a copy of it (the same bytes)"
+    return None
 
 
 def check_outputs(inputs: Sequence[tuple[str, FilePath | int | None]],

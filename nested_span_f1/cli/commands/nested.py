@@ -22,9 +22,10 @@ from ...nested.score import NestedCounts, count_entities, count_nested, describe
 from ...render.tables import table
 from . import answers, texts
 from .batches import UnequalLengths, add_counts, side_by_side
+from .files import holds_answers, score_files
 from .inputs import (
     COLUMNS,
-    HelpFormatter,
+    add_command,
     add_format_options,
     check_outputs,
     duplicates_in_output,
@@ -45,8 +46,8 @@ BREAKDOWN_TITLES = {
 def _epilog() -> str:
     known = "\n".join([*(f"  {f.describe()}" for f in FORMATS.values()),
                        *(f"  {name}: {what}" for name, what in PATH_FORMATS.items())])
-    return f"""examples:
-  nested-span-f1 nested --gold genia.test.jsonl --pred predictions.jsonl
+    return f"""more examples:
+  nested-span-f1 nested --gold genia.test.jsonl --pred predictions.jsonl --json
   nested-span-f1 nested --gold test.json --pred pred.txt --gold-format w2ner --pred-format biaffine --json
   nested-span-f1 nested --gold corpus/ --pred pipeline-output.jsonl --trim    # brat gold, pipeline predictions
 
@@ -56,20 +57,20 @@ formats (detected, or named with --gold-format / --pred-format; aliases work too
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "nested", help="exact span F1 of nested entity files, with nested/depth/length breakdowns",
-        description="Exact span F1 of a nested-NER prediction file against a gold file (overlapping and nested "
-                    "spans allowed), with breakdowns by nesting, depth, length and continuity. Prints the test "
-                    "set's size first: GENIA's two test splits in use give scores that are not comparable.",
-        epilog=_epilog(), formatter_class=HelpFormatter,
+    p, io = add_command(
+        sub, "nested", "nested-span-f1 nested --gold nested.gold.jsonl --pred nested.pred.jsonl",
+        "Exact span F1 of a nested-NER prediction file against a gold file (overlapping and nested spans allowed), "
+        "with breakdowns by nesting, depth, length and continuity. Prints the test set's size first: GENIA's two "
+        "test splits in use give scores that are not comparable.",
+        _epilog(), usage="%(prog)s --gold GOLD --pred PRED [options]",
     )
-    p.add_argument("--gold", required=True, help="gold file in one of the nested-NER formats")
-    p.add_argument("--pred", required=True, help="prediction file (same sentences as --gold)")
+    io.add_argument("--gold", required=True, help="gold file in one of the nested-NER formats")
+    io.add_argument("--pred", required=True, help="prediction file (same sentences as --gold)")
+    io.add_argument("--json", action="store_true", help="print the result as JSON")
     add_format_options(p)
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    add_table_options(p, spans=True)
     add_text_options(p)
     answers.add_answer_options(p)
+    add_table_options(p, spans=True)
     p.set_defaults(run=run)
 
 
@@ -199,7 +200,8 @@ def breakdown_table(buckets: Mapping[str, Mapping[str, Any]], title: str, digits
 
 def run_texts(args: argparse.Namespace) -> int:
     """``nested`` when a side holds texts: both files read whole, paired and aligned; lengths in characters."""
-    result, pair, sides = texts.score_files(args, "nested")
+    result, pair, sides = score_files(args, "nested", answers=False)
+    assert pair is not None and sides is not None  # not answers: texts, paired
     size = texts.test_set(pair)
     if args.json:
         sys.stdout.write(texts.dump({"test_set": size, **result}))
@@ -231,7 +233,7 @@ def run(args: argparse.Namespace) -> int:
         return write(args, summarize_nested(counted.counts, zero_division=0), size,
                      [header(args, counted.rows).rstrip(), size_line(size),
                       *texts.outside_tallies(counted.counts.counts.labels)])
-    if answers.holds_answers(args):
+    if holds_answers(args):
         return answers.run_answers(args, "nested", _breakdowns)
     if texts.holds_texts(args):
         return run_texts(args)

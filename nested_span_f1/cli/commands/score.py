@@ -20,8 +20,9 @@ from ...formats.columns import Block, ColumnFile, check_same_tokens
 from ...render.tables import table
 from . import answers, texts
 from .batches import add_counts, side_by_side
+from .files import holds_answers, score_files
 from .inputs import (
-    HelpFormatter,
+    add_command,
     add_format_options,
     add_tag_options,
     check_outputs,
@@ -33,39 +34,37 @@ from .inputs import (
 from .tables import add_table_options, count_table, header, is_table
 from .texts import add_text_options
 
-EXAMPLE = """examples:
-  nested-span-f1 score --gold test.gold.conll --pred test.pred.conll
+EXAMPLES = """more examples:
   nested-span-f1 score --gold test.gold.conll --pred test.pred.conll --scheme IOB2 --mode strict --json
   nested-span-f1 score --gold gold.tsv --pred pred.tsv --column 2 --delimiter '\\t' --plot types.png
   nested-span-f1 score --gold test.gold.conll --pred pipeline_output.jsonl
   nested-span-f1 score --gold brat_gold/ --pred spans.jsonl --trim
   nested-span-f1 score --gold test.jsonl --pred pred.txt --pred-format conll    # past a wrong detection
 
-Columns count from 1 (column 1 is the token) or from the end (-1, the default, is the last).
-The `number` column is gold support; --plot needs pip install "nested-span-f1[plots]"."""
+Two column files must hold the same tokens; the first difference is named by file and line. Either side may
+instead hold texts (text spans, pipeline output, a brat folder or .ann file, a spaCy DocBin): documents are
+paired by id, their texts must be equal, and a side of tokens is located in the other side's texts; every span
+that cannot be aligned is counted. Columns count from 1 (column 1 is the token) or from the end (-1, the default,
+is the last). The `number` column is gold support; --plot needs the plots extra (pip install ".[plots]" in a
+clone)."""
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "score", help="flat span F1 of two column files, or of texts (character spans) against texts or tokens",
-        description="Exact-match span F1 (seqeval's numbers, default or strict mode) of a predicted column file "
-                    "against a gold one: one token a line with its tag in a column, a blank line between "
-                    "sentences. Two column files must hold the same tokens; the first difference is named by file "
-                    "and line. Either side may instead hold texts (text spans, pipeline output, a brat folder or "
-                    ".ann file, a spaCy DocBin): documents are paired by id, their texts must be equal, and a side "
-                    "of tokens is located in the other side's texts; every span that cannot be aligned is counted.",
-        epilog=EXAMPLE, formatter_class=HelpFormatter,
+    p, io = add_command(
+        sub, "score", "nested-span-f1 score --gold sample.gold.conll --pred sample.pred.conll",
+        "Exact-match span F1 (seqeval's numbers) of a predicted column file against a gold one, or of texts "
+        "(character spans) against texts or tokens.",
+        EXAMPLES, usage="%(prog)s --gold GOLD --pred PRED [options]",
     )
-    p.add_argument("--gold", required=True, help="gold: a column file (token ... tag, blank line between "
-                                                 "sentences) or texts")
-    p.add_argument("--pred", required=True, help="predictions: a column file token-aligned with --gold, or texts")
-    add_format_options(p)
+    io.add_argument("--gold", required=True, help="gold: a column file or texts")
+    io.add_argument("--pred", required=True, help="predictions: column file of the same tokens, or texts")
+    io.add_argument("--json", action="store_true", help="print the result as JSON")
+    io.add_argument("--plot", metavar="FILE", help="also draw per-type P/R/F1 to FILE (.png, .svg, .pdf)")
     add_tag_options(p)
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--plot", metavar="FILE", help="also draw per-type P/R/F1 to FILE (.png, .svg, .pdf)")
-    add_table_options(p)
+    add_format_options(p)
     add_text_options(p)
     answers.add_answer_options(p)
+    add_table_options(p)
     p.set_defaults(run=run)
 
 
@@ -120,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         counted = count_table(args, "exact", scheme=args.scheme, mode=args.mode, suffix=args.suffix)
         result = summarize(counted.counts, zero_division=0)
         head = "\n".join([header(args, counted.rows).rstrip("\n"), *texts.outside_tallies(counted.counts.labels)])
-    elif answers.holds_answers(args):
+    elif holds_answers(args):
         if args.plot:
             raise ValueError("--plot draws the per-type scores of two span files; an answer system's located "
                              "spans are in --json (or `nested-span-f1 answers --metric exact`)")
@@ -131,7 +130,8 @@ def run(args: argparse.Namespace) -> int:
         if texts.holds_spans(args) or any(isinstance(side, Corpus) for side in read.values()):
             # texts, or spans of a format read or named: exact span F1 of both sides as spans, every alignment
             # decision reported
-            result, pair, sides = texts.score_files(args, "exact", read)
+            result, pair, sides = score_files(args, "exact", read, answers=False)
+            assert pair is not None and sides is not None  # not answers: texts, paired
             head = "\n".join([*texts.describe_inputs(args, sides, pair), *texts.alignment_lines(result["alignment"])])
         else:
             texts.refuse_text_options(args, "column files")

@@ -19,33 +19,32 @@ from pathlib import Path
 from ... import __version__
 from ...core.wording import quote
 from ...hf.paths import METRICS, MODULES, metric_path
-from .inputs import HelpFormatter, check_outputs
+from .inputs import add_command, check_outputs
 from .wheel import this_wheel
 
-EXAMPLE = """examples:
-  nested-span-f1 space exact my_span_f1
+EXAMPLES = """more examples:
   nested-span-f1 space nested genia_f1 --space my-org/genia_f1"""
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "space", help="write a self-contained Hub Space folder for one metric",
-        description="Write a folder that is a Hub Space for one metric: the evaluate module (named after the "
-                    "folder, as evaluate.load needs), its card with the Hub front matter and the command that "
-                    "installs the package from the folder, app.py, this package's wheel and a requirements.txt that "
-                    "installs it. Push the folder to a Space, or run `python app.py` inside it.",
-        epilog=EXAMPLE, formatter_class=HelpFormatter,
+    p, io = add_command(
+        sub, "space", "nested-span-f1 space exact my_span_f1",
+        "Write a folder that is a Hub Space for one metric: the evaluate module (named after the folder, as "
+        "evaluate.load needs), its card with the Hub front matter and the command that installs the package from the "
+        "folder, app.py, this package's wheel and a requirements.txt that installs it. Push the folder to a Space, "
+        "or run `python app.py` inside it.",
+        EXAMPLES, where="example:",
     )
-    p.add_argument("name", choices=METRICS, help="the metric (its evaluate module: span_f1, lenient_span_f1, "
-                                                 "nested_span_f1)")
-    p.add_argument("out_dir", type=Path, help="the folder to write (must not exist, or be empty)")
-    p.add_argument("--wheel", type=Path, help="this package's wheel to ship (default: built from the source checkout "
-                                              "this package runs from, in a temporary copy the checkout never sees; "
-                                              "after a plain pip install, the installed files packed back into their "
-                                              "wheel)")
-    p.add_argument("--space", metavar="ORG/NAME",
-                   help="the Space the folder will be pushed to: requirements.txt then names the wheel by its URL "
-                        "there, for builders that install requirements.txt before the folder's other files are in place")
+    io.add_argument("name", choices=METRICS, help="the metric (its evaluate module: span_f1, lenient_span_f1, "
+                                                    "nested_span_f1)")
+    io.add_argument("out_dir", type=Path, help="the folder to write (must not exist, or be empty)")
+    io.add_argument("--wheel", type=Path, help="this package's wheel to ship (default: built from the source checkout "
+                                                "this package runs from, in a temporary copy the checkout never sees; "
+                                                "after a plain pip install, the installed files packed back into their "
+                                                "wheel)")
+    io.add_argument("--space", metavar="ORG/NAME",
+                    help="the Space the folder will be pushed to: requirements.txt then names the wheel by its URL "
+                         "there, for builders that install requirements.txt before the folder's other files are in place")
     p.set_defaults(run=run)
 
 
@@ -64,7 +63,7 @@ def pins(names: list[str]) -> list[str]:
             out.append(f"{name}=={metadata.version(name)}")
         except metadata.PackageNotFoundError:
             raise ValueError(
-                f"{name} is not installed, so its version cannot be pinned: pip install 'nested-span-f1[app]'"
+                f"{name} is not installed, so its version cannot be pinned: python -m pip install \".[app]\" in the clone"
             ) from None
     return out
 

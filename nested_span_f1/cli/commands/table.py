@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 from ...benchmark.table import latex_table, markdown_table
-from .inputs import HelpFormatter, check_outputs
+from .inputs import add_command, check_outputs
 
-EXAMPLE = """examples:
+EXAMPLES = """more examples:
   nested-span-f1 benchmark --gold genia/test.jsonl --pred base=base.jsonl --pred ours=ours.jsonl --baseline base \\
       --dataset-name GENIA --json > genia.json
   nested-span-f1 benchmark --gold ace05/test.jsonl --pred base=b.jsonl --pred ours=o.jsonl --baseline base \\
@@ -22,20 +22,21 @@ EXAMPLE = """examples:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "table", help="combine benchmark results of several datasets into the table papers print (Markdown, LaTeX)",
-        description=("Combine the --json results of `nested-span-f1 benchmark` (one per dataset) into one table: "
-                     "systems as rows, datasets as columns, precision, recall and F1 in % with their bootstrap "
-                     "intervals, the best F1 of each dataset in bold, a dagger where a system's F1 differs from the "
-                     "baseline's (the difference holds in that dataset's benchmark; benchmark with --baseline so "
-                     "that the comparison is made), and each dataset's split in a footnote. The LaTeX table uses "
-                     "booktabs (\\usepackage{booktabs}) and is meant for \\input."),
-        epilog=EXAMPLE, formatter_class=HelpFormatter,
+    p, io = add_command(
+        sub, "table",
+        "nested-span-f1 table <(nested-span-f1 benchmark --gold nested.gold.jsonl --pred model=nested.pred.jsonl --json)",
+        ("Combine the --json results of `nested-span-f1 benchmark` (one per dataset) into one table: "
+         "systems as rows, datasets as columns, precision, recall and F1 in % with their bootstrap "
+         "intervals, the best F1 of each dataset in bold, a dagger where a system's F1 differs from the "
+         "baseline's (the difference holds in that dataset's benchmark; benchmark with --baseline so "
+         "that the comparison is made), and each dataset's split in a footnote. The LaTeX table uses "
+         "booktabs (\\usepackage{booktabs}) and is meant for \\input."),
+        EXAMPLES, usage="%(prog)s RESULT.json [RESULT.json ...] [options]",
     )
-    p.add_argument("results", nargs="+", metavar="RESULT.json", help="benchmark results (--json), one per dataset")
-    p.add_argument("--baseline", metavar="NAME", help="the system the others are marked against")
-    p.add_argument("--markdown", metavar="OUT.md", help="write the Markdown table")
-    p.add_argument("--latex", metavar="OUT.tex", help="write the LaTeX table (booktabs)")
+    io.add_argument("results", nargs="+", metavar="RESULT.json", help="benchmark results (--json), one per dataset")
+    io.add_argument("--baseline", metavar="NAME", help="the system the others are marked against")
+    io.add_argument("--markdown", metavar="OUT.md", help="write the Markdown table")
+    io.add_argument("--latex", metavar="OUT.tex", help="write the LaTeX table (booktabs)")
     p.set_defaults(run=run)
 
 

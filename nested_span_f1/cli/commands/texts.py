@@ -17,7 +17,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...align.score import SIDES, TextPair, pair_texts, score_pair
+from ...align.score import SIDES, TextPair
 from ...core.entities import check_entities
 from ...core.wording import plural, quote
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format
@@ -26,7 +26,7 @@ from ...formats.corpus import SUSPICIOUS
 from ...formats.offsets import CODEPOINTS, UNITS, OffsetsError, unit_of
 from ...formats.registry import BATCH_LINES, OFFSET_FORMATS, head, looks_like_json, path_format, read_file
 from ...nested.score import describe_spans
-from .inputs import COLUMNS, Side, decode_tags, duplicates_in_output, for_people, read_side
+from .inputs import COLUMNS, TEXTS, Side, decode_tags, read_side
 
 JSON = "json"
 """What :func:`input_format` calls a json file that no format fits (or that does not parse): its reader names why."""
@@ -34,7 +34,7 @@ JSON = "json"
 
 def add_text_options(parser: argparse.ArgumentParser) -> None:
     """``--trim``, ``--snap``, ``--types`` and ``--spans-key``: how texts are read and aligned."""
-    group = parser.add_argument_group("texts (text spans, pipeline output, brat, spaCy DocBin)")
+    group = parser.add_argument_group(TEXTS)
     group.add_argument("--trim", action="store_true", help="trim whitespace at span edges on both sides (counted)")
     group.add_argument("--snap", choices=["expand", "contract"],
                        help="move character spans whose boundaries are not token boundaries onto the other side's "
@@ -120,7 +120,7 @@ def holds_texts(args: argparse.Namespace) -> bool:
 
 def holds_spans(args: argparse.Namespace) -> bool:
     """Whether a side is anything but tag columns (texts, or spans of a format read or named), or an option for texts
-    is given: ``score`` then scores both sides as spans (:func:`score_files`)."""
+    is given: ``score`` then scores both sides as spans (:func:`.files.score_files`)."""
     return holds_texts(args) or any(input_format(path, fmt) not in (COLUMNS, None) for path, fmt in formats(args))
 
 
@@ -249,26 +249,6 @@ def _decoded(side: ColumnFile, args: argparse.Namespace, score_column: int | Non
     mode = f"strict mode, {options['scheme'] or 'scheme detected'}" if options["mode"] else "seqeval's default mode"
     return Corpus(side.tokens, spans, format=COLUMNS, conversion=f"tags decoded to spans ({mode})", source=side.name,
                   scores=scores)
-
-
-def score_files(args: argparse.Namespace, metric: str, read: Mapping[str, Side] | None = None,
-                **options: Any) -> tuple[dict[str, Any], TextPair, dict[str, Corpus]]:
-    """The metric's result (with its alignment report) for the two files, the pair, and both corpora as read
-    (``read``: the sides read already, as :func:`read_any` takes them)."""
-    (gold, gold_format), (pred, pred_format) = formats(args)
-    sides = {"references": read_any(gold, gold_format, args, read=read),
-             "predictions": read_any(pred, pred_format, args, read=read)}
-    check_text_options(args, sides)
-    tag_options = [f"--{key}" for key in ("scheme", "mode", "suffix") if getattr(args, key, None)]
-    if tag_options and all(corpus.format != COLUMNS for corpus in sides.values()):
-        verb = "apply" if len(tag_options) > 1 else "applies"
-        raise ValueError(f"{' and '.join(tag_options)} {verb} to tag columns, but neither file holds them")
-    try:
-        pair = pair_texts(sides["predictions"], sides["references"], trim=args.trim, snap=args.snap)
-    except (ValueError, TypeError) as error:
-        raise for_people(error) from None
-    with duplicates_in_output():
-        return score_pair(pair, metric, zero_division=0, **options), pair, sides
 
 
 def test_set(pair: TextPair) -> dict[str, Any]:
