@@ -312,9 +312,11 @@ class AnswerCounter:
         turns either into counts)."""
         out = self.strings.state()
         for name in ("placement", "gold_placement"):
-            out.update(((name, label, category), n) for (label, category), n in getattr(self, name).items())
+            if counter := getattr(self, name):  # one document's counters are mostly empty
+                out.update({(name, label, category): n for (label, category), n in counter.items()})
         for name in STATE_FIELDS:
-            out.update(((name, key), n) for key, n in getattr(self, name).items())
+            if counter := getattr(self, name):
+                out.update({(name, key): n for key, n in counter.items()})
         return out
 
     @property

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import string
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import lru_cache
 
 from ..core.wording import quote
@@ -53,7 +53,7 @@ class Normalization:
     @property
     def name(self) -> str:
         """The steps on, joined by ``+`` (``"none"`` when none is): how results and counts record the setting."""
-        on = [f.name for f in fields(self) if getattr(self, f.name)]
+        on = [step for step in STEPS if getattr(self, step)]
         return "+".join(on) if on else "none"
 
     @classmethod

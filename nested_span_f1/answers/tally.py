@@ -20,6 +20,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ..align.project import joined_offsets, to_characters
@@ -31,7 +32,8 @@ from ..core.wording import quote
 from ..flat.pipeline import tags_to_spans
 from ..formats.text import _entity
 from ..lenient.counts import LenientCounts
-from ..lenient.score import match_spans_lenient, summarize_lenient
+from ..lenient.matching import PAIR_KINDS
+from ..lenient.score import _OUTCOME, check_options, match_spans_lenient, summarize_lenient
 from ..nested.nesting import CHARACTER_LENGTH_BINS, length_bucket_names
 from ..nested.score import NestedCounts, summarize_nested
 from .counts import AnswerCounter, AnswerCounts
@@ -86,8 +88,7 @@ def gold_document(document: Mapping[str, Any], where: str = "gold") -> GoldDocum
         if "tags" in document:
             spans = tags_to_spans([list(document["tags"])])[0]
         else:
-            spans = [_entity(dict(zip(("start", "end", "label"), item)) if not isinstance(item, Mapping) else item,
-                             where) for item in document.get("entities", ())]
+            spans = [_span(item, where) for item in document.get("entities", ())]
         _check_spans(spans, len(tokens), where)
         return GoldDocument(" ".join(tokens), to_characters(spans, offsets), None, offsets, ident)
     text, items = document.get("text"), document.get("entities")
@@ -100,22 +101,35 @@ def gold_document(document: Mapping[str, Any], where: str = "gold") -> GoldDocum
         except Unreadable as error:
             raise ValueError(f"{where}: {error}") from None
         return GoldDocument(text, None, pairs, None, ident)  # type: ignore[arg-type]
-    entities = [_entity(item if isinstance(item, Mapping) else dict(zip(("start", "end", "label"), item)), where)
-                for item in items]
+    entities = [_span(item, where) for item in items]
     _check_spans(entities, len(text), where)
     return GoldDocument(text, entities, None, None, ident)
+
+
+def _span(item: Any, where: str) -> Any:
+    """A gold entity as a span: a ``[start, end, label]`` list (or tuple) as it is, anything else read as the text
+    formats read an entity (``{"start", "end", "label"}``); the offsets and label checked after."""
+    if type(item) in (list, tuple) and len(item) == 3:
+        return tuple(item)
+    return _entity(item if isinstance(item, Mapping) else dict(zip(("start", "end", "label"), item)), where)
 
 
 def _check_spans(spans: list[Any], length: int, where: str) -> None:
     """Refuse spans out of range, or with offsets that are not ints or a label that is not a string, as
     :func:`~nested_span_f1.core.entities.check_entities` does (which names the span); the plain loop first,
     since a document's few spans are checked in a fraction of the time arrays take."""
-    if not all(len(span) == 3 and type(span[0]) is int and type(span[1]) is int and 0 <= span[0] < span[1] <= length
-               and type(span[2]) is str for span in spans):
+    if not _plain(spans, length):
         check_entities([spans], [length], where)
         if any(len(span) != 3 for span in spans):
             raise ValueError(f"{where}: a discontinuous entity (fragments) in a gold document; answers are counted one "
                              "document at a time against contiguous spans (score the corpus with score_answers)")
+
+
+def _plain(spans: Sequence[Any], length: int) -> bool:
+    """Whether every span is a ``(start, end, label)`` of int offsets in ``[0, length]`` (start before end) and a
+    string label: what :func:`~nested_span_f1.core.entities.check_entities` accepts without a word."""
+    return all(len(span) == 3 and type(span[0]) is int and type(span[1]) is int and 0 <= span[0] < span[1] <= length
+               and type(span[2]) is str for span in spans)
 
 
 def _is_string(item: Any) -> bool:
@@ -287,35 +301,39 @@ def _lists(node: Any) -> Any:
     return {key: _lists(value) for key, value in node.items()}
 
 
-def exact_state(predicted: Sequence[tuple[int, int, str]], gold: Sequence[tuple[int, int, str]]) -> State:
+def exact_state(predicted: Sequence[tuple[int, int, str]], gold: Sequence[tuple[int, int, str]],
+                under: tuple[str, ...] = ()) -> State:
     """The exact metric's counts of one document's contiguous spans, as :func:`flatten` writes
     ``count_entities(...).counts``: the same sets matched in plain Python, which for the few spans of one
-    answer costs a hundredth of building arrays (held equal by tests/answers/test_answers_tally.py)."""
+    answer costs a hundredth of building arrays (held equal by tests/answers/test_answers_tally.py). ``under``:
+    a path put before every key (the nested metric's counts hold them under ``counts``)."""
     pred, ref = set(predicted), set(gold)
-    out: State = {}
-    for column, spans in ((1, pred), (2, ref)):
+    tallies: dict[str, list[int]] = {}
+    for column, spans in ((1, pred), (2, ref), (0, pred & ref)):
         for span in spans:
-            key = ("labels", span[2], column)
-            out[key] = out.get(key, 0) + 1
-    for span in pred & ref:
-        key = ("labels", span[2], 0)
-        out[key] = out.get(key, 0) + 1
-    for label in {span[2] for span in pred | ref}:
-        for column in range(3):
-            out.setdefault(("labels", label, column), 0)
+            tallies.setdefault(span[2], [0, 0, 0])[column] += 1
+    out: State = {(*under, "labels", label, column): n for label, row in tallies.items() for column, n in enumerate(row)}
     bounds = [{span[:2] for span in side} for side in (pred, ref)]
-    out.update({("untyped", 0): len(bounds[0] & bounds[1]), ("untyped", 1): len(bounds[0]),
-                ("untyped", 2): len(bounds[1]), ("tokens",): 0, ("correct_tokens",): 0,
-                ("notes", "crossing_predictions"): _crossing(bounds[0]),
-                ("notes", "crossing_references"): _crossing(bounds[1]),
-                ("notes", "discontinuous_predictions"): 0, ("notes", "discontinuous_references"): 0,
-                ("notes", "duplicate_predictions"): len(predicted) - len(pred),
-                ("notes", "duplicate_references"): len(gold) - len(ref)})
+    out.update(zip(_document_keys(under), (len(bounds[0] & bounds[1]), len(bounds[0]), len(bounds[1]), 0, 0,
+                                           _crossing(bounds[0]), _crossing(bounds[1]), 0, 0,
+                                           len(predicted) - len(pred), len(gold) - len(ref))))
     return out
+
+
+@lru_cache(maxsize=8)
+def _document_keys(under: tuple[str, ...]) -> tuple[tuple[Any, ...], ...]:
+    """The keys every document's exact counts have, but its labels' (the untyped tally, the tokens, the notes),
+    under ``under``."""
+    return tuple((*under, *key) for key in (
+        ("untyped", 0), ("untyped", 1), ("untyped", 2), ("tokens",), ("correct_tokens",),
+        ("notes", "crossing_predictions"), ("notes", "crossing_references"), ("notes", "discontinuous_predictions"),
+        ("notes", "discontinuous_references"), ("notes", "duplicate_predictions"), ("notes", "duplicate_references")))
 
 
 def _crossing(bounds: set[tuple[int, int]]) -> int:
     """Pairs of boundaries that overlap with neither inside the other."""
+    if len(bounds) < 2:
+        return 0
     spans = sorted(bounds)
     return sum(1 for k, (start, end) in enumerate(spans) for other_start, other_end in spans[k + 1:]
                if start < other_start < end < other_end)
@@ -327,24 +345,39 @@ def nested_state(predicted: Sequence[tuple[int, int, str]], gold: Sequence[tuple
     ``count_entities(...)``: :func:`exact_state` under ``counts``, and the breakdowns (nesting, depth, length;
     continuity) of each side's distinct spans, by plain loops over the few spans of one answer (held equal to
     the arrays' by tests/answers/test_answers_tally.py)."""
-    out: State = {("counts", *key): n for key, n in exact_state(predicted, gold).items()}
     sides = (set(predicted), set(gold))
     hits = sides[0] & sides[1]
-    shapes = [_shapes({span[:2] for span in side}) for side in sides]
-    deepest = max((depth for shape in shapes for _, depth in shape.values()), default=1)
-    lengths = length_bucket_names(length_bins)
-    for breakdown, names in (("by_nesting", ["flat", "nested"]), ("by_depth", [str(d) for d in range(1, deepest + 1)]),
-                             ("by_length", lengths)):
-        out.update({("breakdowns", breakdown, name, column): 0 for name in names for column in range(4)})
-    for base, side, shape in ((0, sides[0], shapes[0]), (2, sides[1], shapes[1])):
+    bins = tuple(length_bins)
+    facts = []
+    for column, side in ((0, sides[0]), (2, sides[1])):
+        shape = _shapes({span[:2] for span in side})
         for span in side:
-            nested, depth = shape[span[:2]]
-            for key in (("by_nesting", "nested" if nested else "flat"), ("by_depth", str(depth)),
-                        ("by_length", lengths[bisect_right(length_bins, span[1] - span[0]) - 1])):
-                out[("breakdowns", *key, base)] += 1
-                out[("breakdowns", *key, base + 1)] += span in hits
-    out.update({("breakdowns", "by_continuity", "contiguous", k): n
-                for k, n in enumerate((len(sides[0]), len(hits), len(sides[1]), len(hits)))})
+            fact = (*shape[span[:2]], bisect_right(bins, span[1] - span[0]) - 1)
+            facts.append((column, *fact))
+            if span in hits:
+                facts.append((column + 1, *fact))
+    out = exact_state(predicted, gold, ("counts",))
+    out.update(_breakdowns(tuple(sorted(facts)), bins))  # copied in with the hashes of their keys
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _breakdowns(facts: tuple[tuple[int, bool, int, int], ...], length_bins: tuple[int, ...]) -> dict[tuple[Any, ...], int]:
+    """The breakdowns' cells (nesting, depth, length; continuity) of one document, from its spans' facts:
+    ``(column, nested, depth, length bucket)`` for each distinct span, in column 0 (predicted) or 2 (gold), and
+    again in the next (matched). Every cell down to the deepest depth is there, 0 where no span falls.
+    Documents repeat the same few facts, so each set of them is counted once (the dict is read, never changed)."""
+    lengths = length_bucket_names(length_bins)
+    deepest = max((depth for _, _, depth, _ in facts), default=1)
+    names = (("by_nesting", ["flat", "nested"]), ("by_depth", [str(d) for d in range(1, deepest + 1)]),
+             ("by_length", lengths))
+    out = {("breakdowns", breakdown, name, column): 0 for breakdown, group in names for name in group
+           for column in range(4)}
+    for column, nested, depth, length in facts:
+        for key in (("by_nesting", "nested" if nested else "flat"), ("by_depth", str(depth)),
+                    ("by_length", lengths[length])):
+            out[("breakdowns", *key, column)] += 1
+    out.update({("breakdowns", "by_continuity", "contiguous", k): sum(fact[0] == k for fact in facts) for k in range(4)})
     out.update({("breakdowns", "by_continuity", "discontinuous", k): 0 for k in range(4)})
     return out
 
@@ -353,10 +386,16 @@ def _shapes(bounds: set[tuple[int, int]]) -> dict[tuple[int, int], tuple[bool, i
     """Each boundary's nested flag (it contains, or lies inside, another) and depth (1 + the boundaries that
     contain it), as :func:`~nested_span_f1.nested.nesting.structure` computes them."""
     out = {}
-    for start, end in bounds:
-        around = sum(1 for s, e in bounds if (s, e) != (start, end) and s <= start and end <= e)
-        inside = any((s, e) != (start, end) and start <= s and e <= end for s, e in bounds)
-        out[start, end] = (bool(around) or inside, 1 + around)
+    for bound in bounds:
+        start, end = bound
+        around, inside = 0, False
+        for other in bounds:
+            if other != bound:
+                if other[0] <= start and end <= other[1]:
+                    around += 1
+                elif start <= other[0] and other[1] <= end:
+                    inside = True
+        out[bound] = (bool(around) or inside, 1 + around)
     return out
 
 
@@ -367,11 +406,60 @@ def located_state(metric: str, predicted: list[Any], gold: list[Any], text: str,
         return exact_state(predicted, gold)
     if metric == "nested":
         return nested_state(predicted, gold, options.get("length_bins", CHARACTER_LENGTH_BINS))
+    partial_weight, min_iou = options.get("partial_weight", 0.5), options.get("min_iou")
+    check_options(partial_weight, min_iou)
+    state = lenient_state(predicted, gold, len(text), min_iou)
+    if state is not None:
+        return state
     pred, ref = (check_entities([side], [len(text)], name) for side, name in ((predicted, "predictions"),
                                                                            (gold, "references")))
-    counts = match_spans_lenient(pred.spans, ref.spans, partial_weight=options.get("partial_weight", 0.5),
-                                 min_iou=options.get("min_iou"), units=words([text])).counts()
+    counts = match_spans_lenient(pred.spans, ref.spans, partial_weight=partial_weight, min_iou=min_iou,
+                                 units=words([text])).counts()
     return flatten({name: value for name, value in counts.to_dict().items() if name not in LenientCounts.SETTINGS})
+
+
+def lenient_state(predicted: Sequence[Any], gold: Sequence[Any], length: int, min_iou: float | None = None) -> State | None:
+    """The lenient metric's counts of one document's spans (``length``: its text's, padded), as :func:`flatten`
+    writes ``match_spans_lenient(...).counts()`` (its settings left out), when every overlapping pair overlaps
+    nothing else: the matcher matches each such pair under every scheme, so the counts follow from the pairs
+    alone, in plain loops over the few spans of one answer. None otherwise (a span overlapping two on the other
+    side, a repeated span, a span the checks would refuse): the arrays count those (held equal to them by
+    tests/answers/test_answers_tally.py)."""
+    pred, ref = set(predicted), set(gold)
+    if len(pred) != len(predicted) or len(ref) != len(gold) or not _plain(predicted, length) or not _plain(gold, length):
+        return None
+    pairs = []
+    for g in ref:
+        for p in pred:
+            overlap = min(g[1], p[1]) - max(g[0], p[0])
+            if overlap > 0 and (min_iou is None or overlap / max(g[1] - g[0] + p[1] - p[0] - overlap, 1) >= min_iou):
+                pairs.append((g, p, (g[:2] != p[:2]) * 2 + (g[2] != p[2])))
+    if len({g for g, _, _ in pairs}) != len(pairs) or len({p for _, p, _ in pairs}) != len(pairs):
+        return None
+    labels = sorted({span[2] for span in pred} | {span[2] for span in ref})
+    out: State = {}
+    for scheme, outcome in OUTCOMES.items():
+        rows = {label: [0, 0, 0, 0, 0, 0, 0, 0] for label in labels}
+        for span in ref:
+            rows[span[2]][3] += 1
+        for span in pred:
+            rows[span[2]][7] += 1
+        for g, p, kind in pairs:
+            rows[g[2]][outcome[kind]] += 1
+            rows[p[2]][4 + outcome[kind]] += 1
+        out.update({("schemes", scheme, label, k): n for label, row in rows.items() for k, n in enumerate(row)})
+    kinds = [kind for _, _, kind in pairs]
+    out.update({("breakdown", name): kinds.count(k) for k, name in enumerate(PAIR_KINDS)})
+    out.update({("breakdown", "missed"): len(ref) - len(pairs), ("breakdown", "spurious"): len(pred) - len(pairs)})
+    for g, p, _ in pairs:
+        key = ("confusion", g[2], p[2])
+        out[key] = out.get(key, 0) + 1
+    out.update({("notes", "duplicate_predictions"): 0, ("notes", "duplicate_references"): 0})
+    return out
+
+
+OUTCOMES = {scheme: table.tolist() for scheme, table in _OUTCOME.items()}
+"""Per scheme, a matched pair's outcome (0 correct, 1 incorrect, 2 partial) by its kind (:data:`PAIR_KINDS`)."""
 
 
 OPTIONS = {"exact": (), "nested": ("length_bins",), "lenient": ("partial_weight", "min_iou")}

@@ -8,10 +8,11 @@ documents, a model's raw answer written for each in one of the shapes models wri
 (``{"id", "tokens", "entities"}``, token spans), counted with the corpus's types
 (``labels=``) and the counts summed with :func:`~nested_span_f1.answers.tally.total`
 (what the harnesses' corpus functions do); the one corpus call reads the same answers from
-their JSON lines against the same gold corpus. Both give the same figures (checked before
-timing). Goal: the answers counted one at a time and summed cost at most 1.5x the one
-call, for the exact metric (the harnesses' entity F1); the nested metric (its breakdowns
-counted with arrays for every answer) is shown beside it, not a goal.
+their JSON lines against the same gold corpus. Both give the same result, every key of it
+(checked before timing). Goal: the answers counted one at a time and summed cost at most
+1.5x the one call, for each metric: exact (the harnesses' entity F1), nested (with its
+breakdowns) and lenient (its optimal matching); the F1 printed is the located spans'
+(lenient: its strict scheme's).
 
 Times are CPU seconds of this process (``time.process_time``), the median of
 ``--repeat`` rounds, the calls taking turns within a round.
@@ -37,7 +38,11 @@ GOAL = 1.5
 """Counting one answer a call and summing: at most this many times one corpus call."""
 
 
-def measure(documents: list[Any], repeat: int, metrics: tuple[str, ...] = ("exact", "nested"),
+F1 = {"exact": "overall_f1", "nested": "overall_f1", "lenient": "strict_f1"}
+"""Each metric's located F1 the script prints (lenient: the strict scheme's, exact spans and types)."""
+
+
+def measure(documents: list[Any], repeat: int, metrics: tuple[str, ...] = tuple(F1),
             size: int = ANSWERS) -> dict[str, Any]:
     """Both ways timed side by side for each metric (``size`` answers), after checking that they give the same
     figures."""
@@ -57,10 +62,11 @@ def measure(documents: list[Any], repeat: int, metrics: tuple[str, ...] = ("exac
                          for output, row in zip(outputs, rows)).result(zero_division=0)
 
         expected, got = one_call(), one_at_a_time()
-        if got["located"]["overall_f1"] != expected["located"]["overall_f1"] or got["strings"] != expected["strings"]:
+        del expected["located"]["alignment"], expected["answers"]["paired"], expected["answers"]["examples"]
+        if got != expected:
             raise SystemExit(f"harness.py: the answers counted one at a time do not give the corpus call's figures "
                              f"({metric})")
-        out[f"{metric}_f1"] = expected["located"]["overall_f1"]
+        out[f"{metric}_f1"] = expected["located"][F1[metric]]
         calls[f"{metric}_one_call"], calls[f"{metric}_one_at_a_time"] = one_call, one_at_a_time
     timed = _side_by_side(calls, repeat)
     out.update({f"{name}_seconds": seconds for name, seconds in timed.items()})
@@ -83,13 +89,12 @@ def main() -> None:
     if args.json:
         print(json.dumps(figures, indent=2))
         return
-    for metric in ("exact", "nested"):
+    for metric in F1:
+        ratio = figures[f"{metric}_ratio"]
         print(f"{metric}: {figures['answers']:,} answers, located F1 {figures[f'{metric}_f1']:.4f}; one score_answers "
               f"call {figures[f'{metric}_one_call_seconds']:.3f} s, counted one at a time and summed "
-              f"{figures[f'{metric}_one_at_a_time_seconds']:.3f} s ({figures[f'{metric}_ratio']:.2f}x) (CPU)")
-    ratio = figures["exact_ratio"]
-    print(f"goal (10,000 answers counted one call each and summed at most {GOAL}x one score_answers call, exact): "
-          f"{'met' if ratio <= GOAL else 'NOT met'} ({ratio:.2f}x)")
+              f"{figures[f'{metric}_one_at_a_time_seconds']:.3f} s ({ratio:.2f}x, goal at most {GOAL}x: "
+              f"{'met' if ratio <= GOAL else 'NOT met'}) (CPU)")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Answers counted one at a time (count_answer) add up to one corpus call (score_answers) in every key, whatever
 the split; the tallies pickle, round-trip through JSON and refuse other settings; labels= reads a document as the
-corpus does; the plain-Python exact counts equal the array matcher's."""
+corpus does; the plain-Python exact, nested and lenient counts of one document equal the array matchers'."""
 from __future__ import annotations
 
 import json
@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nested_span_f1 import Corpus
+from nested_span_f1.align.score import words
 from nested_span_f1.answers import score_answers
 from nested_span_f1.answers.score import UnreadableAnswersWarning
 from nested_span_f1.answers.tally import (
@@ -20,10 +21,14 @@ from nested_span_f1.answers.tally import (
     exact_state,
     flatten,
     gold_document,
+    lenient_state,
+    located_state,
     nested_state,
     total,
 )
 from nested_span_f1.core.entities import check_entities
+from nested_span_f1.lenient.counts import LenientCounts
+from nested_span_f1.lenient.score import match_spans_lenient
 from nested_span_f1.nested.nesting import CHARACTER_LENGTH_BINS
 from nested_span_f1.nested.score import count_entities
 
@@ -98,6 +103,55 @@ def test_counts_of_one_document_equal_the_array_matcher(predicted, gold):
     assert exact_state(predicted, gold) == flatten(nested.counts.to_dict())
     assert nested_state(predicted, gold) == flatten(nested.to_dict())
     assert nested_state(predicted, gold, (1, 2, 3)) == flatten(fine.to_dict())
+
+
+TEXT = "Ada Lovelace met Alan Turing in London, 1843."[:40]
+
+
+def lenient_arrays(predicted, gold, **options):
+    """The lenient counts of one document of :data:`TEXT` by the arrays (the matcher's counts, its ties broken by
+    shared words, flattened as tallies hold them)."""
+    sides = [check_entities([side], [len(TEXT)], name) for side, name in ((predicted, "predictions"), (gold, "references"))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        counts = match_spans_lenient(sides[0].spans, sides[1].spans, units=words([TEXT]), **options).counts()
+    return flatten({name: value for name, value in counts.to_dict().items() if name not in LenientCounts.SETTINGS})
+
+
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(1, 6), st.sampled_from("AB")), max_size=8),
+       st.lists(st.tuples(st.integers(0, 30), st.integers(1, 6), st.sampled_from("AB")), max_size=8),
+       st.sampled_from([None, 0.0, 0.25, 0.5, 1.0]))
+def test_lenient_counts_of_one_document_equal_the_array_matcher(predicted, gold, min_iou):
+    """lenient_state, the plain loops, against the arrays where every overlapping pair overlaps nothing else, and
+    None (the arrays count it) where a span overlaps two or is repeated; located_state gives the arrays' counts
+    either way (nested, crossing and repeated spans drawn)."""
+    predicted = [(s, s + n, label) for s, n, label in predicted]
+    gold = [(s, s + n, label) for s, n, label in gold]
+    expected = lenient_arrays(predicted, gold, min_iou=min_iou, partial_weight=0.25)
+    plain = lenient_state(predicted, gold, len(TEXT), min_iou)
+    assert plain is None or plain == expected
+    overlaps = [(g, p) for g in set(gold) for p in set(predicted) if min(g[1], p[1]) > max(g[0], p[0])]
+    alone = len({g for g, _ in overlaps}) == len({p for _, p in overlaps}) == len(overlaps)
+    if min_iou is None and len(set(predicted)) == len(predicted) and len(set(gold)) == len(gold):
+        assert (plain is not None) == alone
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert located_state("lenient", predicted, gold, TEXT, {"min_iou": min_iou, "partial_weight": 0.25}) == \
+            expected
+
+
+def test_lenient_counts_of_one_document_by_hand():
+    """A boundary error, a type error and a miss: each pair alone, so the plain loops count them."""
+    gold = [(0, 5, "PER"), (10, 16, "LOC"), (20, 25, "ORG")]
+    predicted = [(0, 4, "PER"), (10, 16, "ORG"), (30, 33, "LOC")]
+    state = lenient_state(predicted, gold, len(TEXT))
+    assert state == lenient_arrays(predicted, gold)
+    assert {key[1]: n for key, n in state.items() if key[0] == "breakdown"} == {
+        "correct": 0, "type_error": 1, "boundary_error": 1, "boundary_type_error": 0, "missed": 1, "spurious": 1}
+    assert state["schemes", "partial", "PER", 2] == 1 and state["schemes", "exact", "LOC", 0] == 1
+    assert state["confusion", "LOC", "ORG"] == 1 and ("confusion", "PER", "PER") in state
+    # a span overlapping two on the other side goes to the arrays' optimal matching
+    assert lenient_state([(0, 12, "PER")], [(0, 5, "PER"), (6, 12, "PER")], len(TEXT)) is None
 
 
 def test_labels_read_a_document_as_the_corpus_does():
