@@ -3,6 +3,7 @@ say, every fence closes, every link between pages (anchors included) resolves, e
 one command, the README stays the face (short, the seqeval drop-in on its first screen, one table that links every
 page), and the public API is what the pages import."""
 import ast
+import importlib
 import os
 import re
 import subprocess
@@ -157,7 +158,11 @@ def test_one_table_links_every_topic_page():
     tables = [line for line in section("README.md", "## Which metric, which command").splitlines()
               if line.startswith("| ")]
     rows = tables[1:]  # after the header (the line of dashes starts with |-)
-    assert tables[0] == "| you want | from Python | on the command line | page |"
+    assert tables[0] == "| you want | from Python (in `nested_span_f1`) | on the command line | page |"
+    for row in rows:  # every name in the Python column is where it says: nested_span_f1.<name>
+        for dotted in re.findall(r"(?<!module )`([\w.]+)`", row.split("|")[2]):
+            module, _, attribute = f"nested_span_f1.{dotted}".rpartition(".")
+            assert callable(getattr(importlib.import_module(module), attribute)), dotted
     assert all(LINK.search(row.rsplit("|", 2)[1]) for row in rows), "every row links its page in its last column"
     assert "compute_metrics_for" in rows[0] and "trainer.md" in rows[0]
     linked = {target.partition("#")[0] for row in rows for target in LINK.findall(row)}
