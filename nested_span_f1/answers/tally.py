@@ -35,7 +35,7 @@ from ..lenient.counts import LenientCounts
 from ..lenient.matching import PAIR_KINDS
 from ..lenient.score import _OUTCOME, check_options, match_spans_lenient, summarize_lenient
 from ..nested.nesting import CHARACTER_LENGTH_BINS, length_bucket_names
-from ..nested.score import NestedCounts, summarize_nested
+from ..nested.score import NestedCounts, bucket_names, summarize_nested
 from .counts import AnswerCounter, AnswerCounts
 from .read import read_answer
 from .score import counts_report, inventory, strings_result, warn_unreadable
@@ -150,7 +150,8 @@ class AnswerTally:
             other settings do not add.
         answers: the string protocol's and the reading's counts
             (:meth:`~nested_span_f1.answers.counts.AnswerCounter.state`).
-        located: the located spans' counts (the metric's counts as :func:`flatten` writes them).
+        located: the located spans' counts (the metric's counts as :func:`flatten` writes them; nested: but for
+            the breakdowns' empty cells, which :meth:`located_counts` fills in).
         unparseable_ids: the documents whose answer could not be read, in the order added.
         documents: how many documents were counted.
     """
@@ -183,13 +184,16 @@ class AnswerTally:
         return AnswerCounts.from_state(self.answers, self.unparseable_ids, (*self.settings[:6], dict(self.settings[6])))
 
     def located_counts(self) -> Counts | NestedCounts | LenientCounts:
-        """The located spans' counts under :attr:`metric`."""
+        """The located spans' counts under :attr:`metric` (nested: every breakdown cell, the empty ones filled in)."""
+        options = self.options
+        if self.metric == "nested":
+            return NestedCounts.from_dict(unflatten(nested_cells(self.located, options.get("length_bins",
+                                                                                          CHARACTER_LENGTH_BINS))))
         data = unflatten(self.located)
         if self.metric == "lenient":
-            options = self.options
             return LenientCounts.from_dict({**data, "partial_weight": options.get("partial_weight", 0.5),
                                             "min_iou": options.get("min_iou")})
-        return NestedCounts.from_dict(data) if self.metric == "nested" else Counts.from_dict(data)
+        return Counts.from_dict(data)
 
     def result(self, zero_division: ZeroDivision = "warn", warn: bool = True) -> dict[str, Any]:
         """What ``score_answers`` gives on the same answers: ``strings``, ``located`` (without its ``alignment``
@@ -312,12 +316,21 @@ def exact_state(predicted: Sequence[tuple[int, int, str]], gold: Sequence[tuple[
     for column, spans in ((1, pred), (2, ref), (0, pred & ref)):
         for span in spans:
             tallies.setdefault(span[2], [0, 0, 0])[column] += 1
-    out: State = {(*under, "labels", label, column): n for label, row in tallies.items() for column, n in enumerate(row)}
+    out: State = {}
+    for label, row in tallies.items():
+        out.update(zip(_label_keys(under, label), row))
     bounds = [{span[:2] for span in side} for side in (pred, ref)]
     out.update(zip(_document_keys(under), (len(bounds[0] & bounds[1]), len(bounds[0]), len(bounds[1]), 0, 0,
                                            _crossing(bounds[0]), _crossing(bounds[1]), 0, 0,
                                            len(predicted) - len(pred), len(gold) - len(ref))))
     return out
+
+
+@lru_cache(maxsize=1024)
+def _label_keys(under: tuple[str, ...], label: str) -> tuple[tuple[Any, ...], ...]:
+    """The keys of a label's tally (true positives, predicted, gold) in the exact counts, under ``under``: made
+    once for each of the corpus's few labels."""
+    return tuple((*under, "labels", label, column) for column in range(3))
 
 
 @lru_cache(maxsize=8)
@@ -335,16 +348,23 @@ def _crossing(bounds: set[tuple[int, int]]) -> int:
     if len(bounds) < 2:
         return 0
     spans = sorted(bounds)
-    return sum(1 for k, (start, end) in enumerate(spans) for other_start, other_end in spans[k + 1:]
-               if start < other_start < end < other_end)
+    count = 0
+    for k, (start, end) in enumerate(spans):
+        for other_start, other_end in spans[k + 1:]:
+            if other_start >= end:  # this one and those after start past its end
+                break
+            count += start < other_start and end < other_end
+    return count
 
 
 def nested_state(predicted: Sequence[tuple[int, int, str]], gold: Sequence[tuple[int, int, str]],
                  length_bins: Sequence[int] = CHARACTER_LENGTH_BINS) -> State:
     """The nested metric's counts of one document's contiguous spans, as :func:`flatten` writes
-    ``count_entities(...)``: :func:`exact_state` under ``counts``, and the breakdowns (nesting, depth, length;
-    continuity) of each side's distinct spans, by plain loops over the few spans of one answer (held equal to
-    the arrays' by tests/answers/test_answers_tally.py)."""
+    ``count_entities(...)`` but for the breakdowns' empty cells (:func:`nested_cells` fills them in):
+    :func:`exact_state` under ``counts``, and the breakdowns (nesting, depth, length; continuity) of each side's
+    distinct spans, by plain loops over the few spans of one answer (held equal to the arrays' by
+    tests/answers/test_answers_tally.py). The cells no span falls in are left out so that a tally carries, and
+    :func:`total` sums, only the few its answer touched."""
     sides = (set(predicted), set(gold))
     hits = sides[0] & sides[1]
     bins = tuple(length_bins)
@@ -352,10 +372,11 @@ def nested_state(predicted: Sequence[tuple[int, int, str]], gold: Sequence[tuple
     for column, side in ((0, sides[0]), (2, sides[1])):
         shape = _shapes({span[:2] for span in side})
         for span in side:
-            fact = (*shape[span[:2]], bisect_right(bins, span[1] - span[0]) - 1)
-            facts.append((column, *fact))
+            nested, depth = shape[span[:2]]
+            length = bisect_right(bins, span[1] - span[0]) - 1
+            facts.append((column, nested, depth, length))
             if span in hits:
-                facts.append((column + 1, *fact))
+                facts.append((column + 1, nested, depth, length))
     out = exact_state(predicted, gold, ("counts",))
     out.update(_breakdowns(tuple(sorted(facts)), bins))  # copied in with the hashes of their keys
     return out
@@ -363,23 +384,28 @@ def nested_state(predicted: Sequence[tuple[int, int, str]], gold: Sequence[tuple
 
 @lru_cache(maxsize=1024)
 def _breakdowns(facts: tuple[tuple[int, bool, int, int], ...], length_bins: tuple[int, ...]) -> dict[tuple[Any, ...], int]:
-    """The breakdowns' cells (nesting, depth, length; continuity) of one document, from its spans' facts:
-    ``(column, nested, depth, length bucket)`` for each distinct span, in column 0 (predicted) or 2 (gold), and
-    again in the next (matched). Every cell down to the deepest depth is there, 0 where no span falls.
-    Documents repeat the same few facts, so each set of them is counted once (the dict is read, never changed)."""
+    """The breakdowns' cells (nesting, depth, length; continuity) that one document's spans fall in, from their
+    facts: ``(column, nested, depth, length bucket)`` for each distinct span, in column 0 (predicted) or 2 (gold),
+    and again in the next (matched). Documents repeat the same few facts, so each set of them is counted once
+    (the dict is read, never changed)."""
     lengths = length_bucket_names(length_bins)
-    deepest = max((depth for _, _, depth, _ in facts), default=1)
-    names = (("by_nesting", ["flat", "nested"]), ("by_depth", [str(d) for d in range(1, deepest + 1)]),
-             ("by_length", lengths))
-    out = {("breakdowns", breakdown, name, column): 0 for breakdown, group in names for name in group
-           for column in range(4)}
+    out: dict[tuple[Any, ...], int] = {}
     for column, nested, depth, length in facts:
-        for key in (("by_nesting", "nested" if nested else "flat"), ("by_depth", str(depth)),
-                    ("by_length", lengths[length])):
-            out[("breakdowns", *key, column)] += 1
-    out.update({("breakdowns", "by_continuity", "contiguous", k): sum(fact[0] == k for fact in facts) for k in range(4)})
-    out.update({("breakdowns", "by_continuity", "discontinuous", k): 0 for k in range(4)})
+        for cell in (("by_nesting", "nested" if nested else "flat"), ("by_depth", str(depth)),
+                     ("by_length", lengths[length]), ("by_continuity", "contiguous")):
+            key = ("breakdowns", *cell, column)
+            out[key] = out.get(key, 0) + 1
     return out
+
+
+def nested_cells(state: Mapping[tuple[Any, ...], int], length_bins: Sequence[int] = CHARACTER_LENGTH_BINS) -> State:
+    """Nested counts as :func:`nested_state` writes them (or any sum of them) with every breakdown cell the corpus
+    call reports (:func:`~nested_span_f1.nested.score.bucket_names`, down to the deepest depth counted), 0 where
+    no span fell: the flat form of the :class:`~nested_span_f1.nested.score.NestedCounts` of the same spans."""
+    deepest = max((int(key[2]) for key in state if key[:2] == ("breakdowns", "by_depth")), default=1)
+    cells = {("breakdowns", breakdown, name, column): 0 for breakdown, names in bucket_names(deepest, length_bins).items()
+             for name in names for column in range(4)}
+    return {**cells, **state}
 
 
 def _shapes(bounds: set[tuple[int, int]]) -> dict[tuple[int, int], tuple[bool, int]]:

@@ -60,6 +60,22 @@ class NestedCounts(Mergeable):
         object.__setattr__(self, "breakdowns", frozen_mapping(self.breakdowns))
 
 
+CONTINUITY = ("contiguous", "discontinuous")
+"""The buckets of the ``by_continuity`` breakdown."""
+
+
+def bucket_names(max_depth: int, length_bins: Sequence[int] = LENGTH_BINS) -> dict[str, list[str]]:
+    """Every breakdown's buckets as counts hold them, the empty ones too (so that counts of any two batches add up):
+    ``by_depth`` from 1 down to ``max_depth``, the deepest span's depth (1 when there is none), and every length
+    bucket of ``length_bins``.
+
+    >>> bucket_names(2, (1, 2, 5))["by_depth"], bucket_names(2, (1, 2, 5))["by_length"]
+    (['1', '2'], ['1', '2-4', '5+'])
+    """
+    return {"by_nesting": ["flat", "nested"], "by_depth": [str(d) for d in range(1, max_depth + 1)],
+            "by_length": length_bucket_names(length_bins), "by_continuity": list(CONTINUITY)}
+
+
 def _tally_buckets(
     bucket: dict[str, np.ndarray], hit: dict[str, np.ndarray], names: Sequence[str]
 ) -> dict[str, BucketTally]:
@@ -89,13 +105,12 @@ def count_match(match: ExactMatch, *, length_bins: Sequence[int] = LENGTH_BINS) 
     sides = {"p": match.predictions, "g": match.references}
     hit = {"p": match.predicted_hit, "g": match.reference_hit}
     shape = {k: structure(side) for k, side in sides.items()}
-    max_depth = max(int(s.depth.max(initial=1)) for s in shape.values())
+    names = bucket_names(max(int(s.depth.max(initial=1)) for s in shape.values()), length_bins)
     breakdowns = {
-        "by_nesting": _tally_buckets({k: s.nested.astype(np.int64) for k, s in shape.items()}, hit, ["flat", "nested"]),
-        "by_depth": _tally_buckets({k: s.depth - 1 for k, s in shape.items()}, hit,
-                                   [str(d) for d in range(1, max_depth + 1)]),
+        "by_nesting": _tally_buckets({k: s.nested.astype(np.int64) for k, s in shape.items()}, hit, names["by_nesting"]),
+        "by_depth": _tally_buckets({k: s.depth - 1 for k, s in shape.items()}, hit, names["by_depth"]),
         "by_length": _tally_buckets({k: length_bucket(side, length_bins) for k, side in sides.items()}, hit,
-                                    length_bucket_names(length_bins)),
+                                    names["by_length"]),
     }
     counts = match.counts()
     notes = {**counts.notes, "crossing_predictions": shape["p"].crossing_pairs,
@@ -121,7 +136,7 @@ def count_entities(
     # by_continuity is kept even when empty so that counts of any two batches add up
     extra = NestedCounts(
         Counts(fragmented.labels, fragmented.untyped, notes={**fragmented.notes, **notes}),
-        {"by_continuity": {"contiguous": _continuity(result.counts), "discontinuous": _continuity(fragmented)}},
+        {"by_continuity": dict(zip(CONTINUITY, (_continuity(result.counts), _continuity(fragmented))))},
     )
     return result + extra
 

@@ -23,6 +23,7 @@ from nested_span_f1.answers.tally import (
     gold_document,
     lenient_state,
     located_state,
+    nested_cells,
     nested_state,
     total,
 )
@@ -101,8 +102,10 @@ def test_counts_of_one_document_equal_the_array_matcher(predicted, gold):
         nested = count_entities(*sides, length_bins=CHARACTER_LENGTH_BINS)
         fine = count_entities(*sides, length_bins=(1, 2, 3))
     assert exact_state(predicted, gold) == flatten(nested.counts.to_dict())
-    assert nested_state(predicted, gold) == flatten(nested.to_dict())
-    assert nested_state(predicted, gold, (1, 2, 3)) == flatten(fine.to_dict())
+    assert nested_cells(nested_state(predicted, gold)) == flatten(nested.to_dict())
+    assert nested_cells(nested_state(predicted, gold, (1, 2, 3)), (1, 2, 3)) == flatten(fine.to_dict())
+    # the tally carries only the cells its spans fell in
+    assert all(n for key, n in nested_state(predicted, gold).items() if key[0] == "breakdowns")
 
 
 TEXT = "Ada Lovelace met Alan Turing in London, 1843."[:40]
