@@ -143,8 +143,7 @@ def count_answers(
     order = pair_documents(raw.ids if isinstance(raw, StringGold) else raw.sentence_ids, read, source, len(raw),
                            raw.places)
     gold = gold_texts(raw, read, order)
-    known = inventory(gold.labels(), labels, source) | set(counter.label_map) | set(counter.label_map.values())
-    types = known | {label.lower() for label in known}
+    types = reading_types(gold.labels(), labels, source, counter.label_map)
     # documents are named by id, or without ids by the line of their answer (the file is named once)
     ids = list(gold.ids) if gold.ids is not None else [read.line(p) for p in order]
     located, golds, padded = [], [], []
@@ -178,16 +177,23 @@ def count_answers(
                         else "order", first_error)
 
 
-def inventory(used: set[str], labels: Collection[str] | None, source: str) -> set[str]:
+def reading_types(used: set[str], labels: Collection[str] | None, source: str,
+                  label_map: Mapping[str, str]) -> set[str]:
     """The types answers are read with: ``labels`` (the corpus's type inventory) when given, else the types the
-    gold uses. Scoring one document at a time with the corpus's ``labels`` reads each answer as one corpus call
-    does ("... and June (MISC)" is read as a mention in a document whose gold has no MISC).
+    gold uses, with the label map's names on both sides, each also in lower case. Scoring one document at a
+    time with the corpus's ``labels`` reads each answer as one corpus call does ("... and June (MISC)" is read
+    as a mention in a document whose gold has no MISC).
 
     Raises:
         TypeError: ``labels`` not a collection of strings.
         ValueError: a type the gold uses that ``labels`` leaves out (the documents would be read with another
             inventory than the corpus).
     """
+    known = _inventory(used, labels, source) | set(label_map) | set(label_map.values())
+    return known | {label.lower() for label in known}
+
+
+def _inventory(used: set[str], labels: Collection[str] | None, source: str) -> set[str]:
     if labels is None:
         return used
     if isinstance(labels, (str, bytes)) or not all(isinstance(label, str) for label in labels):

@@ -38,7 +38,7 @@ from ..nested.nesting import CHARACTER_LENGTH_BINS, length_bucket_names
 from ..nested.score import NestedCounts, bucket_names, summarize_nested
 from .counts import AnswerCounter, AnswerCounts
 from .read import read_answer
-from .score import counts_report, inventory, strings_result, warn_unreadable
+from .score import counts_report, reading_types, strings_result, warn_unreadable
 from .values import TEXT_KEYS, Unreadable, mention_of
 
 State = dict[tuple[Any, ...], int]
@@ -454,13 +454,8 @@ def lenient_state(predicted: Sequence[Any], gold: Sequence[Any], length: int, mi
     pred, ref = set(predicted), set(gold)
     if len(pred) != len(predicted) or len(ref) != len(gold) or not _plain(predicted, length) or not _plain(gold, length):
         return None
-    pairs = []
-    for g in ref:
-        for p in pred:
-            overlap = min(g[1], p[1]) - max(g[0], p[0])
-            if overlap > 0 and (min_iou is None or overlap / max(g[1] - g[0] + p[1] - p[0] - overlap, 1) >= min_iou):
-                pairs.append((g, p, (g[:2] != p[:2]) * 2 + (g[2] != p[2])))
-    if len({g for g, _, _ in pairs}) != len(pairs) or len({p for _, p, _ in pairs}) != len(pairs):
+    pairs = _lone_pairs(pred, ref, min_iou)
+    if pairs is None:
         return None
     labels = sorted({span[2] for span in pred} | {span[2] for span in ref})
     out: State = {}
@@ -482,6 +477,20 @@ def lenient_state(predicted: Sequence[Any], gold: Sequence[Any], length: int, mi
         out[key] = out.get(key, 0) + 1
     out.update({("notes", "duplicate_predictions"): 0, ("notes", "duplicate_references"): 0})
     return out
+
+
+def _lone_pairs(pred: set[Any], ref: set[Any], min_iou: float | None) -> list[tuple[Any, Any, int]] | None:
+    """Every overlapping (gold, predicted) pair with its kind (:data:`PAIR_KINDS`' index), or None when a span
+    overlaps two on the other side (then the matching is not read off the pairs)."""
+    pairs = []
+    for g in ref:
+        for p in pred:
+            overlap = min(g[1], p[1]) - max(g[0], p[0])
+            if overlap > 0 and (min_iou is None or overlap / max(g[1] - g[0] + p[1] - p[0] - overlap, 1) >= min_iou):
+                pairs.append((g, p, (g[:2] != p[:2]) * 2 + (g[2] != p[2])))
+    if len({g for g, _, _ in pairs}) != len(pairs) or len({p for _, p, _ in pairs}) != len(pairs):
+        return None
+    return pairs
 
 
 OUTCOMES = {scheme: table.tolist() for scheme, table in _OUTCOME.items()}
@@ -554,10 +563,8 @@ def count_answer(
     ident = id if id is not None else document.id if document.id is not None else "answer"
     counter = AnswerCounter(normalization=normalization, multiset=multiset, policy=policy, fallback=fallback,
                                inner_last=inner_last, trust=trust, label_map=label_map, examples=0)
-    known = (inventory(document.labels(), labels, f"gold {quote(ident)}") | set(counter.label_map)
-             | set(counter.label_map.values()))
-    read = read_answer((question, answer if isinstance(answer, str) else list(answer)), document.text,
-                       known | {label.lower() for label in known})
+    types = reading_types(document.labels(), labels, f"gold {quote(ident)}", counter.label_map)
+    read = read_answer((question, answer if isinstance(answer, str) else list(answer)), document.text, types)
     found = counter.add(ident, document.text, document.entities, [(question, read)], strings=document.strings,
                         tokens=document.tokens)
     padded = document.text + " " * found.padding
