@@ -274,24 +274,3 @@ def test_a_wordpiece_tokenizer_makes_each_chinese_character_a_word(tmp_path):
     for aggregation in ("first", "simple"):
         corpus, said = _pipeline_corpus(transformers, net, tok, aggregation, tmp_path / f"{aggregation}.jsonl")
         assert corpus.entities == GOLD_SPANS and said == []
-
-
-def _section_blocks():
-    """The Python blocks of docs/texts.md's section on unspaced scripts."""
-    from pathlib import Path
-
-    page = (Path(__file__).resolve().parents[2] / "docs" / "texts.md").read_text(encoding="utf-8")
-    section = page.split("## Unspaced scripts", 1)[1].split("\n## ", 1)[0]
-    return [block.split("```", 1)[0] for block in section.split("```python\n")[1:]]
-
-
-@pytest.mark.parametrize("code", _section_blocks())
-def test_the_sections_examples_print_what_they_say(code):
-    import contextlib
-    import io
-
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        exec(compile(code, "docs/texts.md", "exec"), {})
-    expected = [line.split("  # ", 1)[1] for line in code.splitlines() if line.startswith("print(") and "  # " in line]
-    assert printed.getvalue().splitlines() == expected
