@@ -20,6 +20,15 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else many or word + 's'}"
 
 
+def options_apply(given: Sequence[str], sep: str = " and ") -> str:
+    """Options named in a refusal, the verb agreeing with how many: the start of "X apply to ..., but ...".
+
+    >>> options_apply(["--trim"]), options_apply(["--trim", "--snap"]), options_apply(["scheme", "mode"], ", ")
+    ('--trim applies', '--trim and --snap apply', 'scheme, mode apply')
+    """
+    return f"{sep.join(given)} {'applies' if len(given) == 1 else 'apply'}"
+
+
 def misaligned(predicted: int, reference: int) -> str:
     """The message for sides of different numbers of sentences, the same at every door."""
     return (f"{plural(predicted, 'predicted sentence')} but {plural(reference, 'reference sentence')}; "

@@ -22,7 +22,7 @@ from typing import Any
 
 import evaluate
 
-from ..core.wording import quote
+from ..core.wording import options_apply, quote
 from .kinds import INPUT_KINDS, KIND_WORDS, data_kind, refuse_unencodable
 from .processes import DOCUMENT_KINDS, gather, mixed, named_process, read_tables
 
@@ -158,8 +158,7 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
 
         given = [name for name, value in tag_options.items() if value not in (None, False)]
         if given:
-            verb = "apply" if len(given) > 1 else "applies"
-            raise ValueError(f"{', '.join(given)} {verb} to tags, but the input holds language models' answers; "
+            raise ValueError(f"{options_apply(given, ', ')} to tags, but the input holds language models' answers; "
                              "leave them out")
         rows = [side.to_pylist() if hasattr(side, "to_pylist") else list(side) for side in (predictions, references)]
         key = "output" if self.stored_kind == "answers" else "entities"
@@ -177,7 +176,7 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
 
         given = [name for name, value in tag_options.items() if value not in (None, False)]
         if given:
-            raise ValueError(f"{', '.join(given)} apply to tags, but the input holds scored spans; leave them out")
+            raise ValueError(f"{options_apply(given, ', ')} to tags, but the input holds scored spans; leave them out")
         pair = scored_pair(list(references), list(predictions))
         curve = curve_of(pair, decode=decode, zero_division=zero_division)
         kept = kept_at(pair, -math.inf if threshold is None else threshold, decode=decode)
@@ -192,8 +191,7 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         given = [name for name, value, default in (("threshold", threshold, None), ("decode", decode, "nested"))
                  if value != default]
         if given and self.stored_kind != "scored":
-            verb = "apply" if len(given) > 1 else "applies"
-            raise ValueError(f"{', '.join(given)} {verb} to scored predictions ({{'start', 'end', 'label', 'score'}} "
+            raise ValueError(f"{options_apply(given, ', ')} to scored predictions ({{'start', 'end', 'label', 'score'}} "
                              f"dicts), but the input holds {KIND_WORDS[self.stored_kind]}; leave them out")
         if isinstance(threshold, bool) or not (threshold is None or isinstance(threshold, (int, float))):
             raise TypeError(f"threshold must be a number or None (keep every span), got {threshold!r}")
@@ -204,8 +202,7 @@ class SpanMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         """ValueError when an option of language models' answers is given with input of another kind."""
         given = [name for name, value in options.items() if value != ANSWER_DEFAULTS[name]]
         if given and self.stored_kind not in ("lists", "answers"):
-            verb = "apply" if len(given) > 1 else "applies"
-            raise ValueError(f"{', '.join(given)} {verb} to language models' answers, but the input holds "
+            raise ValueError(f"{options_apply(given, ', ')} to language models' answers, but the input holds "
                              f"{KIND_WORDS[self.stored_kind]}; leave them out")
 
     def _infer_feature_from_batch(self, batch: Any) -> Any:

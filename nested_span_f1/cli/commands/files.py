@@ -19,7 +19,7 @@ from ...answers.gold import read_string_gold, string_gold_file
 from ...answers.normalize import Normalization
 from ...answers.read import answers_file
 from ...answers.score import count_answers, score_run
-from ...core.wording import quote
+from ...core.wording import options_apply, quote
 from ...formats import Corpus, align
 from ...formats.columns import ColumnFile, check_same_tokens, read_text
 from ...lenient.score import score_lenient
@@ -59,8 +59,7 @@ def score_files(args: argparse.Namespace, metric: str, read: Mapping[str, Side] 
     texts.check_text_options(args, sides)
     tag_options = [f"--{key}" for key in ("scheme", "mode", "suffix") if getattr(args, key, None)]
     if tag_options and all(corpus.format != COLUMNS for corpus in sides.values()):
-        verb = "apply" if len(tag_options) > 1 else "applies"
-        raise ValueError(f"{' and '.join(tag_options)} {verb} to tag columns, but neither file holds them")
+        raise ValueError(f"{options_apply(tag_options)} to tag columns, but neither file holds them")
     try:
         pair = pair_texts(sides["predictions"], sides["references"], trim=args.trim, snap=args.snap)
     except (ValueError, TypeError) as error:
@@ -91,7 +90,7 @@ def _answers(args: argparse.Namespace, metric: str, **options: Any) -> dict[str,
         Normalization.parse(args.normalization)
         given = [f"--{name}" for name in ("trim", "snap") if getattr(args, name, None)]
         if given:
-            raise ValueError(f"{' and '.join(given)} {'apply' if len(given) > 1 else 'applies'} to spans of two texts, "
+            raise ValueError(f"{options_apply(given)} to spans of two texts, "
                              f"but --pred {args.pred} holds a language model's answers, whose strings are placed on "
                              f"the gold's text; leave {'them' if len(given) > 1 else 'it'} out")
         gold = read_gold(args)

@@ -16,7 +16,7 @@ import warnings
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ...core.wording import plural, quote
+from ...core.wording import options_apply, plural, quote
 from ...flat.encoding import read_label_list
 from ...flat.tags import parse_tags
 from ...formats.columns import UTF16_MARKS, _not_utf8, check_no_nul
@@ -81,7 +81,7 @@ def is_table(args: argparse.Namespace) -> bool:
         given = [flag for flag, on in (("--spark", args.spark), ("--workers", args.workers != 1),
                                         ("--label-list", args.label_list)) if on]
         if given:
-            raise ValueError(f"{' and '.join(given)} {'applies' if len(given) == 1 else 'apply'} to Parquet input; "
+            raise ValueError(f"{options_apply(given)} to Parquet input; "
                              f"{args.gold} is no Parquet file or folder")
         if os.path.isdir(args.gold) and not data_files(args.gold):
             raise ValueError(f"{args.gold}: an empty folder (names that start with . or _ and empty files left out)")

@@ -19,7 +19,7 @@ from typing import Any
 
 from ...align.score import SIDES, TextPair
 from ...core.entities import check_entities
-from ...core.wording import plural, quote
+from ...core.wording import options_apply, plural, quote
 from ...formats import FORMATS, PATH_FORMATS, Corpus, UnknownFormat, detect_format
 from ...formats.columns import ColumnFile, column_scores
 from ...formats.corpus import SUSPICIOUS
@@ -146,8 +146,7 @@ def refuse_text_options(args: argparse.Namespace, held: str) -> None:
     check_reader_options(args, [], f"--gold and --pred are {held}")
     given = [_option(name) for name in ("trim", "snap") if getattr(args, name, None)]
     if given:
-        verb = "apply" if len(given) > 1 else "applies"
-        raise ValueError(f"{' and '.join(given)} {verb} to texts (text spans, pipeline output, brat, spaCy DocBins), "
+        raise ValueError(f"{options_apply(given)} to texts (text spans, pipeline output, brat, spaCy DocBins), "
                          f"but --gold and --pred are {held}; leave {'them' if len(given) > 1 else 'it'} out")
 
 
