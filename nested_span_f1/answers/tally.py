@@ -30,10 +30,10 @@ from ..core.entities import check_entities
 from ..core.scores import ZeroDivision, summarize
 from ..core.wording import quote
 from ..flat.pipeline import tags_to_spans
-from ..formats.text import _entity
+from ..formats.text import read_entity
 from ..lenient.counts import LenientCounts
 from ..lenient.matching import PAIR_KINDS
-from ..lenient.score import _OUTCOME, check_options, match_spans_lenient, summarize_lenient
+from ..lenient.score import OUTCOME, check_options, match_spans_lenient, summarize_lenient
 from ..nested.nesting import CHARACTER_LENGTH_BINS, length_bucket_names
 from ..nested.score import NestedCounts, bucket_names, summarize_nested
 from .counts import AnswerCounter, AnswerCounts
@@ -111,7 +111,7 @@ def _span(item: Any, where: str) -> Any:
     formats read an entity (``{"start", "end", "label"}``); the offsets and label checked after."""
     if type(item) in (list, tuple) and len(item) == 3:
         return tuple(item)
-    return _entity(item if isinstance(item, Mapping) else dict(zip(("start", "end", "label"), item)), where)
+    return read_entity(item if isinstance(item, Mapping) else dict(zip(("start", "end", "label"), item)), where)
 
 
 def _check_spans(spans: list[Any], length: int, where: str) -> None:
@@ -493,7 +493,7 @@ def _lone_pairs(pred: set[Any], ref: set[Any], min_iou: float | None) -> list[tu
     return pairs
 
 
-OUTCOMES = {scheme: table.tolist() for scheme, table in _OUTCOME.items()}
+OUTCOMES = {scheme: table.tolist() for scheme, table in OUTCOME.items()}
 """Per scheme, a matched pair's outcome (0 correct, 1 incorrect, 2 partial) by its kind (:data:`PAIR_KINDS`)."""
 
 

@@ -51,7 +51,7 @@ def document_ids(records: Sequence[Record], key: str = "id") -> list[str] | None
     return [str(v) for v in values] if all(v is not None for v in values) else None
 
 
-def _entity(item: Any, where: str) -> Any:
+def read_entity(item: Any, where: str) -> Any:
     """A span ``(start, end, label)`` or a discontinuous ``(fragments, label)`` from an entity dict; the
     offsets are checked by :class:`Corpus` (integers, in range)."""
     if not isinstance(item, Mapping):
@@ -122,7 +122,7 @@ def documents_corpus(records: Sequence[Record], source: str, offsets: str = CODE
         if not isinstance(items, list):
             raise TypeError(f"{where}: 'entities' must be a list, got {quote(items)}")
         texts.append(document)
-        entities.append([_entity(item, where) for item in items])
+        entities.append([read_entity(item, where) for item in items])
         if offsets != CODEPOINTS:
             entities[-1] = in_code_points(document, entities[-1], offsets, where)
         items_of.append(items)

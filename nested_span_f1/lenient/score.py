@@ -34,13 +34,14 @@ from .counts import BREAKDOWN, LENIENT_SCHEMES, LenientCounts, LenientTally
 from .matching import PAIR_KINDS, Pairs, Units, candidate_pairs, match_lenient
 
 _COR, _INC, _PAR = 0, 1, 2
-_OUTCOME = {
-    # outcome of a matched pair under each scheme, by pair kind (lenient.matching.PAIR_KINDS)
+OUTCOME = {
     "strict": np.array([_COR, _INC, _INC, _INC]),
     "exact": np.array([_COR, _COR, _INC, _INC]),
     "partial": np.array([_COR, _COR, _PAR, _PAR]),
     "type": np.array([_COR, _INC, _COR, _INC]),
 }
+"""The outcome of a matched pair under each scheme (0 correct, 1 incorrect, 2 partial), by the pair's kind
+(:data:`~nested_span_f1.lenient.matching.PAIR_KINDS`)."""
 
 Error = list[Any]
 """``[sentence, gold span or None, predicted span or None, category]``; spans are ``[start, end, label]``."""
@@ -69,7 +70,7 @@ class LenientMatch:
         schemes = {}
         for scheme in LENIENT_SCHEMES:
             mask = self.chosen[scheme]
-            outcome = _OUTCOME[scheme][pairs.kind[mask]]
+            outcome = OUTCOME[scheme][pairs.kind[mask]]
             gold = np.bincount(ref.label[pairs.gold[mask]] * 3 + outcome, minlength=3 * n_lab).reshape(n_lab, 3)
             predicted = np.bincount(pred.label[pairs.pred[mask]] * 3 + outcome, minlength=3 * n_lab).reshape(n_lab, 3)
             schemes[scheme] = {labels[i]: _tally(gold[i], int(possible[i]), predicted[i], int(actual[i])) for i in seen}
@@ -338,6 +339,6 @@ def score_lenient(
 
 
 __all__ = [
-    "LENIENT_SCHEMES", "LenientCounts", "LenientMatch", "LenientTally",
+    "LENIENT_SCHEMES", "OUTCOME", "LenientCounts", "LenientMatch", "LenientTally",
     "count_lenient", "match_spans_lenient", "read_sides", "score_lenient", "summarize_lenient",
 ]
