@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 from ..core.entities import is_fragmented, normalize_fragments
 from ..core.wording import plural, quote
 from .brat_config import AnnotationConf, nearest_conf
-from .columns import _not_utf8
+from .columns import not_utf8
 from .corpus import Corpus, not_a_word
 from .offsets import CODEPOINTS, UNIT_WORDS, OffsetsError, Units, fitting_unit
 from .output import write_folder
@@ -63,7 +63,7 @@ def _read(path: Path) -> str:
         with open(path, encoding="utf-8", newline="") as handle:
             return handle.read()
     except UnicodeDecodeError:
-        raise _not_utf8(path) from None
+        raise not_utf8(path) from None
 
 
 class _OutOfRange(ValueError):

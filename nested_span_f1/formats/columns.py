@@ -110,7 +110,7 @@ def check_no_nul(text: str, name: str, start: int) -> None:
         raise not_text(name, start + text.count("\n", 0, at), text[text.rfind("\n", 0, at) + 1:at + 1])
 
 
-def _not_utf8(path: PathLike) -> ValueError:
+def not_utf8(path: PathLike) -> ValueError:
     """The error for a file that does not decode as UTF-8, naming its first bad line (found by a second,
     byte-wise pass: the decoder that failed reads ahead in blocks and cannot say which line it was on); a UTF-16
     file is named as such."""
@@ -131,7 +131,7 @@ def read_text(path: PathLike) -> str:
     try:
         return Path(os.fsdecode(path)).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
-        raise _not_utf8(path) from None
+        raise not_utf8(path) from None
 
 
 def text_lines(path: PathLike) -> Iterator[str]:
@@ -140,7 +140,7 @@ def text_lines(path: PathLike) -> Iterator[str]:
         try:
             yield from handle
         except UnicodeDecodeError:
-            raise _not_utf8(path) from None
+            raise not_utf8(path) from None
 
 
 def _name(source: Source) -> str:
@@ -191,7 +191,7 @@ def read_blocks(
                 first = number
             fields += row
     except UnicodeDecodeError:
-        raise (_not_utf8(name) if os.path.isfile(name) else ValueError(f"{name}: not UTF-8")) from None
+        raise (not_utf8(name) if os.path.isfile(name) else ValueError(f"{name}: not UTF-8")) from None
     if fields:
         yield Block(fields, width or 0, first)
 
@@ -226,7 +226,7 @@ def read_sentences(
         try:
             data = handle.read(CHUNK)
         except UnicodeDecodeError:
-            raise (_not_utf8(name) if os.path.isfile(name) else ValueError(f"{name}: not UTF-8")) from None
+            raise (not_utf8(name) if os.path.isfile(name) else ValueError(f"{name}: not UTF-8")) from None
         text = rest + data
         if "\x00" in data:  # the rest was searched with the chunk before
             check_no_nul(text, name, line)

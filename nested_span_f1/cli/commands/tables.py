@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from ...core.wording import options_apply, plural, quote
 from ...flat.encoding import read_label_list
 from ...flat.tags import parse_tags
-from ...formats.columns import UTF16_MARKS, _not_utf8, check_no_nul
+from ...formats.columns import UTF16_MARKS, check_no_nul, not_utf8
 from ...formats.parquet import data_files, is_parquet, parquet_files
 from ...formats.records import file_lines, loads
 from ...formats.registry import looks_like_json
@@ -117,7 +117,7 @@ def read_label_file(path: str, suffix: bool = False) -> tuple[str, ...]:
     try:
         text = raw.decode("utf-16") if raw.startswith(UTF16_MARKS[:2]) else raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise _not_utf8(path) from None
+        raise not_utf8(path) from None
     check_no_nul(text, path, 1)
     if looks_like_json(text):
         labels, places = _json_labels(loads(text, path), path), None
