@@ -243,7 +243,7 @@ def floor_parse(lines: str) -> list[Answer]:
     return out
 
 
-def _side_by_side(calls: dict[str, Any], repeat: int) -> dict[str, float]:
+def side_by_side(calls: dict[str, Any], repeat: int) -> dict[str, float]:
     """The median of ``repeat`` rounds of each call, the calls taking turns within a round (so that they share
     each stretch of the machine's load)."""
     spent: dict[str, list[float]] = {name: [] for name in calls}
@@ -257,7 +257,7 @@ def _side_by_side(calls: dict[str, Any], repeat: int) -> dict[str, float]:
 
 def cpu_median(call: Any, repeat: int) -> float:
     """The median CPU seconds of this process over ``repeat`` calls (``time.process_time``)."""
-    return _side_by_side({"call": call}, repeat)["call"]
+    return side_by_side({"call": call}, repeat)["call"]
 
 
 def measure(documents: list[tuple[list[str], list[Span]]], repeat: int, order: tuple[str, ...] = ORDER,
@@ -284,7 +284,7 @@ def measure(documents: list[tuple[list[str], list[Span]]], repeat: int, order: t
     for metric in metrics:
         calls[metric] = lambda metric=metric: score_answers(read_answers(lines), gold, metric=metric,
                                                               zero_division=0)
-    timed = _side_by_side(calls, repeat)
+    timed = side_by_side(calls, repeat)
     out.update({f"{name}_seconds": seconds for name, seconds in timed.items()})
     out["parse_ratio"] = timed["package_parse"] / timed["bare_parse"]
     out["api_ratio"] = timed["exact"] / timed["bare_parse"]

@@ -28,7 +28,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from answers import ANSWERS, CONLL, _side_by_side, conll_documents, corpus
+from answers import ANSWERS, CONLL, conll_documents, corpus, side_by_side
 
 from nested_span_f1.answers import read_answers, score_answers
 from nested_span_f1.answers.score import UnreadableAnswersWarning
@@ -68,7 +68,7 @@ def measure(documents: list[Any], repeat: int, metrics: tuple[str, ...] = tuple(
                              f"({metric})")
         out[f"{metric}_f1"] = expected["located"][F1[metric]]
         calls[f"{metric}_one_call"], calls[f"{metric}_one_at_a_time"] = one_call, one_at_a_time
-    timed = _side_by_side(calls, repeat)
+    timed = side_by_side(calls, repeat)
     out.update({f"{name}_seconds": seconds for name, seconds in timed.items()})
     for metric in metrics:
         out[f"{metric}_ratio"] = timed[f"{metric}_one_at_a_time"] / timed[f"{metric}_one_call"]
