@@ -151,7 +151,8 @@ class AnswerTally:
         answers: the string protocol's and the reading's counts
             (:meth:`~nested_span_f1.answers.counts.AnswerCounter.state`).
         located: the located spans' counts (the metric's counts as :func:`flatten` writes them; nested: but for
-            the breakdowns' empty cells, which :meth:`located_counts` fills in).
+            the breakdowns' empty cells and those that follow from the others, which :meth:`located_counts`
+            fills in).
         unparseable_ids: the documents whose answer could not be read, in the order added.
         documents: how many documents were counted.
     """
@@ -360,19 +361,20 @@ def _crossing(bounds: set[tuple[int, int]]) -> int:
 def nested_state(predicted: Sequence[tuple[int, int, str]], gold: Sequence[tuple[int, int, str]],
                  length_bins: Sequence[int] = CHARACTER_LENGTH_BINS) -> State:
     """The nested metric's counts of one document's contiguous spans, as :func:`flatten` writes
-    ``count_entities(...)`` but for the breakdowns' empty cells (:func:`nested_cells` fills them in):
-    :func:`exact_state` under ``counts``, and the breakdowns (nesting, depth, length; continuity) of each side's
-    distinct spans, by plain loops over the few spans of one answer (held equal to the arrays' by
-    tests/answers/test_answers_tally.py). The cells no span falls in are left out so that a tally carries, and
-    :func:`total` sums, only the few its answer touched."""
+    ``count_entities(...)`` but for the breakdowns' cells :func:`nested_cells` fills in: :func:`exact_state`
+    under ``counts``, and the breakdowns (nesting, depth, length) of each side's distinct spans, by plain loops
+    over the few spans of one answer (held equal to the arrays' by tests/answers/test_answers_tally.py). Left out:
+    the cells no span falls in, and those that follow from the others (every span is contiguous, and flat and of
+    depth 1 unless counted nested and deeper), so that a tally carries, and :func:`total` sums, only the few
+    cells its answer adds to."""
     sides = (set(predicted), set(gold))
     hits = sides[0] & sides[1]
     bins = tuple(length_bins)
     facts = []
     for column, side in ((0, sides[0]), (2, sides[1])):
-        shape = _shapes({span[:2] for span in side})
+        shape = _shapes(side) if len(side) > 1 else {}
         for span in side:
-            nested, depth = shape[span[:2]]
+            nested, depth = shape.get(span, (False, 1))
             length = bisect_right(bins, span[1] - span[0]) - 1
             facts.append((column, nested, depth, length))
             if span in hits:
@@ -384,15 +386,19 @@ def nested_state(predicted: Sequence[tuple[int, int, str]], gold: Sequence[tuple
 
 @lru_cache(maxsize=1024)
 def _breakdowns(facts: tuple[tuple[int, bool, int, int], ...], length_bins: tuple[int, ...]) -> dict[tuple[Any, ...], int]:
-    """The breakdowns' cells (nesting, depth, length; continuity) that one document's spans fall in, from their
-    facts: ``(column, nested, depth, length bucket)`` for each distinct span, in column 0 (predicted) or 2 (gold),
-    and again in the next (matched). Documents repeat the same few facts, so each set of them is counted once
-    (the dict is read, never changed)."""
+    """The breakdowns' cells (nesting, depth, length) that one document's spans fall in, from their facts:
+    ``(column, nested, depth, length bucket)`` for each distinct span, in column 0 (predicted) or 2 (gold), and
+    again in the next (matched); but the flat and depth-1 cells (:func:`nested_cells` fills them in). Documents
+    repeat the same few facts, so each set of them is counted once (the dict is read, never changed)."""
     lengths = length_bucket_names(length_bins)
     out: dict[tuple[Any, ...], int] = {}
     for column, nested, depth, length in facts:
-        for cell in (("by_nesting", "nested" if nested else "flat"), ("by_depth", str(depth)),
-                     ("by_length", lengths[length]), ("by_continuity", "contiguous")):
+        cells = [("by_length", lengths[length])]
+        if nested:
+            cells.append(("by_nesting", "nested"))
+        if depth > 1:
+            cells.append(("by_depth", str(depth)))
+        for cell in cells:
             key = ("breakdowns", *cell, column)
             out[key] = out.get(key, 0) + 1
     return out
@@ -400,28 +406,45 @@ def _breakdowns(facts: tuple[tuple[int, bool, int, int], ...], length_bins: tupl
 
 def nested_cells(state: Mapping[tuple[Any, ...], int], length_bins: Sequence[int] = CHARACTER_LENGTH_BINS) -> State:
     """Nested counts as :func:`nested_state` writes them (or any sum of them) with every breakdown cell the corpus
-    call reports (:func:`~nested_span_f1.nested.score.bucket_names`, down to the deepest depth counted), 0 where
-    no span fell: the flat form of the :class:`~nested_span_f1.nested.score.NestedCounts` of the same spans."""
+    call reports (:func:`~nested_span_f1.nested.score.bucket_names`, down to the deepest depth counted): the
+    contiguous cells are each column's spans (from the labels' tallies), the flat and depth-1 ones those spans
+    but the nested and deeper ones, the rest 0 where no span fell. The flat form of the
+    :class:`~nested_span_f1.nested.score.NestedCounts` of the same spans."""
     deepest = max((int(key[2]) for key in state if key[:2] == ("breakdowns", "by_depth")), default=1)
     cells = {("breakdowns", breakdown, name, column): 0 for breakdown, names in bucket_names(deepest, length_bins).items()
              for name in names for column in range(4)}
+    spans = [0, 0, 0, 0]  # predicted, matched predicted, gold, matched gold: the label tallies' columns 1, 0, 2, 0
+    for key, n in state.items():
+        if key[:2] == ("counts", "labels"):
+            for column in ((1, 3), (0,), (2,))[key[3]]:
+                spans[column] += n
+    for column, n in enumerate(spans):
+        cells["breakdowns", "by_continuity", "contiguous", column] = n
+        cells["breakdowns", "by_nesting", "flat", column] = n - state.get(("breakdowns", "by_nesting", "nested", column), 0)
+        cells["breakdowns", "by_depth", "1", column] = n - sum(state.get(("breakdowns", "by_depth", str(depth), column), 0)
+                                                               for depth in range(2, deepest + 1))
     return {**cells, **state}
 
 
-def _shapes(bounds: set[tuple[int, int]]) -> dict[tuple[int, int], tuple[bool, int]]:
-    """Each boundary's nested flag (it contains, or lies inside, another) and depth (1 + the boundaries that
-    contain it), as :func:`~nested_span_f1.nested.nesting.structure` computes them."""
+def _shapes(side: set[tuple[int, int, str]]) -> dict[tuple[int, int, str], tuple[bool, int]]:
+    """The nested spans of a side, each with its nested flag (True: it contains, or lies inside, another) and depth
+    (1 + the boundaries that contain it), as :func:`~nested_span_f1.nested.nesting.structure` computes them; the
+    flat ones (not nested, depth 1) left out, and with them every span of a side where none overlaps the next
+    (the common case, told by one sort)."""
+    spans = sorted(side)
+    for k in range(1, len(spans)):
+        if spans[k][0] < spans[k - 1][1]:
+            break
+    else:
+        return {}
+    bounds = {span[:2] for span in spans}
     out = {}
-    for bound in bounds:
-        start, end = bound
-        around, inside = 0, False
-        for other in bounds:
-            if other != bound:
-                if other[0] <= start and end <= other[1]:
-                    around += 1
-                elif start <= other[0] and other[1] <= end:
-                    inside = True
-        out[bound] = (bool(around) or inside, 1 + around)
+    for span in spans:
+        start, end = span[:2]
+        around = sum(other[0] <= start and end <= other[1] for other in bounds) - 1
+        inside = any(start <= other[0] and other[1] <= end for other in bounds if other != (start, end))
+        if around or inside:
+            out[span] = (True, 1 + around)
     return out
 
 
