@@ -189,14 +189,10 @@ class AnswerCounter:
         self.strings = StringCounter(normalization, multiset, per_document)
         self.policy, self.fallback, self.inner_last, self.limit = policy, bool(fallback), bool(inner_last), examples
         self.trust, self.label_map = trust, check_label_map(label_map)
-        self.placement: Counter[tuple[str, str]] = Counter()
-        """(label, category) -> mentions; (label, "spans") -> spans placed."""
-        self.gold_placement: Counter[tuple[str, str]] = Counter()
-        self.unparseable: Counter[str] = Counter()
-        self.answers: Counter[str] = Counter()
-        self.reading: Counter[str] = Counter()
-        self.indices: Counter[str] = Counter()
-        self.mapped: Counter[str] = Counter()
+        self.tallies: Counter[tuple[str, ...]] = Counter()
+        """Every count but the string protocol's, under its key in :meth:`state`: ``("placement", label,
+        category)`` -> mentions (``category`` ``"spans"``: the spans placed), ``("gold_placement", label,
+        category)``, and ``(name, key)`` for the counters of :data:`STATE_FIELDS`."""
         self.unparseable_ids: list[str] = []
         self.examples: list[dict[str, Any]] = []
         self._shown: Counter[str] = Counter()
@@ -213,20 +209,20 @@ class AnswerCounter:
         return the mentions of all, in the answers' order, renamed by the label map."""
         mentions: list[Mention] = []
         for line, (question, answer) in zip(lines, answers):
-            self.answers[answer.shape] += 1
+            self.tallies["answers", answer.shape] += 1
             if answer.error is not None:
                 self.unparseable_ids.append(ident)
-                self.unparseable.update(label for label in labels if question is None or label == question)
+                self.tallies.update(("unparseable", label) for label in labels if question is None or label == question)
                 self._example("unparseable", ident, line, label=question, error=answer.error)
                 continue
             for name, kept in (("skipped_lines", answer.skipped), ("declined_lines", answer.declined),
                                ("unreadable_items", answer.unreadable)):
                 if kept:
-                    self.reading[name] += len(kept)
+                    self.tallies["reading", name] += len(kept)
                     for text in kept:
                         self._example(name, ident, line, text=text)
             if answer.corrected:
-                self.reading["corrected_answers"] += 1
+                self.tallies["reading", "corrected_answers"] += 1
                 self._example("corrected_answers", ident, line, text=" | ".join(answer.corrected))
             mentions.extend(answer.mentions)
         if self.label_map and any(m.label in self.label_map for m in mentions):
@@ -234,7 +230,7 @@ class AnswerCounter:
             for mention in mentions:
                 target = self.label_map.get(mention.label)
                 if target is not None:
-                    self.mapped[f"{mention.label} -> {target}"] += 1
+                    self.tallies["mapped", f"{mention.label} -> {target}"] += 1
                     mention = mention._replace(label=target)
                 renamed.append(mention)
             mentions = renamed
@@ -270,10 +266,10 @@ class AnswerCounter:
         if any(m.tokens is not None for m in mentions):
             found = place_indices(text, mentions, tokens, self.trust)
             fixed = found.fixed
-            self.indices["without_tokens"] += found.without_tokens
+            self.tallies["indices", "without_tokens"] += found.without_tokens
             origin = _said(lines, answers)
             for name, where in (("disagree", found.disagree), ("out_of_range", found.out_of_range)):
-                self.indices[name] += len(where)
+                self.tallies["indices", name] += len(where)
                 for i in where:
                     first, last = mentions[i].tokens  # type: ignore[misc]
                     at = {"at": text[tokens[first][0]:tokens[last][1]]} if name == "disagree" else {}  # type: ignore[index]
@@ -282,8 +278,8 @@ class AnswerCounter:
         plain = answers[0][1].plain if len(answers) == 1 else None
         placement = locate(text, mentions, policy=self.policy, fallback=self.fallback, inner_last=self.inner_last,
                            plain=plain, fixed=fixed)
-        self.placement.update(zip([m.label for m in mentions], placement.categories))
-        self.placement.update((label, "spans") for *_, label in placement.spans)
+        self.tallies.update(("placement", m.label, category) for m, category in zip(mentions, placement.categories))
+        self.tallies.update(("placement", label, "spans") for *_, label in placement.spans)
         spans, end = placement.spans, len(text)
         if placement.missed:
             for mention, category, said in zip(mentions, placement.categories, _said(lines, answers)):
@@ -297,8 +293,9 @@ class AnswerCounter:
     def _gold(self, ident: str, line: str | None, text: str, pairs: list[tuple[str, str]]) -> tuple[list[Span], list[tuple[str, str]]]:
         """Gold strings placed on the text as mentions are: the spans, and the strings that could not be placed."""
         placement = locate(text, pairs, policy=self.policy, fallback=self.fallback, inner_last=self.inner_last)
-        self.gold_placement.update(zip([label for _, label in pairs], placement.categories))
-        self.gold_placement.update((label, "spans") for *_, label in placement.spans)
+        self.tallies.update(("gold_placement", label, category)
+                            for (_, label), category in zip(pairs, placement.categories))
+        self.tallies.update(("gold_placement", label, "spans") for *_, label in placement.spans)
         missed = [pair for pair, category in zip(pairs, placement.categories) if category in ("not_in_text", "excess")]
         for string, label in missed:
             self._example("gold_not_placed", ident, line, label=label, text=string)
@@ -311,12 +308,7 @@ class AnswerCounter:
         States of documents add key by key into the state of all of them (:meth:`AnswerCounts.from_state`
         turns either into counts)."""
         out = self.strings.state()
-        for name in ("placement", "gold_placement"):
-            if counter := getattr(self, name):  # one document's counters are mostly empty
-                out.update({(name, label, category): n for (label, category), n in counter.items()})
-        for name in STATE_FIELDS:
-            if counter := getattr(self, name):
-                out.update({(name, key): n for key, n in counter.items()})
+        out.update(self.tallies)
         return out
 
     @property
