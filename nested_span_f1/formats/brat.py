@@ -298,7 +298,7 @@ def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None
     """
     tally = _Tally()
     documents = _documents(path, types, event_triggers, tally, offsets)
-    conversion = _conversion(tally, event_triggers)
+    conversion = _conversion(tally, event_triggers) + _types_absent(types, documents)
     if offsets != CODEPOINTS:
         conversion = conversion.replace("character offsets", f"offsets in {UNIT_WORDS[offsets]} read as code points")
     corpus = Corpus([text for _, _, text, _ in documents], [[kept.entity for kept in claimed]
@@ -318,6 +318,15 @@ def read_brat(path: str | os.PathLike[str], types: Collection[str] | None = None
     if tally.undeclared:
         notes = {**notes, "brat_undeclared_type_lines": sum(tally.undeclared.values())}
     return replace(corpus, conversion=conversion, notes=notes, checked=True)
+
+
+def _types_absent(types: Collection[str] | None, documents: Sequence[tuple[str, str, str, list[Kept]]]) -> str:
+    """The words for the kept types that no ``T`` line has (a split may lack one, or a type be mistyped: types
+    match exactly, case included), "" when each has one."""
+    if types is None:
+        return ""
+    absent = sorted(set(types) - {kept.entity[-1] for *_, claimed in documents for kept in claimed})
+    return f"; types kept that no T line has: {', '.join(absent)}" if absent else ""
 
 
 def _refuse_text_in_another_unit(path: str | os.PathLike[str], documents: Sequence[tuple[str, str, str, list[Kept]]],

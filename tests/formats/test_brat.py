@@ -107,6 +107,14 @@ def test_every_line_type_crlf_discontinuous_and_types(tmp_path):
     proteins = read_corpus(tmp_path / "d1.ann", types={"Protein", "DNA"})
     assert proteins.entities == [[(0, 9, "DNA"), (0, 4, "Protein")]]
     assert "left out: 1 Cell, 1 Gene_expression" in proteins.conversion
+    assert "types kept" not in proteins.conversion
+    # a kept type no T line has is said (a split without it, or its case mistyped)
+    genes = read_corpus(tmp_path / "d1.ann", types={"Protein", "Gene"})
+    assert genes.entities == [[(0, 4, "Protein")]]
+    assert genes.conversion.endswith("; T lines of other types left out: 1 Cell, 1 DNA, 1 Gene_expression; types "
+                                     "kept that no T line has: Gene")
+    assert read_corpus(tmp_path / "d1.ann", types={"protein"}).conversion.endswith(
+        "left out: 1 Cell, 1 DNA, 1 Gene_expression, 1 Protein; types kept that no T line has: protein")
     # written back as brat, read again: the same documents (discontinuous entity included)
     write_corpus(corpus, tmp_path / "out", "brat")
     back = read_corpus(tmp_path / "out")
