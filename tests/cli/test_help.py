@@ -49,7 +49,7 @@ def _example(command: str) -> str:
     text = _help(command)
     assert text.startswith(f"usage: nested-span-f1 {command}")
     header, example = text.split("\n\n")[1].splitlines()
-    assert header in ("example:", "example, run in the sample folder `nested-span-f1 demo --help` names:")
+    assert header in ("example:", "example, run in a copy of the sample folder `nested-span-f1 demo --help` names:")
     assert example.startswith("  ") and "nested-span-f1 " + command in example, example
     return example.strip()
 

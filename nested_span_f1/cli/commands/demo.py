@@ -28,8 +28,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         sub, "demo", "nested-span-f1 demo",
         "Score the sample data shipped inside the package: flat span F1 in seqeval's default and strict modes, the "
         "same counts as conlleval.pl prints them, the lenient MUC / SemEval-2013 schemes, and nested span F1 with its "
-        "breakdowns. Needs no files and no network. The other commands' examples run on these samples, in their "
-        "folder.", f"the samples: {SAMPLES}", where="example:",
+        "breakdowns. Needs no files and no network. The other commands' examples run on these samples, in a copy of "
+        "their folder (convert's example writes a file there).", f"the samples: {SAMPLES}", where="example:",
     )
     p.set_defaults(run=run)
 

@@ -59,8 +59,9 @@ TEXTS = "texts and brat (text spans, pipeline output, brat, spaCy DocBin)"
 ANSWER_OPTIONS = "answers (a language model's, when --pred holds them)"
 """The titles of the option groups by input kind, the same on every command that takes that input."""
 
-SAMPLES = "example, run in the sample folder `nested-span-f1 demo --help` names:"
-"""What a command's example runs on: the sample data shipped with the package, in their folder."""
+SAMPLES = "example, run in a copy of the sample folder `nested-span-f1 demo --help` names:"
+"""What a command's example runs on: the sample data shipped with the package, in a copy of their folder (an
+example that writes, as convert's, writes there, not into the installed package)."""
 
 
 def add_command(sub: argparse._SubParsersAction, name: str, example: str, description: str, epilog: str | None = None,
