@@ -372,7 +372,7 @@ def nested_state(predicted: Sequence[tuple[int, int, str]], gold: Sequence[tuple
     bins = tuple(length_bins)
     facts = []
     for column, side in ((0, sides[0]), (2, sides[1])):
-        shape = _shapes(side) if len(side) > 1 else {}
+        shape = _shapes(side)
         for span in side:
             nested, depth = shape.get(span, (False, 1))
             length = bisect_right(bins, span[1] - span[0]) - 1
